@@ -1,0 +1,57 @@
+//! Parsers and writers: bytes → plain data, no GPU.
+//!
+//! Every parser treats its input as hostile: counts are checked against the bytes left,
+//! offsets against the data, and errors name the file, the field and the byte offset.
+
+pub mod ancs;
+pub mod anim;
+pub mod char_mp3;
+pub mod cinf;
+pub mod cmdl;
+pub mod cskr;
+pub mod error;
+pub mod image;
+pub mod material;
+pub mod mrea;
+pub mod pak;
+pub mod reader;
+pub mod txtr;
+
+pub use error::{ErrorKind, FormatError, Result};
+pub use reader::{Reader, Writer};
+
+/// Which game a file belongs to (decides layouts that carry no version).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Game {
+    /// Metroid Prime (GameCube).
+    #[serde(rename = "MP1")]
+    Mp1,
+    /// Metroid Prime 2: Echoes (GameCube).
+    #[serde(rename = "MP2")]
+    Mp2,
+    /// Metroid Prime 3: Corruption (Wii).
+    #[serde(rename = "MP3")]
+    Mp3,
+}
+
+/// Formats a 32- or 64-bit asset ID as the conformance JSONs do (`0x1A000001`).
+pub fn asset_id_string(id: u64, wide: bool) -> String {
+    if wide {
+        format!("0x{id:016X}")
+    } else {
+        format!("0x{id:08X}")
+    }
+}
+
+/// A FourCC as text (`CMDL`), with non-printable bytes escaped.
+pub fn fourcc_string(f: [u8; 4]) -> String {
+    f.iter()
+        .map(|&b| {
+            if b.is_ascii_graphic() || b == b' ' {
+                (b as char).to_string()
+            } else {
+                format!("\\x{b:02x}")
+            }
+        })
+        .collect()
+}

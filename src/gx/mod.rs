@@ -1,0 +1,13 @@
+//! The GX state model, exact CPU references and the WGSL generator. Pure: no GPU, and
+//! no dependency on the rest of the crate.
+
+pub mod frame;
+pub mod key;
+pub mod lighting;
+pub mod lights;
+pub mod tev;
+pub mod types;
+pub mod uvanim;
+pub mod wgsl;
+
+pub use types::*;

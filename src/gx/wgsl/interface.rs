@@ -1,0 +1,107 @@
+//! The fixed interface between the generated vertex stage, the generated fragment stage
+//! and the renderer: vertex attributes, inter-stage values and bind-group slots.
+//!
+//! Both halves of a generated shader and `render/` follow this file, so it changes only
+//! with all three.
+//!
+//! ## Vertex buffer 0 (interleaved [`GpuVertex`], always all attributes)
+//! | location | attribute | WGSL type | notes |
+//! |---|---|---|---|
+//! | 0 | position | `vec3<f32>` | model space |
+//! | 1 | normal | `vec3<f32>` | model space; (0,0,1) when the model has none |
+//! | 2 | colour 0 | `vec4<f32>` (Unorm8x4) | 255s when the model has no vertex colours (`gx.md` §10.2) |
+//! | 3 | colour 1 | `vec4<f32>` (Unorm8x4) | likewise |
+//! | 4–11 | tex0–tex7 | `vec2<f32>` | float or short UVs already converted; 0 when absent |
+//!
+//! Skinned draws add a second buffer (locations 12: `vec4<u32>` bone palette indices,
+//! 13: `vec4<f32>` weights), defined by the skinning code.
+//!
+//! ## Vertex → fragment (`VertexOut`)
+//! `@builtin(position) clip_position`, `@location(0) color0: vec4<f32>` (lit channel 0:
+//! rgb = COLOR0, a = ALPHA0, each the final 8-bit value / 255), `@location(1) color1`,
+//! then `@location(2 + i) tc{i}: vec3<f32>` for each texgen i: homogeneous (s, t, q);
+//! the fragment stage divides by q.
+//!
+//! ## Bind groups
+//! - group 0, binding 0: `DrawUniforms` (vertex side: matrices, texture and post
+//!   matrices, lights, channel colours) — [`super::vertex`].
+//! - group 0, binding 1: `TevUniforms` (fragment side: konsts, registers) — the TEV
+//!   generator.
+//! - group 0, binding 2: the ubershader's program buffer (ubershader only).
+//! - group 1, binding 2k: `texture_2d<f32>` of texture map k; binding 2k + 1: its sampler.
+//! - group 2: skinning palette (skinned draws only).
+
+use bytemuck::{Pod, Zeroable};
+
+pub const LOC_POSITION: u32 = 0;
+pub const LOC_NORMAL: u32 = 1;
+pub const LOC_COLOR0: u32 = 2;
+pub const LOC_COLOR1: u32 = 3;
+/// Location of tex0; texN is at `LOC_TEX0 + N`.
+pub const LOC_TEX0: u32 = 4;
+pub const LOC_BONE_INDICES: u32 = 12;
+pub const LOC_BONE_WEIGHTS: u32 = 13;
+
+pub const GROUP_DRAW: u32 = 0;
+pub const BINDING_DRAW_UNIFORMS: u32 = 0;
+pub const BINDING_TEV_UNIFORMS: u32 = 1;
+pub const BINDING_UBER_PROGRAM: u32 = 2;
+pub const GROUP_TEXTURES: u32 = 1;
+pub const GROUP_SKIN: u32 = 2;
+
+/// One vertex as the renderer uploads it (96 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
+pub struct GpuVertex {
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+    pub color0: [u8; 4],
+    pub color1: [u8; 4],
+    pub tex: [[f32; 2]; 8],
+}
+
+impl Default for GpuVertex {
+    fn default() -> Self {
+        Self {
+            position: [0.0; 3],
+            normal: [0.0, 0.0, 1.0],
+            color0: [255; 4],
+            color1: [255; 4],
+            tex: [[0.0; 2]; 8],
+        }
+    }
+}
+
+/// WGSL declaration of the vertex input struct matching [`GpuVertex`].
+pub fn vertex_in_struct() -> String {
+    let mut s = String::from(
+        "struct VertexIn {\n    @location(0) position: vec3<f32>,\n    @location(1) normal: vec3<f32>,\n    @location(2) color0: vec4<f32>,\n    @location(3) color1: vec4<f32>,\n",
+    );
+    for i in 0..8 {
+        s += &format!("    @location({}) tex{i}: vec2<f32>,\n", LOC_TEX0 + i);
+    }
+    s += "}\n";
+    s
+}
+
+/// WGSL declaration of `VertexOut` for a material with `texcoord_count` texgens.
+pub fn vertex_out_struct(texcoord_count: usize) -> String {
+    let mut s = String::from(
+        "struct VertexOut {\n    @builtin(position) clip_position: vec4<f32>,\n    @location(0) color0: vec4<f32>,\n    @location(1) color1: vec4<f32>,\n",
+    );
+    for i in 0..texcoord_count {
+        s += &format!("    @location({}) tc{i}: vec3<f32>,\n", 2 + i);
+    }
+    s += "}\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_vertex_is_96_bytes() {
+        assert_eq!(std::mem::size_of::<GpuVertex>(), 96);
+    }
+}

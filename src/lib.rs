@@ -1,0 +1,23 @@
+//! tevscope: Metroid Prime (GameCube/Wii) assets drawn as the GX chip draws them.
+//!
+//! Data flows one way:
+//!
+//! ```text
+//! file bytes ──formats──▶ plain data (CMDL, TXTR, CINF, ANIM, …) and gx::Material
+//!            ──gx──────▶ shader key + uniforms ──WGSL generator──▶ naga-validated WGSL
+//!            ──anim────▶ posed skeleton, skinning matrices
+//!            ──render──▶ wgpu pipelines, buffers, offscreen targets, PNG
+//!            ──ui──────▶ winit + egui viewer
+//! ```
+//!
+//! `formats` and `anim` know nothing of GPUs; `gx` depends on nothing else in the crate;
+//! `render` owns every wgpu object; `ui` owns egui; the CLI is thin.
+
+pub mod anim;
+pub mod cli;
+pub mod formats;
+pub mod gx;
+pub mod render;
+#[doc(hidden)]
+pub mod testing;
+pub mod ui;

@@ -1,0 +1,69 @@
+//! Helpers shared by unit tests, integration tests and benchmarks.
+
+use std::path::PathBuf;
+
+/// The conformance fixture folder: `$TEVSCOPE_CONFORMANCE_DIR`, else
+/// `../shared/conformance` beside the crate. Returns None — after saying so loudly on
+/// stderr — when the folder is absent, so the caller can skip only those tests.
+pub fn conformance_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("TEVSCOPE_CONFORMANCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance"));
+    if dir.join("manifest.json").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "\n!!!!!!!! CONFORMANCE FIXTURES NOT FOUND at {} — skipping conformance tests.\n!!!!!!!! Set TEVSCOPE_CONFORMANCE_DIR to the shared/conformance folder.\n",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Reads a conformance file and its JSON, or None when the folder is absent.
+pub fn conformance_file(name: &str) -> Option<(Vec<u8>, serde_json::Value)> {
+    let dir = conformance_dir()?;
+    let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let json_path = dir.join(format!("{name}.json"));
+    let json = std::fs::read_to_string(&json_path)
+        .ok()
+        .map(|s| serde_json::from_str(&s).unwrap_or_else(|e| panic!("{name}.json: {e}")))
+        .unwrap_or(serde_json::Value::Null);
+    Some((bytes, json))
+}
+
+/// Runs `parse` on every truncation of `data` and on `rounds` randomly corrupted copies
+/// (deterministic xorshift), checking that it never panics. Returns how many inputs were
+/// rejected, so a caller can assert that truncations are rejected.
+pub fn torture<T, E>(
+    data: &[u8],
+    rounds: usize,
+    mut parse: impl FnMut(&[u8]) -> Result<T, E>,
+) -> usize {
+    let mut rejected = 0;
+    for len in 0..data.len() {
+        if parse(&data[..len]).is_err() {
+            rejected += 1;
+        }
+    }
+    let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ data.len() as u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..rounds {
+        let mut copy = data.to_vec();
+        let flips = 1 + (next() % 4) as usize;
+        for _ in 0..flips {
+            if copy.is_empty() {
+                break;
+            }
+            let i = (next() % copy.len() as u64) as usize;
+            copy[i] = next() as u8;
+        }
+        let _ = parse(&copy);
+    }
+    rejected
+}
