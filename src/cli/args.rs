@@ -1,0 +1,203 @@
+//! The command line, as a public interface: names and flags here are stable and
+//! documented in the README.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// tevscope: Metroid Prime models drawn exactly as the GameCube's GX chip draws them.
+///
+/// Files inside a PAK are addressed as `FILE.pak:0x1A2B3C4D` or `FILE.pak:name`.
+#[derive(Debug, Parser)]
+#[command(name = "tevscope", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GameArg {
+    Mp1,
+    Mp2,
+    Mp3,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShaderPath {
+    Specialized,
+    Uber,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Preview {
+    /// The material on a screen-covering quad (UV 0..1, nearest sampling).
+    Quad,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Describe a PAK, CMDL, TXTR, CINF, CSKR, ANIM, ANCS, CHAR or MREA file.
+    Info {
+        file: String,
+        /// Machine-readable output (field names as in the conformance JSONs).
+        #[arg(long)]
+        json: bool,
+        /// Game, for formats that carry no version (CINF, CSKR, ANIM).
+        #[arg(long, value_enum)]
+        game: Option<GameArg>,
+    },
+    /// Decode a TXTR to PNG.
+    Texture {
+        file: String,
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Mip level to write (0 = full size).
+        #[arg(long, default_value_t = 0)]
+        mip: usize,
+    },
+    /// Extract every resource of a PAK into a folder (decompressed, named by ID and type).
+    Extract {
+        file: PathBuf,
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Pose a skeleton with an animation at a time.
+    Pose {
+        anim: String,
+        #[arg(long)]
+        skeleton: String,
+        #[arg(long, default_value_t = 0.0)]
+        time: f32,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_enum)]
+        game: Option<GameArg>,
+    },
+    /// Print the generated WGSL of a material.
+    Wgsl {
+        file: String,
+        #[arg(long, default_value_t = 0)]
+        material: usize,
+        /// Material set (alternate skins).
+        #[arg(long, default_value_t = 0)]
+        set: usize,
+        /// The ubershader instead of the specialized shader.
+        #[arg(long)]
+        uber: bool,
+    },
+    /// Evaluate a material's UV animations at a time.
+    Uvanim {
+        file: String,
+        #[arg(long, default_value_t = 0)]
+        material: usize,
+        #[arg(long, default_value_t = 0)]
+        set: usize,
+        #[arg(long, default_value_t = 0.0)]
+        time: f32,
+        /// world_from_model, 16 comma-separated numbers, row-major.
+        #[arg(long)]
+        model: Option<String>,
+        /// Prime's view matrix (camera → world), 16 comma-separated numbers, row-major.
+        #[arg(long)]
+        view: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Render a model (or one material on a quad) offscreen to PNG.
+    Render(RenderArgs),
+    /// Render frames offscreen and report CPU update time, GPU frame time and FPS.
+    Bench {
+        file: Option<String>,
+        #[arg(long, default_value = "1280x720")]
+        size: String,
+        #[arg(long, default_value_t = 300)]
+        frames: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Open the viewer (the built-in demo when no file is given).
+    View { file: Option<String> },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// A CMDL, a `PAK:ID`, or an ANCS character.
+    pub file: String,
+    #[arg(short, long)]
+    pub output: PathBuf,
+    #[arg(long, default_value = "512x512")]
+    pub size: String,
+    /// Material index (with --preview quad).
+    #[arg(long)]
+    pub material: Option<usize>,
+    #[arg(long, default_value_t = 0)]
+    pub set: usize,
+    #[arg(long, value_enum)]
+    pub preview: Option<Preview>,
+    #[arg(long, value_enum, default_value = "specialized")]
+    pub shader: ShaderPath,
+    #[arg(long, default_value_t = 0.0)]
+    pub time: f32,
+    /// Animation: an ANIM file or `PAK:ID`, or an animation name of the character.
+    #[arg(long)]
+    pub anim: Option<String>,
+    #[arg(long)]
+    pub skin: Option<String>,
+    #[arg(long)]
+    pub skeleton: Option<String>,
+    /// An MREA (its first light layer) or a preset: basic, none.
+    #[arg(long)]
+    pub lights: Option<String>,
+    /// yaw,pitch,distance (degrees, degrees, model units).
+    #[arg(long)]
+    pub camera: Option<String>,
+    /// Keep the background transparent.
+    #[arg(long)]
+    pub transparent: bool,
+    #[arg(long, value_enum)]
+    pub game: Option<GameArg>,
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| anyhow::anyhow!("size must be WxH, got {s:?}"))?;
+    let (w, h): (u32, u32) = (w.trim().parse()?, h.trim().parse()?);
+    anyhow::ensure!(
+        (1..=16384).contains(&w) && (1..=16384).contains(&h),
+        "size {w}x{h} out of range"
+    );
+    Ok((w, h))
+}
+
+/// Parses N comma-separated floats.
+pub fn parse_floats<const N: usize>(s: &str, what: &str) -> anyhow::Result<[f32; N]> {
+    let v: Vec<f32> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f32>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!("{what}: {e}"))?;
+    v.try_into()
+        .map_err(|v: Vec<f32>| anyhow::anyhow!("{what}: expected {N} numbers, got {}", v.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn parses_sizes_and_vectors() {
+        assert_eq!(parse_size("1280x720").unwrap(), (1280, 720));
+        assert!(parse_size("0x5").is_err());
+        assert!(parse_size("12").is_err());
+        assert_eq!(parse_floats::<3>("1, 2,3", "c").unwrap(), [1.0, 2.0, 3.0]);
+        assert!(parse_floats::<3>("1,2", "c").is_err());
+    }
+}
