@@ -34,7 +34,10 @@ fn header_and_sections_match_the_fixture() {
     let Some((bytes, j)) = fixture() else { return };
     let m = parse_mrea(&bytes, NAME).expect("parses");
     assert_eq!(u64::from(m.magic), j["magic"].as_u64().expect("magic"));
-    assert_eq!(u64::from(m.version), j["version"].as_u64().expect("version"));
+    assert_eq!(
+        u64::from(m.version),
+        j["version"].as_u64().expect("version")
+    );
     assert_eq!(m.area_transform.to_vec(), f32s(&j["area_transform"]));
     assert_eq!(
         u64::from(m.world_model_count),
@@ -54,7 +57,10 @@ fn header_and_sections_match_the_fixture() {
         );
     }
     assert_eq!(
-        m.data_section_sizes.iter().map(|&x| u64::from(x)).collect::<Vec<_>>(),
+        m.data_section_sizes
+            .iter()
+            .map(|&x| u64::from(x))
+            .collect::<Vec<_>>(),
         u64s(&j["data_section_sizes"])
     );
     assert_eq!(m.data_section_offsets, u64s(&j["data_section_offsets"]));
@@ -71,7 +77,10 @@ fn light_records_match_the_fixture() {
     assert_eq!(l.offset, jl["offset"].as_u64());
     assert_eq!(Some(u64::from(l.magic)), jl["magic"].as_u64());
     assert_eq!(Some(l.layers.len() as u64), jl["layer_count"].as_u64());
-    assert_eq!(Some(l.light_record_size as u64), jl["light_record_size"].as_u64());
+    assert_eq!(
+        Some(l.light_record_size as u64),
+        jl["light_record_size"].as_u64()
+    );
     let layers = jl["layers"].as_array().expect("layers");
     assert_eq!(layers.len(), l.layers.len());
     for (got_layer, want_layer) in l.layers.iter().zip(layers) {
@@ -85,15 +94,27 @@ fn light_records_match_the_fixture() {
             assert_eq!(r.direction.to_vec(), f32s(&w["direction"]));
             assert_eq!(Some(f64::from(r.brightness)), w["brightness"].as_f64());
             assert_eq!(Some(f64::from(r.spot_cutoff)), w["spot_cutoff"].as_f64());
-            assert_eq!(Some(f64::from(r.unknown_float_1)), w["unknown_float_1"].as_f64());
-            assert_eq!(Some(u64::from(r.cast_shadows_u8)), w["cast_shadows_u8"].as_u64());
-            assert_eq!(Some(f64::from(r.unknown_float_2)), w["unknown_float_2"].as_f64());
+            assert_eq!(
+                Some(f64::from(r.unknown_float_1)),
+                w["unknown_float_1"].as_f64()
+            );
+            assert_eq!(
+                Some(u64::from(r.cast_shadows_u8)),
+                w["cast_shadows_u8"].as_u64()
+            );
+            assert_eq!(
+                Some(f64::from(r.unknown_float_2)),
+                w["unknown_float_2"].as_f64()
+            );
             assert_eq!(Some(u64::from(r.falloff_type)), w["falloff_type"].as_u64());
             assert_eq!(
                 Some(tevscope::gx::lights::Falloff::name_of_word(r.falloff_type)),
                 w["falloff_name"].as_str()
             );
-            assert_eq!(Some(f64::from(r.unknown_float_3)), w["unknown_float_3"].as_f64());
+            assert_eq!(
+                Some(f64::from(r.unknown_float_3)),
+                w["unknown_float_3"].as_f64()
+            );
         }
     }
 }
@@ -164,7 +185,11 @@ fn gx_values_follow_the_formulas() {
     let s = gx(&l1, 0);
     let cr = (22.5f32 * std::f32::consts::PI / 180.0).cos();
     assert_eq!(s.angle_atten, [0.0, -cr / (1.0 - cr), 1.0 / (1.0 - cr)]);
-    assert!((s.angle_atten[2] - 13.137_085).abs() < 1e-3, "{:?}", s.angle_atten);
+    assert!(
+        (s.angle_atten[2] - 13.137_085).abs() < 1e-3,
+        "{:?}",
+        s.angle_atten
+    );
     assert_eq!(s.dist_atten, [0.0, 0.0, 25000.0 / 8.0]);
     assert_eq!(s.color, [0, 255, 0, 255]);
     assert_eq!(s.position, [5.0, -2.5, 3.0]);
@@ -213,7 +238,12 @@ fn cli_json_uses_the_fixture_field_names_and_values() {
     let got = v["lights_section"]["layers"].as_array().expect("layers");
     let want = j["lights_section"]["layers"].as_array().expect("layers");
     for (gl, wl) in got.iter().zip(want) {
-        for (g, w) in gl.as_array().expect("layer").iter().zip(wl.as_array().expect("layer")) {
+        for (g, w) in gl
+            .as_array()
+            .expect("layer")
+            .iter()
+            .zip(wl.as_array().expect("layer"))
+        {
             for (k, wv) in w.as_object().expect("light") {
                 assert_eq!(&g[k], wv, "light field {k}");
             }
@@ -239,7 +269,11 @@ fn hostile_input_never_panics_and_truncation_is_rejected() {
     assert_eq!(rejected, bytes.len());
     // A lights count claiming more records than bytes is an error naming the field.
     let m = parse_mrea(&bytes, NAME).expect("parses");
-    let start = m.lights_section.as_ref().and_then(|l| l.offset).expect("offset") as usize;
+    let start = m
+        .lights_section
+        .as_ref()
+        .and_then(|l| l.offset)
+        .expect("offset") as usize;
     let mut bad = bytes.clone();
     bad[start + 4..start + 8].copy_from_slice(&0x0100_0000u32.to_be_bytes());
     let e = parse_mrea(&bad, NAME).expect_err("count too large");

@@ -27,7 +27,9 @@ fn materials(j: &Value) -> Vec<Material> {
                 .as_array()
                 .expect("texgens")
                 .iter()
-                .map(|t| TexGen::from_word(t["flags"].as_u64().expect("flags") as u32).expect("texgen"))
+                .map(|t| {
+                    TexGen::from_word(t["flags"].as_u64().expect("flags") as u32).expect("texgen")
+                })
                 .collect();
             let uv_animations = m["uv_animations"]
                 .as_array()
@@ -185,14 +187,16 @@ fn uv_scroll_and_lighting_reach_the_vertices() {
         return;
     };
     let m = tevscope::formats::mrea::parse_mrea(&area, "area").expect("area");
-    let layer = tevscope::gx::lights::LightSet::from_layer(
-        &m.light_layers()[0],
-        &Default::default(),
-    );
+    let layer =
+        tevscope::gx::lights::LightSet::from_layer(&m.light_layers()[0], &Default::default());
     frame.options.light_selection = LightSelection::Brightest(4);
     frame.update(t, &camera(), &layer);
     let out = run_vertices(&key, frame.uniforms(ids[0]).expect("block"), &verts);
     // Diffuse NONE, attenuation 1: lacc = ambient + (255, 223, 191), clamped.
     let want = [63 + 255, 63 + 223, 127 + 191].map(|l| channel_final(255, l) as u8);
-    assert!(out.iter().all(|r| r.color0[..3] == want), "{:?}", out[0].color0);
+    assert!(
+        out.iter().all(|r| r.color0[..3] == want),
+        "{:?}",
+        out[0].color0
+    );
 }

@@ -147,7 +147,11 @@ fn mrea_text(m: &Mrea, label: &str, options: &LightOptions) -> String {
             .data_section_sizes
             .get(sec.index as usize)
             .map_or("-".to_string(), |x| x.to_string());
-        let _ = writeln!(s, "  {:<28} section {:>3}  ({size} bytes)", sec.name, sec.index);
+        let _ = writeln!(
+            s,
+            "  {:<28} section {:>3}  ({size} bytes)",
+            sec.name, sec.index
+        );
     }
     match &m.lights_section {
         None => s += "  no lights\n",
@@ -244,10 +248,9 @@ fn anim_json(anim: &UvAnimation) -> (&'static str, Value) {
             "scroll",
             json!({"offset_u": f(offset_u), "offset_v": f(offset_v), "speed_u": f(speed_u), "speed_v": f(speed_v)}),
         ),
-        UvAnimation::Rotation { offset, speed } => (
-            "rotation",
-            json!({"offset": f(offset), "speed": f(speed)}),
-        ),
+        UvAnimation::Rotation { offset, speed } => {
+            ("rotation", json!({"offset": f(offset), "speed": f(speed)}))
+        }
         UvAnimation::HorizontalFilmstrip {
             scale,
             num_frames,
@@ -267,10 +270,9 @@ fn anim_json(anim: &UvAnimation) -> (&'static str, Value) {
             json!({"scale": f(scale), "num_frames": f(num_frames), "step": f(step), "offset": f(offset)}),
         ),
         UvAnimation::Model => ("model", json!({})),
-        UvAnimation::Cylinder { scale, phase } => (
-            "cylinder",
-            json!({"scale": f(scale), "phase": f(phase)}),
-        ),
+        UvAnimation::Cylinder { scale, phase } => {
+            ("cylinder", json!({"scale": f(scale), "phase": f(phase)}))
+        }
         UvAnimation::Srt {
             transform_type,
             scale_s,

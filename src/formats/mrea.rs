@@ -380,7 +380,9 @@ fn game_of(version: u32, r: &Reader) -> Result<Game> {
             4,
             ErrorKind::OutOfRange {
                 value: v.into(),
-                expected: "0xF (MP1), 0x19 (MP2) or 0x1E (MP3); demo versions 0xC/0x15 are not supported".into(),
+                expected:
+                    "0xF (MP1), 0x19 (MP2) or 0x1E (MP3); demo versions 0xC/0x15 are not supported"
+                        .into(),
             },
         )),
     }
@@ -520,10 +522,7 @@ fn parse_blocked_layout(
         }
         (r.u32("compressed_block_count")?, 0)
     } else {
-        (
-            r.u32("compressed_block_count")?,
-            r.u32("section_id_count")?,
-        )
+        (r.u32("compressed_block_count")?, r.u32("section_id_count")?)
     };
     r.align("header.padding", 32)?;
     let n = r.check_count("data_section_sizes", count.into(), 4)?;
@@ -556,8 +555,15 @@ fn parse_blocked_layout(
     let mut blocks = Vec::with_capacity(k);
     let mut file_at = header_size;
     let mut first_section = 0u64;
-    for (b, &[buffer_size, uncompressed_size, compressed_size, section_count]) in
-        raw_blocks.iter().enumerate()
+    for (
+        b,
+        &[
+            buffer_size,
+            uncompressed_size,
+            compressed_size,
+            section_count,
+        ],
+    ) in raw_blocks.iter().enumerate()
     {
         let field = format!("block[{b}]");
         let stored = if compressed_size == 0 {
@@ -582,9 +588,7 @@ fn parse_blocked_layout(
             return Err(r.err_at(
                 &field,
                 file_at as usize,
-                ErrorKind::Invalid(format!(
-                    "blocks list {end} sections, the header {n}"
-                )),
+                ErrorKind::Invalid(format!("blocks list {end} sections, the header {n}")),
             ));
         }
         let total: u64 = sizes[first_section as usize..end as usize]
@@ -818,7 +822,12 @@ mod tests {
         // Block 0: stored geometry. Block 1: compressed lights + other.
         for h in [
             [32u32, 32, 0, 1],
-            [second.len() as u32, second.len() as u32, compressed.len() as u32, 2],
+            [
+                second.len() as u32,
+                second.len() as u32,
+                compressed.len() as u32,
+                2,
+            ],
         ] {
             h.into_iter().for_each(|x| w.u32(x));
         }

@@ -243,7 +243,12 @@ impl FrameUpdate {
     }
 
     /// Recomputes every block for this frame and returns the indices that changed.
-    pub fn update(&mut self, time_seconds: f64, camera: &FrameCamera, lights: &LightSet) -> &[usize] {
+    pub fn update(
+        &mut self,
+        time_seconds: f64,
+        camera: &FrameCamera,
+        lights: &LightSet,
+    ) -> &[usize] {
         let options = self.options;
         let seconds = uvanim::uv_seconds(time_seconds, &options.uv);
         let prime_view = uvanim::prime_view_from_view_matrix(camera.view_from_world);
@@ -258,7 +263,12 @@ impl FrameUpdate {
             frame.view_from_model = cols(view_from_model);
             frame.normal_view_from_model = cols(view_from_model.inverse().transpose());
             let point = m.transform_point3(slot.light_point);
-            let n = select_lights(&lights.lights, point, options.light_selection, &mut selected);
+            let n = select_lights(
+                &lights.lights,
+                point,
+                options.light_selection,
+                &mut selected,
+            );
             for (dst, &src) in frame.lights.iter_mut().zip(&selected[..n]) {
                 *dst = pack_light(&lights.lights[src], &camera.view_from_world);
             }
@@ -270,7 +280,12 @@ impl FrameUpdate {
 
         self.changed.clear();
         let mut scratch = DrawUniforms::default();
-        for (index, (mat, block)) in self.materials.iter().zip(self.blocks.iter_mut()).enumerate() {
+        for (index, (mat, block)) in self
+            .materials
+            .iter()
+            .zip(self.blocks.iter_mut())
+            .enumerate()
+        {
             let Some(frame) = self.model_frames.get(mat.model) else {
                 continue;
             };
@@ -382,7 +397,11 @@ mod tests {
         // World −Z maps to view +Y under a +90° X rotation; stored negated: −Y. The
         // position (world +Z, far away) maps to view −Y.
         assert!((p.direction[1] + 1.0).abs() < 1e-6, "{:?}", p.direction);
-        assert!((p.position[1] + 1_048_576.0).abs() < 1.0, "{:?}", p.position);
+        assert!(
+            (p.position[1] + 1_048_576.0).abs() < 1.0,
+            "{:?}",
+            p.position
+        );
         assert_eq!(p.color, [255.0; 4]);
     }
 
@@ -429,7 +448,10 @@ mod tests {
     fn brightest_lights_are_selected_per_model() {
         let mut f = FrameUpdate::new(FrameOptions::default());
         let near = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
-        let far = f.add_model(Mat4::from_translation(Vec3::new(100.0, 0.0, 0.0)), Vec3::ZERO);
+        let far = f.add_model(
+            Mat4::from_translation(Vec3::new(100.0, 0.0, 0.0)),
+            Vec3::ZERO,
+        );
         let a = f.add_material(near, &material(vec![], 1));
         let b = f.add_material(far, &material(vec![], 1));
         let mut set = LightSet {
@@ -444,7 +466,8 @@ mod tests {
                 [0.0, 0.0, 1.0],
             ));
         }
-        set.lights.push(GxLight::point([255; 4], [100.0, 1.0, 0.0], [0.0, 0.0, 1.0]));
+        set.lights
+            .push(GxLight::point([255; 4], [100.0, 1.0, 0.0], [0.0, 0.0, 1.0]));
         f.update(0.0, &camera(), &set);
         let ua = f.uniforms(a).expect("block");
         let ub = f.uniforms(b).expect("block");

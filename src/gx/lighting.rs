@@ -35,7 +35,13 @@ fn v3(a: [f32; 4]) -> Vec3 {
 
 /// One light's contribution to lacc (step 4), rounded per light. `p` and `n` are in view
 /// space; `light.direction` is GX's stored (negated) direction.
-pub fn light_term(light: &GpuLight, p: Vec3, n: Vec3, diffuse_fn: DiffuseFn, attn_fn: AttnFn) -> [i32; 4] {
+pub fn light_term(
+    light: &GpuLight,
+    p: Vec3,
+    n: Vec3,
+    diffuse_fn: DiffuseFn,
+    attn_fn: AttnFn,
+) -> [i32; 4] {
     let v = v3(light.position) - p;
     let dist2 = v.dot(v);
     let dist = dist2.sqrt();
@@ -253,10 +259,7 @@ pub fn run_vertex(key: &VertexKey, u: &DrawUniforms, v: &GpuVertex) -> VertexRes
     let n_view = (mat4(&u.normal_view_from_model) * Vec3::from(v.normal).extend(0.0))
         .truncate()
         .normalize();
-    let vtx = [
-        v.color0.map(i32::from),
-        v.color1.map(i32::from),
-    ];
+    let vtx = [v.color0.map(i32::from), v.color1.map(i32::from)];
     let chans: [[i32; 4]; 4] =
         [0, 1, 2, 3].map(|i| eval_channel(i, &key.channels[i], u, &vtx, p_view, n_view));
     let to_u8 = |c: i32| c.clamp(0, 255) as u8;
@@ -295,7 +298,11 @@ pub fn run_vertex(key: &VertexKey, u: &DrawUniforms, v: &GpuVertex) -> VertexRes
 }
 
 /// Runs the vertex stage for a vertex list (what a GPU test compares against).
-pub fn run_vertices(key: &VertexKey, u: &DrawUniforms, vertices: &[GpuVertex]) -> Vec<VertexResult> {
+pub fn run_vertices(
+    key: &VertexKey,
+    u: &DrawUniforms,
+    vertices: &[GpuVertex],
+) -> Vec<VertexResult> {
     vertices.iter().map(|v| run_vertex(key, u, v)).collect()
 }
 
@@ -405,10 +412,7 @@ mod tests {
             DiffuseFn::Sign,
             AttnFn::None,
         );
-        assert_eq!(
-            out,
-            [40, 120, 160, 0].map(|lacc| channel_final(255, lacc))
-        );
+        assert_eq!(out, [40, 120, 160, 0].map(|lacc| channel_final(255, lacc)));
     }
 
     #[test]
@@ -433,7 +437,13 @@ mod tests {
         assert_eq!(t, [0; 4]);
         // Inside, 20° off axis: c = cos 20°, attn = c(c − cr)/(1 − cr).
         let x = 10.0 * 20.0f32.to_radians().tan();
-        let t = light_term(&l, Vec3::new(x, 0.0, 0.0), Vec3::Z, DiffuseFn::None, AttnFn::Spot);
+        let t = light_term(
+            &l,
+            Vec3::new(x, 0.0, 0.0),
+            Vec3::Z,
+            DiffuseFn::None,
+            AttnFn::Spot,
+        );
         let c = 20.0f32.to_radians().cos();
         let expect = (c * (c - cr) / (1.0 - cr) * 255.0).round() as i32;
         assert!((t[0] - expect).abs() <= 1, "{t:?} vs {expect}");

@@ -551,10 +551,15 @@ mod tests {
         assert!((m1.tex[1][3] - origin.y).abs() < 1e-4);
         assert!((m1.tex[2][3] - origin.z).abs() < 1e-4);
         // A normal pointing at the camera's up axis lands at v = 1 through P_env.
-        let up_in_model = (view.inverse() * model).inverse().transform_vector3(Vec3::Z);
+        let up_in_model = (view.inverse() * model)
+            .inverse()
+            .transform_vector3(Vec3::Z);
         let c = apply(&m0.tex, up_in_model) - Vec3::new(m0.tex[0][3], 0.0, 0.0);
         let uv = apply(&ENV_POST, c);
-        assert!((uv.y - 1.0).abs() < 1e-4 && (uv.x - 0.5).abs() < 1e-4, "{uv:?}");
+        assert!(
+            (uv.y - 1.0).abs() < 1e-4 && (uv.x - 0.5).abs() < 1e-4,
+            "{uv:?}"
+        );
         // Alt: v from y.
         let alt = evaluate(
             &UvAnimation::InverseModelView,

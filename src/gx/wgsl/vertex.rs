@@ -74,10 +74,7 @@ impl VertexKey {
     /// (unlit, vertex alpha).
     pub fn for_material_with(material: &Material, options: &VertexKeyOptions) -> Self {
         let color0 = match material.color0 {
-            Some(w) if material.channel_count >= 1 => ChannelControl {
-                light_mask: 0,
-                ..w
-            },
+            Some(w) if material.channel_count >= 1 => ChannelControl { light_mask: 0, ..w },
             _ => UNLIT_REG,
         };
         let alpha = if options.alpha_from_register {
@@ -474,8 +471,14 @@ fn texgen_input(i: usize, src: TexGenSrc) -> (String, &'static str) {
             "vec4<f32>(0.0, 0.0, 1.0, 1.0)".into(),
             " (not an earlier texgen: (0, 0, 1))",
         ),
-        TexGenSrc::Color0 => ("vec4<f32>(vec3<f32>(chan_color0.rgb) / 255.0, 1.0)".into(), ""),
-        TexGenSrc::Color1 => ("vec4<f32>(vec3<f32>(chan_color1.rgb) / 255.0, 1.0)".into(), ""),
+        TexGenSrc::Color0 => (
+            "vec4<f32>(vec3<f32>(chan_color0.rgb) / 255.0, 1.0)".into(),
+            "",
+        ),
+        TexGenSrc::Color1 => (
+            "vec4<f32>(vec3<f32>(chan_color1.rgb) / 255.0, 1.0)".into(),
+            "",
+        ),
     }
 }
 
@@ -489,11 +492,9 @@ fn emit_texgen(out: &mut String, i: usize, tg: &TexGen) {
             let expr = match (tex_mtx_rows(tg.gx_tex_mtx), tg.kind) {
                 (None, TexGenType::Mtx2x4) => format!("vec3<f32>({tc}_in.xy, 1.0)"),
                 (None, _) => format!("{tc}_in.xyz"),
-                (Some([r0, r1, _]), TexGenType::Mtx2x4) => format!(
-                    "gx_mtx2x4({}, {}, {tc}_in)",
-                    row_expr(r0),
-                    row_expr(r1)
-                ),
+                (Some([r0, r1, _]), TexGenType::Mtx2x4) => {
+                    format!("gx_mtx2x4({}, {}, {tc}_in)", row_expr(r0), row_expr(r1))
+                }
                 (Some([r0, r1, r2]), _) => format!(
                     "gx_mtx3x4({}, {}, {}, {tc}_in)",
                     row_expr(r0),
@@ -674,10 +675,7 @@ mod tests {
             base(u.light_mask.as_ptr().cast(), p),
             base(u.channel_lit.as_ptr().cast(), p),
         ];
-        assert_eq!(
-            offsets,
-            rust.iter().map(|&x| x as u32).collect::<Vec<_>>()
-        );
+        assert_eq!(offsets, rust.iter().map(|&x| x as u32).collect::<Vec<_>>());
     }
 
     #[test]
@@ -794,12 +792,23 @@ mod tests {
             ChannelControl::from_word(0x3001),
         );
         let src = vertex_module(&k);
-        assert!(src.contains("// texgen 0: MTX2x4 from TEX0 through TEXMTX0 (GX 30), post PTIDENTITY (GX 125)"), "{src}");
+        assert!(
+            src.contains(
+                "// texgen 0: MTX2x4 from TEX0 through TEXMTX0 (GX 30), post PTIDENTITY (GX 125)"
+            ),
+            "{src}"
+        );
         assert!(src.contains("// texgen 1: MTX3x4 from NRM through TEXMTX1 (GX 33), normalized, post PTTEXMTX1 (GX 67)"), "{src}");
         assert!(src.contains("gx_mtx2x4(u_draw.tex_mtx[0], u_draw.tex_mtx[1], tg0_in)"));
-        assert!(src.contains("gx_mtx3x4(u_draw.tex_mtx[3], u_draw.tex_mtx[4], u_draw.tex_mtx[5], tg1_in)"));
+        assert!(src.contains(
+            "gx_mtx3x4(u_draw.tex_mtx[3], u_draw.tex_mtx[4], u_draw.tex_mtx[5], tg1_in)"
+        ));
         assert!(src.contains("tg1 = normalize(tg1);"));
-        assert!(src.contains("gx_post(u_draw.post_mtx[3], u_draw.post_mtx[4], u_draw.post_mtx[5], tg1)"));
+        assert!(
+            src.contains(
+                "gx_post(u_draw.post_mtx[3], u_draw.post_mtx[4], u_draw.post_mtx[5], tg1)"
+            )
+        );
         assert!(src.contains("var tg2 = vec3<f32>(tg2_in.xy, 1.0);"));
         assert!(src.contains("// COLOR0: lit (enable switched at run time), material REG, ambient REG, diffuse CLAMP, attenuation SPOT"));
         assert!(src.contains("gx_lit_channel(chan_color0, gx_reg(u_draw.channel_ambient[0]), p_view, n_view, GX_DF_CLAMP, GX_AF_SPOT)"));
