@@ -1,1 +1,906 @@
-//! (in progress)
+//! MREA (areas): header, data-section table, compressed blocks (MP2/MP3) and the lights
+//! section (`formats.md` §9).
+//!
+//! Only what the viewer needs from an area is read deeply: the section layout and the
+//! light layers. Each light record is kept field by field, unknowns included, so
+//! [`write_lights_section`] reproduces the section bytes. Light records convert to
+//! [`gx::lights::PrimeLight`](crate::gx::lights::PrimeLight) for the GX values.
+
+use serde::Serialize;
+
+use super::Game;
+use super::error::{ErrorKind, FormatError, Result};
+use super::reader::{Reader, Writer};
+use crate::gx::lights::{Falloff, PrimeLight, PrimeLightType};
+
+pub const MREA_MAGIC: u32 = 0xDEAD_BEEF;
+pub const LIGHTS_MAGIC: u32 = 0xBABE_DEAD;
+pub const VERSION_MP1: u32 = 0xF;
+pub const VERSION_MP2: u32 = 0x19;
+pub const VERSION_MP3: u32 = 0x1E;
+/// Light record sizes: MP1/MP2 and MP3.
+pub const LIGHT_RECORD_SIZE_MP1: usize = 0x41;
+pub const LIGHT_RECORD_SIZE_MP3: usize = 0x65;
+/// LZO segments decompress to at most this many bytes.
+const LZO_SEGMENT_SIZE: usize = 0x4000;
+/// Cap on a block's declared uncompressed size before allocating.
+const MAX_BLOCK_SIZE: u64 = 256 << 20;
+
+/// Section-index names per game, in header order (JSON names of the conformance files).
+const MP1_SECTIONS: [&str; 8] = [
+    "geometry_section",
+    "script_layers_section",
+    "collision_section",
+    "unknown_section_1",
+    "lights_section",
+    "visibility_tree_section",
+    "path_section",
+    "area_octree_section",
+];
+const MP2_SECTIONS: [&str; 11] = [
+    "geometry_section",
+    "script_layers_section",
+    "generated_objects_section",
+    "collision_section",
+    "unknown_section_1",
+    "lights_section",
+    "visibility_tree_section",
+    "path_section",
+    "unknown_section_2",
+    "portal_area_section",
+    "static_geometry_map_section",
+];
+
+/// One compressed-block header (MP2/MP3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BlockHeader {
+    pub buffer_size: u32,
+    pub uncompressed_size: u32,
+    /// 0 = stored uncompressed.
+    pub compressed_size: u32,
+    pub section_count: u32,
+    /// Absolute file offset of the block's data (after its leading padding).
+    pub data_offset: u64,
+    /// Index of the block's first data section.
+    pub first_section: u32,
+}
+
+/// A named section index from the header (for MP3 the FourCC of the section-ID list).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NamedSection {
+    pub name: String,
+    pub index: u32,
+}
+
+/// One light record; MP3-only fields are None/empty for MP1/MP2.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LightRecord {
+    pub light_type: u32,
+    /// RGB (MP1/MP2) or RGBA (MP3); alpha is 1 for MP1/MP2.
+    pub color: [f32; 4],
+    pub position: [f32; 3],
+    pub direction: [f32; 3],
+    /// MP3 only: the light's up vector.
+    pub codirection: Option<[f32; 3]>,
+    pub brightness: f32,
+    pub spot_cutoff: f32,
+    pub unknown_float_1: f32,
+    pub cast_shadows_u8: u8,
+    pub unknown_float_2: f32,
+    pub falloff_type: u32,
+    pub unknown_float_3: f32,
+    /// MP3 only: four more unknown floats (0x51–0x5D) and an unknown u32 (0x61).
+    pub mp3_unknown_floats: Option<[f32; 4]>,
+    pub mp3_unknown_u32: Option<u32>,
+}
+
+impl LightRecord {
+    pub fn kind(&self) -> PrimeLightType {
+        PrimeLightType::from_word(self.light_type)
+    }
+
+    /// The fields the engine uses, for `gx::lights`.
+    pub fn to_prime_light(&self) -> PrimeLight {
+        PrimeLight {
+            light_type: self.light_type,
+            color: self.color,
+            position: self.position,
+            direction: self.direction,
+            brightness: self.brightness,
+            spot_cutoff: self.spot_cutoff,
+            falloff: self.falloff_type,
+        }
+    }
+}
+
+/// The lights section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LightsSection {
+    /// Absolute file offset (uncompressed MP1 files); None when it came from a block.
+    pub offset: Option<u64>,
+    pub magic: u32,
+    pub layers: Vec<Vec<LightRecord>>,
+    pub light_record_size: usize,
+}
+
+/// A parsed area (layout and lights).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Mrea {
+    pub game: Game,
+    pub magic: u32,
+    pub version: u32,
+    /// 3 rows × 4, row-major.
+    pub area_transform: [f32; 12],
+    pub world_model_count: u32,
+    /// MP2/MP3.
+    pub script_layer_count: Option<u32>,
+    pub data_section_count: u32,
+    pub section_index: Vec<NamedSection>,
+    pub data_section_sizes: Vec<u32>,
+    /// Absolute file offsets (MP1); for MP2/MP3 offsets inside the concatenated
+    /// decompressed blocks.
+    pub data_section_offsets: Vec<u64>,
+    /// MP1: where the first section starts. MP2/MP3: where the first block starts.
+    pub header_size: u64,
+    pub compressed_blocks: Vec<BlockHeader>,
+    pub lights_section: Option<LightsSection>,
+    /// Non-fatal findings (unknown falloff, non-finite floats, missing lights section).
+    pub warnings: Vec<String>,
+}
+
+impl Mrea {
+    /// The section index named `name` (e.g. `lights_section`), or for MP3 a FourCC.
+    pub fn section_index(&self, name: &str) -> Option<u32> {
+        self.section_index
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.index)
+    }
+
+    /// Light layers as `gx` lights.
+    pub fn light_layers(&self) -> Vec<Vec<PrimeLight>> {
+        self.lights_section
+            .iter()
+            .flat_map(|s| &s.layers)
+            .map(|l| l.iter().map(LightRecord::to_prime_light).collect())
+            .collect()
+    }
+}
+
+/// Decompresses Retro's segmented LZO (`formats.md` §1.1) into exactly `out.len()` bytes.
+/// `base` is the absolute offset of `data` for error messages.
+pub fn decompress_segmented_lzo(data: &[u8], out: &mut [u8], file: &str, base: u64) -> Result<()> {
+    let mut r = Reader::new(data, file);
+    let err = |pos: usize, kind: ErrorKind| {
+        FormatError::new(file, "lzo_segment", base + pos as u64, kind)
+    };
+    let mut done = 0;
+    while done < out.len() {
+        let at = r.pos();
+        let len = r.i16("lzo_segment_length").map_err(|e| FormatError {
+            offset: base + e.offset,
+            ..e
+        })?;
+        let want = (out.len() - done).min(LZO_SEGMENT_SIZE);
+        match len {
+            0 => return Err(err(at, ErrorKind::Invalid("segment length 0".into()))),
+            n if n < 0 => {
+                let n = usize::from(n.unsigned_abs());
+                if n > out.len() - done {
+                    return Err(err(
+                        at,
+                        ErrorKind::Invalid(format!(
+                            "raw segment of {n} bytes overruns the {} bytes still missing",
+                            out.len() - done
+                        )),
+                    ));
+                }
+                let raw = r.bytes("lzo_raw_segment", n).map_err(|e| FormatError {
+                    offset: base + e.offset,
+                    ..e
+                })?;
+                out[done..done + n].copy_from_slice(raw);
+                done += n;
+            }
+            n => {
+                let n = n as usize;
+                let src = r.bytes("lzo_segment", n).map_err(|e| FormatError {
+                    offset: base + e.offset,
+                    ..e
+                })?;
+                let dst = &mut out[done..done + want];
+                match lzokay::decompress::decompress(src, dst) {
+                    Ok(got) if got == want => done += want,
+                    Ok(got) => {
+                        return Err(err(
+                            at,
+                            ErrorKind::Decompress(format!(
+                                "segment gave {got} bytes, expected {want}"
+                            )),
+                        ));
+                    }
+                    Err(e) => return Err(err(at, ErrorKind::Decompress(format!("{e:?}")))),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_record(r: &mut Reader, mp3: bool) -> Result<LightRecord> {
+    let light_type = r.u32("light.type")?;
+    let color = if mp3 {
+        r.quat("light.color")?
+    } else {
+        let c = r.vec3("light.color")?;
+        [c[0], c[1], c[2], 1.0]
+    };
+    let position = r.vec3("light.position")?;
+    let direction = r.vec3("light.direction")?;
+    let codirection = if mp3 {
+        Some(r.vec3("light.codirection")?)
+    } else {
+        None
+    };
+    let brightness = r.f32("light.brightness")?;
+    let spot_cutoff = r.f32("light.spot_cutoff")?;
+    let unknown_float_1 = r.f32("light.unknown_float_1")?;
+    let cast_shadows_u8 = r.u8("light.cast_shadows")?;
+    let unknown_float_2 = r.f32("light.unknown_float_2")?;
+    let falloff_type = r.u32("light.falloff_type")?;
+    let unknown_float_3 = r.f32("light.unknown_float_3")?;
+    let (mp3_unknown_floats, mp3_unknown_u32) = if mp3 {
+        let f = [
+            r.f32("light.unknown_0x51")?,
+            r.f32("light.unknown_0x55")?,
+            r.f32("light.unknown_0x59")?,
+            r.f32("light.unknown_0x5d")?,
+        ];
+        (Some(f), Some(r.u32("light.unknown_0x61")?))
+    } else {
+        (None, None)
+    };
+    Ok(LightRecord {
+        light_type,
+        color,
+        position,
+        direction,
+        codirection,
+        brightness,
+        spot_cutoff,
+        unknown_float_1,
+        cast_shadows_u8,
+        unknown_float_2,
+        falloff_type,
+        unknown_float_3,
+        mp3_unknown_floats,
+        mp3_unknown_u32,
+    })
+}
+
+/// Parses a lights section (`formats.md` §9.4); `layer_count` is 2 (MP1/MP2) or 4 (MP3).
+pub fn parse_lights_section(
+    r: &mut Reader,
+    game: Game,
+    warnings: &mut Vec<String>,
+) -> Result<LightsSection> {
+    let mp3 = game == Game::Mp3;
+    let record_size = if mp3 {
+        LIGHT_RECORD_SIZE_MP3
+    } else {
+        LIGHT_RECORD_SIZE_MP1
+    };
+    let layer_count = if mp3 { 4 } else { 2 };
+    let offset = r.abs_pos();
+    r.expect_u32("lights.magic", LIGHTS_MAGIC)?;
+    let mut layers = Vec::with_capacity(layer_count);
+    for layer in 0..layer_count {
+        let n = r.count("lights.layer.count", record_size)?;
+        let mut lights = Vec::with_capacity(n);
+        for i in 0..n {
+            let at = r.abs_pos();
+            let rec = read_record(r, mp3)?;
+            if !Falloff::is_known(rec.falloff_type) {
+                warnings.push(format!(
+                    "light layer {layer} light {i} at {at:#x}: falloff type {} unknown, treated as constant",
+                    rec.falloff_type
+                ));
+            }
+            let used = rec
+                .color
+                .iter()
+                .chain(&rec.position)
+                .chain(&rec.direction)
+                .chain([&rec.brightness, &rec.spot_cutoff]);
+            if used.into_iter().any(|x| !x.is_finite()) {
+                warnings.push(format!(
+                    "light layer {layer} light {i} at {at:#x}: non-finite value"
+                ));
+            }
+            lights.push(rec);
+        }
+        layers.push(lights);
+    }
+    Ok(LightsSection {
+        offset: Some(offset),
+        magic: LIGHTS_MAGIC,
+        layers,
+        light_record_size: record_size,
+    })
+}
+
+/// Writes a lights section (without trailing padding), the mirror of
+/// [`parse_lights_section`].
+pub fn write_lights_section(section: &LightsSection, w: &mut Writer) {
+    w.u32(section.magic);
+    for layer in &section.layers {
+        w.u32(layer.len() as u32);
+        for l in layer {
+            w.u32(l.light_type);
+            if l.codirection.is_some() {
+                w.quat(l.color);
+            } else {
+                w.vec3([l.color[0], l.color[1], l.color[2]]);
+            }
+            w.vec3(l.position);
+            w.vec3(l.direction);
+            if let Some(c) = l.codirection {
+                w.vec3(c);
+            }
+            w.f32(l.brightness);
+            w.f32(l.spot_cutoff);
+            w.f32(l.unknown_float_1);
+            w.u8(l.cast_shadows_u8);
+            w.f32(l.unknown_float_2);
+            w.u32(l.falloff_type);
+            w.f32(l.unknown_float_3);
+            if let Some(f) = l.mp3_unknown_floats {
+                f.into_iter().for_each(|x| w.f32(x));
+            }
+            if let Some(u) = l.mp3_unknown_u32 {
+                w.u32(u);
+            }
+        }
+    }
+}
+
+fn read_sizes(r: &mut Reader, count: usize) -> Result<Vec<u32>> {
+    let sizes = r.u32_vec("data_section_sizes", count)?;
+    r.align("data_section_sizes.padding", 32)?;
+    Ok(sizes)
+}
+
+fn game_of(version: u32, r: &Reader) -> Result<Game> {
+    match version {
+        VERSION_MP1 => Ok(Game::Mp1),
+        VERSION_MP2 => Ok(Game::Mp2),
+        VERSION_MP3 => Ok(Game::Mp3),
+        v => Err(r.err_at(
+            "version",
+            4,
+            ErrorKind::OutOfRange {
+                value: v.into(),
+                expected:
+                    "0xF (MP1), 0x19 (MP2) or 0x1E (MP3); demo versions 0xC/0x15 are not supported"
+                        .into(),
+            },
+        )),
+    }
+}
+
+/// Parses an MREA's layout and its lights.
+pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
+    let mut r = Reader::new(data, file);
+    r.expect_u32("magic", MREA_MAGIC)?;
+    let version = r.u32("version")?;
+    let game = game_of(version, &r)?;
+    let mut area_transform = [0f32; 12];
+    for x in &mut area_transform {
+        *x = r.f32("area_transform")?;
+    }
+    let world_model_count = r.u32("world_model_count")?;
+    let mut warnings = Vec::new();
+    let mut mrea = match game {
+        Game::Mp1 => parse_mp1_layout(&mut r, version, area_transform, world_model_count)?,
+        Game::Mp2 | Game::Mp3 => {
+            parse_blocked_layout(&mut r, game, version, area_transform, world_model_count)?
+        }
+    };
+    // Lights.
+    let lights_index = match game {
+        Game::Mp3 => mrea.section_index("LITE"),
+        _ => mrea.section_index("lights_section"),
+    };
+    match lights_index {
+        Some(i) if (i as usize) < mrea.data_section_sizes.len() => {
+            let section = load_section(data, file, &mrea, i as usize)?;
+            let mut sr = match &section {
+                SectionBytes::InFile(start, len) => r.slice("lights_section", *start, *len)?,
+                SectionBytes::Decompressed(bytes, _) => Reader::new(bytes, file),
+            };
+            match parse_lights_section(&mut sr, game, &mut warnings) {
+                Ok(mut lights) => {
+                    if matches!(section, SectionBytes::Decompressed(..)) {
+                        lights.offset = None;
+                    }
+                    mrea.lights_section = Some(lights);
+                }
+                Err(e) => {
+                    // Errors inside a decompressed block name the block's offset.
+                    return Err(match section {
+                        SectionBytes::Decompressed(_, block_offset) => FormatError {
+                            field: format!(
+                                "{} (decompressed section {i}, byte {:#x})",
+                                e.field, e.offset
+                            ),
+                            offset: block_offset,
+                            ..e
+                        },
+                        SectionBytes::InFile(..) => e,
+                    });
+                }
+            }
+        }
+        Some(i) => warnings.push(format!(
+            "lights section index {i} is not one of the {} data sections",
+            mrea.data_section_sizes.len()
+        )),
+        None => warnings.push("the area names no lights section".into()),
+    }
+    mrea.warnings.extend(warnings);
+    Ok(mrea)
+}
+
+fn parse_mp1_layout(
+    r: &mut Reader,
+    version: u32,
+    area_transform: [f32; 12],
+    world_model_count: u32,
+) -> Result<Mrea> {
+    let count = r.u32("data_section_count")?;
+    let mut section_index = Vec::new();
+    for name in MP1_SECTIONS {
+        section_index.push(NamedSection {
+            name: name.into(),
+            index: r.u32(name)?,
+        });
+    }
+    r.align("header.padding", 32)?;
+    let n = r.check_count("data_section_sizes", count.into(), 4)?;
+    let sizes = read_sizes(r, n)?;
+    let header_size = r.pos() as u64;
+    let mut offsets = Vec::with_capacity(n);
+    let mut at = header_size;
+    for (i, &s) in sizes.iter().enumerate() {
+        offsets.push(at);
+        at += u64::from(s);
+        if at > r.len() as u64 {
+            return Err(r.err_at(
+                &format!("data_section[{i}]"),
+                offsets[i] as usize,
+                ErrorKind::OffsetOutOfRange {
+                    target: at,
+                    size: r.len() as u64,
+                },
+            ));
+        }
+    }
+    Ok(Mrea {
+        game: Game::Mp1,
+        magic: MREA_MAGIC,
+        version,
+        area_transform,
+        world_model_count,
+        script_layer_count: None,
+        data_section_count: count,
+        section_index,
+        data_section_sizes: sizes,
+        data_section_offsets: offsets,
+        header_size,
+        compressed_blocks: Vec::new(),
+        lights_section: None,
+        warnings: Vec::new(),
+    })
+}
+
+fn parse_blocked_layout(
+    r: &mut Reader,
+    game: Game,
+    version: u32,
+    area_transform: [f32; 12],
+    world_model_count: u32,
+) -> Result<Mrea> {
+    let script_layer_count = r.u32("script_layer_count")?;
+    let count = r.u32("data_section_count")?;
+    let mut section_index = Vec::new();
+    let (block_count, id_count) = if game == Game::Mp2 {
+        for name in MP2_SECTIONS {
+            section_index.push(NamedSection {
+                name: name.into(),
+                index: r.u32(name)?,
+            });
+        }
+        (r.u32("compressed_block_count")?, 0)
+    } else {
+        (r.u32("compressed_block_count")?, r.u32("section_id_count")?)
+    };
+    r.align("header.padding", 32)?;
+    let n = r.check_count("data_section_sizes", count.into(), 4)?;
+    let sizes = read_sizes(r, n)?;
+    let k = r.check_count("compressed_block_count", block_count.into(), 16)?;
+    let mut raw_blocks = Vec::with_capacity(k);
+    for _ in 0..k {
+        raw_blocks.push([
+            r.u32("block.buffer_size")?,
+            r.u32("block.uncompressed_size")?,
+            r.u32("block.compressed_size")?,
+            r.u32("block.section_count")?,
+        ]);
+    }
+    r.align("block_headers.padding", 32)?;
+    if game == Game::Mp3 {
+        let ids = r.check_count("section_id_count", id_count.into(), 8)?;
+        for _ in 0..ids {
+            let fourcc = r.fourcc("section_id.fourcc")?;
+            section_index.push(NamedSection {
+                name: super::fourcc_string(fourcc),
+                index: r.u32("section_id.index")?,
+            });
+        }
+        r.align("section_ids.padding", 32)?;
+    }
+    let header_size = r.pos() as u64;
+
+    // Block placement and validation: sections per block and sizes add up.
+    let mut blocks = Vec::with_capacity(k);
+    let mut file_at = header_size;
+    let mut first_section = 0u64;
+    for (
+        b,
+        &[
+            buffer_size,
+            uncompressed_size,
+            compressed_size,
+            section_count,
+        ],
+    ) in raw_blocks.iter().enumerate()
+    {
+        let field = format!("block[{b}]");
+        let stored = if compressed_size == 0 {
+            uncompressed_size
+        } else {
+            compressed_size
+        };
+        let on_disk = u64::from(stored).next_multiple_of(32);
+        let data_offset = file_at + on_disk - u64::from(stored);
+        if file_at + on_disk > r.len() as u64 {
+            return Err(r.err_at(
+                &field,
+                file_at as usize,
+                ErrorKind::OffsetOutOfRange {
+                    target: file_at + on_disk,
+                    size: r.len() as u64,
+                },
+            ));
+        }
+        let end = first_section + u64::from(section_count);
+        if end > n as u64 {
+            return Err(r.err_at(
+                &field,
+                file_at as usize,
+                ErrorKind::Invalid(format!("blocks list {end} sections, the header {n}")),
+            ));
+        }
+        let total: u64 = sizes[first_section as usize..end as usize]
+            .iter()
+            .map(|&s| u64::from(s))
+            .sum();
+        if total != u64::from(uncompressed_size) {
+            return Err(r.err_at(
+                &field,
+                file_at as usize,
+                ErrorKind::Invalid(format!(
+                    "sections add up to {total} bytes, the block declares {uncompressed_size}"
+                )),
+            ));
+        }
+        blocks.push(BlockHeader {
+            buffer_size,
+            uncompressed_size,
+            compressed_size,
+            section_count,
+            data_offset,
+            first_section: first_section as u32,
+        });
+        first_section = end;
+        file_at += on_disk;
+    }
+    if first_section != n as u64 {
+        return Err(r.err_at(
+            "compressed_blocks",
+            header_size as usize,
+            ErrorKind::Invalid(format!(
+                "blocks hold {first_section} sections, the header lists {n}"
+            )),
+        ));
+    }
+    let mut offsets = Vec::with_capacity(n);
+    let mut at = 0u64;
+    for &s in &sizes {
+        offsets.push(at);
+        at += u64::from(s);
+    }
+    Ok(Mrea {
+        game,
+        magic: MREA_MAGIC,
+        version,
+        area_transform,
+        world_model_count,
+        script_layer_count: Some(script_layer_count),
+        data_section_count: count,
+        section_index,
+        data_section_sizes: sizes,
+        data_section_offsets: offsets,
+        header_size,
+        compressed_blocks: blocks,
+        lights_section: None,
+        warnings: Vec::new(),
+    })
+}
+
+/// Where a section's bytes are: a range of the file, or a decompressed copy (with the
+/// absolute offset of its block for error messages).
+enum SectionBytes {
+    InFile(usize, usize),
+    Decompressed(Vec<u8>, u64),
+}
+
+fn load_section(data: &[u8], file: &str, mrea: &Mrea, index: usize) -> Result<SectionBytes> {
+    let size = mrea.data_section_sizes[index] as usize;
+    if mrea.compressed_blocks.is_empty() {
+        return Ok(SectionBytes::InFile(
+            mrea.data_section_offsets[index] as usize,
+            size,
+        ));
+    }
+    let Some(block) = mrea.compressed_blocks.iter().find(|b| {
+        (b.first_section as usize..(b.first_section + b.section_count) as usize).contains(&index)
+    }) else {
+        return Err(FormatError::new(
+            file,
+            "compressed_blocks",
+            mrea.header_size,
+            ErrorKind::Invalid(format!("no block holds section {index}")),
+        ));
+    };
+    let field = "block.data";
+    if u64::from(block.uncompressed_size) > MAX_BLOCK_SIZE {
+        return Err(FormatError::new(
+            file,
+            "block.uncompressed_size",
+            block.data_offset,
+            ErrorKind::OutOfRange {
+                value: block.uncompressed_size.into(),
+                expected: format!("at most {MAX_BLOCK_SIZE} bytes"),
+            },
+        ));
+    }
+    let start = block.data_offset as usize;
+    let within = (mrea.data_section_offsets[index]
+        - mrea.data_section_offsets[block.first_section as usize]) as usize;
+    if block.compressed_size == 0 {
+        // Stored: the section lies in the file.
+        return Ok(SectionBytes::InFile(start + within, size));
+    }
+    let src_end = start + block.compressed_size as usize;
+    let src = data.get(start..src_end).ok_or_else(|| {
+        FormatError::new(
+            file,
+            field,
+            block.data_offset,
+            ErrorKind::OffsetOutOfRange {
+                target: src_end as u64,
+                size: data.len() as u64,
+            },
+        )
+    })?;
+    let mut out = vec![0u8; block.uncompressed_size as usize];
+    decompress_segmented_lzo(src, &mut out, file, block.data_offset)?;
+    out.truncate(within + size);
+    out.drain(..within);
+    Ok(SectionBytes::Decompressed(out, block.data_offset))
+}
+
+/// Compresses `data` as Retro's segmented LZO (for tests and writers): 0x4000-byte
+/// segments, each LZO1X or, when that does not shrink it, stored raw.
+pub fn compress_segmented_lzo(data: &[u8]) -> Vec<u8> {
+    let mut w = Writer::new();
+    for chunk in data.chunks(LZO_SEGMENT_SIZE) {
+        match lzokay::compress::compress(chunk) {
+            Ok(c) if c.len() < chunk.len() && c.len() <= i16::MAX as usize => {
+                w.i16(c.len() as i16);
+                w.bytes(&c);
+            }
+            _ => {
+                // Raw segments are limited to 0x7FFF bytes by the s16 length.
+                for part in chunk.chunks(0x4000) {
+                    w.i16(-(part.len() as i16));
+                    w.bytes(part);
+                }
+            }
+        }
+    }
+    w.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(t: u32) -> LightRecord {
+        LightRecord {
+            light_type: t,
+            color: [0.5, 0.25, 1.0, 1.0],
+            position: [1.0, 2.0, 3.0],
+            direction: [0.0, 0.0, -1.0],
+            codirection: None,
+            brightness: 2.0,
+            spot_cutoff: 40.0,
+            unknown_float_1: 0.5,
+            cast_shadows_u8: 1,
+            unknown_float_2: 0.25,
+            falloff_type: 1,
+            unknown_float_3: 0.125,
+            mp3_unknown_floats: None,
+            mp3_unknown_u32: None,
+        }
+    }
+
+    fn lights_section(game: Game) -> LightsSection {
+        let mp3 = game == Game::Mp3;
+        let fix = |mut r: LightRecord| {
+            if mp3 {
+                r.codirection = Some([0.0, 1.0, 0.0]);
+                r.color[3] = 0.75;
+                r.mp3_unknown_floats = Some([1.0, 2.0, 3.0, 4.0]);
+                r.mp3_unknown_u32 = Some(7);
+            }
+            r
+        };
+        let layers = if mp3 { 4 } else { 2 };
+        LightsSection {
+            offset: None,
+            magic: LIGHTS_MAGIC,
+            layers: (0..layers)
+                .map(|i| (0..=i).map(|t| fix(record(t as u32))).collect())
+                .collect(),
+            light_record_size: if mp3 {
+                LIGHT_RECORD_SIZE_MP3
+            } else {
+                LIGHT_RECORD_SIZE_MP1
+            },
+        }
+    }
+
+    /// Builds an MP2/MP3 area: sections [geometry 32 B, lights, 64 B] in two blocks
+    /// (the first stored, the second LZO-compressed).
+    fn build_blocked(game: Game) -> (Vec<u8>, LightsSection) {
+        let lights = lights_section(game);
+        let mut lw = Writer::new();
+        write_lights_section(&lights, &mut lw);
+        lw.pad_to(32, 0);
+        let sections: Vec<Vec<u8>> = vec![vec![0xAB; 32], lw.into_inner(), vec![0x11; 64]];
+        let mut w = Writer::new();
+        w.u32(MREA_MAGIC);
+        w.u32(if game == Game::Mp2 {
+            VERSION_MP2
+        } else {
+            VERSION_MP3
+        });
+        for i in 0..12 {
+            w.f32(if i % 5 == 0 { 1.0 } else { 0.0 });
+        }
+        w.u32(0); // world models
+        w.u32(1); // script layers
+        w.u32(3); // data sections
+        if game == Game::Mp2 {
+            for idx in [0u32, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2] {
+                w.u32(idx);
+            }
+            w.u32(2); // blocks
+        } else {
+            w.u32(2); // blocks
+            w.u32(2); // section ids
+        }
+        w.pad_to(32, 0);
+        for s in &sections {
+            w.u32(s.len() as u32);
+        }
+        w.pad_to(32, 0);
+        let second: Vec<u8> = sections[1..].concat();
+        let compressed = compress_segmented_lzo(&second);
+        // Block 0: stored geometry. Block 1: compressed lights + other.
+        for h in [
+            [32u32, 32, 0, 1],
+            [
+                second.len() as u32,
+                second.len() as u32,
+                compressed.len() as u32,
+                2,
+            ],
+        ] {
+            h.into_iter().for_each(|x| w.u32(x));
+        }
+        w.pad_to(32, 0);
+        if game == Game::Mp3 {
+            w.bytes(b"GEOM");
+            w.u32(0);
+            w.bytes(b"LITE");
+            w.u32(1);
+            w.pad_to(32, 0);
+        }
+        w.bytes(&sections[0]);
+        let pad = compressed.len().next_multiple_of(32) - compressed.len();
+        w.bytes(&vec![0; pad]);
+        w.bytes(&compressed);
+        w.pad_to(32, 0);
+        (w.into_inner(), lights)
+    }
+
+    #[test]
+    fn mp2_and_mp3_blocks_decompress_to_the_lights() {
+        for game in [Game::Mp2, Game::Mp3] {
+            let (bytes, lights) = build_blocked(game);
+            let m = parse_mrea(&bytes, "t.MREA").unwrap_or_else(|e| panic!("{game:?}: {e}"));
+            assert_eq!(m.game, game);
+            assert_eq!(m.compressed_blocks.len(), 2);
+            assert_eq!(m.data_section_sizes.len(), 3);
+            let got = m.lights_section.expect("lights");
+            assert_eq!(got.layers, lights.layers);
+            assert_eq!(got.offset, None);
+            assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+            // Every truncation fails cleanly; corruption never panics.
+            let rejected = crate::testing::torture(&bytes, 300, |d| parse_mrea(d, "t.MREA"));
+            assert_eq!(rejected, bytes.len(), "{game:?}");
+        }
+    }
+
+    #[test]
+    fn segmented_lzo_round_trips_and_rejects_bad_input() {
+        let data: Vec<u8> = (0..40000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let c = compress_segmented_lzo(&data);
+        let mut out = vec![0; data.len()];
+        decompress_segmented_lzo(&c, &mut out, "t", 0).expect("round trip");
+        assert_eq!(out, data);
+        // Raw segments.
+        let mut w = Writer::new();
+        w.i16(-3);
+        w.bytes(&[1, 2, 3]);
+        let mut out = [0u8; 3];
+        decompress_segmented_lzo(&w.buf, &mut out, "t", 0).expect("raw");
+        assert_eq!(out, [1, 2, 3]);
+        // Zero length, overrun and truncation are errors.
+        let mut out = [0u8; 3];
+        assert!(decompress_segmented_lzo(&[0, 0], &mut out, "t", 0).is_err());
+        assert!(decompress_segmented_lzo(&[0xFF, 0xFB, 1, 2, 3, 4, 5], &mut out, "t", 0).is_err());
+        assert!(decompress_segmented_lzo(&[0xFF, 0xFD, 1], &mut out, "t", 0).is_err());
+    }
+
+    #[test]
+    fn unknown_versions_and_falloffs() {
+        let mut bad = vec![0xDE, 0xAD, 0xBE, 0xEF, 0, 0, 0, 0x0C];
+        bad.resize(0x80, 0);
+        let e = parse_mrea(&bad, "kiosk.MREA").expect_err("kiosk demo");
+        assert_eq!(e.offset, 4);
+        let mut s = lights_section(Game::Mp1);
+        s.layers[0][0].falloff_type = 9;
+        s.layers[1][1].brightness = f32::NAN;
+        let mut w = Writer::new();
+        write_lights_section(&s, &mut w);
+        let mut warnings = Vec::new();
+        let got = parse_lights_section(&mut Reader::new(&w.buf, "l"), Game::Mp1, &mut warnings)
+            .expect("parses");
+        assert_eq!(got.layers[0][0].falloff_type, 9);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+}

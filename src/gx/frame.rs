@@ -1,1 +1,503 @@
-//! (in progress)
+//! Per-frame update of the vertex-side uniforms: texture and post matrices from the UV
+//! animations (`gx.md` §12), channel registers and lights (§10.2, §10.4–10.5), and the
+//! per-model transforms.
+//!
+//! [`FrameUpdate`] keeps one [`DrawUniforms`] block per registered material (a material
+//! drawn on a model instance) and, each frame, recomputes them from the time, the camera
+//! and the light set, reporting which blocks changed so the renderer uploads only those
+//! (egui-wgpu's "skip unchanged uniforms"). Nothing is allocated per frame: the work is
+//! done in a stack scratch block compared byte-wise with the stored one.
+//!
+//! The pure pieces ([`fill_uv_matrices`], [`channel_registers`], [`pack_light`]) are public
+//! for callers that manage their own blocks.
+
+use glam::{Mat4, Vec3};
+use serde::Serialize;
+
+use super::lights::{GxLight, LightSelection, LightSet, MAX_GX_LIGHTS, select_lights};
+use super::types::{Material, UvAnimation};
+use super::uvanim::{self, IDENTITY_3X4, UvAnimInputs, UvAnimOptions};
+use super::wgsl::vertex::{CH_COLOR0, DrawUniforms, GpuLight};
+
+/// GX has 10 texture matrices and 20 post matrices.
+pub const TEX_MTX_SLOTS: usize = 10;
+pub const POST_MTX_SLOTS: usize = 20;
+
+/// Value-only Default/Alt switches of `gx.md` §10.2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ChannelOptions {
+    /// *Alt:* COLOR1 with channel count 2 is lit with no lights → black (Default: unlit →
+    /// white).
+    pub color1_lit_black: bool,
+    /// *Alt:* alpha channels read 0 (pair with `VertexKeyOptions::alpha_from_register`).
+    pub alpha_zero: bool,
+}
+
+/// All per-frame switches.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct FrameOptions {
+    pub uv: UvAnimOptions,
+    pub channels: ChannelOptions,
+    pub light_selection: LightSelection,
+}
+
+/// The camera of a frame, in the renderer's (conventional, y-up camera axes) terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameCamera {
+    /// The usual view matrix (x right, y up, −z forward camera axes) in Prime's world.
+    pub view_from_world: Mat4,
+    pub clip_from_view: Mat4,
+}
+
+/// Channel register values and run-time lighting enables for one material.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ChannelRegisters {
+    pub ambient: [[f32; 4]; 2],
+    pub material: [[f32; 4]; 2],
+    pub lit: [u32; 4],
+}
+
+fn rgba(c: [u8; 4]) -> [f32; 4] {
+    c.map(f32::from)
+}
+
+/// How the engine sets the channel registers for a material (`gx.md` §10.2) given the
+/// material's channel count, the number of active lights and the ambient colour.
+///
+/// - COLOR0 (count ≥ 1): lights active → material white, lighting on; none → lighting
+///   off and material := ambient (the channel outputs the ambient colour). Count 0: the
+///   game leaves the register stale; tevscope uses white.
+/// - COLOR1: count 2 → ambient black, material white (Alt: black); otherwise 0.
+pub fn channel_registers(
+    channel_count: u32,
+    active_lights: usize,
+    ambient: [u8; 4],
+    options: &ChannelOptions,
+) -> ChannelRegisters {
+    const WHITE: [f32; 4] = [255.0; 4];
+    const BLACK: [f32; 4] = [0.0; 4];
+    let lit0 = channel_count >= 1 && active_lights > 0;
+    let material0 = if channel_count >= 1 && active_lights == 0 {
+        rgba(ambient)
+    } else {
+        WHITE
+    };
+    let material1 = if channel_count == 2 && !options.color1_lit_black {
+        WHITE
+    } else {
+        BLACK
+    };
+    let mut material = [material0, material1];
+    if options.alpha_zero {
+        material[0][3] = 0.0;
+        material[1][3] = 0.0;
+    }
+    let mut lit = [0; 4];
+    lit[CH_COLOR0] = lit0 as u32;
+    ChannelRegisters {
+        ambient: [rgba(ambient), BLACK],
+        material,
+        lit,
+    }
+}
+
+/// A world-space GX light as the shader wants it: view-space position and GX's stored
+/// (negated) view-space direction, colour 0…255.
+pub fn pack_light(light: &GxLight, view_from_world: &Mat4) -> GpuLight {
+    let p = view_from_world.transform_point3(Vec3::from(light.position));
+    let d = -view_from_world.transform_vector3(Vec3::from(light.direction));
+    let [a0, a1, a2] = light.angle_atten;
+    let [k0, k1, k2] = light.dist_atten;
+    GpuLight {
+        position: [p.x, p.y, p.z, 1.0],
+        direction: [d.x, d.y, d.z, 0.0],
+        color: rgba(light.color),
+        cos_atten: [a0, a1, a2, 0.0],
+        dist_atten: [k0, k1, k2, 0.0],
+    }
+}
+
+/// Writes TEXMTX*i*/PTTEXMTX*i* for every animation (slots no animation loads are
+/// identity: stale in the game).
+pub fn fill_uv_matrices(
+    out: &mut DrawUniforms,
+    animations: &[UvAnimation],
+    inputs: &UvAnimInputs,
+    options: &UvAnimOptions,
+) {
+    out.tex_mtx = [IDENTITY_3X4; TEX_MTX_SLOTS];
+    out.post_mtx = [IDENTITY_3X4; POST_MTX_SLOTS];
+    for (i, anim) in animations.iter().take(TEX_MTX_SLOTS).enumerate() {
+        let m = uvanim::evaluate(anim, inputs, options);
+        out.tex_mtx[i] = m.tex;
+        if let Some(post) = m.post {
+            out.post_mtx[i] = post;
+        }
+    }
+}
+
+fn cols(m: Mat4) -> [[f32; 4]; 4] {
+    m.to_cols_array_2d()
+}
+
+/// Identifies a model instance registered with [`FrameUpdate::add_model`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ModelId(pub usize);
+
+#[derive(Debug, Clone, Copy)]
+struct ModelSlot {
+    world_from_model: Mat4,
+    /// Where lights are selected (the model's bounding-box centre), model space.
+    light_point: Vec3,
+}
+
+/// Per-model values computed once per frame.
+#[derive(Debug, Clone, Copy)]
+struct ModelFrame {
+    uv_inputs: UvAnimInputs,
+    clip_from_model: [[f32; 4]; 4],
+    view_from_model: [[f32; 4]; 4],
+    normal_view_from_model: [[f32; 4]; 4],
+    lights: [GpuLight; MAX_GX_LIGHTS],
+    light_count: usize,
+}
+
+#[derive(Debug, Clone)]
+struct MaterialSlot {
+    model: usize,
+    animations: Vec<UvAnimation>,
+    channel_count: u32,
+}
+
+/// Keeps the vertex uniforms of many materials current.
+#[derive(Debug, Clone, Default)]
+pub struct FrameUpdate {
+    pub options: FrameOptions,
+    models: Vec<ModelSlot>,
+    model_frames: Vec<ModelFrame>,
+    materials: Vec<MaterialSlot>,
+    blocks: Vec<DrawUniforms>,
+    changed: Vec<usize>,
+}
+
+impl FrameUpdate {
+    pub fn new(options: FrameOptions) -> Self {
+        Self {
+            options,
+            ..Default::default()
+        }
+    }
+
+    /// Registers a model instance; `light_point` is its bounding-box centre (model space).
+    pub fn add_model(&mut self, world_from_model: Mat4, light_point: Vec3) -> ModelId {
+        self.models.push(ModelSlot {
+            world_from_model,
+            light_point,
+        });
+        let frame = ModelFrame {
+            uv_inputs: UvAnimInputs::new(0.0, world_from_model, Mat4::IDENTITY),
+            clip_from_model: cols(Mat4::IDENTITY),
+            view_from_model: cols(Mat4::IDENTITY),
+            normal_view_from_model: cols(Mat4::IDENTITY),
+            lights: [GpuLight::default_zeroed(); MAX_GX_LIGHTS],
+            light_count: 0,
+        };
+        self.model_frames.push(frame);
+        ModelId(self.models.len() - 1)
+    }
+
+    /// Moves a model instance (takes effect at the next [`FrameUpdate::update`]).
+    pub fn set_model_transform(&mut self, model: ModelId, world_from_model: Mat4) {
+        if let Some(m) = self.models.get_mut(model.0) {
+            m.world_from_model = world_from_model;
+        }
+    }
+
+    /// Registers a material drawn on `model`; returns the index of its uniform block.
+    /// The block starts as `DrawUniforms::default()` and is reported changed by the first
+    /// update.
+    pub fn add_material(&mut self, model: ModelId, material: &Material) -> usize {
+        self.materials.push(MaterialSlot {
+            model: model.0.min(self.models.len().saturating_sub(1)),
+            animations: material.uv_animations.clone(),
+            channel_count: material.channel_count,
+        });
+        // A zeroed block never equals a computed one (matrices have ones), so the first
+        // update reports every block.
+        self.blocks.push(DrawUniforms::zeroed_block());
+        self.changed.reserve(1);
+        self.blocks.len() - 1
+    }
+
+    pub fn material_count(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// The current uniform block of material `index`.
+    pub fn uniforms(&self, index: usize) -> Option<&DrawUniforms> {
+        self.blocks.get(index)
+    }
+
+    pub fn all_uniforms(&self) -> &[DrawUniforms] {
+        &self.blocks
+    }
+
+    /// Recomputes every block for this frame and returns the indices that changed.
+    pub fn update(
+        &mut self,
+        time_seconds: f64,
+        camera: &FrameCamera,
+        lights: &LightSet,
+    ) -> &[usize] {
+        let options = self.options;
+        let seconds = uvanim::uv_seconds(time_seconds, &options.uv);
+        let prime_view = uvanim::prime_view_from_view_matrix(camera.view_from_world);
+        let clip_from_world = camera.clip_from_view * camera.view_from_world;
+        let mut selected = [0usize; MAX_GX_LIGHTS];
+
+        for (slot, frame) in self.models.iter().zip(self.model_frames.iter_mut()) {
+            let m = slot.world_from_model;
+            let view_from_model = camera.view_from_world * m;
+            frame.uv_inputs = UvAnimInputs::new(seconds, m, prime_view);
+            frame.clip_from_model = cols(clip_from_world * m);
+            frame.view_from_model = cols(view_from_model);
+            frame.normal_view_from_model = cols(view_from_model.inverse().transpose());
+            let point = m.transform_point3(slot.light_point);
+            let n = select_lights(
+                &lights.lights,
+                point,
+                options.light_selection,
+                &mut selected,
+            );
+            for (dst, &src) in frame.lights.iter_mut().zip(&selected[..n]) {
+                *dst = pack_light(&lights.lights[src], &camera.view_from_world);
+            }
+            for dst in frame.lights.iter_mut().skip(n) {
+                *dst = GpuLight::default_zeroed();
+            }
+            frame.light_count = n;
+        }
+
+        self.changed.clear();
+        let mut scratch = DrawUniforms::default();
+        for (index, (mat, block)) in self
+            .materials
+            .iter()
+            .zip(self.blocks.iter_mut())
+            .enumerate()
+        {
+            let Some(frame) = self.model_frames.get(mat.model) else {
+                continue;
+            };
+            scratch.clip_from_model = frame.clip_from_model;
+            scratch.view_from_model = frame.view_from_model;
+            scratch.normal_view_from_model = frame.normal_view_from_model;
+            fill_uv_matrices(&mut scratch, &mat.animations, &frame.uv_inputs, &options.uv);
+            let regs = channel_registers(
+                mat.channel_count,
+                frame.light_count,
+                lights.ambient,
+                &options.channels,
+            );
+            scratch.channel_ambient = regs.ambient;
+            scratch.channel_material = regs.material;
+            scratch.channel_lit = regs.lit;
+            scratch.lights = frame.lights;
+            scratch.light_mask = [(1u32 << frame.light_count) - 1, 0, 0, 0];
+            if bytemuck::bytes_of(&scratch) != bytemuck::bytes_of(block) {
+                *block = scratch;
+                self.changed.push(index);
+            }
+        }
+        &self.changed
+    }
+}
+
+impl GpuLight {
+    fn default_zeroed() -> Self {
+        bytemuck::Zeroable::zeroed()
+    }
+}
+
+impl DrawUniforms {
+    fn zeroed_block() -> Self {
+        bytemuck::Zeroable::zeroed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gx::lights::LightPreset;
+    use crate::gx::types::{AlphaTest, Blend, ChannelControl};
+    use crate::gx::wgsl::vertex::{CH_ALPHA0, CH_COLOR1};
+
+    fn material(anims: Vec<UvAnimation>, channel_count: u32) -> Material {
+        Material {
+            stages: vec![],
+            texgens: vec![],
+            texture_count: 0,
+            konst: [[0; 4]; 4],
+            konst_count: 0,
+            registers: Material::DEFAULT_REGISTERS,
+            color0: Some(ChannelControl::from_word(0x3001)),
+            channel_count,
+            blend: Blend::OPAQUE,
+            alpha_test: AlphaTest::ALWAYS,
+            depth_write: true,
+            depth_sorted: false,
+            uv_animations: anims,
+            flags: 0,
+        }
+    }
+
+    fn camera() -> FrameCamera {
+        FrameCamera {
+            view_from_world: Mat4::from_translation(Vec3::new(0.0, 0.0, -10.0)),
+            clip_from_view: Mat4::IDENTITY,
+        }
+    }
+
+    #[test]
+    fn channel_registers_follow_the_engine() {
+        let o = ChannelOptions::default();
+        let amb = [10, 20, 30, 255];
+        let r = channel_registers(1, 2, amb, &o);
+        assert_eq!(r.material[0], [255.0; 4]);
+        assert_eq!(r.ambient[0], [10.0, 20.0, 30.0, 255.0]);
+        assert_eq!(r.lit, [1, 0, 0, 0]);
+        assert_eq!(r.material[1], [0.0; 4]);
+        let r = channel_registers(1, 0, amb, &o);
+        assert_eq!(r.material[0], [10.0, 20.0, 30.0, 255.0]);
+        assert_eq!(r.lit, [0; 4]);
+        let r = channel_registers(2, 1, amb, &o);
+        assert_eq!(r.material[1], [255.0; 4]);
+        assert_eq!(r.ambient[1], [0.0; 4]);
+        let alt = channel_registers(
+            2,
+            1,
+            amb,
+            &ChannelOptions {
+                color1_lit_black: true,
+                alpha_zero: true,
+            },
+        );
+        assert_eq!(alt.material[1], [0.0; 4]);
+        assert_eq!(alt.material[0][3], 0.0);
+        let r = channel_registers(0, 3, amb, &o);
+        assert_eq!(r.lit, [0; 4]);
+        assert_eq!(r.material[0], [255.0; 4]);
+    }
+
+    #[test]
+    fn lights_are_packed_in_view_space_with_negated_direction() {
+        let l = GxLight::directional([255; 4], [0.0, 0.0, -1.0]);
+        let view = Mat4::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        let p = pack_light(&l, &view);
+        // World −Z maps to view +Y under a +90° X rotation; stored negated: −Y. The
+        // position (world +Z, far away) maps to view −Y.
+        assert!((p.direction[1] + 1.0).abs() < 1e-6, "{:?}", p.direction);
+        assert!(
+            (p.position[1] + 1_048_576.0).abs() < 1.0,
+            "{:?}",
+            p.position
+        );
+        assert_eq!(p.color, [255.0; 4]);
+    }
+
+    #[test]
+    fn update_reports_only_changed_blocks() {
+        let mut f = FrameUpdate::new(FrameOptions::default());
+        let m0 = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let scroll = UvAnimation::Scroll {
+            offset_u: 0.0,
+            offset_v: 0.0,
+            speed_u: 1.0,
+            speed_v: 0.0,
+        };
+        let a = f.add_material(m0, &material(vec![scroll], 1));
+        let b = f.add_material(m0, &material(vec![], 1));
+        let lights = LightPreset::Basic.light_set();
+        let changed = f.update(1.0, &camera(), &lights).to_vec();
+        assert_eq!(changed, vec![a, b]);
+        // Same time: nothing changes.
+        assert!(f.update(1.0, &camera(), &lights).is_empty());
+        // Time moves: only the animated material changes.
+        assert_eq!(f.update(1.5, &camera(), &lights), &[a]);
+        let u = f.uniforms(a).expect("block");
+        assert_eq!(u.tex_mtx[0][0][3], 1.5);
+        assert_eq!(u.light_mask[0], 1);
+        assert_eq!(u.channel_lit[CH_COLOR0], 1);
+        assert_eq!(u.channel_ambient[0], [128.0, 128.0, 128.0, 255.0]);
+        // Moving the camera changes every block (matrices, view-space lights).
+        let mut cam = camera();
+        cam.view_from_world = Mat4::from_translation(Vec3::new(1.0, 0.0, -10.0));
+        assert_eq!(f.update(1.5, &cam, &lights), &[a, b]);
+        // No lights: COLOR0 outputs the ambient.
+        let none = LightPreset::GameNoLights.light_set();
+        f.update(1.5, &cam, &none);
+        let u = f.uniforms(b).expect("block");
+        assert_eq!(u.light_mask[0], 0);
+        assert_eq!(u.channel_lit[CH_COLOR0], 0);
+        assert_eq!(u.channel_material[0], [255.0; 4]);
+        assert_eq!(u.channel_lit[CH_ALPHA0], 0);
+        assert_eq!(u.channel_lit[CH_COLOR1], 0);
+    }
+
+    #[test]
+    fn brightest_lights_are_selected_per_model() {
+        let mut f = FrameUpdate::new(FrameOptions::default());
+        let near = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let far = f.add_model(
+            Mat4::from_translation(Vec3::new(100.0, 0.0, 0.0)),
+            Vec3::ZERO,
+        );
+        let a = f.add_material(near, &material(vec![], 1));
+        let b = f.add_material(far, &material(vec![], 1));
+        let mut set = LightSet {
+            ambient: [0, 0, 0, 255],
+            lights: Vec::new(),
+        };
+        // Five point lights near the first model, one near the second.
+        for i in 0..5 {
+            set.lights.push(GxLight::point(
+                [50 + 40 * i as u8; 4],
+                [i as f32, 0.0, 0.0],
+                [0.0, 0.0, 1.0],
+            ));
+        }
+        set.lights
+            .push(GxLight::point([255; 4], [100.0, 1.0, 0.0], [0.0, 0.0, 1.0]));
+        f.update(0.0, &camera(), &set);
+        let ua = f.uniforms(a).expect("block");
+        let ub = f.uniforms(b).expect("block");
+        assert_eq!(ua.light_mask[0], 0b1111);
+        assert_eq!(ub.light_mask[0], 0b1111);
+        // The second model's brightest is the light beside it (view x = 100).
+        assert_eq!(ub.lights[0].position[0], 100.0);
+        // The first model's brightest is the light at its centre (x = 0, colour 50).
+        assert_eq!(ua.lights[0].position[0], 0.0);
+    }
+
+    #[test]
+    fn uv_matrices_fill_slots_and_reset_the_rest() {
+        let mut u = DrawUniforms::zeroed_block();
+        let inputs = UvAnimInputs::new(2.0, Mat4::IDENTITY, Mat4::IDENTITY);
+        fill_uv_matrices(
+            &mut u,
+            &[
+                UvAnimation::Rotation {
+                    offset: 0.0,
+                    speed: 0.0,
+                },
+                UvAnimation::InverseModelView,
+            ],
+            &inputs,
+            &UvAnimOptions::default(),
+        );
+        assert_eq!(u.tex_mtx[2], IDENTITY_3X4);
+        assert_eq!(u.post_mtx[0], IDENTITY_3X4);
+        assert_eq!(u.post_mtx[1], uvanim::ENV_POST);
+        assert_eq!(u.tex_mtx[0][0][0], 1.0);
+    }
+}
