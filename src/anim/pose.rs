@@ -198,6 +198,9 @@ impl Pose {
             let b = &skeleton.bones()[i];
             // bone_from_bind is the inverse of the bind transform: a translation by
             // −bind_position (times the inverse bind rotation in the MP2 alternative).
+            // The game treats bone 3's bind position as 0 here; we keep the general rule so
+            // that the bind pose always skins to identity (bone 3 sits at the origin in the
+            // game's skeletons, where both agree).
             let (bind_rotation_inv, bone_from_bind) = if with_rotation {
                 let inv = b.bind_rotation.inverse();
                 (

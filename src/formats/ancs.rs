@@ -999,6 +999,8 @@ fn read_animation_set(
                 }
                 AnimResources::Mp2(sets)
             }
+            // Without even the set count the file is simply cut short.
+            Err(e) if r.remaining() < 4 => return Err(e),
             Err(e) => {
                 warnings.push(format!(
                     "MP2 event data at byte offset {start:#x} kept as raw bytes: {e}"
@@ -1137,6 +1139,133 @@ mod tests {
             p.states[0].anims[0].values,
             vec![PasValue::Float(2.5), PasValue::Bool(true)]
         );
+    }
+
+    /// A whole MP2 set: character v10 (SPSC, second unknown, effect bone IDs, spatial
+    /// primitives), table version 3, embedded event sets.
+    #[test]
+    fn mp2_character_set() {
+        let mut w = Writer::new();
+        w.u16(1);
+        w.u16(1);
+        w.u32(1);
+        w.u32(0); // character ID
+        w.u16(10);
+        w.cstring("ing");
+        w.u32(0xC0);
+        w.u32(0xC2);
+        w.u32(0xC1);
+        w.u32(1); // one animation name, no middle string at v10
+        w.u32(0);
+        w.cstring("idle");
+        w.bytes(b"PAS4");
+        w.u32(0);
+        w.u32(0);
+        w.u32(1); // PART
+        w.u32(0x11);
+        w.u32(0); // SWHC
+        w.u32(7); // unknown (v ≥ 6)
+        w.u32(0); // ELSC
+        w.u32(1); // SPSC
+        w.u32(0x22);
+        w.u32(0); // unknown_1
+        w.u32(5); // unknown_2 (v ≥ 10)
+        w.u32(0); // AABBs
+        w.u32(1); // one effect with one component
+        w.cstring("fx");
+        w.u32(1);
+        w.cstring("spark");
+        w.bytes(b"PART");
+        w.u32(0x11);
+        w.u32(12); // bone ID (MP2)
+        w.f32(1.0);
+        w.u32(0);
+        w.u32(0);
+        w.u32(0xFFFF_FFFF); // frozen model, skin
+        w.u32(0xFFFF_FFFF);
+        w.u32(1); // animation ID map
+        w.u32(0);
+        w.u32(0x33); // CSPP
+        w.u8(1);
+        w.u32(1);
+        w.u32(0x44);
+        for v in [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0] {
+            w.f32(v);
+        }
+        // Animation set, table version 3.
+        w.u16(3);
+        w.u32(1);
+        w.cstring("idle");
+        w.u32(2); // PhaseBlend of two plays
+        play(&mut w, 0xA1, "a");
+        play(&mut w, 0xA2, "b");
+        w.f32(0.25);
+        w.u8(1);
+        w.u32(1); // one transition: Transition type
+        w.u32(0);
+        w.u32(0);
+        w.u32(0);
+        w.u32(1);
+        w.f32(0.3);
+        w.u32(0);
+        w.u8(0);
+        w.u8(1);
+        w.u32(0);
+        w.u32(3); // default: Snap
+        w.u32(0); // additive
+        w.f32(0.1);
+        w.f32(0.2);
+        w.u32(1); // half transition
+        w.u32(0);
+        w.u32(3);
+        w.u32(1); // one event set: version 1, nothing in it
+        w.u32(1);
+        w.u32(0);
+        w.u32(0);
+        w.u32(0);
+        w.pad_to(32, 0xFF);
+        let data = w.into_inner();
+        let a = Ancs::parse(&data, "t", None).unwrap();
+        assert_eq!(a.game, Game::Mp2);
+        assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+        let c = &a.characters[0];
+        assert_eq!(c.animation_names[0].unknown_string, None);
+        assert_eq!(c.particles.spsc, Some(vec![0x22]));
+        assert_eq!(c.unknown_2, Some(5));
+        assert_eq!(
+            c.effects.as_ref().unwrap()[0].components[0].bone,
+            BoneRef::Id(12)
+        );
+        assert_eq!(c.spatial.as_ref().unwrap().entries[0].0, 0x44);
+        let s = &a.animation_set;
+        assert!(
+            matches!(s.animations[0].meta, MetaAnim::PhaseBlend { weight, .. } if weight == 0.25)
+        );
+        assert_eq!(s.animations[0].meta.primitives().len(), 2);
+        assert_eq!(s.transitions[0].meta.type_code(), 1);
+        assert_eq!(s.half_transitions.as_ref().unwrap().len(), 1);
+        assert!(matches!(&s.resources, AnimResources::Mp2(v) if v.len() == 1));
+        // Truncated anywhere before the padding, it is rejected, except inside the event
+        // data, which is then kept raw with a warning (events are optional for playback).
+        let end = data.len() - data.iter().rev().take_while(|&&b| b == 0xFF).count();
+        let events_at = end - 20; // count, then one set: version and three counts
+        for len in 0..end {
+            match Ancs::parse(&data[..len], "t", None) {
+                Err(_) => {}
+                Ok(a) => {
+                    assert!(len >= events_at + 4, "length {len} accepted");
+                    assert!(matches!(
+                        a.animation_set.resources,
+                        AnimResources::Mp2Raw(_)
+                    ));
+                    assert!(
+                        a.warnings[0].contains("kept as raw bytes"),
+                        "{:?}",
+                        a.warnings
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -733,42 +733,7 @@ impl AnimCompressed {
         let mut stored_frames = Vec::with_capacity(stored_after_0 as usize + 1);
         stored_frames.push(0);
         stored_frames.extend((1..key_bitmap_bit_count).filter(|&i| bit(i)));
-        let mut br = BitReader::new(stream);
-        for ch in &mut channels {
-            let n = stored_frames.len();
-            if let Some(p) = ch.rotation {
-                ch.rotation_keys.reserve_exact(n);
-                ch.rotation_keys.push((p.initial.map(i32::from), false));
-            }
-            if let Some(p) = ch.translation {
-                ch.translation_keys.reserve_exact(n);
-                ch.translation_keys.push(p.initial.map(i32::from));
-            }
-            if let Some(p) = ch.scale {
-                ch.scale_keys.reserve_exact(n);
-                ch.scale_keys.push(p.initial.map(i32::from));
-            }
-        }
-        for _ in 1..stored_frames.len() {
-            for ch in &mut channels {
-                if let Some(p) = ch.rotation {
-                    let wsign = br.read_bits(1) & 1 == 1;
-                    let prev = ch.rotation_keys.last().map_or([0; 3], |k| k.0);
-                    let next = read_deltas(&mut br, prev, p.bits);
-                    ch.rotation_keys.push((next, wsign));
-                }
-                if let Some(p) = ch.translation {
-                    let prev = ch.translation_keys.last().copied().unwrap_or_default();
-                    let next = read_deltas(&mut br, prev, p.bits);
-                    ch.translation_keys.push(next);
-                }
-                if let Some(p) = ch.scale {
-                    let prev = ch.scale_keys.last().copied().unwrap_or_default();
-                    let next = read_deltas(&mut br, prev, p.bits);
-                    ch.scale_keys.push(next);
-                }
-            }
-        }
+        decode_keys(stream, &mut channels, stored_frames.len());
         let used_in_last = (total_bits % 32) as u32;
         let bitstream_pad_bits = match (stream.len(), used_in_last) {
             (0, _) | (_, 0) => 0,
@@ -989,6 +954,82 @@ pub fn dequantize_rotation(divisor: u32, xyz: [i32; 3], wsign: bool) -> [f32; 4]
         w = -w;
     }
     [w as f32, x as f32, y as f32, z as f32]
+}
+
+/// Decodes the bitstream into every channel's keys (`stored` keys each, frame 0 = initial).
+///
+/// The stream is frame-major but the keys are kept channel-major, so writing each key
+/// straight to its channel would scatter stores over hundreds of streams. Frames are
+/// decoded in tiles into a small frame-major scratch buffer that stays in cache, then
+/// each channel's run is appended contiguously.
+fn decode_keys(stream: &[u8], channels: &mut [CompressedChannel], stored: usize) {
+    // About 16k keys per tile (≤ 256 KiB per component), 1 to 64 frames.
+    let n = channels.len();
+    let tile = (16_384 / n.max(1)).clamp(1, 64);
+    let mut br = BitReader::new(stream);
+    let mut rot: Vec<([i32; 3], bool)> = Vec::with_capacity(n);
+    let mut trans: Vec<[i32; 3]> = Vec::with_capacity(n);
+    let mut scale: Vec<[i32; 3]> = Vec::with_capacity(n);
+    for ch in channels.iter_mut() {
+        let init = |p: Option<ComponentParams>| p.map_or([0; 3], |p| p.initial.map(i32::from));
+        rot.push((init(ch.rotation), false));
+        trans.push(init(ch.translation));
+        scale.push(init(ch.scale));
+        if ch.rotation.is_some() {
+            ch.rotation_keys.reserve_exact(stored);
+            ch.rotation_keys.push(rot[rot.len() - 1]);
+        }
+        if ch.translation.is_some() {
+            ch.translation_keys.reserve_exact(stored);
+            ch.translation_keys.push(trans[trans.len() - 1]);
+        }
+        if ch.scale.is_some() {
+            ch.scale_keys.reserve_exact(stored);
+            ch.scale_keys.push(scale[scale.len() - 1]);
+        }
+    }
+    let size = |present: bool| if present && stored > 1 { tile * n } else { 0 };
+    let mut tile_rot =
+        vec![([0i32; 3], false); size(channels.iter().any(|c| c.rotation.is_some()))];
+    let mut tile_trans = vec![[0i32; 3]; size(channels.iter().any(|c| c.translation.is_some()))];
+    let mut tile_scale = vec![[0i32; 3]; size(channels.iter().any(|c| c.scale.is_some()))];
+    let mut frame = 1;
+    while frame < stored {
+        let len = tile.min(stored - frame);
+        for f in 0..len {
+            for (c, ch) in channels.iter().enumerate() {
+                let at = f * n + c;
+                if let Some(p) = ch.rotation {
+                    let wsign = br.read_bits(1) & 1 == 1;
+                    rot[c] = (read_deltas(&mut br, rot[c].0, p.bits), wsign);
+                    tile_rot[at] = rot[c];
+                }
+                if let Some(p) = ch.translation {
+                    trans[c] = read_deltas(&mut br, trans[c], p.bits);
+                    tile_trans[at] = trans[c];
+                }
+                if let Some(p) = ch.scale {
+                    scale[c] = read_deltas(&mut br, scale[c], p.bits);
+                    tile_scale[at] = scale[c];
+                }
+            }
+        }
+        for (c, ch) in channels.iter_mut().enumerate() {
+            if ch.rotation.is_some() {
+                ch.rotation_keys
+                    .extend((0..len).map(|f| tile_rot[f * n + c]));
+            }
+            if ch.translation.is_some() {
+                ch.translation_keys
+                    .extend((0..len).map(|f| tile_trans[f * n + c]));
+            }
+            if ch.scale.is_some() {
+                ch.scale_keys
+                    .extend((0..len).map(|f| tile_scale[f * n + c]));
+            }
+        }
+        frame += len;
+    }
 }
 
 fn read_params(r: &mut Reader<'_>, field: &str) -> Result<Option<ComponentParams>> {
@@ -1223,6 +1264,47 @@ mod tests {
         assert_eq!(signed_width([i32::MIN, i32::MAX]), 32);
         assert!(!fits_signed(1, 1));
         assert!(fits_signed(-1, 1));
+    }
+
+    #[test]
+    fn format0_warns_when_map_indexing_is_ambiguous() {
+        // Bone 3 → channel 1, bone 4 → channel 0: the translation map [0, 0xFF] gives bone 4
+        // translation channel 0 by value, but bone 3 by ordinal.
+        let mut bone_channels = vec![0xFF; 100];
+        bone_channels[3] = 1;
+        bone_channels[4] = 0;
+        let a = AnimUncompressed {
+            game: Game::Mp1,
+            duration: CharAnimTime {
+                seconds: 0.0,
+                differential_state: 0,
+            },
+            interval: CharAnimTime {
+                seconds: 0.1,
+                differential_state: 0,
+            },
+            frame_count: 1,
+            root_bone_id: 3,
+            bone_channels,
+            rotation_channels: None,
+            translation_channels: vec![0, 0xFF],
+            scale_channels: None,
+            scale_keys: vec![],
+            rotation_keys: vec![[1.0, 0.0, 0.0, 0.0]; 2],
+            translation_keys: vec![[1.0, 2.0, 3.0]],
+            evnt_id: Some(u32::MAX),
+            trailing: vec![],
+            warnings: vec![],
+        };
+        let bytes = a.write().unwrap();
+        let back = AnimUncompressed::parse(&bytes, "t", Some(Game::Mp1)).unwrap();
+        assert_eq!(back.warnings.len(), 1, "{:?}", back.warnings);
+        let by_value = back.bones(ChannelMapIndexing::ByChannelValue).unwrap();
+        let by_ordinal = back.bones(ChannelMapIndexing::ByAnimatedOrdinal).unwrap();
+        assert_eq!((by_value[0].bone_id, by_value[0].translation), (3, None));
+        assert_eq!((by_value[1].bone_id, by_value[1].translation), (4, Some(0)));
+        assert_eq!(by_ordinal[0].translation, Some(0));
+        assert_eq!(back.write().unwrap(), bytes);
     }
 
     #[test]
