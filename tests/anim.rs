@@ -1,0 +1,768 @@
+//! End-to-end tests for skeletons, skins, animations and characters: every value of the
+//! conformance JSONs, round trips, sampling/posing/skinning on the fixtures, hostile input
+//! and a property test of the format-2 encoder.
+#![allow(clippy::unwrap_used)]
+
+use glam::{Quat, Vec3};
+use proptest::prelude::*;
+use serde_json::Value;
+use tevscope::anim::{
+    Channel, Clip, ClipBinding, ClipKind, EncodeOptions, NormalMode, Pose, PoseOptions, Skeleton,
+    SkinBinding, SkinOptions, SlerpMode, encode_compressed, skin_normals, skin_positions,
+};
+use tevscope::cli::anim as cli;
+use tevscope::formats::ancs::{Ancs, AnimResources, MetaAnim};
+use tevscope::formats::anim::{Anim, AnimCompressed};
+use tevscope::formats::char_mp3::CharMp3;
+use tevscope::formats::cinf::Cinf;
+use tevscope::formats::cskr::Cskr;
+use tevscope::formats::{ErrorKind, Game};
+use tevscope::testing::{conformance_file, torture};
+
+const TOL: f64 = 1e-5;
+
+/// Fields that describe the file rather than its content, are prose, or need other files.
+const SKIP: &[&str] = &[
+    "file",
+    "size",
+    "sha256",
+    "asset_id",
+    "notes",
+    "padding",
+    "bound_cmdl",
+    "bones_without_channel",
+    "rds_reported_first_record_bone3",
+];
+
+/// Checks that every value in `expected` appears in `actual` (objects: every expected key;
+/// arrays: same length, element-wise; numbers within `TOL`).
+fn assert_subset(expected: &Value, actual: &Value, path: &str) {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => {
+            for (k, ev) in e {
+                if SKIP.contains(&k.as_str()) {
+                    continue;
+                }
+                let av = a
+                    .get(k)
+                    .unwrap_or_else(|| panic!("{path}.{k}: missing in output"));
+                assert_subset(ev, av, &format!("{path}.{k}"));
+            }
+        }
+        (Value::Array(e), Value::Array(a)) => {
+            assert_eq!(e.len(), a.len(), "{path}: array length");
+            for (i, (ev, av)) in e.iter().zip(a).enumerate() {
+                assert_subset(ev, av, &format!("{path}[{i}]"));
+            }
+        }
+        (Value::Number(e), Value::Number(a)) => {
+            let (e, a) = (e.as_f64().unwrap(), a.as_f64().unwrap());
+            assert!((e - a).abs() <= TOL, "{path}: expected {e}, got {a}");
+        }
+        // The fixtures write booleans of the CHAR as 0/1.
+        (Value::Number(e), Value::Bool(a)) => assert_eq!(e.as_f64().unwrap() != 0.0, *a, "{path}"),
+        _ => assert_eq!(expected, actual, "{path}"),
+    }
+}
+
+fn json_of(s: String) -> Value {
+    serde_json::from_str(&s).expect("CLI JSON parses")
+}
+
+fn f3(v: &Value) -> [f32; 3] {
+    let a = v.as_array().unwrap();
+    [0, 1, 2].map(|i| a[i].as_f64().unwrap() as f32)
+}
+
+// ---------------------------------------------------------------------------------------
+// CINF
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn cinf_conformance() {
+    let Some((data, json)) = conformance_file("mp1_skeleton.CINF") else {
+        return;
+    };
+    let c = Cinf::parse(&data, "mp1_skeleton.CINF", None).unwrap();
+    assert_eq!(c.game, Game::Mp1);
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert_eq!(c.bones.len() as u64, json["bone_count"].as_u64().unwrap());
+    for (b, jb) in c.bones.iter().zip(json["bones"].as_array().unwrap()) {
+        assert_eq!(u64::from(b.id), jb["id"].as_u64().unwrap());
+        assert_eq!(c.name_of(b.id), jb["name"].as_str());
+        assert_eq!(u64::from(b.parent_id), jb["parent_id"].as_u64().unwrap());
+        assert_eq!(b.position, f3(&jb["position"]));
+        assert_eq!(c.local_position(b), f3(&jb["local_position"]));
+        let linked: Vec<u64> = b.linked_bone_ids.iter().map(|&x| x.into()).collect();
+        assert_eq!(Value::from(linked), jb["linked_bone_ids"]);
+        let children: Vec<u64> = c.children_of(b.id).iter().map(|&x| x.into()).collect();
+        assert_eq!(Value::from(children), jb["children"]);
+    }
+    assert_eq!(
+        c.root_bone_id().map(u64::from),
+        json["root_bone_id"].as_u64()
+    );
+    // Every value, through the CLI's JSON.
+    let out = json_of(cli::info_cinf(&data, "x", None, true).unwrap());
+    assert_subset(&json, &out, "CINF");
+    // Byte-identical writing (0xFF padding kept).
+    assert_eq!(c.write().unwrap(), data);
+    // The skeleton built from it.
+    let s = Skeleton::from_cinf(&c).unwrap();
+    assert_eq!(s.bones()[0].id, 3);
+    assert_eq!(
+        s.bone_by_id(7).unwrap().local_offset,
+        Vec3::new(0.5, 0.0, 0.25)
+    );
+    assert!(
+        cli::info_cinf(&data, "x", None, false)
+            .unwrap()
+            .contains("l_arm")
+    );
+}
+
+#[test]
+fn cinf_hostile_input() {
+    let Some((data, _)) = conformance_file("mp1_skeleton.CINF") else {
+        return;
+    };
+    // Truncations inside the structure fail; cutting only padding is fine.
+    let rejected = torture(&data, 400, |d| Cinf::parse(d, "t", Some(Game::Mp1)));
+    assert_eq!(rejected, 0x148);
+    // A parent loop: root 3's parent becomes 9 (tail), whose parent 4's parent is 3.
+    let mut looped = data.clone();
+    looped[8..12].copy_from_slice(&9u32.to_be_bytes());
+    // Keep the linked list consistent (it names the parent first).
+    looped[0x1C..0x20].copy_from_slice(&9u32.to_be_bytes());
+    let e = Cinf::parse(&looped, "loop.CINF", Some(Game::Mp1)).unwrap_err();
+    assert!(e.to_string().contains("parent chain loops"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("loop.CINF: bones[0].parent_id at byte offset 0x8"),
+        "{e}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// CSKR
+// ---------------------------------------------------------------------------------------
+
+fn cube_arrays() -> Option<(Vec<Vec3>, Vec<Vec3>)> {
+    let (_, cmdl) = conformance_file("mp1_cube_skinned.CMDL")?;
+    let arr = |k: &str| {
+        cmdl[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| Vec3::from(f3(v)))
+            .collect()
+    };
+    Some((arr("positions"), arr("normals")))
+}
+
+#[test]
+fn cskr_conformance() {
+    let Some((data, json)) = conformance_file("mp1_cube.CSKR") else {
+        return;
+    };
+    let s = Cskr::parse(&data, "mp1_cube.CSKR", None).unwrap();
+    assert_eq!(s.game, Game::Mp1);
+    assert_eq!(s.groups.len(), 3);
+    assert_eq!(
+        s.total_vertex_count(),
+        json["total_vertex_count"].as_u64().unwrap()
+    );
+    let out = json_of(cli::info_cskr(&data, "x", None, true).unwrap());
+    assert_subset(&json, &out, "CSKR");
+    assert_eq!(s.write().unwrap(), data);
+
+    // Bound to the skeleton and the cube's arrays, each vertex gets the JSON's weights.
+    let Some((cinf, _)) = conformance_file("mp1_skeleton.CINF") else {
+        return;
+    };
+    let skel = Skeleton::from_cinf(&Cinf::parse(&cinf, "c", None).unwrap()).unwrap();
+    let (positions, normals) = cube_arrays().unwrap();
+    let b = SkinBinding::new(
+        &s,
+        &skel,
+        positions.len(),
+        normals.len(),
+        SkinOptions::default(),
+    )
+    .unwrap();
+    assert!(b.warnings.is_empty(), "{:?}", b.warnings);
+    for v in json["per_vertex_binding"].as_array().unwrap() {
+        let i = v["vertex"].as_u64().unwrap() as usize;
+        let inf = b.position_influence(i);
+        let want = v["weights"].as_array().unwrap();
+        assert_eq!(inf.count as usize, want.len());
+        for (slot, w) in want.iter().enumerate() {
+            assert_eq!(
+                skel.bones()[inf.bones[slot] as usize].id as u64,
+                w["bone_id"].as_u64().unwrap()
+            );
+            assert_eq!(f64::from(inf.weights[slot]), w["weight"].as_f64().unwrap());
+        }
+        let sum: f32 = inf.weights.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-6);
+        // Normals use the same groups.
+        assert_eq!(b.normal_influence(i), inf);
+    }
+}
+
+#[test]
+fn skinning_the_cube() {
+    let (Some((cinf, _)), Some((cskr, _)), Some((anim, _))) = (
+        conformance_file("mp1_skeleton.CINF"),
+        conformance_file("mp1_cube.CSKR"),
+        conformance_file("mp1_wave_compressed.ANIM"),
+    ) else {
+        return;
+    };
+    let skel = Skeleton::from_cinf(&Cinf::parse(&cinf, "c", None).unwrap()).unwrap();
+    let skin = Cskr::parse(&cskr, "s", None).unwrap();
+    let (positions, normals) = cube_arrays().unwrap();
+    let b = SkinBinding::new(
+        &skin,
+        &skel,
+        positions.len(),
+        normals.len(),
+        SkinOptions::default(),
+    )
+    .unwrap();
+    let opts = PoseOptions::default();
+    // Bind pose: identity.
+    let bind = Pose::bind(&skel, &opts);
+    let palette = bind.skin_palette(&skel, &opts);
+    for (p, q) in positions
+        .iter()
+        .zip(skin_positions(&b, &palette, &positions))
+    {
+        assert!(p.abs_diff_eq(q, 1e-6));
+    }
+    // Animated: vertices of a single-bone group move rigidly with their bone.
+    let clip = Clip::from_anim(&Anim::parse(&anim, "a", None).unwrap()).unwrap();
+    let binding = ClipBinding::new(&clip, &skel).unwrap();
+    let mut pose = bind.clone();
+    pose.sample(&skel, &clip, &binding, 0.25, &opts);
+    let palette = pose.skin_palette(&skel, &opts);
+    let skinned = skin_positions(&b, &palette, &positions);
+    let i4 = skel.index_of(4).unwrap();
+    for v in 0..4 {
+        let m = pose.model[i4];
+        let bind_pos = skel.bones()[i4].bind_position;
+        let want = m.translation + m.rotation * (m.scale * (positions[v] - bind_pos));
+        assert!(skinned[v].abs_diff_eq(want, 1e-5), "vertex {v}");
+    }
+    // Normals follow the first weight's rotation; skinned normals stay unit length.
+    let sn = skin_normals(&b, &palette, &normals, NormalMode::FirstWeight);
+    for (n, s) in normals.iter().zip(&sn) {
+        assert!((n.length() - s.length()).abs() < 1e-5);
+    }
+    let rows = palette.to_gpu();
+    assert_eq!(rows.len(), skel.len());
+}
+
+// ---------------------------------------------------------------------------------------
+// ANIM format 0
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn anim_uncompressed_conformance() {
+    let Some((data, json)) = conformance_file("mp1_wave_uncompressed.ANIM") else {
+        return;
+    };
+    let anim = Anim::parse(&data, "mp1_wave_uncompressed.ANIM", None).unwrap();
+    let Anim::Uncompressed(a) = &anim else {
+        panic!("format 0 expected")
+    };
+    assert_eq!(a.game, Game::Mp1);
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    assert_eq!(a.frame_count, 5);
+    assert_eq!(a.evnt_id, Some(u32::MAX));
+    let out = json_of(cli::info_anim(&data, "x", None, true).unwrap());
+    assert_subset(&json, &out, "ANIM0");
+    assert_eq!(anim.write().unwrap(), data);
+
+    // Sampled at each key time, the clip returns the keys (channel-major layout).
+    let clip = Clip::from_anim(&anim).unwrap();
+    for (bone, jb) in json["per_bone"].as_object().unwrap() {
+        let bone: u32 = bone.parse().unwrap();
+        let ch = clip.channel_of_bone(bone).unwrap();
+        let ci = clip
+            .channels
+            .iter()
+            .position(|c| c.bone_id == bone)
+            .unwrap();
+        for (k, q) in jb["rotation_wxyz"].as_object().unwrap() {
+            let k: u32 = k.parse().unwrap();
+            let s = clip.sample(k as f32 * clip.interval, false, SlerpMode::ShortestPath)[ci];
+            let r = s.rotation.unwrap();
+            let want = q.as_array().unwrap();
+            for (got, want) in [r.w, r.x, r.y, r.z].iter().zip(want) {
+                assert!((f64::from(*got) - want.as_f64().unwrap()).abs() < TOL);
+            }
+            assert!(ch.rotation.is_some());
+        }
+        if let Some(t) = jb.get("translation") {
+            for (k, v) in t.as_object().unwrap() {
+                let k: u32 = k.parse().unwrap();
+                let s = clip.sample(k as f32 * clip.interval, false, SlerpMode::ShortestPath)[ci];
+                assert_eq!(s.translation.unwrap().to_array(), f3(v));
+            }
+        }
+    }
+    // Bones of the skeleton without a channel.
+    if let Some((cinf, _)) = conformance_file("mp1_skeleton.CINF") {
+        let skel = Skeleton::from_cinf(&Cinf::parse(&cinf, "c", None).unwrap()).unwrap();
+        let without: Vec<u64> = skel
+            .bones()
+            .iter()
+            .filter(|b| clip.channel_of_bone(b.id).is_none())
+            .map(|b| b.id.into())
+            .collect();
+        assert_eq!(Value::from(without), json["bones_without_channel"]);
+    }
+}
+
+#[test]
+fn anim_uncompressed_hostile() {
+    let Some((data, _)) = conformance_file("mp1_wave_uncompressed.ANIM") else {
+        return;
+    };
+    let rejected = torture(&data, 400, |d| Anim::parse(d, "t", None));
+    assert_eq!(rejected, data.len());
+    // The rotation key count (at 0x8D) claims more keys than the data holds.
+    let mut big = data.clone();
+    big[0x8D..0x91].copy_from_slice(&1000u32.to_be_bytes());
+    let e = Anim::parse(&big, "t", Some(Game::Mp1)).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::CountTooLarge { .. }), "{e}");
+    // A bone channel beyond the translation map.
+    let mut short = data.clone();
+    short[0x20 + 7] = 9;
+    let e = Anim::parse(&short, "t", Some(Game::Mp1)).unwrap_err();
+    assert!(e.to_string().contains("translation map"), "{e}");
+    // Bone 5's translation channel 1 → 4: the maps address 25 keys, 10 are stored.
+    let mut few = data.clone();
+    few[0x88 + 2] = 4;
+    let e = Anim::parse(&few, "t", Some(Game::Mp1)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("10 keys stored, but the channel maps address 25"),
+        "{e}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// ANIM format 2
+// ---------------------------------------------------------------------------------------
+
+fn compressed_fixture() -> Option<(Vec<u8>, Value, AnimCompressed)> {
+    let (data, json) = conformance_file("mp1_wave_compressed.ANIM")?;
+    let Anim::Compressed(a) = Anim::parse(&data, "mp1_wave_compressed.ANIM", None).unwrap() else {
+        panic!("format 2 expected")
+    };
+    Some((data, json, a))
+}
+
+#[test]
+fn anim_compressed_conformance() {
+    let Some((data, json, a)) = compressed_fixture() else {
+        return;
+    };
+    assert_eq!(a.game, Game::Mp1);
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    assert_eq!(a.stored_frames, vec![0, 1, 3, 4]);
+    assert_eq!(a.bitstream_bits, 183);
+    // Every value (quantized_xyz, wsign, quaternion_wxyz, deltas, translations…) via the CLI.
+    let out = json_of(cli::info_anim(&data, "x", None, true).unwrap());
+    assert_subset(&json, &out, "ANIM2");
+    // And directly from the parsed keys (f32 path), tolerance 1e-5.
+    for (ch, jc) in a.channels.iter().zip(json["channels"].as_array().unwrap()) {
+        let frames = jc["rotation"]["frames"].as_object().unwrap();
+        for (k, &(xyz, sign)) in a.stored_frames.iter().zip(&ch.rotation_keys) {
+            let jf = &frames[&k.to_string()];
+            assert_eq!(Value::from(xyz.to_vec()), jf["quantized_xyz"]);
+            assert_eq!(u64::from(sign), jf["wsign"].as_u64().unwrap());
+            let q = a.dequantize_rotation(xyz, sign);
+            for (got, want) in q.iter().zip(jf["quaternion_wxyz"].as_array().unwrap()) {
+                assert!((f64::from(*got) - want.as_f64().unwrap()).abs() < TOL);
+            }
+        }
+        if let Some(t) = jc["translation"]["frames"].as_object() {
+            for (k, key) in a.stored_frames.iter().zip(&ch.translation_keys) {
+                let jf = &t[&k.to_string()];
+                assert_eq!(a.dequantize_translation(*key), f3(&jf["translation"]));
+            }
+        }
+    }
+    // Byte-identical writing.
+    assert_eq!(a.write().unwrap(), data);
+}
+
+#[test]
+fn missing_frame_2_is_interpolated() {
+    let Some((_, _, a)) = compressed_fixture() else {
+        return;
+    };
+    let clip = Clip::from_anim(&Anim::Compressed(a.clone())).unwrap();
+    assert!(clip.looping);
+    let at = |t: f32, mode| clip.sample(t, false, mode);
+    let mid = at(0.5, SlerpMode::ShortestPath);
+    let f1 = at(0.25, SlerpMode::ShortestPath);
+    let f3 = at(0.75, SlerpMode::ShortestPath);
+    for c in 0..clip.channels.len() {
+        let want = tevscope::anim::slerp(
+            f1[c].rotation.unwrap(),
+            f3[c].rotation.unwrap(),
+            0.5,
+            SlerpMode::ShortestPath,
+        );
+        assert!(
+            mid[c].rotation.unwrap().abs_diff_eq(want, 1e-6),
+            "channel {c}"
+        );
+        if let (Some(m), Some(a1), Some(a3)) =
+            (mid[c].translation, f1[c].translation, f3[c].translation)
+        {
+            assert!(m.abs_diff_eq((a1 + a3) * 0.5, 1e-6));
+        }
+    }
+    // Bone 6 flips W sign between frames 1 and 3: shortest-path and plain slerp differ
+    // only in sign or path; both stay unit length.
+    let plain = at(0.5, SlerpMode::Plain);
+    assert!((plain[2].rotation.unwrap().length() - 1.0).abs() < 1e-5);
+    // Looping wraps past the end; past the last key (frame 4 at 1.0 s) the value holds.
+    let wrapped = clip.sample(1.25, false, SlerpMode::ShortestPath);
+    assert_eq!(wrapped, f1);
+    let mut held = clip.clone();
+    held.looping = false;
+    assert_eq!(
+        held.sample(9.0, false, SlerpMode::ShortestPath),
+        held.sample(1.0, false, SlerpMode::ShortestPath)
+    );
+}
+
+#[test]
+fn anim_compressed_hostile() {
+    let Some((data, _, _)) = compressed_fixture() else {
+        return;
+    };
+    let rejected = torture(&data, 600, |d| Anim::parse(d, "t", None));
+    assert_eq!(rejected, data.len());
+    // Descriptor 0 (bone 3) at 0x40: rotation x bit width at 0x48.
+    let mut wide = data.clone();
+    wide[0x48] = 33;
+    let e = Anim::parse(&wide, "t", None).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::OutOfRange { .. }), "{e}");
+    assert_eq!(e.offset, 0x48);
+    // Widths that need more bits than the stream holds.
+    let mut hungry = data.clone();
+    hungry[0x48] = 32;
+    let e = Anim::parse(&hungry, "t", None).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
+    assert_eq!(e.field, "bitstream");
+    // A bone ID outside the addressable range.
+    let mut far = data.clone();
+    far[0x40..0x44].copy_from_slice(&120u32.to_be_bytes());
+    let e = Anim::parse(&far, "t", None).unwrap_err();
+    assert!(e.to_string().contains("below 100"), "{e}");
+    // A divisor of 0.
+    let mut zero = data.clone();
+    zero[0x20..0x24].copy_from_slice(&0u32.to_be_bytes());
+    assert!(
+        Anim::parse(&zero, "t", None)
+            .unwrap_err()
+            .to_string()
+            .contains("divisor")
+    );
+    // A bone the skeleton lacks (valid ID 50).
+    let mut absent = data.clone();
+    absent[0x40..0x44].copy_from_slice(&50u32.to_be_bytes());
+    let clip = Clip::from_anim(&Anim::parse(&absent, "t", None).unwrap()).unwrap();
+    let Some((cinf, _)) = conformance_file("mp1_skeleton.CINF") else {
+        return;
+    };
+    let skel = Skeleton::from_cinf(&Cinf::parse(&cinf, "c", None).unwrap()).unwrap();
+    let e = ClipBinding::new(&clip, &skel).unwrap_err();
+    assert!(e.to_string().contains("bone 50"), "{e}");
+    // A huge bitmap of zero-width frames: keys cost no bits, so the decoder bounds them by
+    // the input size instead.
+    let zero_width = |channels: u32| {
+        let mut w = tevscope::formats::Writer::new();
+        w.bytes(&data[..0x30]);
+        w.u32(8 * 4096);
+        for _ in 0..1024 {
+            w.u32(u32::MAX);
+        }
+        w.u32(channels);
+        w.u32(channels);
+        for c in 0..channels {
+            w.u32(3 + c); // MP1 descriptor: no rotation, translation with width 0
+            w.u16(0);
+            w.u16(1);
+            for _ in 0..3 {
+                w.i16(0);
+                w.u8(0);
+            }
+        }
+        w.into_inner()
+    };
+    let Anim::Compressed(ok) = Anim::parse(&zero_width(1), "t", None).unwrap() else {
+        panic!()
+    };
+    assert_eq!(ok.stored_frames.len(), 8 * 4096);
+    let e = Anim::parse(&zero_width(20), "t", None).unwrap_err();
+    assert!(e.to_string().contains("refusing to decode"), "{e}");
+}
+
+#[test]
+fn pose_through_the_skeleton() {
+    let (Some((cinf, _)), Some((anim, _))) = (
+        conformance_file("mp1_skeleton.CINF"),
+        conformance_file("mp1_wave_uncompressed.ANIM"),
+    ) else {
+        return;
+    };
+    let out = json_of(cli::pose(&anim, &cinf, 0.25, true).unwrap());
+    let bones = out["bones"].as_array().unwrap();
+    assert_eq!(bones.len(), 7);
+    // Bone 3 at key 1: rotation 10° about Z, translation (0.125, 0, 0.4375) replaces its
+    // bind offset (it is a root, so that is its model position).
+    let b3 = &bones[0];
+    assert_eq!(b3["id"], 3);
+    assert_eq!(f3(&b3["model"]["translation"]), [0.125, 0.0, 0.4375]);
+    // Bone 4 (no translation channel): P = P3 + R3 · (0, 0, 0.25); R3 is about Z so Z is kept.
+    let b4 = &bones[1];
+    let p4 = Vec3::from(f3(&b4["model"]["translation"]));
+    assert!(p4.abs_diff_eq(Vec3::new(0.125, 0.0, 0.6875), 1e-6), "{p4}");
+    // Bone 5 has a translation channel: (0, 0.25, 0.75) at key 1 replaces its offset, and is
+    // rotated by R4 · … : R3 = 10° about Z, R4 local = 20° about X.
+    let r3 = Quat::from_rotation_z(10f32.to_radians());
+    let r4 = r3 * Quat::from_rotation_x(20f32.to_radians());
+    let want5 = p4 + r4 * Vec3::new(0.0, 0.25, 0.75);
+    let p5 = Vec3::from(f3(&bones[2]["model"]["translation"]));
+    assert!(p5.abs_diff_eq(want5, 1e-5), "{p5} vs {want5}");
+    // The model matrix agrees with the model transform.
+    let rows = bones[2]["model_from_bone_rows"].as_array().unwrap();
+    assert!((rows[0][3].as_f64().unwrap() as f32 - p5.x).abs() < 1e-6);
+    let text = cli::pose(&anim, &cinf, 0.25, false).unwrap();
+    assert!(text.contains("pelvis"));
+}
+
+// ---------------------------------------------------------------------------------------
+// ANCS and CHAR
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn ancs_conformance() {
+    let Some((data, json)) = conformance_file("mp1_cube.ANCS") else {
+        return;
+    };
+    let a = Ancs::parse(&data, "mp1_cube.ANCS", None).unwrap();
+    assert_eq!(a.game, Game::Mp1);
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    let c = &a.characters[0];
+    assert_eq!(
+        (c.model_id, c.skin_id, c.skeleton_id),
+        (0xC000_0001, 0xC200_0001, 0xC100_0001)
+    );
+    let prims: Vec<(u64, u32, &str)> = a
+        .animation_set
+        .animations
+        .iter()
+        .flat_map(|n| n.meta.primitives())
+        .map(|p| (p.anim_id, p.primitive_id, p.name.as_str()))
+        .collect();
+    assert_eq!(
+        prims,
+        vec![
+            (0xA000_0001, 0, "wave_uncompressed"),
+            (0xA000_0002, 1, "wave_compressed")
+        ]
+    );
+    assert!(matches!(a.animation_set.resources, AnimResources::Mp1(ref v) if v.len() == 2));
+    let out = json_of(cli::info_ancs(&data, "x", None, true).unwrap());
+    assert_subset(&json, &out, "ANCS");
+    let text = cli::info_ancs(&data, "x", None, false).unwrap();
+    assert!(
+        text.contains("Play(0xA0000002 #1 \"wave_compressed\")"),
+        "{text}"
+    );
+    let rejected = torture(&data, 600, |d| Ancs::parse(d, "t", None));
+    assert_eq!(rejected, data.len());
+}
+
+#[test]
+fn char_conformance() {
+    let Some((data, json)) = conformance_file("mp3_fixture.CHAR") else {
+        return;
+    };
+    let c = CharMp3::parse(&data, "mp3_fixture.CHAR").unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    assert_eq!(c.skeleton_id, 0x00C0_FFEE_0000_0003);
+    assert!(
+        matches!(&c.animations[0].meta, MetaAnim::Play(p) if p.anim_id == 0x00C0_FFEE_0000_0010)
+    );
+    let out = json_of(cli::info_char(&data, "x", true).unwrap());
+    assert_subset(&json, &out, "CHAR");
+    assert!(cli::info_char(&data, "x", false).unwrap().contains("FROZ"));
+    let rejected = torture(&data, 600, |d| CharMp3::parse(d, "t"));
+    assert_eq!(rejected, data.len());
+}
+
+#[test]
+fn cskr_torture() {
+    let Some((data, _)) = conformance_file("mp1_cube.CSKR") else {
+        return;
+    };
+    let rejected = torture(&data, 400, |d| Cskr::parse(d, "t", None));
+    assert_eq!(rejected, data.len());
+}
+
+// ---------------------------------------------------------------------------------------
+// Encoder property test
+// ---------------------------------------------------------------------------------------
+
+fn unit_quat() -> impl Strategy<Value = Quat> {
+    (-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0)
+        .prop_filter("non-degenerate", |(x, y, z, w)| {
+            x * x + y * y + z * z + w * w > 0.01
+        })
+        .prop_map(|(x, y, z, w)| Quat::from_xyzw(x, y, z, w).normalize())
+}
+
+prop_compose! {
+    fn random_clip()(frames in 1u32..24, ids in proptest::collection::btree_set(0u32..100, 1..6))
+        (channels in proptest::collection::vec(
+            (any::<bool>(), any::<bool>(),
+             proptest::collection::vec(unit_quat(), frames as usize),
+             proptest::collection::vec((-20.0f32..20.0, -20.0f32..20.0, -20.0f32..20.0), frames as usize)),
+            ids.len()),
+         ids in Just(ids.clone()), frames in Just(frames), looping in any::<bool>())
+        -> Clip
+    {
+        let channels = ids.iter().zip(channels).map(|(&bone_id, (has_r, has_t, r, t))| Channel {
+            bone_id,
+            rotation: (has_r || !has_t).then_some(r),
+            translation: has_t.then(|| t.into_iter().map(|(x, y, z)| Vec3::new(x, y, z)).collect()),
+            scale: None,
+        }).collect();
+        Clip {
+            kind: ClipKind::Compressed,
+            game: Game::Mp1,
+            duration: (frames.max(2) - 1) as f32 / 30.0,
+            interval: 1.0 / 30.0,
+            frame_count: frames,
+            looping,
+            root_bone_id: 3,
+            key_frames: (0..frames).collect(),
+            channels,
+            evnt_id: None,
+        }
+    }
+}
+
+/// The decoded rotation `d` matches `q` within one quantisation step: each imaginary
+/// component within q/2 (sin is 1-Lipschitz), W's magnitude as implied, and the same
+/// rotation up to sign.
+fn rotation_within_step(q: Quat, d: Quat, divisor: u32) -> Result<(), String> {
+    let step = std::f32::consts::FRAC_PI_2 / divisor as f32;
+    let q = if q.dot(d) < 0.0 { -q } else { q };
+    for (a, b) in [(q.x, d.x), (q.y, d.y), (q.z, d.z)] {
+        if (a - b).abs() > step / 2.0 + 1e-5 {
+            return Err(format!("component {a} decoded as {b} (step {step})"));
+        }
+    }
+    // |w|² = 1 − |v|²: its error follows from the components'.
+    if (q.w * q.w - d.w * d.w).abs() > 2.0 * 3f32.sqrt() * step + 1e-4 {
+        return Err(format!("w {} decoded as {}", q.w, d.w));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn encoder_round_trips_within_the_quantisation_step(clip in random_clip(), mp2 in any::<bool>()) {
+        let game = if mp2 { Game::Mp2 } else { Game::Mp1 };
+        let opts = EncodeOptions::lossless(game);
+        let encoded = encode_compressed(&clip, &opts).unwrap();
+        let bytes = encoded.write().unwrap();
+        let parsed = Anim::parse(&bytes, "enc", None).unwrap();
+        prop_assert_eq!(parsed.game(), game);
+        let Anim::Compressed(p) = &parsed else { panic!() };
+        prop_assert_eq!(p, &encoded);
+        // Writing again is byte-identical.
+        prop_assert_eq!(&parsed.write().unwrap(), &bytes);
+        let decoded = Clip::from_anim(&parsed).unwrap();
+        prop_assert_eq!(decoded.key_frames.len() as u32, clip.frame_count.max(1));
+        let t_step = encoded.translation_multiplier;
+        for f in 0..clip.frame_count {
+            let want = clip.frame_sample(f, SlerpMode::ShortestPath);
+            let got = decoded.frame_sample(f, SlerpMode::ShortestPath);
+            for (w, g) in want.iter().zip(&got) {
+                if let (Some(a), Some(b)) = (w.rotation, g.rotation) {
+                    let r = rotation_within_step(a, b, opts.rotation_divisor);
+                    prop_assert!(r.is_ok(), "frame {}: {:?}", f, r);
+                }
+                prop_assert_eq!(w.rotation.is_some(), g.rotation.is_some());
+                if let (Some(a), Some(b)) = (w.translation, g.translation) {
+                    prop_assert!((a - b).abs().max_element() <= t_step / 2.0 + 1e-5, "{} vs {}", a, b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dropped_frames_stay_within_tolerance(frames in 3u32..60, speed in 0.0f32..0.2, wobble in 0.0f32..0.02) {
+        // A smooth motion with a little noise: the encoder drops what interpolates.
+        let rot: Vec<Quat> = (0..frames).map(|f| Quat::from_rotation_y(f as f32 * speed + (f as f32 * 1.7).sin() * wobble)).collect();
+        let tr: Vec<Vec3> = (0..frames).map(|f| Vec3::new((f as f32 * 0.3).sin(), f as f32 * 0.01, 0.0)).collect();
+        let clip = Clip {
+            kind: ClipKind::Compressed, game: Game::Mp1, duration: (frames - 1) as f32 / 30.0,
+            interval: 1.0 / 30.0, frame_count: frames, looping: false, root_bone_id: 3,
+            key_frames: (0..frames).collect(),
+            channels: vec![Channel { bone_id: 3, rotation: Some(rot.clone()), translation: Some(tr.clone()), scale: None }],
+            evnt_id: None,
+        };
+        let opts = EncodeOptions { rotation_tolerance: 0.01, translation_tolerance: 0.01, ..EncodeOptions::default() };
+        let encoded = encode_compressed(&clip, &opts).unwrap();
+        let decoded = Clip::from_anim(&Anim::parse(&encoded.write().unwrap(), "enc", None).unwrap()).unwrap();
+        let step = std::f32::consts::FRAC_PI_2 / opts.rotation_divisor as f32;
+        for f in 0..frames {
+            let g = decoded.frame_sample(f, SlerpMode::ShortestPath)[0];
+            let angle = g.rotation.unwrap().angle_between(rot[f as usize]);
+            // Stored frames carry quantisation error only; dropped ones the tolerance.
+            prop_assert!(angle <= opts.rotation_tolerance + 4.0 * step.sqrt(), "frame {}: {}", f, angle);
+            let d = g.translation.unwrap().distance(tr[f as usize]);
+            prop_assert!(d <= opts.translation_tolerance + encoded.translation_multiplier, "frame {}: {}", f, d);
+        }
+    }
+}
+
+#[test]
+fn encoder_output_matches_the_fixture_decoding() {
+    // Re-encoding the compressed fixture's decoded clip (lossless) reproduces its values.
+    let Some((_, _, a)) = compressed_fixture() else {
+        return;
+    };
+    let clip = Clip::from_anim(&Anim::Compressed(a.clone())).unwrap();
+    let opts = EncodeOptions {
+        rotation_divisor: a.rotation_divisor,
+        translation_step: a.translation_multiplier,
+        ..EncodeOptions::lossless(Game::Mp1)
+    };
+    let e = encode_compressed(&clip, &opts).unwrap();
+    // Frame 2 was missing; the encoder stores every frame, frame 2 interpolated.
+    assert_eq!(e.stored_frames, vec![0, 1, 2, 3, 4]);
+    for (orig, enc) in a.channels.iter().zip(&e.channels) {
+        for (k, &fr) in a.stored_frames.iter().enumerate() {
+            assert_eq!(
+                orig.translation_keys.get(k),
+                enc.translation_keys.get(fr as usize)
+            );
+        }
+    }
+}
