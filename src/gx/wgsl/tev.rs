@@ -91,7 +91,7 @@ const TEV_CMP_RGB8: u32 = 3u;
 
 // A unorm texel or raster colour as its 8-bit value (exact for 8-bit sources).
 fn tev_u8_from_unorm(c: vec4<f32>) -> vec4<i32> {
-    return vec4<i32>(round(c * 255.0));
+    return vec4<i32>(round(clamp(c, vec4<f32>(0.0), vec4<f32>(1.0)) * 255.0));
 }
 
 // Texture coordinate (s, t, q) -> (s/q, t/q); q = 0 leaves (s, t).
@@ -195,6 +195,42 @@ fn color_input_expr(input: ColorInput) -> &'static str {
         ColorInput::Konst => "konst.rgb",
         ColorInput::Zero => "vec3<i32>(0)",
     }
+}
+
+/// The vec4 of one combiner operand (colour input in rgb, alpha input in a), written as
+/// simply as possible, and whether it reads a register (which may exceed 8 bits).
+fn input_vec(color: ColorInput, alpha: AlphaInput) -> (String, bool) {
+    let c = color_input_expr(color);
+    let a = alpha_input_expr(alpha);
+    let register = matches!(
+        color,
+        ColorInput::Cprev
+            | ColorInput::Aprev
+            | ColorInput::C0
+            | ColorInput::A0
+            | ColorInput::C1
+            | ColorInput::A1
+            | ColorInput::C2
+            | ColorInput::A2
+    ) || matches!(
+        alpha,
+        AlphaInput::Aprev | AlphaInput::A0 | AlphaInput::A1 | AlphaInput::A2
+    );
+    // `x.rgb` with `x.a` is just `x`; `vec3<i32>(n)` with `n` is `vec4<i32>(n)`.
+    if let (Some(cv), Some(av)) = (c.strip_suffix(".rgb"), a.strip_suffix(".a"))
+        && cv == av
+    {
+        return (cv.to_string(), register);
+    }
+    if let Some(n) = c
+        .strip_prefix("vec3<i32>(")
+        .and_then(|r| r.strip_suffix(')'))
+        && n == a
+        && n.parse::<i32>().is_ok()
+    {
+        return (format!("vec4<i32>({n})"), register);
+    }
+    (format!("vec4<i32>({c}, {a})"), register)
 }
 
 /// WGSL expression (i32) of an alpha input.
@@ -599,12 +635,9 @@ fn stage_code(i: usize, s: &StageKey, key: &FragmentKey, sw_quirk: bool) -> Stri
         let _ = writeln!(o, "        let konst = vec4<i32>({kc}, {ka});");
     }
     for (n, name) in ["a", "b", "c", "d"].iter().enumerate() {
-        let v = format!(
-            "vec4<i32>({}, {})",
-            color_input_expr(s.color_in[n]),
-            alpha_input_expr(s.alpha_in[n])
-        );
-        if n < 3 {
+        let (v, register) = input_vec(s.color_in[n], s.alpha_in[n]);
+        // a, b and c see the low 8 bits; only registers can hold other values.
+        if n < 3 && register {
             let _ = writeln!(o, "        let {name} = tev_low8({v});");
         } else {
             let _ = writeln!(o, "        let {name} = {v};");
