@@ -328,8 +328,10 @@ fn run_property() {
             colors: corner_colors,
             varied_uvs: true,
         };
-        let mut draw = DrawUniforms::default();
-        draw.channel_material = channel_material.map(|c| c.map(f32::from));
+        let draw = DrawUniforms {
+            channel_material: channel_material.map(|c| c.map(f32::from)),
+            ..DrawUniforms::default()
+        };
         let vs = vertex_side();
         let mut items = vec![
             BatchItem {

@@ -220,3 +220,36 @@ impl SamplerCache {
             .clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mip_chains_are_checked() {
+        let mut t = TextureData::solid(8, 4, [1, 2, 3, 4]);
+        assert!(t.validate().is_ok());
+        t.levels.push(vec![0; 4 * 2 * 4]);
+        t.levels.push(vec![0; 2 * 1 * 4]);
+        t.levels.push(vec![0; 4]);
+        assert!(t.validate().is_ok(), "8x4, 4x2, 2x1, 1x1");
+        t.levels.push(vec![0; 4]);
+        assert!(t.validate().is_err(), "a fifth level does not exist");
+        let bad = TextureData {
+            width: 4,
+            height: 4,
+            levels: vec![vec![0; 60]],
+        };
+        assert!(bad.validate().is_err());
+        let empty = TextureData {
+            width: 0,
+            height: 4,
+            levels: vec![vec![]],
+        };
+        assert!(empty.validate().is_err());
+        assert_eq!(
+            TextureData::solid(2, 2, [9, 8, 7, 6]).texel(1, 1),
+            [9, 8, 7, 6]
+        );
+    }
+}

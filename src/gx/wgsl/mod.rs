@@ -150,9 +150,6 @@ mod tests {
         let p = TevProgram::from_material(&m, &TevOptions::default());
         let key = ShaderKey::new(&m, &p);
         let src = generate(&key);
-        if std::env::var_os("TEV_DUMP").is_some() {
-            println!("{src}");
-        }
         if let Err(e) = validate(src.clone()) {
             panic!("{e}\n{src}");
         }
