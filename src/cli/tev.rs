@@ -19,7 +19,7 @@ pub fn wgsl(material: &Material, uber: bool) -> anyhow::Result<String> {
     wgsl_with_options(material, uber, &TevOptions::default())
 }
 
-/// [`wgsl`] with explicit TEV switches (`gx.md` §16).
+/// [`wgsl()`] with explicit TEV switches (`gx.md` §16).
 pub fn wgsl_with_options(
     material: &Material,
     uber: bool,

@@ -8,8 +8,8 @@
 use serde::Serialize;
 
 use super::tev::{
-    AlphaSubRounding, FinalRegister, IDENTITY_SWAP, MissingTexture, StageOrigin, StageReads,
-    SwapTable, TevProgram, stage_texcoord, stage_texture_map,
+    AlphaSubRounding, FinalRegister, IDENTITY_SWAP, MAX_STAGES, MissingTexture, StageOrigin,
+    StageReads, SwapTable, TevProgram, stage_texcoord, stage_texture_map,
 };
 use super::types::{
     AlphaInput, AlphaOp, AlphaTest, ColorInput, CombineKind, Compare, KonstSel, Material, TevReg,
@@ -171,6 +171,7 @@ impl FragmentKey {
         let stages = program
             .stages
             .iter()
+            .take(MAX_STAGES)
             .map(|ps| {
                 let st = &ps.stage;
                 let reads = StageReads::of(st);

@@ -14,7 +14,7 @@ use super::types::{
     CompareMode, Material, TevBias, TevCombine, TevReg, TevScale, TevStage, flags,
 };
 
-/// GX has 16 TEV stages; programs longer than this are cut (and the key builder reports it).
+/// GX has 16 TEV stages; the reference, the key and both shaders run at most this many.
 pub const MAX_STAGES: usize = 16;
 /// GX texture maps and texture coordinates.
 pub const MAX_TEXTURE_MAPS: usize = 8;
@@ -245,7 +245,10 @@ impl TevProgram {
 
     /// Registers the final pixel is read from: (colour register, alpha register).
     pub fn final_registers(&self) -> (TevReg, TevReg) {
-        match (self.options.final_register, self.stages.last()) {
+        match (
+            self.options.final_register,
+            self.stages.iter().take(MAX_STAGES).last(),
+        ) {
             (FinalRegister::LastStage, Some(last)) => {
                 (last.stage.color_op.out_reg, last.stage.alpha_op.out_reg)
             }
@@ -576,7 +579,8 @@ pub fn evaluate(program: &TevProgram, inputs: &PixelInputs) -> TevTrace {
     let quirk = program.options.alpha_sub == AlphaSubRounding::SoftwareQuirk;
     let mut stages = Vec::with_capacity(program.stages.len());
 
-    for (i, ps) in program.stages.iter().enumerate() {
+    // GX runs at most 16 stages; an edited program with more is cut like the key cuts it.
+    for (i, ps) in program.stages.iter().take(MAX_STAGES).enumerate() {
         let st = &ps.stage;
         let tex_table = program.swap_tables[(st.tex_swap & 3) as usize];
         let ras_table = program.swap_tables[(st.ras_swap & 3) as usize];

@@ -12,7 +12,7 @@
 //!   w = flags (bit 0 alpha-SUB software quirk, bit 1 missing texture reads 0, bit 2 alpha 1
 //!   written as 0).
 //! - `alpha_test`: x = comp0, y = op, z = comp1, w = 1 when the test is enabled.
-//! - `stages[s]` (vec4<u32>):
+//! - `stages[s]` (`vec4<u32>`):
 //!   - x: colour inputs a, b, c, d (4 bits each, bits 0–15); alpha inputs (4 bits each,
 //!     bits 16–31).
 //!   - y: colour op (bits 0–15), alpha op (bits 16–31). An op: bit 0 compare; bit 1
