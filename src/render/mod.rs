@@ -1,1 +1,65 @@
-//! (in progress)
+//! Everything that touches wgpu.
+//!
+//! - [`context`]: [`RenderContext`] (instance, adapter, device, queue, the shared bind-group
+//!   layouts, and the shader/pipeline/sampler caches).
+//! - [`convert`]: GX render state → wgpu state (blend, depth, cull), in one reviewable place.
+//! - [`shader_cache`]: [`ShaderId`] → naga-validated WGSL → `ShaderModule`.
+//! - [`pipeline_cache`]: [`PipelineKey`] → `RenderPipeline`, built synchronously or on a
+//!   worker thread ([`PipelineCache::request`]); [`MaterialPipeline`] picks specialized,
+//!   ubershader or last-good.
+//! - [`texture`]: RGBA8 upload with mips, samplers, placeholders.
+//! - [`material`]: a material's uniform buffers and bind groups ([`GpuMaterial`]).
+//! - [`target`]: offscreen colour + depth target and readback to [`RgbaImage`].
+//! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
+
+pub mod context;
+pub mod convert;
+pub mod material;
+pub mod pipeline_cache;
+pub mod quad;
+pub mod shader_cache;
+pub mod target;
+pub mod texture;
+
+pub use context::{AdapterPreference, RenderContext};
+pub use material::GpuMaterial;
+pub use pipeline_cache::{MaterialPipeline, PipelineCache, PipelineKey, PipelineStatus};
+pub use quad::{QuadOptions, QuadRenderer, ShaderPath, render_material_quad};
+pub use shader_cache::{ShaderCache, ShaderId};
+pub use target::{OffscreenTarget, RgbaImage};
+pub use texture::{SamplerMode, TextureData};
+
+use std::sync::Arc;
+
+/// Errors of the render layer.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum RenderError {
+    #[error("no graphics adapter available ({0})")]
+    NoAdapter(String),
+    #[error("could not open the graphics device: {0}")]
+    Device(String),
+    /// A generated shader that naga rejected (a generator bug; the source is kept).
+    #[error("generated shader rejected: {0}")]
+    Shader(#[from] crate::gx::wgsl::ShaderError),
+    /// A wgpu validation or out-of-memory error captured by an error scope.
+    #[error("wgpu error while {what}: {message}")]
+    Wgpu { what: String, message: String },
+    #[error("invalid texture data: {0}")]
+    Texture(String),
+    #[error("readback failed: {0}")]
+    Readback(String),
+    #[error("PNG encoding failed: {0}")]
+    Encode(String),
+}
+
+impl RenderError {
+    pub(crate) fn wgpu(what: impl Into<String>, e: &wgpu::Error) -> Self {
+        Self::Wgpu {
+            what: what.into(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Shared form of errors kept in caches.
+pub type SharedError = Arc<RenderError>;

@@ -1,0 +1,233 @@
+//! [`RenderContext`]: the wgpu device plus everything shared between draws.
+
+use std::sync::Arc;
+
+use super::pipeline_cache::PipelineCache;
+use super::shader_cache::ShaderCache;
+use super::texture::{GpuTexture, SamplerCache, TextureData};
+use super::{RenderError, SharedError};
+use crate::gx::wgsl::interface::{
+    BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM,
+};
+
+/// Which adapter to open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdapterPreference {
+    /// A CPU rasterizer (lavapipe, llvmpipe, WARP) if present, else any: deterministic
+    /// results for tests.
+    Software,
+    /// A discrete/integrated GPU if present, else any (the viewer).
+    Hardware,
+}
+
+/// The bind-group layouts every material pipeline uses (see `gx/wgsl/interface.rs`).
+///
+/// One layout serves both shader paths: group 0 carries `DrawUniforms`, `TevUniforms` and
+/// the ubershader program (unused by specialized shaders), group 1 all eight texture
+/// maps and samplers (placeholders where the material has none), so switching between
+/// a specialized pipeline and the ubershader never rebinds anything.
+#[derive(Debug, Clone)]
+pub struct Layouts {
+    pub draw_group: wgpu::BindGroupLayout,
+    pub texture_group: wgpu::BindGroupLayout,
+    pub pipeline_layout: wgpu::PipelineLayout,
+}
+
+impl Layouts {
+    fn new(device: &wgpu::Device) -> Self {
+        let uniform = |binding, visibility| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let both = wgpu::ShaderStages::VERTEX_FRAGMENT;
+        let draw_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tevscope draw group"),
+            entries: &[
+                uniform(BINDING_DRAW_UNIFORMS, both),
+                uniform(BINDING_TEV_UNIFORMS, both),
+                uniform(BINDING_UBER_PROGRAM, wgpu::ShaderStages::FRAGMENT),
+            ],
+        });
+        let mut entries = Vec::new();
+        for map in 0..8u32 {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: 2 * map,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            });
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: 2 * map + 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            });
+        }
+        let texture_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tevscope texture group"),
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("tevscope material pipeline layout"),
+            bind_group_layouts: &[Some(&draw_group), Some(&texture_group)],
+            immediate_size: 0,
+        });
+        Self {
+            draw_group,
+            texture_group,
+            pipeline_layout,
+        }
+    }
+}
+
+/// Instance, adapter, device and queue, the shared layouts, and the caches.
+pub struct RenderContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter_info: wgpu::AdapterInfo,
+    pub layouts: Layouts,
+    pub shaders: Arc<ShaderCache>,
+    pub pipelines: PipelineCache,
+    pub samplers: SamplerCache,
+    /// 1×1 white texture bound to texture maps a material does not provide (so a stage
+    /// sampling an unloaded map reads 255, like a stage without a map).
+    pub placeholder: GpuTexture,
+}
+
+impl RenderContext {
+    /// Opens a device on the preferred kind of adapter (Vulkan, Metal or DX12, then GL;
+    /// `WGPU_BACKEND` narrows the choice).
+    pub fn new(preference: AdapterPreference) -> Result<Self, RenderError> {
+        // Primary backends first; GL (llvmpipe, old drivers) only when they offer nothing
+        // suitable — initialising EGL is slow and noisy on headless machines.
+        let env = wgpu::Backends::from_env();
+        let tiers = match env {
+            Some(b) => vec![b],
+            None => vec![wgpu::Backends::PRIMARY, wgpu::Backends::GL],
+        };
+        let rank = |a: &wgpu::Adapter| {
+            let software = a.get_info().device_type == wgpu::DeviceType::Cpu;
+            match preference {
+                AdapterPreference::Software => !software as u8,
+                AdapterPreference::Hardware => software as u8,
+            }
+        };
+        let mut best: Option<(wgpu::Instance, wgpu::Adapter)> = None;
+        for backends in tiers {
+            let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+            desc.backends = backends;
+            let instance = wgpu::Instance::new(desc);
+            let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+            if let Some(adapter) = adapters.into_iter().min_by_key(rank) {
+                let preferred = rank(&adapter) == 0;
+                if best.as_ref().is_none_or(|(_, b)| rank(b) > rank(&adapter)) {
+                    best = Some((instance, adapter));
+                }
+                if preferred {
+                    break;
+                }
+            }
+        }
+        let Some((instance, adapter)) = best else {
+            return Err(RenderError::NoAdapter(
+                "no Vulkan/Metal/DX12/GL adapter found; on Linux install mesa-vulkan-drivers (lavapipe)"
+                    .into(),
+            ));
+        };
+        let adapter_info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("tevscope device"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
+            ..Default::default()
+        }))
+        .map_err(|e| RenderError::Device(e.to_string()))?;
+        // Never panic on an uncaught wgpu error: the viewer logs it and keeps running.
+        device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
+            log::error!("uncaptured wgpu error: {e}");
+        }));
+        let layouts = Layouts::new(&device);
+        let shaders = Arc::new(ShaderCache::new(device.clone()));
+        let pipelines = PipelineCache::new(device.clone(), layouts.clone(), shaders.clone());
+        let samplers = SamplerCache::default();
+        let placeholder = GpuTexture::upload(
+            &device,
+            &queue,
+            &TextureData::solid(1, 1, [255; 4]),
+            "placeholder (white)",
+        )?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            adapter_info,
+            layouts,
+            shaders,
+            pipelines,
+            samplers,
+            placeholder,
+        })
+    }
+
+    /// A software context for tests, or None — after a loud message — when this machine
+    /// has no adapter at all, so GPU tests skip cleanly instead of failing.
+    pub fn for_tests() -> Option<Self> {
+        match Self::new(AdapterPreference::Software) {
+            Ok(ctx) => {
+                eprintln!(
+                    "GPU tests on {} ({:?}, {:?})",
+                    ctx.adapter_info.name, ctx.adapter_info.backend, ctx.adapter_info.device_type
+                );
+                Some(ctx)
+            }
+            Err(e) => {
+                eprintln!(
+                    "\n!!!!!!!! NO GPU ADAPTER ({e}) — skipping GPU tests.\n!!!!!!!! Install lavapipe (apt-get install mesa-vulkan-drivers libvulkan1) to run them.\n"
+                );
+                None
+            }
+        }
+    }
+
+    /// Runs `f` inside a validation + out-of-memory error scope and returns its value or
+    /// the first error wgpu reported (error scopes are per thread).
+    pub fn capture<T>(
+        device: &wgpu::Device,
+        what: &str,
+        f: impl FnOnce() -> T,
+    ) -> Result<T, SharedError> {
+        let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f();
+        let v = pollster::block_on(validation.pop());
+        let o = pollster::block_on(oom.pop());
+        match v.or(o) {
+            Some(e) => Err(Arc::new(RenderError::wgpu(what, &e))),
+            None => Ok(value),
+        }
+    }
+
+    /// Blocks until the GPU has finished all submitted work.
+    pub fn wait_idle(&self) -> Result<(), RenderError> {
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: None,
+                timeout: None,
+            })
+            .map(|_| ())
+            .map_err(|e| RenderError::Readback(e.to_string()))
+    }
+}

@@ -1,0 +1,208 @@
+//! A material on the GPU: its TEV program, keys, uniform buffers and bind groups.
+
+use super::context::RenderContext;
+use super::convert::RenderState;
+use super::pipeline_cache::PipelineKey;
+use super::shader_cache::ShaderId;
+use super::texture::{GpuTexture, SamplerMode, Wrap};
+use crate::gx::key::{ShaderKey, UberKey};
+use crate::gx::tev::{MAX_TEXTURE_MAPS, TevOptions, TevProgram};
+use crate::gx::types::Material;
+use crate::gx::wgsl::interface::{
+    BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM,
+};
+use crate::gx::wgsl::tev::TevUniforms;
+use crate::gx::wgsl::uber::UberProgram;
+
+/// A texture bound to one GX texture map, with its sampling.
+#[derive(Debug, Clone)]
+pub struct BoundTexture {
+    pub texture: GpuTexture,
+    pub sampler: SamplerMode,
+}
+
+/// Uniform buffers and bind groups of one material draw. Value edits rewrite the
+/// uniforms (only when they changed); structural edits change [`GpuMaterial::shader_key`]
+/// and the ubershader program, never the bind groups.
+pub struct GpuMaterial {
+    pub program: TevProgram,
+    pub shader_key: ShaderKey,
+    pub uber_key: UberKey,
+    tev_uniforms: wgpu::Buffer,
+    uber_program: wgpu::Buffer,
+    uniforms_written: TevUniforms,
+    program_written: UberProgram,
+    /// Group 0: `DrawUniforms` (supplied by the caller), `TevUniforms`, ubershader program.
+    pub draw_group: wgpu::BindGroup,
+    /// Group 1: texture maps 0–7 and their samplers.
+    pub texture_group: wgpu::BindGroup,
+}
+
+impl GpuMaterial {
+    /// `draw_uniforms` is the per-draw vertex-side buffer (`DrawUniforms`); `textures[k]`
+    /// is GX texture map k (material texture k); missing maps get the white placeholder.
+    pub fn new(
+        ctx: &RenderContext,
+        material: &Material,
+        options: &TevOptions,
+        draw_uniforms: &wgpu::Buffer,
+        textures: &[Option<BoundTexture>],
+    ) -> Self {
+        let program = TevProgram::from_material(material, options);
+        Self::with_program(ctx, material, program, draw_uniforms, textures)
+    }
+
+    /// Like [`GpuMaterial::new`] with an explicit program (an edited stage list, swap
+    /// tables, …); `material` supplies the vertex side.
+    pub fn with_program(
+        ctx: &RenderContext,
+        material: &Material,
+        program: TevProgram,
+        draw_uniforms: &wgpu::Buffer,
+        textures: &[Option<BoundTexture>],
+    ) -> Self {
+        let shader_key = ShaderKey::new(material, &program);
+        let uber_key = UberKey::new(material, &program);
+        let uniforms = TevUniforms::from_program(&program);
+        let packed = UberProgram::from_key(&shader_key.fragment);
+        let buffer = |label: &str, bytes: &[u8]| {
+            let b = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.len() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            ctx.queue.write_buffer(&b, 0, bytes);
+            b
+        };
+        let tev_uniforms = buffer("TevUniforms", bytemuck::bytes_of(&uniforms));
+        let uber_program = buffer("UberProgram", bytemuck::bytes_of(&packed));
+        let draw_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("material draw group"),
+            layout: &ctx.layouts.draw_group,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: BINDING_DRAW_UNIFORMS,
+                    resource: draw_uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: BINDING_TEV_UNIFORMS,
+                    resource: tev_uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: BINDING_UBER_PROGRAM,
+                    resource: uber_program.as_entire_binding(),
+                },
+            ],
+        });
+        let placeholder_sampler = ctx
+            .samplers
+            .get(&ctx.device, SamplerMode::Nearest { wrap: Wrap::Repeat });
+        let mut views = Vec::with_capacity(MAX_TEXTURE_MAPS);
+        let mut samplers = Vec::with_capacity(MAX_TEXTURE_MAPS);
+        for map in 0..MAX_TEXTURE_MAPS {
+            match textures.get(map).and_then(|t| t.as_ref()) {
+                Some(t) => {
+                    views.push(t.texture.view.clone());
+                    samplers.push(ctx.samplers.get(&ctx.device, t.sampler));
+                }
+                None => {
+                    views.push(ctx.placeholder.view.clone());
+                    samplers.push(placeholder_sampler.clone());
+                }
+            }
+        }
+        let mut entries = Vec::with_capacity(2 * MAX_TEXTURE_MAPS);
+        for map in 0..MAX_TEXTURE_MAPS {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 * map as u32,
+                resource: wgpu::BindingResource::TextureView(&views[map]),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: 2 * map as u32 + 1,
+                resource: wgpu::BindingResource::Sampler(&samplers[map]),
+            });
+        }
+        let texture_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("material texture group"),
+            layout: &ctx.layouts.texture_group,
+            entries: &entries,
+        });
+        Self {
+            program,
+            shader_key,
+            uber_key,
+            tev_uniforms,
+            uber_program,
+            uniforms_written: uniforms,
+            program_written: packed,
+            draw_group,
+            texture_group,
+        }
+    }
+
+    /// Applies an edited material (same textures): rewrites the uniforms and program buffer
+    /// when they changed. Returns true when the structure (shader key) changed.
+    pub fn update(
+        &mut self,
+        ctx: &RenderContext,
+        material: &Material,
+        options: &TevOptions,
+    ) -> bool {
+        self.update_program(ctx, material, TevProgram::from_material(material, options))
+    }
+
+    /// Applies an edited program; see [`GpuMaterial::update`].
+    pub fn update_program(
+        &mut self,
+        ctx: &RenderContext,
+        material: &Material,
+        program: TevProgram,
+    ) -> bool {
+        let key = ShaderKey::new(material, &program);
+        let uniforms = TevUniforms::from_program(&program);
+        if uniforms != self.uniforms_written {
+            ctx.queue
+                .write_buffer(&self.tev_uniforms, 0, bytemuck::bytes_of(&uniforms));
+            self.uniforms_written = uniforms;
+        }
+        let changed = key != self.shader_key;
+        if changed {
+            let packed = UberProgram::from_key(&key.fragment);
+            if packed != self.program_written {
+                ctx.queue
+                    .write_buffer(&self.uber_program, 0, bytemuck::bytes_of(&packed));
+                self.program_written = packed;
+            }
+            self.uber_key = UberKey::new(material, &program);
+            self.shader_key = key;
+        }
+        self.program = program;
+        changed
+    }
+
+    /// Pipeline keys of the specialized shader and the ubershader for `state`.
+    pub fn pipeline_keys(
+        &self,
+        state: RenderState,
+        color_format: wgpu::TextureFormat,
+        depth_format: Option<wgpu::TextureFormat>,
+    ) -> (PipelineKey, PipelineKey) {
+        let make = |shader| PipelineKey {
+            shader,
+            state,
+            color_format,
+            depth_format,
+        };
+        (
+            make(ShaderId::Specialized(self.shader_key.clone())),
+            make(ShaderId::Uber(self.uber_key.clone())),
+        )
+    }
+
+    /// Binds groups 0 and 1.
+    pub fn bind(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_bind_group(0, &self.draw_group, &[]);
+        pass.set_bind_group(1, &self.texture_group, &[]);
+    }
+}

@@ -1,0 +1,345 @@
+//! Pipeline cache: [`PipelineKey`] → `RenderPipeline`, synchronously or on a worker thread.
+//!
+//! A structural material edit produces a new shader key. Compiling its pipeline takes
+//! from milliseconds (GPU drivers) to a second (lavapipe), so [`PipelineCache::request`]
+//! queues it on a worker thread and reports [`PipelineStatus::Pending`]; meanwhile
+//! [`MaterialPipeline::select`] draws with the ubershader, which interprets the same
+//! program from a uniform buffer and gives identical pixels. When the specialized pipeline
+//! is ready it is swapped in on the next frame. A shader that fails validation is an error
+//! value: the draw keeps its last good pipeline.
+
+use std::collections::HashMap;
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+
+use super::SharedError;
+use super::context::{Layouts, RenderContext};
+use super::convert::RenderState;
+use super::shader_cache::{ShaderCache, ShaderId};
+use crate::gx::wgsl::interface::GpuVertex;
+
+/// Everything a render pipeline is made from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PipelineKey {
+    pub shader: ShaderId,
+    pub state: RenderState,
+    pub color_format: wgpu::TextureFormat,
+    pub depth_format: Option<wgpu::TextureFormat>,
+}
+
+/// What [`PipelineCache::request`] knows about a key.
+#[derive(Debug, Clone)]
+pub enum PipelineStatus {
+    Ready(Arc<wgpu::RenderPipeline>),
+    /// Being built on the worker thread.
+    Pending,
+    Failed(SharedError),
+}
+
+type BuildResult = Result<Arc<wgpu::RenderPipeline>, SharedError>;
+
+enum Slot {
+    Pending,
+    Done(BuildResult),
+}
+
+struct Shared {
+    device: wgpu::Device,
+    layouts: Layouts,
+    shaders: Arc<ShaderCache>,
+    slots: Mutex<HashMap<PipelineKey, Slot>>,
+    /// Signalled whenever a slot leaves `Pending`.
+    done: Condvar,
+}
+
+impl Shared {
+    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<PipelineKey, Slot>> {
+        self.slots
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn finish(&self, key: PipelineKey, result: BuildResult) {
+        self.slots().insert(key, Slot::Done(result));
+        self.done.notify_all();
+    }
+}
+
+/// The vertex buffer layout of [`GpuVertex`] (`gx/wgsl/interface.rs`).
+pub fn gpu_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRIBUTES: [wgpu::VertexAttribute; 12] = wgpu::vertex_attr_array![
+        0 => Float32x3,
+        1 => Float32x3,
+        2 => Unorm8x4,
+        3 => Unorm8x4,
+        4 => Float32x2,
+        5 => Float32x2,
+        6 => Float32x2,
+        7 => Float32x2,
+        8 => Float32x2,
+        9 => Float32x2,
+        10 => Float32x2,
+        11 => Float32x2,
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<GpuVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRIBUTES,
+    }
+}
+
+/// Builds one pipeline (shader from the cache, naga-validated; wgpu errors captured).
+pub fn build_pipeline(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    shaders: &ShaderCache,
+    key: &PipelineKey,
+) -> BuildResult {
+    let shader = shaders.get(&key.shader)?;
+    let pipeline = RenderContext::capture(device, "creating a render pipeline", || {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(&shader.label),
+            layout: Some(&layouts.pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &shader.module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: &[Some(gpu_vertex_layout())],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: key.state.topology,
+                strip_index_format: None,
+                front_face: wgpu::FrontFace::Ccw,
+                cull_mode: key.state.cull,
+                unclipped_depth: false,
+                polygon_mode: wgpu::PolygonMode::Fill,
+                conservative: false,
+            },
+            depth_stencil: key.depth_format.map(|f| key.state.depth_stencil(f)),
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader.module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: key.color_format,
+                    blend: key.state.blend,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    })?;
+    Ok(Arc::new(pipeline))
+}
+
+/// Cache of render pipelines with a background builder.
+pub struct PipelineCache {
+    shared: Arc<Shared>,
+    jobs: Mutex<Option<Sender<PipelineKey>>>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl PipelineCache {
+    pub fn new(device: wgpu::Device, layouts: Layouts, shaders: Arc<ShaderCache>) -> Self {
+        let shared = Arc::new(Shared {
+            device,
+            layouts,
+            shaders,
+            slots: Mutex::new(HashMap::new()),
+            done: Condvar::new(),
+        });
+        let (tx, rx) = channel::<PipelineKey>();
+        let worker_shared = shared.clone();
+        let worker = std::thread::Builder::new()
+            .name("tevscope pipeline builder".into())
+            // naga's WGSL front end recurses; give it room.
+            .stack_size(16 << 20)
+            .spawn(move || {
+                while let Ok(key) = rx.recv() {
+                    let s = &worker_shared;
+                    let result = build_pipeline(&s.device, &s.layouts, &s.shaders, &key);
+                    s.finish(key, result);
+                }
+            })
+            .map_err(|e| log::error!("cannot start the pipeline worker: {e}"))
+            .ok();
+        Self {
+            shared,
+            jobs: Mutex::new(worker.is_some().then_some(tx)),
+            worker,
+        }
+    }
+
+    /// The pipeline for `key`, built on this thread if needed (waits if the worker is
+    /// already building it).
+    pub fn get_blocking(&self, key: &PipelineKey) -> BuildResult {
+        let mut slots = self.shared.slots();
+        loop {
+            match slots.get(key) {
+                Some(Slot::Done(r)) => return r.clone(),
+                Some(Slot::Pending) => {
+                    slots = self
+                        .shared
+                        .done
+                        .wait(slots)
+                        .unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
+                None => break,
+            }
+        }
+        slots.insert(key.clone(), Slot::Pending);
+        drop(slots);
+        let s = &self.shared;
+        let result = build_pipeline(&s.device, &s.layouts, &s.shaders, key);
+        s.finish(key.clone(), result.clone());
+        result
+    }
+
+    /// The pipeline for `key` if built; otherwise starts building it in the background.
+    pub fn request(&self, key: &PipelineKey) -> PipelineStatus {
+        let mut slots = self.shared.slots();
+        match slots.get(key) {
+            Some(Slot::Done(Ok(p))) => return PipelineStatus::Ready(p.clone()),
+            Some(Slot::Done(Err(e))) => return PipelineStatus::Failed(e.clone()),
+            Some(Slot::Pending) => return PipelineStatus::Pending,
+            None => {}
+        }
+        let jobs = self
+            .jobs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let sent = jobs.as_ref().is_some_and(|tx| tx.send(key.clone()).is_ok());
+        if sent {
+            slots.insert(key.clone(), Slot::Pending);
+            PipelineStatus::Pending
+        } else {
+            // No worker: build here.
+            drop(jobs);
+            drop(slots);
+            match self.get_blocking(key) {
+                Ok(p) => PipelineStatus::Ready(p),
+                Err(e) => PipelineStatus::Failed(e),
+            }
+        }
+    }
+
+    /// Blocks until no pipeline is being built in the background.
+    pub fn wait_idle(&self) {
+        let mut slots = self.shared.slots();
+        while slots.values().any(|s| matches!(s, Slot::Pending)) {
+            slots = self
+                .shared
+                .done
+                .wait(slots)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+
+    /// Number of pipelines built or failed.
+    pub fn len(&self) -> usize {
+        self.shared
+            .slots()
+            .values()
+            .filter(|s| matches!(s, Slot::Done(_)))
+            .count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Drop for PipelineCache {
+    fn drop(&mut self) {
+        // Closing the channel ends the worker after its current job.
+        self.jobs
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        if let Some(w) = self.worker.take() {
+            let _ = w.join();
+        }
+    }
+}
+
+/// Which pipeline a draw uses this frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SelectedPath {
+    Specialized,
+    /// The specialized pipeline is still compiling.
+    Uber,
+    /// The current structure failed; drawing with the last pipeline that worked.
+    LastGood,
+}
+
+#[derive(Debug, Clone)]
+pub struct Selected {
+    pub pipeline: Arc<wgpu::RenderPipeline>,
+    pub path: SelectedPath,
+}
+
+/// Per-draw pipeline choice: specialized when ready, ubershader while it compiles, the
+/// last good pipeline when the current structure fails.
+#[derive(Debug, Default)]
+pub struct MaterialPipeline {
+    last_good: Option<(PipelineKey, Arc<wgpu::RenderPipeline>)>,
+    /// The error of the current structure, if it failed (shown in the UI with its WGSL).
+    pub last_error: Option<SharedError>,
+}
+
+impl MaterialPipeline {
+    pub fn select(
+        &mut self,
+        cache: &PipelineCache,
+        specialized: &PipelineKey,
+        uber: &PipelineKey,
+    ) -> Result<Selected, SharedError> {
+        match cache.request(specialized) {
+            PipelineStatus::Ready(p) => {
+                self.last_good = Some((specialized.clone(), p.clone()));
+                self.last_error = None;
+                Ok(Selected {
+                    pipeline: p,
+                    path: SelectedPath::Specialized,
+                })
+            }
+            PipelineStatus::Pending => match cache.get_blocking(uber) {
+                Ok(p) => Ok(Selected {
+                    pipeline: p,
+                    path: SelectedPath::Uber,
+                }),
+                Err(e) => self.fallback(e),
+            },
+            PipelineStatus::Failed(e) => {
+                if self.last_error.as_ref().is_none_or(|l| !Arc::ptr_eq(l, &e)) {
+                    log::error!("material pipeline failed, keeping the last good one: {e}");
+                }
+                self.last_error = Some(e.clone());
+                if self.last_good.is_some() {
+                    return self.fallback(e);
+                }
+                // Nothing drawn yet: the ubershader runs the same program.
+                cache
+                    .get_blocking(uber)
+                    .map(|p| Selected {
+                        pipeline: p,
+                        path: SelectedPath::Uber,
+                    })
+                    .map_err(|_| e)
+            }
+        }
+    }
+
+    fn fallback(&self, e: SharedError) -> Result<Selected, SharedError> {
+        match &self.last_good {
+            Some((_, p)) => Ok(Selected {
+                pipeline: p.clone(),
+                path: SelectedPath::LastGood,
+            }),
+            None => Err(e),
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Offscreen colour + depth target and readback. The viewport, screenshots, the CLI and
+//! the tests all draw into one of these.
+
+use super::RenderError;
+use super::context::RenderContext;
+
+/// Colour format of every target: 8-bit UNORM, never sRGB (GX has no gamma).
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// An RGBA8 image, rows top to bottom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<u8>,
+}
+
+impl RgbaImage {
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * self.width + x) * 4) as usize;
+        [
+            self.pixels[i],
+            self.pixels[i + 1],
+            self.pixels[i + 2],
+            self.pixels[i + 3],
+        ]
+    }
+
+    /// The image as a PNG file (RGBA, 8 bits per channel).
+    pub fn encode_png(&self) -> Result<Vec<u8>, RenderError> {
+        let mut out = Vec::new();
+        let err = |e: png::EncodingError| RenderError::Encode(e.to_string());
+        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(err)?;
+        writer.write_image_data(&self.pixels).map_err(err)?;
+        writer.finish().map_err(err)?;
+        Ok(out)
+    }
+
+    /// The sub-image at (x, y) of size w × h (clipped to the image).
+    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> RgbaImage {
+        let w = w.min(self.width.saturating_sub(x));
+        let h = h.min(self.height.saturating_sub(y));
+        let mut pixels = Vec::with_capacity((w * h * 4) as usize);
+        for row in y..y + h {
+            let start = ((row * self.width + x) * 4) as usize;
+            pixels.extend_from_slice(&self.pixels[start..start + (w * 4) as usize]);
+        }
+        RgbaImage {
+            width: w,
+            height: h,
+            pixels,
+        }
+    }
+}
+
+/// A colour (Rgba8Unorm) + depth (Depth32Float) render target of any size.
+pub struct OffscreenTarget {
+    pub width: u32,
+    pub height: u32,
+    pub color: wgpu::Texture,
+    pub color_view: wgpu::TextureView,
+    pub depth: wgpu::Texture,
+    pub depth_view: wgpu::TextureView,
+}
+
+impl OffscreenTarget {
+    pub fn new(ctx: &RenderContext, width: u32, height: u32) -> Result<Self, RenderError> {
+        let limit = ctx.device.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > limit || height > limit {
+            return Err(RenderError::Texture(format!(
+                "target size {width}x{height} outside 1..={limit}"
+            )));
+        }
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let color = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen colour"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let depth = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen depth"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        Ok(Self {
+            width,
+            height,
+            color_view: color.create_view(&wgpu::TextureViewDescriptor::default()),
+            depth_view: depth.create_view(&wgpu::TextureViewDescriptor::default()),
+            color,
+            depth,
+        })
+    }
+
+    /// Begins a pass on this target; `clear` = Some(colour) clears colour and depth,
+    /// None loads both.
+    pub fn begin_pass<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        clear: Option<wgpu::Color>,
+    ) -> wgpu::RenderPass<'e> {
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("offscreen pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &self.color_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: clear.map_or(wgpu::LoadOp::Load, wgpu::LoadOp::Clear),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: if clear.is_some() {
+                        wgpu::LoadOp::Clear(1.0)
+                    } else {
+                        wgpu::LoadOp::Load
+                    },
+                    store: wgpu::StoreOp::Store,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        })
+    }
+
+    /// Copies the colour target back to the CPU (rows padded to 256 bytes on the GPU side,
+    /// unpadded in the result).
+    pub fn read_rgba(&self, ctx: &RenderContext) -> Result<RgbaImage, RenderError> {
+        let unpadded = self.width * 4;
+        let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: padded as u64 * self.height as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("readback"),
+            });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.color,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(self.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        ctx.queue.submit([encoder.finish()]);
+        let (tx, rx) = std::sync::mpsc::channel();
+        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+            let _ = tx.send(r);
+        });
+        ctx.wait_idle()?;
+        rx.recv()
+            .map_err(|e| RenderError::Readback(e.to_string()))?
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let mut pixels = Vec::with_capacity((unpadded * self.height) as usize);
+        {
+            let view = buffer
+                .get_mapped_range(..)
+                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            for row in view.chunks(padded as usize) {
+                pixels.extend_from_slice(&row[..unpadded as usize]);
+            }
+        }
+        buffer.unmap();
+        Ok(RgbaImage {
+            width: self.width,
+            height: self.height,
+            pixels,
+        })
+    }
+}
