@@ -909,7 +909,12 @@ fn from_scratch_model_parses_back_to_the_same_data() {
         tri_pos[1],
         [[-1.0, -1.0, 0.0], [1.0, 1.0, 0.0], [-1.0, 1.0, 0.0]]
     );
+    let resolved = cmdl.resolved_vertices(s0);
     for (k, v) in s0.mesh.vertices.iter().enumerate() {
+        assert_eq!(resolved[k].position, quad[k].position);
+        assert_eq!(resolved[k].normal, quad[k].normal);
+        assert_eq!(resolved[k].tex[0], quad[k].uvs[0]);
+        assert_eq!(resolved[k].tex[1], None);
         assert_eq!(cmdl.tex_coord(s0, v, 0).unwrap(), quad[k].uvs[0].unwrap());
         assert_eq!(
             cmdl.normal(v.normal.unwrap() as usize).unwrap(),

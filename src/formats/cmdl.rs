@@ -219,8 +219,11 @@ impl Surface {
         })
     }
 
+    /// Reads one surface section (`r` spans exactly the section) and decodes its display list
+    /// with the layout of `set0`'s material. Shared with MREA world geometry, whose surfaces
+    /// use the same encoding. Display-list problems land in `mesh.error`, not in the result.
     #[allow(clippy::too_many_arguments)]
-    fn parse(
+    pub fn parse(
         r: &mut Reader,
         game: Game,
         set0: &MaterialSet,
@@ -338,6 +341,18 @@ impl Surface {
         w.bytes(&self.display_list);
         w.bytes(&self.tail);
     }
+}
+
+/// A vertex with its attribute values looked up (what a renderer uploads).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct ResolvedVertex {
+    pub position: [f32; 3],
+    pub normal: Option<[f32; 3]>,
+    pub colors: [Option<[u8; 4]>; 2],
+    /// TEX0 … TEX7 (TEX0 from the short-UV array when the surface says so).
+    pub tex: [Option<[f32; 2]>; 8],
+    /// Matrix-index bytes (MP2), as in [`VertexRef::matrix_indices`].
+    pub matrix_indices: [Option<u8>; 8],
 }
 
 /// Name, offset and size of one data section, as the conformance JSON lists them.
@@ -829,6 +844,35 @@ impl Cmdl {
         } else {
             self.uvs.values.get(i).copied()
         }
+    }
+
+    /// Looks up a vertex reference's values. Decoded meshes only hold in-range indices; an
+    /// index made invalid by later edits reads as zero / None instead of panicking.
+    pub fn resolve_vertex(&self, surface: &Surface, v: &VertexRef) -> ResolvedVertex {
+        let color = |c: Option<u16>| c.and_then(|i| self.colors.values.get(i as usize).copied());
+        ResolvedVertex {
+            position: self
+                .positions
+                .values
+                .get(v.position as usize)
+                .copied()
+                .unwrap_or_default(),
+            normal: v.normal.and_then(|i| self.normal(i as usize)),
+            colors: [color(v.colors[0]), color(v.colors[1])],
+            tex: [0, 1, 2, 3, 4, 5, 6, 7].map(|t| self.tex_coord(surface, v, t)),
+            matrix_indices: v.matrix_indices,
+        }
+    }
+
+    /// [`Cmdl::resolve_vertex`] for every unique vertex of a surface, in mesh order, so
+    /// `surface.mesh.triangles` index the result directly.
+    pub fn resolved_vertices(&self, surface: &Surface) -> Vec<ResolvedVertex> {
+        surface
+            .mesh
+            .vertices
+            .iter()
+            .map(|v| self.resolve_vertex(surface, v))
+            .collect()
     }
 
     /// The surface's stored AABB, or one computed from the positions it references.

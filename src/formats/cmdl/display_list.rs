@@ -260,39 +260,125 @@ pub fn effective_layout(
     }
 }
 
-/// A minimal multiplicative hasher for short byte keys (vertex records), much faster than
-/// SipHash for deduplication; inputs are not attacker-chosen in a way that matters here
-/// (worst case is slower deduplication, bounded by the list size).
+/// A vertex record packed into integers (records are at most 8 matrix bytes + 12 × 2 index
+/// bytes = 32 bytes), so deduplication compares and hashes four words instead of a slice.
+#[derive(Clone, Copy, Eq)]
+struct VertexKey([u64; 4]);
+
+impl PartialEq for VertexKey {
+    // Word by word: a derived (vectorised) compare of a key just built from 8-byte stores
+    // stalls on store forwarding.
+    #[inline]
+    fn eq(&self, o: &Self) -> bool {
+        (self.0[0] ^ o.0[0]) | (self.0[1] ^ o.0[1]) | (self.0[2] ^ o.0[2]) | (self.0[3] ^ o.0[3])
+            == 0
+    }
+}
+
+impl VertexKey {
+    fn new(bytes: &[u8]) -> Self {
+        // Built with shifts rather than a copy into a stack buffer: a variable-length copy
+        // followed by wide loads stalls on store forwarding.
+        let mut key = [0u64; 4];
+        let mut chunks = bytes.chunks_exact(8);
+        let mut i = 0;
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            key[i.min(3)] = u64::from_le_bytes(w);
+            i += 1;
+        }
+        for (k, &b) in chunks.remainder().iter().enumerate() {
+            key[i.min(3)] |= (b as u64) << (8 * k);
+        }
+        Self(key)
+    }
+}
+
+impl VertexKey {
+    fn mixed(&self) -> u64 {
+        let mut h = 0u64;
+        for w in self.0 {
+            h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(31);
+        }
+        // murmur3's finaliser: hashbrown uses both the low bits and the top 7 bits.
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 33;
+        h
+    }
+}
+
+impl std::hash::Hash for VertexKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.mixed());
+    }
+}
+
+/// Passes the key's own hash through (it is already mixed).
 #[derive(Default)]
 struct VertexHasher(u64);
 
 impl Hasher for VertexHasher {
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(c);
-            self.add(u64::from_le_bytes(a));
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01B3);
         }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut a = [0u8; 8];
-            a[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(a) ^ (rest.len() as u64) << 59);
-        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
     }
     fn finish(&self) -> u64 {
         self.0
     }
 }
 
-impl VertexHasher {
-    fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
+type VertexMap = HashMap<VertexKey, u32, BuildHasherDefault<VertexHasher>>;
+
+/// Vertex deduplication: a hash map of every record seen, fronted by a small direct-mapped
+/// cache of recent ones. Strips and grids re-reference vertices within a few hundred records,
+/// and the cache turns those lookups into L1/L2 hits instead of a random probe into a table
+/// that, for big surfaces, does not fit in cache.
+struct Dedup {
+    map: VertexMap,
+    recent: Vec<(VertexKey, u32)>,
 }
 
-type VertexMap<'a> = HashMap<&'a [u8], u32, BuildHasherDefault<VertexHasher>>;
+impl Dedup {
+    const EMPTY: u32 = u32::MAX;
+
+    /// `expected` bounds the sizes (it is derived from the display list's length).
+    fn new(expected: usize) -> Self {
+        let recent = expected.clamp(16, 2048).next_power_of_two();
+        Self {
+            map: VertexMap::with_capacity_and_hasher(expected.min(1 << 16), Default::default()),
+            recent: vec![(VertexKey([0; 4]), Self::EMPTY); recent],
+        }
+    }
+
+    fn slot(&self, key: &VertexKey) -> usize {
+        (key.mixed() >> 7) as usize & (self.recent.len() - 1)
+    }
+
+    fn get(&mut self, key: &VertexKey) -> Option<u32> {
+        let slot = self.slot(key);
+        let (k, i) = self.recent[slot];
+        if i != Self::EMPTY && k == *key {
+            return Some(i);
+        }
+        let found = self.map.get(key).copied();
+        if let Some(i) = found {
+            self.recent[slot] = (*key, i);
+        }
+        found
+    }
+
+    fn insert(&mut self, key: VertexKey, i: u32) {
+        let slot = self.slot(&key);
+        self.recent[slot] = (key, i);
+        self.map.insert(key, i);
+    }
+}
 
 /// Decodes one display list. `r` spans exactly the list; `label` names the surface in errors
 /// (e.g. `surface[3]`). Errors stop decoding and land in [`SurfaceMesh::error`]; everything
@@ -307,7 +393,13 @@ pub fn decode(
     warnings: &mut Vec<String>,
 ) -> SurfaceMesh {
     let mut mesh = SurfaceMesh::empty(layout);
-    let mut dedup = VertexMap::default();
+    // Sized for a list that shares each vertex about twice, bounded by the list's bytes.
+    let mut dedup = Dedup::new(
+        layout
+            .vertex_size()
+            .filter(|&v| v > 0)
+            .map_or(0, |v| r.remaining() / v / 2),
+    );
     let mut vat_warned = false;
     let mut leftover_warned = false;
     let mut index = 0usize;
@@ -412,12 +504,12 @@ pub fn decode(
 
 /// Reads one command (opcode already read at `at`) and its vertices.
 #[allow(clippy::too_many_arguments)]
-fn decode_primitive<'a>(
-    r: &mut Reader<'a>,
+fn decode_primitive(
+    r: &mut Reader,
     op: u8,
     at: usize,
     mesh: &mut SurfaceMesh,
-    dedup: &mut VertexMap<'a>,
+    dedup: &mut Dedup,
     counts: &ArrayCounts,
     has_short_uvs: bool,
     options: &DecodeOptions,
@@ -463,7 +555,8 @@ fn decode_primitive<'a>(
     for v in 0..n {
         let start = r.pos();
         let bytes = r.bytes("vertex", vsize)?;
-        if let Some(&i) = dedup.get(bytes) {
+        let key = VertexKey::new(bytes);
+        if let Some(i) = dedup.get(&key) {
             vertices.push(i);
             continue;
         }
@@ -476,7 +569,7 @@ fn decode_primitive<'a>(
         })?;
         let i = mesh.vertices.len() as u32;
         mesh.vertices.push(vref);
-        dedup.insert(bytes, i);
+        dedup.insert(key, i);
         vertices.push(i);
     }
     Ok(Primitive {
@@ -793,6 +886,57 @@ mod tests {
             m.error.unwrap().field,
             "surface[0].display_list.primitive[0].opcode"
         );
+    }
+
+    #[test]
+    fn dedup_survives_cache_collisions_and_large_lists() {
+        // 3000 references to 600 distinct records in a scrambled order: far more than the
+        // recent-vertex cache holds, so lookups go through both levels.
+        let counts = ArrayCounts {
+            positions: 600,
+            normals: 600,
+            colors: 0,
+            uvs: 4,
+            short_uvs: 0,
+        };
+        let refs: Vec<VertexRef> = (0..3000u32)
+            .map(|i| {
+                let k = (i.wrapping_mul(2_654_435_761) >> 7) % 600;
+                VertexRef {
+                    position: k as u16,
+                    normal: Some((599 - k) as u16),
+                    tex: [
+                        Some((k % 4) as u16),
+                        None,
+                        None,
+                        None,
+                        None,
+                        None,
+                        None,
+                        None,
+                    ],
+                    ..Default::default()
+                }
+            })
+            .collect();
+        let mut w = Writer::new();
+        encode_primitive(&mut w, PrimitiveKind::Points, 0, &refs, layout().attributes);
+        let mut warnings = Vec::new();
+        let mut r = Reader::new(&w.buf, "dl");
+        let m = decode(
+            &mut r,
+            layout(),
+            &counts,
+            false,
+            &Default::default(),
+            "s",
+            &mut warnings,
+        );
+        assert!(m.error.is_none());
+        let distinct: std::collections::HashSet<_> = refs.iter().collect();
+        assert_eq!(m.vertices.len(), distinct.len());
+        let back: Vec<VertexRef> = m.points.iter().map(|&i| m.vertices[i as usize]).collect();
+        assert_eq!(back, refs);
     }
 
     #[test]
