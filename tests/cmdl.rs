@@ -698,6 +698,47 @@ fn display_list_claiming_65535_vertices_is_checked_against_the_bytes_left() {
 }
 
 #[test]
+fn attribute_bits_the_game_ignores_warn_once_at_the_material() {
+    let Some((bytes, _)) = conformance_file("mp1_cube_skinned.CMDL") else {
+        return;
+    };
+    let clean = Cmdl::parse(&bytes, "cube").unwrap();
+    // Material 0's vertex attribute word is at 0x8C (flags, texture count, one index).
+    assert_eq!(&bytes[0x8C..0x90], &0x30Fu32.to_be_bytes());
+    for (word, what) in [(0x00C0_030Fu32, "TEX7"), (0x0100_030F, "matrix-index")] {
+        let mut odd = bytes.clone();
+        odd[0x8C..0x90].copy_from_slice(&word.to_be_bytes());
+        let c = Cmdl::parse(&odd, "cube").unwrap();
+        let hits: Vec<&String> = c.warnings.iter().filter(|w| w.contains(what)).collect();
+        assert_eq!(hits.len(), 1, "{:?}", c.warnings);
+        assert!(hits[0].starts_with(
+            "cube: material_set[0].material[0].vertex_attribute_flags at byte offset 0x8c"
+        ));
+        // Ignored as the game does: the geometry is unchanged.
+        for (a, b) in c.surfaces.iter().zip(&clean.surfaces) {
+            assert_eq!(a.mesh.triangles, b.mesh.triangles);
+            assert_eq!(a.mesh.vertices, b.mesh.vertices);
+        }
+        assert_eq!(c.to_bytes(), odd);
+    }
+    // Alt: honouring TEX7 reads an extra index per vertex, which this list does not have.
+    let mut odd = bytes.clone();
+    odd[0x8C..0x90].copy_from_slice(&0x00C0_030Fu32.to_be_bytes());
+    let alt = CmdlOptions {
+        decode: tevscope::formats::cmdl::DecodeOptions {
+            honour_tex7: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let c = Cmdl::parse_with(&odd, "cube", &alt).unwrap();
+    assert_ne!(
+        c.surfaces[0].mesh.triangles,
+        clean.surfaces[0].mesh.triangles
+    );
+}
+
+#[test]
 fn hostile_section_tables_are_rejected_before_allocating() {
     let Some((bytes, _)) = conformance_file("mp1_cube_skinned.CMDL") else {
         return;

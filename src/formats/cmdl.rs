@@ -220,13 +220,14 @@ impl Surface {
     }
 
     /// Reads one surface section (`r` spans exactly the section) and decodes its display list
-    /// with the layout of `set0`'s material. Shared with MREA world geometry, whose surfaces
-    /// use the same encoding. Display-list problems land in `mesh.error`, not in the result.
+    /// with `layouts[material_index]` (from [`material_layouts`]). Shared with MREA world
+    /// geometry, whose surfaces use the same encoding. Display-list problems land in
+    /// `mesh.error`, not in the result.
     #[allow(clippy::too_many_arguments)]
     pub fn parse(
         r: &mut Reader,
         game: Game,
-        set0: &MaterialSet,
+        layouts: &[VertexLayout],
         counts: &ArrayCounts,
         has_short_uvs: bool,
         options: &CmdlOptions,
@@ -276,28 +277,18 @@ impl Surface {
         let tail = r.rest().to_vec();
         let _ = r.seek("end", r.len());
 
-        let Some(material) = set0.materials.get(material_index as usize) else {
+        let Some(layout) = layouts.get(material_index as usize) else {
             return Err(FormatError::new(
                 r.file(),
                 "material_index",
                 material_at,
                 ErrorKind::OutOfRange {
                     value: material_index.into(),
-                    expected: format!("below the {} materials of set 0", set0.materials.len()),
+                    expected: format!("below the {} materials of set 0", layouts.len()),
                 },
             ));
         };
-        let tex0_short = has_short_uvs && material.uses_short_uvs(&options.material);
-        let layout = display_list::effective_layout(
-            material.vertex_attributes,
-            game,
-            tex0_short,
-            &options.decode,
-            r.file(),
-            &format!("{label}.material[{material_index}].vertex_attribute_flags"),
-            material_at,
-            warnings,
-        );
+        let layout = *layout;
         let display_list = dl.data().to_vec();
         let mesh = display_list::decode(
             &mut dl,
@@ -341,6 +332,36 @@ impl Surface {
         w.bytes(&self.display_list);
         w.bytes(&self.tail);
     }
+}
+
+/// The display-list layout of every material of set 0 (all sets share layouts), warning once
+/// per material about attribute bits the game ignores. `set_offset` is the set section's
+/// absolute offset (for locating those warnings).
+pub fn material_layouts(
+    set0: &MaterialSet,
+    has_short_uvs: bool,
+    options: &CmdlOptions,
+    file: &str,
+    set_offset: u64,
+    warnings: &mut Vec<String>,
+) -> Vec<VertexLayout> {
+    set0.materials
+        .iter()
+        .zip(set0.material_offsets())
+        .enumerate()
+        .map(|(i, (m, at))| {
+            display_list::effective_layout(
+                m.vertex_attributes,
+                set0.game,
+                has_short_uvs && m.uses_short_uvs(&options.material),
+                &options.decode,
+                file,
+                &format!("material_set[0].material[{i}].vertex_attribute_flags"),
+                set_offset + (at + 8 + 4 * m.texture_indices.len()) as u64,
+                warnings,
+            )
+        })
+        .collect()
 }
 
 /// A vertex with its attribute values looked up (what a renderer uploads).
@@ -587,6 +608,14 @@ impl Cmdl {
             padding: Vec::new(),
         };
         let set0 = material_sets.first().unwrap_or(&no_sets);
+        let layouts = material_layouts(
+            set0,
+            short_uvs.is_some(),
+            options,
+            file,
+            offsets.first().map_or(0, |&o| o as u64),
+            &mut warnings,
+        );
         let counts = ArrayCounts {
             positions: positions.len(),
             normals: normals.len(),
@@ -601,7 +630,7 @@ impl Cmdl {
             let surface = Surface::parse(
                 &mut sr,
                 game,
-                set0,
+                &layouts,
                 &counts,
                 short_uvs.is_some(),
                 options,

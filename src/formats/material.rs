@@ -797,12 +797,13 @@ impl Material {
     /// default registers, COLOR0 control, blend (punchthrough forces ONE/ZERO and the alpha
     /// test), depth write (0x80), depth sorting (0x10) and UV animations.
     pub fn to_gx(&self) -> Result<gx::Material, MaterialProblem> {
-        // Offsets in problems assume MP1 layout only for messages; the checks are layout-free.
-        if let Some(p) = self
-            .problems(Game::Mp1, None)
-            .into_iter()
-            .find(|p| p.is_error)
-        {
+        // The MP2 words are present exactly in MP2 materials; only the offsets depend on it.
+        let game = if self.mp2_unknown.is_some() {
+            Game::Mp2
+        } else {
+            Game::Mp1
+        };
+        if let Some(p) = self.problems(game, None).into_iter().find(|p| p.is_error) {
             return Err(p);
         }
         let problem = |field: String, message: &str| MaterialProblem {
@@ -1082,6 +1083,20 @@ impl MaterialSet {
         let mut r = Reader::new(data, file);
         let set = Self::parse(&mut r, game, options, "material_set", &mut warnings)?;
         Ok((set, warnings))
+    }
+
+    /// Byte offset of each material from the start of the set section (as written, which for
+    /// a parsed set is where it was read).
+    pub fn material_offsets(&self) -> Vec<usize> {
+        let mut at = 8 + 4 * self.texture_ids.len() + 4 * self.materials.len();
+        self.materials
+            .iter()
+            .map(|m| {
+                let start = at;
+                at += m.to_bytes(self.game).len();
+                start
+            })
+            .collect()
     }
 
     /// Material end offsets as written (relative to the first material).
