@@ -602,8 +602,14 @@ fn txtr_encoders_round_trip_every_format() {
 fn cli_info_json_uses_conformance_names() {
     let Some(dir) = conformance_dir() else { return };
     let spec = dir.join("mp1_fixtures.pak").display().to_string();
-    let (res, _) = tevscope::cli::source::open(&spec).unwrap();
+    let (res, whole) = tevscope::cli::source::open(&spec).unwrap();
     assert!(res.is_pak());
+    assert_eq!(res.game, Some(Game::Mp1));
+    let cmpr = whole.find(0x1A00_0002, Some(*b"TXTR")).unwrap().unwrap();
+    assert_eq!(cmpr.bytes.len(), 64);
+    assert!(
+        tevscope::cli::pak_txtr::texture(&spec, &std::env::temp_dir().join("x.png"), 0).is_err()
+    );
     let out: Value =
         serde_json::from_str(&tevscope::cli::pak_txtr::info_pak(&res, true).unwrap()).unwrap();
     let (_, json) = conformance_file("mp1_fixtures.pak").unwrap();

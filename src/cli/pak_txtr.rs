@@ -428,6 +428,12 @@ pub fn info_txtr(res: &Resource, json: bool) -> anyhow::Result<String> {
 /// one-line summary.
 pub fn texture(spec: &str, out_png: &Path, mip: u32) -> anyhow::Result<String> {
     let (res, _) = source::open(spec)?;
+    if res.is_pak() {
+        bail!(
+            "{} is a PAK: name a texture in it, e.g. {spec}:0x1A2B3C4D",
+            res.label
+        );
+    }
     if let Some(f) = res.fourcc.filter(|f| f != b"TXTR") {
         bail!(
             "{}: a {} resource, not a texture",

@@ -83,9 +83,10 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
 
     let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
     if Pak::sniff(&bytes) && has_extension(&path, "pak") {
+        // Parse the table only for the game; the resolver re-reads the archive if it is
+        // ever used, so a large PAK is not held twice.
         let label = path.display().to_string();
-        let archive = PakArchive::new(bytes.clone(), &label);
-        let game = archive.as_ref().ok().map(|a| a.pak.game);
+        let game = Pak::parse(&bytes, &label).ok().map(|p| p.game);
         let resource = Resource {
             label,
             path: path.clone(),
@@ -94,15 +95,11 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
             id: None,
             game,
         };
-        let resolver: Box<dyn Resolver> = match archive {
-            Ok(archive) => Box::new(PakResolver {
-                archive: Arc::new(archive),
-                path,
-            }),
-            // The caller will report the parse error when it reads the PAK itself.
-            Err(_) => Box::new(FolderResolver::new(path.parent().unwrap_or(Path::new(".")))),
+        let resolver = LazyPakResolver {
+            path,
+            pak: std::sync::OnceLock::new(),
         };
-        return Ok((resource, resolver));
+        return Ok((resource, Box::new(resolver)));
     }
 
     let name = path
@@ -248,6 +245,28 @@ impl Resolver for PakResolver {
         match self.archive.pak.find(id, fourcc) {
             Some(entry) => self.resource(entry).map(Some),
             None => Ok(None),
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
+}
+
+/// A [`PakResolver`] opened on first use (for inputs that are a whole PAK).
+pub struct LazyPakResolver {
+    path: PathBuf,
+    pak: std::sync::OnceLock<Result<PakResolver, String>>,
+}
+
+impl Resolver for LazyPakResolver {
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
+        let resolver = self
+            .pak
+            .get_or_init(|| PakResolver::open(&self.path).map_err(|e| format!("{e:#}")));
+        match resolver {
+            Ok(r) => r.find(id, fourcc),
+            Err(e) => bail!("{e}"),
         }
     }
 

@@ -566,21 +566,41 @@ const fn expand(v: u32, bits: u32) -> u8 {
     (out & 0xFF) as u8
 }
 
-/// e3(v) = v<<5 | v<<2 | v>>1.
-pub const fn e3(v: u32) -> u8 {
-    expand(v & 7, 3)
+const fn expansion_table<const N: usize>(bits: u32) -> [u8; N] {
+    let mut t = [0u8; N];
+    let mut v = 0;
+    while v < N {
+        t[v] = expand(v as u32, bits);
+        v += 1;
+    }
+    t
 }
-/// e4(v) = v<<4 | v.
-pub const fn e4(v: u32) -> u8 {
-    expand(v & 15, 4)
+
+// Tables: the decoders call these per texel channel.
+static E3: [u8; 8] = expansion_table(3);
+static E4: [u8; 16] = expansion_table(4);
+static E5: [u8; 32] = expansion_table(5);
+static E6: [u8; 64] = expansion_table(6);
+
+/// e3(v) = v<<5 | v<<2 | v>>1 (low 3 bits of `v`).
+#[inline]
+pub fn e3(v: u32) -> u8 {
+    E3[(v & 7) as usize]
 }
-/// e5(v) = v<<3 | v>>2.
-pub const fn e5(v: u32) -> u8 {
-    expand(v & 31, 5)
+/// e4(v) = v<<4 | v (low 4 bits of `v`).
+#[inline]
+pub fn e4(v: u32) -> u8 {
+    E4[(v & 15) as usize]
 }
-/// e6(v) = v<<2 | v>>4.
-pub const fn e6(v: u32) -> u8 {
-    expand(v & 63, 6)
+/// e5(v) = v<<3 | v>>2 (low 5 bits of `v`).
+#[inline]
+pub fn e5(v: u32) -> u8 {
+    E5[(v & 31) as usize]
+}
+/// e6(v) = v<<2 | v>>4 (low 6 bits of `v`).
+#[inline]
+pub fn e6(v: u32) -> u8 {
+    E6[(v & 63) as usize]
 }
 
 /// RGB565 → RGBA8 (A = 255).
@@ -1239,11 +1259,8 @@ impl Quantizer {
             }
         }
         entries.resize(size, 0);
-        let (width, height) = if size == 16384 {
-            (128, 128)
-        } else {
-            (size as u16, 1)
-        };
+        // Stored as 1 × N, like the conformance C4 fixture.
+        let (width, height) = (1, size as u16);
         Quantizer {
             palette: Palette {
                 format,
