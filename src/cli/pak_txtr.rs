@@ -64,6 +64,7 @@ pub struct PakReport {
     pub table_end: u64,
 }
 
+/// One named-resource entry.
 #[derive(Debug, Serialize)]
 pub struct NamedReport {
     #[serde(rename = "type")]
@@ -72,6 +73,7 @@ pub struct NamedReport {
     pub name: String,
 }
 
+/// One resource-table row, with what its payload header says.
 #[derive(Debug, Serialize)]
 pub struct ResourceReport {
     pub index: usize,
@@ -107,6 +109,7 @@ pub struct ResourceReport {
     pub error: Option<String>,
 }
 
+/// One CMPD block header (MP3).
 #[derive(Debug, Serialize)]
 pub struct CmpdBlockReport {
     pub flag: u8,
@@ -276,6 +279,7 @@ pub struct TxtrReport {
     pub trailing_bytes: i64,
 }
 
+/// The 12-byte TXTR header.
 #[derive(Debug, Serialize)]
 pub struct TxtrHeaderReport {
     /// TXTR numbering.
@@ -289,6 +293,7 @@ pub struct TxtrHeaderReport {
     pub mip_count: u32,
 }
 
+/// The palette block of C4/C8/C14X2.
 #[derive(Debug, Serialize)]
 pub struct PaletteReport {
     pub offset_in_image_data: usize,
@@ -299,6 +304,7 @@ pub struct PaletteReport {
     pub entries_raw_u16: Vec<u16>,
 }
 
+/// Where one level lives.
 #[derive(Debug, Serialize)]
 pub struct MipReport {
     pub level: u32,
@@ -311,6 +317,7 @@ pub struct MipReport {
 }
 
 impl TxtrReport {
+    /// Describes `t`; `file_size` and `sha256` are of the bytes it was parsed from.
     pub fn new(t: &Txtr, file_size: usize, sha256: String, asset_id: Option<String>) -> Self {
         let palette_size = t.header_len() - crate::formats::txtr::HEADER_SIZE;
         TxtrReport {
@@ -356,6 +363,7 @@ impl TxtrReport {
         }
     }
 
+    /// Human-readable summary, one line per level.
     pub fn text(&self) -> String {
         let h = &self.header;
         let mut s = String::new();

@@ -70,11 +70,15 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
     let (path, member) = split_spec(spec)?;
     if let Some(member) = member {
         let resolver = PakResolver::open(&path)?;
-        let entry = resolve_member(&resolver.archive.pak, member).ok_or_else(|| {
+        let pak = &resolver.archive.pak;
+        let entry = resolve_member(pak, member).ok_or_else(|| {
+            let example = pak.entries().first().map_or("0x1A2B3C4D".into(), |e| {
+                asset_id_string(e.id, pak.wide_ids())
+            });
             anyhow!(
-                "{}: no resource {member:?} (give an asset ID such as 0x{:08X}, ID.TYPE, or a name from the named table; `info` lists them)",
+                "{}: no resource {member:?} (give an asset ID such as {example}, ID.TYPE, \
+                 or a name from the named table; `info` lists them)",
                 path.display(),
-                resolver.archive.pak.entries().first().map_or(0, |e| e.id),
             )
         })?;
         let resource = resolver.resource(entry)?;

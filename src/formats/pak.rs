@@ -95,6 +95,7 @@ pub struct PakEntry {
 }
 
 impl PakEntry {
+    /// Whether the stored bytes are compressed.
     pub fn compressed(&self) -> bool {
         self.flag != 0
     }

@@ -157,10 +157,12 @@ impl PaletteFormat {
         }
     }
 
+    /// The id stored in the palette header.
     pub fn id(self) -> u32 {
         self as u32
     }
 
+    /// `IA8`, `RGB565` or `RGB5A3`.
     pub fn name(self) -> &'static str {
         match self {
             Self::Ia8 => "IA8",
