@@ -1,1 +1,390 @@
-//! (in progress)
+//! How every command names an input, and how it finds the resources an input refers to.
+//!
+//! An input is one of:
+//! - `FILE` — a loose file (`0x7EC00000.CMDL`, `Sphere.CMDL`) or a whole PAK;
+//! - `FILE.pak:0x1A2B3C4D` — a PAK member by asset ID (hex, `0x` optional, any case),
+//!   optionally with its type: `FILE.pak:0x1A2B3C4D.TXTR`;
+//! - `FILE.pak:name` — a PAK member by its name in the named-resource table (exact, then
+//!   ignoring case).
+//!
+//! The [`Resolver`] returned with the input finds *other* resources by asset ID (a model's
+//! textures, a character's skin and skeleton): in the same PAK, or — for a loose file —
+//! among the files of its folder whose names carry the ID (see [`id_from_file_name`]),
+//! the layout `tevscope extract` writes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, anyhow, bail};
+
+use crate::formats::pak::{Pak, PakArchive, PakEntry};
+use crate::formats::{Game, asset_id_string, fourcc_string};
+
+/// One input resource, decompressed.
+#[derive(Debug, Clone)]
+pub struct Resource {
+    /// What errors and output call it: the path, or `file.pak:0xID.TYPE`.
+    pub label: String,
+    /// The file on disk (the PAK for a member).
+    pub path: PathBuf,
+    /// The decompressed bytes (a PAK member keeps its 0xFF padding if stored raw).
+    pub bytes: Vec<u8>,
+    /// Type from the PAK entry, or from a 4-character file extension.
+    pub fourcc: Option<[u8; 4]>,
+    /// Asset ID from the PAK entry, or from the file name.
+    pub id: Option<u64>,
+    /// Game, when the container tells (PAK members and whole PAKs).
+    pub game: Option<Game>,
+}
+
+impl Resource {
+    /// Whether this input is a whole PAK archive (not a member).
+    pub fn is_pak(&self) -> bool {
+        self.fourcc.is_none() && Pak::sniff(&self.bytes)
+    }
+
+    /// Whether the type is `fourcc`.
+    pub fn is(&self, fourcc: &[u8; 4]) -> bool {
+        self.fourcc.as_ref() == Some(fourcc)
+    }
+
+    /// Whether IDs in this resource's world are 64-bit (MP3).
+    pub fn wide_ids(&self) -> bool {
+        self.game == Some(Game::Mp3) || self.id.is_some_and(|id| id > u64::from(u32::MAX))
+    }
+}
+
+/// Finds resources by asset ID for the input they were opened with.
+pub trait Resolver: Send + Sync {
+    /// The resource with asset `id` (and type `fourcc`, if given); `Ok(None)` when there
+    /// is none, `Err` when it exists but cannot be read.
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>>;
+
+    /// Where lookups go, for messages (`mp1.pak`, `folder /x/y`).
+    fn describe(&self) -> String;
+}
+
+/// Opens an input spec (see the module docs) and a resolver for what it references.
+pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
+    let (path, member) = split_spec(spec)?;
+    if let Some(member) = member {
+        let resolver = PakResolver::open(&path)?;
+        let pak = &resolver.archive.pak;
+        let entry = resolve_member(pak, member).ok_or_else(|| {
+            let example = pak.entries().first().map_or("0x1A2B3C4D".into(), |e| {
+                asset_id_string(e.id, pak.wide_ids())
+            });
+            anyhow!(
+                "{}: no resource {member:?} (give an asset ID such as {example}, ID.TYPE, \
+                 or a name from the named table; `info` lists them)",
+                path.display(),
+            )
+        })?;
+        let resource = resolver.resource(entry)?;
+        return Ok((resource, Box::new(resolver)));
+    }
+
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    if Pak::sniff(&bytes) && has_extension(&path, "pak") {
+        // Parse the table only for the game; the resolver re-reads the archive if it is
+        // ever used, so a large PAK is not held twice.
+        let label = path.display().to_string();
+        let game = Pak::parse(&bytes, &label).ok().map(|p| p.game);
+        let resource = Resource {
+            label,
+            path: path.clone(),
+            bytes,
+            fourcc: None,
+            id: None,
+            game,
+        };
+        let resolver = LazyPakResolver {
+            path,
+            pak: std::sync::OnceLock::new(),
+        };
+        return Ok((resource, Box::new(resolver)));
+    }
+
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (id, fourcc) = match id_from_file_name(&name) {
+        Some((id, f)) => (Some(id), Some(f)),
+        None => (None, fourcc_from_extension(&path)),
+    };
+    let resource = Resource {
+        label: path.display().to_string(),
+        path: path.clone(),
+        bytes,
+        fourcc,
+        id,
+        game: None,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((resource, Box::new(FolderResolver::new(&dir))))
+}
+
+/// Splits `FILE` or `FILE:MEMBER`. A spec that names an existing file is never split
+/// (so paths with colons work); otherwise the part before the last colon must exist.
+pub fn split_spec(spec: &str) -> anyhow::Result<(PathBuf, Option<&str>)> {
+    let whole = Path::new(spec);
+    if whole.is_file() {
+        return Ok((whole.to_path_buf(), None));
+    }
+    if let Some((file, member)) = spec.rsplit_once(':') {
+        let path = Path::new(file);
+        if path.is_file() && !member.is_empty() {
+            return Ok((path.to_path_buf(), Some(member)));
+        }
+    }
+    bail!("{spec}: no such file (inputs are FILE, FILE.pak:0xID[.TYPE] or FILE.pak:name)")
+}
+
+/// Finds a PAK member by `0xID`, `ID`, `0xID.TYPE` or name.
+pub fn resolve_member<'p>(pak: &'p Pak, member: &str) -> Option<&'p PakEntry> {
+    if let Some(entry) = pak.find_by_name(member) {
+        return Some(entry);
+    }
+    let (id_part, fourcc) = match member.rsplit_once('.') {
+        Some((id, ext)) => (id, Some(fourcc_from_str(ext)?)),
+        None => (member, None),
+    };
+    let hex = id_part
+        .strip_prefix("0x")
+        .or_else(|| id_part.strip_prefix("0X"))
+        .unwrap_or(id_part);
+    let id = u64::from_str_radix(hex, 16).ok()?;
+    pak.find(id, fourcc)
+}
+
+/// The asset ID and type in a file name such as `0x7EC00001.TXTR`, `7ec00001.txtr`,
+/// `0x7EC00001_spot.TXTR` or `spot_0x7EC00001.TXTR`: an 8- or 16-digit hex ID (with
+/// `0x`, anywhere between separators; or without, at the start) and a 4-character
+/// extension.
+pub fn id_from_file_name(name: &str) -> Option<(u64, [u8; 4])> {
+    let (stem, ext) = name.rsplit_once('.')?;
+    let fourcc = fourcc_from_str(ext)?;
+    let is_sep = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
+    let hex_run = |s: &str| s.chars().take_while(char::is_ascii_hexdigit).count();
+    // `0x` + hex, between separators.
+    for (at, _) in stem.match_indices(['0']) {
+        let rest = &stem[at..];
+        let Some(digits) = rest.strip_prefix("0x").or_else(|| rest.strip_prefix("0X")) else {
+            continue;
+        };
+        let n = hex_run(digits);
+        if (n == 8 || n == 16)
+            && is_sep(stem[..at].chars().next_back())
+            && is_sep(digits[n..].chars().next())
+        {
+            return Some((u64::from_str_radix(&digits[..n], 16).ok()?, fourcc));
+        }
+    }
+    // Bare hex at the start.
+    let n = hex_run(stem);
+    if (n == 8 || n == 16) && is_sep(stem[n..].chars().next()) {
+        return Some((u64::from_str_radix(&stem[..n], 16).ok()?, fourcc));
+    }
+    None
+}
+
+/// `txtr` → `TXTR`; None unless 4 ASCII alphanumerics.
+fn fourcc_from_str(s: &str) -> Option<[u8; 4]> {
+    let b = s.as_bytes();
+    if b.len() != 4 || !b.iter().all(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    Some([b[0], b[1], b[2], b[3]].map(|c| c.to_ascii_uppercase()))
+}
+
+fn fourcc_from_extension(path: &Path) -> Option<[u8; 4]> {
+    fourcc_from_str(path.extension()?.to_str()?)
+}
+
+fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// Resolves within one PAK (the archive is shared, so clones are cheap).
+#[derive(Clone)]
+pub struct PakResolver {
+    pub archive: Arc<PakArchive>,
+    pub path: PathBuf,
+}
+
+impl PakResolver {
+    /// Reads and parses a PAK.
+    pub fn open(path: &Path) -> anyhow::Result<Self> {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let archive = PakArchive::new(bytes, &path.display().to_string())?;
+        Ok(Self {
+            archive: Arc::new(archive),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The decompressed member `entry` as a [`Resource`].
+    pub fn resource(&self, entry: &PakEntry) -> anyhow::Result<Resource> {
+        let pak = &self.archive.pak;
+        Ok(Resource {
+            label: pak.entry_label(entry),
+            path: self.path.clone(),
+            bytes: self.archive.read(entry)?,
+            fourcc: Some(entry.fourcc),
+            id: Some(entry.id),
+            game: Some(pak.game),
+        })
+    }
+}
+
+impl Resolver for PakResolver {
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
+        match self.archive.pak.find(id, fourcc) {
+            Some(entry) => self.resource(entry).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
+}
+
+/// A [`PakResolver`] opened on first use (for inputs that are a whole PAK).
+pub struct LazyPakResolver {
+    path: PathBuf,
+    pak: std::sync::OnceLock<Result<PakResolver, String>>,
+}
+
+impl Resolver for LazyPakResolver {
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
+        let resolver = self
+            .pak
+            .get_or_init(|| PakResolver::open(&self.path).map_err(|e| format!("{e:#}")));
+        match resolver {
+            Ok(r) => r.find(id, fourcc),
+            Err(e) => bail!("{e}"),
+        }
+    }
+
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
+}
+
+/// Resolves among the files of one folder named by asset ID.
+pub struct FolderResolver {
+    dir: PathBuf,
+    by_id_type: HashMap<(u64, [u8; 4]), PathBuf>,
+    by_id: HashMap<u64, PathBuf>,
+}
+
+impl FolderResolver {
+    /// Indexes `dir` (an unreadable folder gives an empty index). When two files carry
+    /// the same ID and type, the first in name order wins.
+    pub fn new(dir: &Path) -> Self {
+        let mut names: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+            .collect();
+        names.sort();
+        let mut by_id_type = HashMap::new();
+        let mut by_id = HashMap::new();
+        for (name, path) in names {
+            if let Some((id, fourcc)) = id_from_file_name(&name) {
+                by_id_type
+                    .entry((id, fourcc))
+                    .or_insert_with(|| path.clone());
+                by_id.entry(id).or_insert(path);
+            }
+        }
+        Self {
+            dir: dir.to_path_buf(),
+            by_id_type,
+            by_id,
+        }
+    }
+}
+
+impl Resolver for FolderResolver {
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
+        let path = match fourcc {
+            Some(f) => self.by_id_type.get(&(id, f)),
+            None => self.by_id.get(&id),
+        };
+        let Some(path) = path else { return Ok(None) };
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Some(Resource {
+            label: path.display().to_string(),
+            path: path.clone(),
+            bytes,
+            fourcc: id_from_file_name(&name).map(|(_, f)| f),
+            id: Some(id),
+            game: None,
+        }))
+    }
+
+    fn describe(&self) -> String {
+        format!("folder {}", self.dir.display())
+    }
+}
+
+/// `0x1A000001.TXTR` for a resource with known ID and type.
+pub fn resource_name(id: u64, fourcc: [u8; 4], wide: bool) -> String {
+    format!("{}.{}", asset_id_string(id, wide), fourcc_string(fourcc))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_carry_ids() {
+        let t = |n: &str| id_from_file_name(n);
+        assert_eq!(t("0x7EC00001.TXTR"), Some((0x7EC0_0001, *b"TXTR")));
+        assert_eq!(t("0x7ec00001.txtr"), Some((0x7EC0_0001, *b"TXTR")));
+        assert_eq!(t("7EC00001.TXTR"), Some((0x7EC0_0001, *b"TXTR")));
+        assert_eq!(t("0x7EC00001_spot.TXTR"), Some((0x7EC0_0001, *b"TXTR")));
+        assert_eq!(t("spot_0x7EC00001.TXTR"), Some((0x7EC0_0001, *b"TXTR")));
+        assert_eq!(
+            t("0x0123456789ABCDEF.CMDL"),
+            Some((0x0123_4567_89AB_CDEF, *b"CMDL"))
+        );
+        assert_eq!(t("Sphere.CMDL"), None);
+        assert_eq!(t("0x7EC0001.TXTR"), None);
+        assert_eq!(t("a0x7EC00001.TXTR"), None);
+        assert_eq!(t("0x7EC00001.pak"), None);
+        assert_eq!(t("deadbeef1.TXTR"), None);
+    }
+
+    #[test]
+    fn members_by_id_type_or_name() {
+        let mut b = crate::formats::pak::PakBuilder::new(Game::Mp1);
+        b.add_name(*b"CMDL", 0x20, "model");
+        b.add(*b"TXTR", 0x10, b"t", false);
+        b.add(*b"CMDL", 0x20, b"m", false);
+        let bytes = b.build().unwrap();
+        let pak = Pak::parse(&bytes, "p.pak").unwrap();
+        assert_eq!(resolve_member(&pak, "0x10").unwrap().index, 0);
+        assert_eq!(resolve_member(&pak, "00000010").unwrap().index, 0);
+        assert_eq!(resolve_member(&pak, "0x00000020.cmdl").unwrap().index, 1);
+        assert!(resolve_member(&pak, "0x20.TXTR").is_none());
+        assert_eq!(resolve_member(&pak, "Model").unwrap().index, 1);
+        assert!(resolve_member(&pak, "nothing").is_none());
+    }
+}
