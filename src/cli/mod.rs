@@ -1,14 +1,288 @@
 //! Command-line interface (thin: parsing and dispatch; the work lives in the library).
+//!
+//! `anyhow` lives here and in the per-area CLI files; every error is reported once, in
+//! [`main`].
 
 pub mod anim;
+pub mod args;
 pub mod cmdl;
 pub mod pak_txtr;
 pub mod source;
 pub mod tev;
 pub mod vertex;
 
+use std::path::Path;
 use std::process::ExitCode;
 
+use anyhow::{Context as _, bail};
+use clap::Parser as _;
+
+use crate::formats::cmdl::Cmdl;
+use crate::formats::txtr::Txtr;
+use crate::formats::{Game, fourcc_string};
+use crate::gx;
+use crate::render::TextureData;
+use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
+use source::{Resolver, Resource};
+
+/// Entry point of the `tevscope` binary.
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,wgpu_hal=off"),
+    )
+    .init();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn game(g: Option<GameArg>) -> Option<Game> {
+    g.map(|g| match g {
+        GameArg::Mp1 => Game::Mp1,
+        GameArg::Mp2 => Game::Mp2,
+        GameArg::Mp3 => Game::Mp3,
+    })
+}
+
+/// Runs one parsed command line, printing its output.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let Some(command) = cli.command else {
+        return demo_summary();
+    };
+    let out = match command {
+        Command::Info {
+            file,
+            json,
+            game: g,
+        } => info(&file, json, game(g))?,
+        Command::Texture { file, output, mip } => pak_txtr::texture(&file, &output, mip as u32)?,
+        Command::Extract { file, output } => pak_txtr::extract(&file, &output)?,
+        Command::Pose {
+            anim,
+            skeleton,
+            time,
+            json,
+            game: g,
+        } => {
+            let (anim_res, _) = source::open(&anim)?;
+            let (cinf_res, _) = source::open(&skeleton)?;
+            let g = game(g).or(anim_res.game).or(cinf_res.game);
+            anim::pose_with(
+                &anim_res.bytes,
+                &cinf_res.bytes,
+                time,
+                g,
+                &Default::default(),
+                json,
+            )?
+        }
+        Command::Wgsl {
+            file,
+            material,
+            set,
+            uber,
+        } => {
+            let model = open_model(&file)?;
+            tev::wgsl(&model.material(set, material)?, uber)?
+        }
+        Command::Uvanim {
+            file,
+            material,
+            set,
+            time,
+            model,
+            view,
+            json: _,
+        } => {
+            let m = open_model(&file)?.material(set, material)?;
+            let model = model.as_deref().map(vertex::parse_matrix).transpose()?;
+            let view = view.as_deref().map(vertex::parse_matrix).transpose()?;
+            vertex::uvanim(&m, f64::from(time), model, view)?
+        }
+        Command::Render(args) => render(&args)?,
+        Command::Bench { .. } => {
+            bail!("`tevscope bench` needs the model renderer, which is not in this build yet")
+        }
+        Command::View { .. } => bail!("the viewer is not in this build yet"),
+    };
+    print!("{out}");
+    if !out.ends_with('\n') {
+        println!();
+    }
+    Ok(())
+}
+
+/// What `cargo run` with no arguments shows until the viewer opens the demo itself.
+fn demo_summary() -> anyhow::Result<()> {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+    if demo.is_file() {
+        let (res, _) = source::open(&demo.to_string_lossy())?;
+        println!("{}", pak_txtr::info_pak(&res, false)?);
+    } else {
+        println!(
+            "tevscope: no demo content at {} (build it with `cargo run --example make_demo`).",
+            demo.display()
+        );
+    }
+    println!("Run `tevscope --help` for the commands.");
+    Ok(())
+}
+
+/// The format of a resource: its PAK type or file extension, else its magic.
+fn kind_of(res: &Resource) -> anyhow::Result<[u8; 4]> {
+    if res.is_pak() {
+        return Ok(*b"PAK ");
+    }
+    if let Some(f) = res.fourcc {
+        return Ok(f.map(|b| b.to_ascii_uppercase()));
+    }
+    let magic = res
+        .bytes
+        .get(..4)
+        .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+    Ok(match magic {
+        Some(0xDEAD_BABE) => *b"CMDL",
+        Some(0xDEAD_BEEF) => *b"MREA",
+        _ => bail!(
+            "{}: cannot tell the format (name the file with its type as extension, e.g. .CMDL)",
+            res.label
+        ),
+    })
+}
+
+/// `tevscope info FILE [--json]`.
+pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String> {
+    let (res, _) = source::open(spec)?;
+    let g = game.or(res.game);
+    let (bytes, label) = (&res.bytes[..], res.label.as_str());
+    match &kind_of(&res)? {
+        b"PAK " => pak_txtr::info_pak(&res, json),
+        b"TXTR" => pak_txtr::info_txtr(&res, json),
+        b"CMDL" => cmdl::info_cmdl(bytes, label, json),
+        b"CINF" => anim::info_cinf(bytes, label, g, json),
+        b"CSKR" => anim::info_cskr(bytes, label, g, json),
+        b"ANIM" => anim::info_anim(bytes, label, g, json),
+        b"ANCS" => anim::info_ancs(bytes, label, g, json),
+        b"CHAR" => anim::info_char(bytes, label, json),
+        b"MREA" => vertex::info_mrea(bytes, label, json),
+        other => bail!(
+            "{label}: `info` does not read {} files",
+            fourcc_string(*other)
+        ),
+    }
+}
+
+/// A CMDL opened through [`source::open`], with the resolver for its textures.
+pub struct OpenModel {
+    pub resource: Resource,
+    pub cmdl: Cmdl,
+    pub resolver: Box<dyn Resolver>,
+}
+
+/// Opens `spec` as a CMDL.
+pub fn open_model(spec: &str) -> anyhow::Result<OpenModel> {
+    let (resource, resolver) = source::open(spec)?;
+    let kind = kind_of(&resource)?;
+    if &kind != b"CMDL" {
+        bail!(
+            "{}: expected a CMDL, found {}",
+            resource.label,
+            fourcc_string(kind)
+        );
+    }
+    let cmdl = Cmdl::parse(&resource.bytes, &resource.label)?;
+    Ok(OpenModel {
+        resource,
+        cmdl,
+        resolver,
+    })
+}
+
+impl OpenModel {
+    /// Material `index` of material set `set`, as GX state.
+    pub fn material(&self, set: usize, index: usize) -> anyhow::Result<gx::Material> {
+        let label = &self.resource.label;
+        let s = self.cmdl.material_sets.get(set).with_context(|| {
+            format!(
+                "{label}: no material set {set} (the model has {})",
+                self.cmdl.material_sets.len()
+            )
+        })?;
+        let m = s.materials.get(index).with_context(|| {
+            format!(
+                "{label}: no material {index} in set {set} (it has {})",
+                s.materials.len()
+            )
+        })?;
+        m.to_gx()
+            .with_context(|| format!("{label}: material {index} of set {set}"))
+    }
+
+    /// The decoded textures of a material, by texture slot (None where a texture could
+    /// not be found or decoded; a warning says why).
+    pub fn textures(&self, set: usize, index: usize) -> anyhow::Result<Vec<Option<TextureData>>> {
+        let s = self
+            .cmdl
+            .material_sets
+            .get(set)
+            .with_context(|| format!("no material set {set}"))?;
+        Ok(s.material_texture_ids(index)
+            .into_iter()
+            .map(|id| {
+                let id = id?;
+                match self.texture(u64::from(id)) {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        eprintln!("warning: texture 0x{id:08X}: {e:#}");
+                        None
+                    }
+                }
+            })
+            .collect())
+    }
+
+    fn texture(&self, id: u64) -> anyhow::Result<TextureData> {
+        let res = self
+            .resolver
+            .find(id, Some(*b"TXTR"))?
+            .with_context(|| format!("not found ({})", self.resolver.describe()))?;
+        let txtr = Txtr::parse(&res.bytes, &res.label)?;
+        let (levels, problem) = txtr.decode_complete_levels();
+        if let Some(p) = problem {
+            eprintln!("warning: {p}");
+        }
+        let first = levels.first().context("no complete mip level")?;
+        Ok(TextureData {
+            width: first.width,
+            height: first.height,
+            levels: levels.iter().map(|l| l.pixels.clone()).collect(),
+        })
+    }
+}
+
+/// `tevscope render …`.
+fn render(args: &RenderArgs) -> anyhow::Result<String> {
+    let (width, height) = args::parse_size(&args.size)?;
+    if args.preview.is_none() {
+        bail!("model rendering is not in this build yet: use --material N --preview quad");
+    }
+    let model = open_model(&args.file)?;
+    let index = args.material.unwrap_or(0);
+    let material = model.material(args.set, index)?;
+    let textures = model.textures(args.set, index)?;
+    let uber = args.shader == ShaderPath::Uber;
+    let image = tev::render_quad(&material, &textures, width, height, uber)?;
+    let png = image.encode_png()?;
+    std::fs::write(&args.output, png)
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    Ok(format!(
+        "wrote {} ({width}x{height}, material {index}, {} shader)",
+        args.output.display(),
+        if uber { "uber" } else { "specialized" }
+    ))
 }
