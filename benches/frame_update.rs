@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Mat4, Vec3};
 use tevscope::gx::frame::{FrameCamera, FrameOptions, FrameUpdate};
 use tevscope::gx::lights::{GxLight, LightSelection, LightSet};
-use tevscope::gx::{AlphaTest, Blend, ChannelControl, Material, UvAnimation};
+use tevscope::gx::{ChannelControl, Material, UvAnimation};
 
 fn material(i: usize) -> Material {
     let anims = [
@@ -34,20 +34,11 @@ fn material(i: usize) -> Material {
         },
     ];
     Material {
-        stages: vec![],
-        texgens: vec![],
         texture_count: 2,
-        konst: [[0; 4]; 4],
-        konst_count: 0,
-        registers: Material::DEFAULT_REGISTERS,
         color0: Some(ChannelControl::from_word(0x3001)),
         channel_count: 1,
-        blend: Blend::OPAQUE,
-        alpha_test: AlphaTest::ALWAYS,
-        depth_write: true,
-        depth_sorted: false,
         uv_animations: vec![anims[i % anims.len()], anims[(i + 3) % anims.len()]],
-        flags: 0,
+        ..Material::default()
     }
 }
 

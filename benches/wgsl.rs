@@ -56,15 +56,8 @@ fn material(stages: usize) -> Material {
         texture_count: 4,
         konst: [[10, 20, 30, 40]; 4],
         konst_count: 4,
-        registers: Material::DEFAULT_REGISTERS,
-        color0: None,
-        channel_count: 0,
-        blend: Blend::OPAQUE,
         alpha_test: AlphaTest::PUNCHTHROUGH,
-        depth_write: true,
-        depth_sorted: false,
-        uv_animations: vec![],
-        flags: 0,
+        ..Material::default()
     }
 }
 

@@ -9,7 +9,7 @@ use tevscope::gx::lighting::{channel_final, run_vertices};
 use tevscope::gx::lights::{LightPreset, LightSelection};
 use tevscope::gx::wgsl::interface::GpuVertex;
 use tevscope::gx::wgsl::vertex::{VertexKey, vertex_module};
-use tevscope::gx::{AlphaTest, Blend, ChannelControl, Material, TexGen, UvAnimation};
+use tevscope::gx::{ChannelControl, Material, TexGen, UvAnimation};
 
 fn materials(j: &Value) -> Vec<Material> {
     let mut out = Vec::new();
@@ -47,20 +47,13 @@ fn materials(j: &Value) -> Vec<Material> {
                 })
                 .collect();
             out.push(Material {
-                stages: vec![],
                 texgens,
                 texture_count: 1,
-                konst: [[0; 4]; 4],
-                konst_count: 0,
-                registers: Material::DEFAULT_REGISTERS,
                 color0: channels.first().map(|&w| ChannelControl::from_word(w)),
                 channel_count: channels.len() as u32,
-                blend: Blend::OPAQUE,
-                alpha_test: AlphaTest::ALWAYS,
-                depth_write: true,
-                depth_sorted: false,
                 uv_animations,
                 flags: m["flags"].as_u64().expect("flags") as u32,
+                ..Material::default()
             });
         }
     }

@@ -362,7 +362,6 @@ pub fn uvanim_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gx::{AlphaTest, Blend};
 
     #[test]
     fn matrices_parse_row_major() {
@@ -376,18 +375,6 @@ mod tests {
     #[test]
     fn uvanim_reports_every_animation() {
         let m = Material {
-            stages: vec![],
-            texgens: vec![],
-            texture_count: 0,
-            konst: [[0; 4]; 4],
-            konst_count: 0,
-            registers: Material::DEFAULT_REGISTERS,
-            color0: None,
-            channel_count: 0,
-            blend: Blend::OPAQUE,
-            alpha_test: AlphaTest::ALWAYS,
-            depth_write: true,
-            depth_sorted: false,
             uv_animations: vec![
                 UvAnimation::Scroll {
                     offset_u: 0.0,
@@ -397,7 +384,7 @@ mod tests {
                 },
                 UvAnimation::Model,
             ],
-            flags: 0,
+            ..Material::default()
         };
         let model = parse_matrix("1,0,0,10,0,1,0,20,0,0,1,0,0,0,0,1").expect("matrix");
         let out = uvanim(&m, 902.0, Some(model), None).expect("runs");

@@ -329,25 +329,15 @@ impl DrawUniforms {
 mod tests {
     use super::*;
     use crate::gx::lights::LightPreset;
-    use crate::gx::types::{AlphaTest, Blend, ChannelControl};
+    use crate::gx::types::ChannelControl;
     use crate::gx::wgsl::vertex::{CH_ALPHA0, CH_COLOR1};
 
     fn material(anims: Vec<UvAnimation>, channel_count: u32) -> Material {
         Material {
-            stages: vec![],
-            texgens: vec![],
-            texture_count: 0,
-            konst: [[0; 4]; 4],
-            konst_count: 0,
-            registers: Material::DEFAULT_REGISTERS,
             color0: Some(ChannelControl::from_word(0x3001)),
             channel_count,
-            blend: Blend::OPAQUE,
-            alpha_test: AlphaTest::ALWAYS,
-            depth_write: true,
-            depth_sorted: false,
             uv_animations: anims,
-            flags: 0,
+            ..Material::default()
         }
     }
 

@@ -280,15 +280,7 @@ mod tests {
             texture_count: 1,
             konst: [[1, 2, 3, 4]; 4],
             konst_count: 1,
-            registers: Material::DEFAULT_REGISTERS,
-            color0: None,
-            channel_count: 0,
-            blend: Blend::OPAQUE,
-            alpha_test: AlphaTest::ALWAYS,
-            depth_write: true,
-            depth_sorted: false,
-            uv_animations: vec![],
-            flags: 0,
+            ..Material::default()
         }
     }
 

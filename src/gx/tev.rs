@@ -833,19 +833,9 @@ mod tests {
     fn material(stages: Vec<TevStage>) -> Material {
         Material {
             stages,
-            texgens: vec![],
-            texture_count: 0,
             konst: [[10, 20, 30, 40], [50, 60, 70, 80], [0; 4], [0; 4]],
             konst_count: 2,
-            registers: Material::DEFAULT_REGISTERS,
-            color0: None,
-            channel_count: 0,
-            blend: Blend::OPAQUE,
-            alpha_test: AlphaTest::ALWAYS,
-            depth_write: true,
-            depth_sorted: false,
-            uv_animations: vec![],
-            flags: 0,
+            ..Material::default()
         }
     }
 

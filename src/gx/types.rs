@@ -1006,6 +1006,29 @@ pub struct Material {
     pub flags: u32,
 }
 
+/// An empty material with tevscope's defaults: no stages, texgens or textures, default
+/// registers (`gx.md` §5), opaque blend, no alpha test, depth write on.
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            stages: vec![],
+            texgens: vec![],
+            texture_count: 0,
+            konst: [[0; 4]; 4],
+            konst_count: 0,
+            registers: Self::DEFAULT_REGISTERS,
+            color0: None,
+            channel_count: 0,
+            blend: Blend::OPAQUE,
+            alpha_test: AlphaTest::ALWAYS,
+            depth_write: true,
+            depth_sorted: false,
+            uv_animations: vec![],
+            flags: 0,
+        }
+    }
+}
+
 impl Material {
     /// tevscope's default register values (`gx.md` §5).
     pub const DEFAULT_REGISTERS: [[i16; 4]; 4] = [

@@ -50,17 +50,9 @@ pub fn base_material(stages: Vec<TevStage>, texture_count: usize, texgens: usize
         stages,
         texgens: (0..texgens).map(|i| identity_texgen(i as u8)).collect(),
         texture_count,
-        konst: [[0; 4]; 4],
         konst_count: 4,
-        registers: Material::DEFAULT_REGISTERS,
-        color0: None,
-        channel_count: 0,
-        blend: Blend::OPAQUE,
-        alpha_test: AlphaTest::ALWAYS,
-        depth_write: true,
-        depth_sorted: false,
-        uv_animations: vec![],
         flags: flags::KONST | flags::DEPTH_WRITE,
+        ..Material::default()
     }
 }
 
