@@ -285,3 +285,62 @@ fn snapshot_materials_validate_in_full() {
         validate(generate(&ShaderKey::new(&m, &p))).expect("valid");
     }
 }
+
+/// Issue "GX pixel pipeline": every material of every conformance CMDL (the cube, the
+/// 48-material TEV quad and PrimeWorldEditor's models) generates WGSL that naga accepts,
+/// on both shader paths.
+#[test]
+fn every_conformance_cmdl_material_generates_valid_wgsl() {
+    use tevscope::formats::cmdl::Cmdl;
+    use tevscope::gx::key::{ShaderKey, UberKey};
+    use tevscope::gx::tev::{TevOptions, TevProgram};
+    use tevscope::gx::wgsl;
+
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let mut files = vec![
+        dir.join("mp1_cube_skinned.CMDL"),
+        dir.join("0x7EC00000.CMDL"),
+    ];
+    for entry in std::fs::read_dir(dir.join("pwe")).expect("pwe folder") {
+        let p = entry.expect("entry").path();
+        if p.extension().is_some_and(|e| e == "CMDL") {
+            files.push(p);
+        }
+    }
+    let mut validated = 0;
+    for file in &files {
+        let label = file.display().to_string();
+        let bytes = std::fs::read(file).expect("read");
+        let cmdl = Cmdl::parse(&bytes, &label).expect("parse");
+        for (s, set) in cmdl.material_sets.iter().enumerate() {
+            for (i, m) in set.materials.iter().enumerate() {
+                let material = m
+                    .to_gx()
+                    .unwrap_or_else(|e| panic!("{label} set {s} material {i}: {e}"));
+                let program = TevProgram::from_material(&material, &TevOptions::default());
+                for (path, source) in [
+                    (
+                        "specialized",
+                        wgsl::generate(&ShaderKey::new(&material, &program)),
+                    ),
+                    (
+                        "uber",
+                        wgsl::generate_uber(&UberKey::new(&material, &program)),
+                    ),
+                ] {
+                    if let Err(e) = wgsl::validate(source) {
+                        panic!("{label} set {s} material {i} ({path}): {e}");
+                    }
+                    validated += 1;
+                }
+            }
+        }
+    }
+    // 2 sets × 3 cube materials, 48 TEV cases, and at least one per PWE model, × 2 paths.
+    assert!(
+        validated >= 2 * (6 + 48 + 5),
+        "validated {validated} shaders"
+    );
+}
