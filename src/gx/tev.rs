@@ -247,7 +247,7 @@ impl TevProgram {
     pub fn final_registers(&self) -> (TevReg, TevReg) {
         match (
             self.options.final_register,
-            self.stages.iter().take(MAX_STAGES).last(),
+            self.stages[..self.stages.len().min(MAX_STAGES)].last(),
         ) {
             (FinalRegister::LastStage, Some(last)) => {
                 (last.stage.color_op.out_reg, last.stage.alpha_op.out_reg)
