@@ -22,8 +22,8 @@ use crate::formats::cmdl::{CmdlBuilder, SurfaceDesc, VertexRef};
 use crate::formats::cskr::{BoneWeight, Cskr, CskrFooter, Mp1Count, WeightGroup};
 use crate::formats::material::MaterialBuilder;
 
-use super::DemoError;
 use super::textures::TEX_WORM;
+use super::{DemoError, snap, snap3};
 
 pub const WORM_CMDL: u32 = 0xDE01_0001;
 pub const WORM_CSKR: u32 = 0xDE04_0001;
@@ -188,14 +188,14 @@ fn build_mesh() -> Result<(Vec<u8>, Cskr, usize), DemoError> {
         for i in 0..SIDES {
             let theta = TAU * i as f32 / SIDES as f32;
             let (s, c) = theta.sin_cos();
-            b.add_position([ring.radius * c, ring.radius * s, ring.z])
+            b.add_position(snap3([ring.radius * c, ring.radius * s, ring.z]))
                 .map_err(err)?;
-            b.add_normal([c / n_len, s / n_len, ring.slope / n_len])
+            b.add_normal(snap3([c / n_len, s / n_len, ring.slope / n_len]))
                 .map_err(err)?;
         }
         push_group(weights_at(ring.z), SIDES);
     }
-    let apex = b.add_position([0.0, 0.0, apex_z]).map_err(err)?;
+    let apex = b.add_position(snap3([0.0, 0.0, apex_z])).map_err(err)?;
     b.add_normal([0.0, 0.0, 1.0]).map_err(err)?;
     push_group(weights_at(apex_z), 1);
 
@@ -204,7 +204,7 @@ fn build_mesh() -> Result<(Vec<u8>, Cskr, usize), DemoError> {
     for ring in &rings {
         uv_start.push(b.uvs.len() as u16);
         for i in 0..=SIDES {
-            b.add_uv([i as f32 / SIDES as f32, v_of(ring.z)])
+            b.add_uv([i as f32 / SIDES as f32, snap(v_of(ring.z))])
                 .map_err(err)?;
         }
     }
@@ -325,7 +325,14 @@ fn clip(duration: f32, looping: bool, rotation: impl Fn(usize, f32) -> Quat) -> 
         .enumerate()
         .map(|(k, &(_, id))| Channel {
             bone_id: id,
-            rotation: Some((0..frames).map(|f| rotation(k, f as f32 / FPS)).collect()),
+            rotation: Some(
+                (0..frames)
+                    .map(|f| {
+                        let q = rotation(k, f as f32 / FPS);
+                        Quat::from_xyzw(snap(q.x), snap(q.y), snap(q.z), snap(q.w)).normalize()
+                    })
+                    .collect(),
+            ),
             translation: None,
             scale: None,
         })

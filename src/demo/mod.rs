@@ -8,7 +8,10 @@
 //! - `README.md`: what every material, texture and light demonstrates.
 //!
 //! `cargo run --example make_demo [-- OUT_DIR]` writes them; the output is deterministic
-//! (tests/demo.rs rebuilds and compares byte for byte with the committed assets).
+//! (tests/demo.rs rebuilds and compares byte for byte with the committed assets). Floats
+//! stored as such that come from transcendental functions (sphere and worm vertices,
+//! animation keys) are first snapped with [`snap`], so a platform whose `sin`/`cos` differ
+//! in the last bit still produces the same bytes.
 
 pub mod character;
 pub mod lights;
@@ -31,6 +34,20 @@ pub const README_FILE: &str = "README.md";
 
 /// The showcase model's asset ID.
 pub const SHOWCASE_CMDL: u32 = 0xDE01_0002;
+
+/// Grid that stored geometry and keys are snapped to (2⁻¹², exact in binary).
+const SNAP_GRID: f32 = 4096.0;
+
+/// Rounds `x` to a multiple of 1/4096: visually lossless for the demo's geometry and keys,
+/// and immune to last-bit differences between math libraries.
+pub fn snap(x: f32) -> f32 {
+    (x * SNAP_GRID).round() / SNAP_GRID
+}
+
+/// [`snap`] per component.
+pub fn snap3(v: [f32; 3]) -> [f32; 3] {
+    v.map(snap)
+}
 
 /// Why the demo could not be built or written.
 #[derive(Debug, thiserror::Error)]

@@ -15,8 +15,8 @@ use crate::gx::{
     TevReg, TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
 };
 
-use super::DemoError;
 use super::textures::*;
+use super::{DemoError, snap3};
 
 /// Tile edge length and the distance between tile centres.
 const TILE: f32 = 1.0;
@@ -680,8 +680,8 @@ fn sphere(center: [f32; 3], radius: f32) -> (Vec<MeshVertex>, Vec<[u32; 3]>) {
                 center[2] + radius * n[2],
             ];
             verts.push(
-                MeshVertex::new(pos)
-                    .normal(n)
+                MeshVertex::new(snap3(pos))
+                    .normal(snap3(n))
                     .uv(0, [i as f32 / slices as f32, j as f32 / stacks as f32]),
             );
         }

@@ -995,7 +995,7 @@ mod tests {
     #[test]
     fn mp1_writer_reproduces_the_fixture_and_minimal_areas_parse() {
         if let Some((data, _)) = crate::testing::conformance_file("mp1_lights_minimal.MREA") {
-            let m = parse_mrea(&data, "fixture").unwrap();
+            let m = parse_mrea(&data, "fixture").expect("fixture parses");
             let sections: Vec<Vec<u8>> = m
                 .data_section_offsets
                 .iter()
@@ -1003,18 +1003,18 @@ mod tests {
                 .map(|(&o, &s)| data[o as usize..o as usize + s as usize].to_vec())
                 .collect();
             let index: Mp1SectionIndex = std::array::from_fn(|i| m.section_index[i].index);
-            let out =
-                write_mp1_mrea(&m.area_transform, m.world_model_count, &index, &sections).unwrap();
+            let out = write_mp1_mrea(&m.area_transform, m.world_model_count, &index, &sections)
+                .expect("fixture writes");
             assert_eq!(out, data);
         }
         let lights = lights_section(Game::Mp1);
-        let bytes = write_minimal_mp1_mrea(&lights).unwrap();
-        let m = parse_mrea(&bytes, "minimal").unwrap();
+        let bytes = write_minimal_mp1_mrea(&lights).expect("minimal area writes");
+        let m = parse_mrea(&bytes, "minimal").expect("minimal area parses");
         assert!(m.warnings.is_empty(), "{:?}", m.warnings);
         assert_eq!(m.data_section_count, 8);
         assert_eq!(m.section_index("lights_section"), Some(4));
         assert!(m.data_section_sizes.iter().all(|s| s % 32 == 0));
-        let got = m.lights_section.unwrap();
+        let got = m.lights_section.expect("lights section");
         assert_eq!(got.layers, lights.layers);
         // A section index past the table is refused.
         let (mut index, sections) = minimal_mp1_sections(&lights);
