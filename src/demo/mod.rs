@@ -328,7 +328,7 @@ fn readme(demo: &Demo) -> String {
     let _ = writeln!(
         w,
         "## Character (`worm_character`)\n\n\
-         A segmented worm standing on its tail at the origin, 3.2 units tall. Bone 3 (`Skeleton_Root`) \
+         A segmented worm standing on its tail at the origin, about 3.1 units tall (Z up). Bone 3 (`Skeleton_Root`) \
          is not animated, so the tail stays planted; bones 4–8 carry rotation channels. \
          Animations: `wave` → `worm_wave` (format 2, looping), `curl` → `worm_curl` (format 0), \
          `wave_then_curl` (Sequence of both).\n"

@@ -419,7 +419,7 @@ fn lightmap(b: &mut CmdlBuilder) -> TileDef {
     m = m.stage(s0).stage(s1);
     TileDef {
         name: "lightmap",
-        about: "lightmap: flags 0x2000|0x800, TEX0 from the short-UV array (u16/32768); PREV = lightmap × C1, then × diffuse (TEX1, float UVs) × 2; no lighting (channel count 0)",
+        about: "lightmap: flags 0x2000 + 0x800, TEX0 from the short-UV array (u16/32768); PREV = lightmap × C1, then × diffuse (TEX1, float UVs) × 2; no lighting (channel count 0)",
         shape: Shape::LightmapPanel,
         textures: vec![TEX_LIGHTMAP, TEX_C4],
         material: m,

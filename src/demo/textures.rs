@@ -119,7 +119,7 @@ pub const TEXTURES: &[TextureSpec] = &[
         format: TexFormat::C4,
         width: 32,
         height: 32,
-        mips: Some(1),
+        mips: None,
         palette: Some(PaletteFormat::Rgb565),
         image: stripes16,
         about: "C4: 16 diagonal colour stripes, RGB565 palette of 16",
