@@ -469,3 +469,52 @@ fn cli_sources_address_committed_assets_by_name() {
         "{text}"
     );
 }
+
+/// The CPU TEV reference confirms that showcase materials compute what the README says.
+#[test]
+fn showcase_programs_compute_what_the_readme_says() {
+    use tevscope::gx::tev::{PixelInputs, TevOptions, TevProgram, TevTrace, evaluate};
+    let demo = built();
+    let cmdl = showcase(&demo);
+    let gx = cmdl.material_sets[0].gx_materials().expect("GX materials");
+    let material = |name: &str| {
+        let t = demo.tiles.iter().find(|t| t.name == name).expect("tile");
+        gx[t.material_index as usize].clone()
+    };
+    let eval = |name: &str, texels: &[[u8; 4]], raster: [u8; 4]| -> TevTrace {
+        let program = TevProgram::from_material(&material(name), &TevOptions::default());
+        let inputs =
+            PixelInputs::sampled(&program, [raster, [0; 4]], |map, _| texels[map as usize]);
+        evaluate(&program, &inputs)
+    };
+    let white = [255; 4];
+    // Compare: yellow only where the texel's red exceeds one half.
+    let hi = eval("tev_compare", &[[200, 10, 64, 255]], white).rgba;
+    let lo = eval("tev_compare", &[[50, 10, 64, 255]], white).rgba;
+    assert!(hi[0] == 255 && hi[1] >= 230, "{hi:?}");
+    assert!(lo[0] < 30 && lo[1] < 10, "{lo:?}");
+    // Four stages: rings select between the checker (via C0) and K0 orange; × C1 × 2.
+    let checker_only = eval("tev_four_stage", &[[64, 64, 64, 255], [0; 4]], white).rgba;
+    let orange = eval("tev_four_stage", &[[64, 64, 64, 255], white], white).rgba;
+    assert_eq!(&checker_only[..3], &[128, 128, 128]);
+    assert!(orange[0] == 255 && orange[2] < 60, "{orange:?}");
+    // Konst colours: K0 where the texture is white, K1 where it is black, plus K2.g; alpha K3.a.
+    let k0 = eval("konst_colors", &[white], white);
+    let k1 = eval("konst_colors", &[[0, 0, 0, 255]], white);
+    assert_eq!(k0.rgba, [255, 80, 200, 200]);
+    assert_eq!(k1.rgba, [60, 200, 210, 200]);
+    // Punchthrough: alpha < 64 is discarded.
+    assert!(!eval("punchthrough", &[[255, 255, 255, 0]], white).alpha_pass);
+    assert!(eval("punchthrough", &[white], white).alpha_pass);
+    // Lightmap × C1 (white by default) × diffuse × 2, no raster colour involved.
+    let lit = eval(
+        "lightmap",
+        &[[128, 64, 0, 255], [255, 255, 255, 255]],
+        [0; 4],
+    )
+    .rgba;
+    assert!(
+        lit[0] == 255 && (120..=135).contains(&lit[1]) && lit[2] == 0,
+        "{lit:?}"
+    );
+}
