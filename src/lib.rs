@@ -15,6 +15,7 @@
 
 pub mod anim;
 pub mod cli;
+pub mod demo;
 pub mod formats;
 pub mod gx;
 pub mod render;

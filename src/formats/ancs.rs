@@ -5,7 +5,7 @@
 //! list. Character fields are gated by the per-character version `v` (MP2 uses 10).
 
 use super::anim::CharAnimTime;
-use super::{ErrorKind, Game, Reader, Result, fourcc_string};
+use super::{ErrorKind, Game, Reader, Result, Writer, fourcc_string};
 
 /// Meta-animations and meta-transitions nest; deeper input is rejected.
 pub const MAX_DEPTH: usize = 64;
@@ -1051,6 +1051,481 @@ fn read_mp2_events(r: &mut Reader<'_>) -> Result<Vec<EventSet>> {
     Ok(sets)
 }
 
+// ---------------------------------------------------------------------------------------
+// Writer (the mirror of the parser: `parse(write(x)) == x`, and for files whose optional
+// fields follow their version gates, `write(parse(bytes)) == bytes`)
+// ---------------------------------------------------------------------------------------
+
+fn write_error(field: &str, message: impl Into<String>) -> super::FormatError {
+    super::FormatError::new("ANCS writer", field, 0, ErrorKind::Invalid(message.into()))
+}
+
+fn write_count(w: &mut Writer, n: usize, field: &str) -> Result<()> {
+    w.u32(super::cinf::len_u32(n, field)?);
+    Ok(())
+}
+
+fn write_ids(w: &mut Writer, ids: &[u32], field: &str) -> Result<()> {
+    write_count(w, ids.len(), field)?;
+    ids.iter().for_each(|&i| w.u32(i));
+    Ok(())
+}
+
+fn write_pas_value(w: &mut Writer, v: PasValue) {
+    match v {
+        PasValue::Int(x) => w.i32(x),
+        PasValue::UInt(x) | PasValue::Enum(x) => w.u32(x),
+        PasValue::Float(x) => w.f32(x),
+        PasValue::Bool(x) => w.bool(x),
+    }
+}
+
+fn write_aabb(w: &mut Writer, b: &Aabb) {
+    w.vec3(b.min);
+    w.vec3(b.max);
+}
+
+/// An optional field must be present exactly when its version gate says so, or the file
+/// would not parse back the same.
+fn gate<T>(value: &Option<T>, required: bool, field: &str, version: u16) -> Result<()> {
+    if value.is_some() != required {
+        return Err(write_error(
+            field,
+            format!(
+                "{} for character version {version}",
+                if required {
+                    "missing but required"
+                } else {
+                    "present but not stored"
+                }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Pas4 {
+    /// Writes the database; a value whose variant disagrees with its parameter type is
+    /// written as its own variant (the parser would then read it differently), so it is
+    /// rejected.
+    pub fn write(&self, w: &mut Writer) -> Result<()> {
+        w.u32(u32::from_be_bytes(*b"PAS4"));
+        write_count(w, self.states.len(), "pas4.state_count")?;
+        w.u32(self.default_state);
+        for (s, state) in self.states.iter().enumerate() {
+            w.u32(state.state_type);
+            write_count(w, state.params.len(), "pas4.param_count")?;
+            write_count(w, state.anims.len(), "pas4.anim_count")?;
+            let fits = |ty: u32, v: PasValue| {
+                matches!(
+                    (ty, v),
+                    (0, PasValue::Int(_))
+                        | (1, PasValue::UInt(_))
+                        | (2, PasValue::Float(_))
+                        | (3, PasValue::Bool(_))
+                        | (4, PasValue::Enum(_))
+                )
+            };
+            for (p, info) in state.params.iter().enumerate() {
+                if !fits(info.param_type, info.min) || !fits(info.param_type, info.max) {
+                    return Err(write_error(
+                        &format!("pas4.states[{s}].params[{p}]"),
+                        "min/max do not match the parameter type",
+                    ));
+                }
+                w.u32(info.param_type);
+                w.u32(info.weight_function);
+                w.f32(info.weight);
+                write_pas_value(w, info.min);
+                write_pas_value(w, info.max);
+            }
+            for (a, anim) in state.anims.iter().enumerate() {
+                if anim.values.len() != state.params.len()
+                    || anim
+                        .values
+                        .iter()
+                        .zip(&state.params)
+                        .any(|(v, p)| !fits(p.param_type, *v))
+                {
+                    return Err(write_error(
+                        &format!("pas4.states[{s}].anims[{a}]"),
+                        "values do not match the state's parameters",
+                    ));
+                }
+                w.u32(anim.anim_id);
+                anim.values.iter().for_each(|&v| write_pas_value(w, v));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MetaAnim {
+    /// Writes the tree (`wide_ids`: u64 ANIM IDs, MP3).
+    pub fn write(&self, w: &mut Writer, wide_ids: bool) -> Result<()> {
+        w.u32(self.type_code());
+        match self {
+            MetaAnim::Play(p) => {
+                if wide_ids {
+                    w.u64(p.anim_id);
+                } else {
+                    let id = u32::try_from(p.anim_id).map_err(|_| {
+                        write_error(
+                            "meta_animation.anim_id",
+                            format!("{:#x} does not fit 32 bits", p.anim_id),
+                        )
+                    })?;
+                    w.u32(id);
+                }
+                w.u32(p.primitive_id);
+                w.cstring(&p.name);
+                p.time.write(w);
+            }
+            MetaAnim::Blend { a, b, weight, flag }
+            | MetaAnim::PhaseBlend { a, b, weight, flag } => {
+                a.write(w, wide_ids)?;
+                b.write(w, wide_ids)?;
+                w.f32(*weight);
+                w.u8(*flag);
+            }
+            MetaAnim::Random(v) => {
+                write_count(w, v.len(), "meta_animation.random_count")?;
+                for (m, p) in v {
+                    m.write(w, wide_ids)?;
+                    w.u32(*p);
+                }
+            }
+            MetaAnim::Sequence(v) => {
+                write_count(w, v.len(), "meta_animation.sequence_count")?;
+                for m in v {
+                    m.write(w, wide_ids)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl MetaTrans {
+    pub fn write(&self, w: &mut Writer, wide_ids: bool) -> Result<()> {
+        w.u32(self.type_code());
+        match self {
+            MetaTrans::Animation(m) => m.write(w, wide_ids)?,
+            MetaTrans::Transition {
+                duration,
+                duration_mode,
+                unknown,
+                run_a,
+                flags,
+                ..
+            } => {
+                w.f32(*duration);
+                w.u32(*duration_mode);
+                w.u8(*unknown);
+                w.u8(*run_a);
+                w.u32(*flags);
+            }
+            MetaTrans::Snap => {}
+        }
+        Ok(())
+    }
+}
+
+impl Character {
+    /// Writes the character; optional fields must match the version gates of §8.2 and the
+    /// effect bones the game's layout (MP1 names, MP2 IDs).
+    pub fn write(&self, w: &mut Writer, game: Game) -> Result<()> {
+        let v = self.version;
+        w.u32(self.id);
+        w.u16(v);
+        w.cstring(&self.name);
+        w.u32(self.model_id);
+        w.u32(self.skin_id);
+        w.u32(self.skeleton_id);
+        write_count(w, self.animation_names.len(), "animation_names")?;
+        for a in &self.animation_names {
+            w.u32(a.id);
+            gate(
+                &a.unknown_string,
+                v < 10,
+                "animation_names.unknown_string",
+                v,
+            )?;
+            if let Some(s) = &a.unknown_string {
+                w.cstring(s);
+            }
+            w.cstring(&a.name);
+        }
+        self.pas_database.write(w)?;
+        let p = &self.particles;
+        write_ids(w, &p.part, "particles.PART")?;
+        write_ids(w, &p.swhc, "particles.SWHC")?;
+        gate(&p.unknown_u32, v >= 6, "particles.unknown_u32", v)?;
+        if let Some(u) = p.unknown_u32 {
+            w.u32(u);
+        }
+        write_ids(w, &p.elsc, "particles.ELSC")?;
+        gate(&p.spsc, v >= 10, "particles.SPSC", v)?;
+        if let Some(s) = &p.spsc {
+            write_ids(w, s, "particles.SPSC")?;
+        }
+        w.u32(self.unknown_1);
+        gate(&self.unknown_2, v >= 10, "unknown_2", v)?;
+        if let Some(u) = self.unknown_2 {
+            w.u32(u);
+        }
+        gate(&self.animation_aabbs, v >= 2, "animation_aabbs", v)?;
+        gate(&self.effects, v >= 2, "effects", v)?;
+        if let (Some(aabbs), Some(effects)) = (&self.animation_aabbs, &self.effects) {
+            write_count(w, aabbs.len(), "animation_aabbs")?;
+            for a in aabbs {
+                w.cstring(&a.name);
+                write_aabb(w, &a.aabb);
+            }
+            write_count(w, effects.len(), "effects")?;
+            for e in effects {
+                w.cstring(&e.name);
+                write_count(w, e.components.len(), "effects.components")?;
+                for c in &e.components {
+                    w.cstring(&c.name);
+                    w.bytes(&c.kind);
+                    w.u32(c.id);
+                    match (&c.bone, game == Game::Mp2) {
+                        (BoneRef::Id(id), true) => w.u32(*id),
+                        (BoneRef::Name(n), false) => w.cstring(n),
+                        _ => {
+                            return Err(write_error(
+                                "effects.components.bone",
+                                format!("bone reference does not match the {game:?} layout"),
+                            ));
+                        }
+                    }
+                    w.f32(c.scale);
+                    w.u32(c.parented_mode);
+                    w.u32(c.flags);
+                }
+            }
+        }
+        gate(&self.frozen, v >= 4, "frozen", v)?;
+        if let Some((m, s)) = self.frozen {
+            w.u32(m);
+            w.u32(s);
+        }
+        gate(&self.animation_id_map, v >= 5, "animation_id_map", v)?;
+        if let Some(map) = &self.animation_id_map {
+            write_ids(w, map, "animation_id_map")?;
+        }
+        gate(&self.spatial, v >= 10, "spatial", v)?;
+        if let Some(s) = &self.spatial {
+            w.u32(s.cspp_id);
+            w.u8(s.unknown_u8);
+            write_count(w, s.entries.len(), "spatial.entries")?;
+            for (id, b) in &s.entries {
+                w.u32(*id);
+                write_aabb(w, b);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl EventBase {
+    fn write(&self, w: &mut Writer) {
+        w.u16(self.unknown);
+        w.cstring(&self.name);
+        w.u16(self.event_type);
+        self.time.write(w);
+        w.u32(self.index);
+        w.u8(self.unique);
+        w.f32(self.weight);
+        w.i32(self.character_index);
+        w.u32(self.flags);
+    }
+}
+
+impl EventSet {
+    /// Writes the set in EVNT layout: loop, user, effect and (version 2) sound events, each
+    /// kind in its stored order.
+    pub fn write(&self, w: &mut Writer, game: Game) -> Result<()> {
+        let mp2 = game == Game::Mp2;
+        w.u32(self.version);
+        let of = |k: u8| {
+            self.events
+                .iter()
+                .filter(move |e| {
+                    k == match e {
+                        AnimEvent::Loop { .. } => 0,
+                        AnimEvent::User { .. } => 1,
+                        AnimEvent::Effect { .. } => 2,
+                        AnimEvent::Sound { .. } => 3,
+                    }
+                })
+                .collect::<Vec<_>>()
+        };
+        let sounds = of(3);
+        if self.version != 2 && !sounds.is_empty() {
+            return Err(write_error(
+                "event_set.sound_events",
+                "sound events need EVNT version 2",
+            ));
+        }
+        for k in 0..3 {
+            let list = of(k);
+            write_count(w, list.len(), "event_set.events")?;
+            for e in list {
+                match e {
+                    AnimEvent::Loop { base, looping } => {
+                        base.write(w);
+                        w.u8(*looping);
+                    }
+                    AnimEvent::User {
+                        base,
+                        value,
+                        locator,
+                    } => {
+                        base.write(w);
+                        w.u32(*value);
+                        w.cstring(locator);
+                    }
+                    AnimEvent::Effect {
+                        base,
+                        frame_count,
+                        kind,
+                        particle_id,
+                        bone,
+                        scale,
+                        parented_mode,
+                    } => {
+                        base.write(w);
+                        w.u32(*frame_count);
+                        w.bytes(kind);
+                        w.u32(*particle_id);
+                        match (bone, mp2) {
+                            (BoneRef::Id(id), true) => w.u32(*id),
+                            (BoneRef::Name(n), false) => w.cstring(n),
+                            _ => {
+                                return Err(write_error(
+                                    "event_set.effect_event.bone",
+                                    format!("bone reference does not match the {game:?} layout"),
+                                ));
+                            }
+                        }
+                        w.f32(*scale);
+                        w.u32(*parented_mode);
+                    }
+                    // Filtered out above (k < 3); written after the loop.
+                    AnimEvent::Sound { .. } => {}
+                }
+            }
+        }
+        if self.version == 2 {
+            write_count(w, sounds.len(), "event_set.sound_events")?;
+            for e in sounds {
+                if let AnimEvent::Sound {
+                    base,
+                    sound_id,
+                    falloff,
+                    max_distance,
+                    extra,
+                } = e
+                {
+                    if extra.is_some() != mp2 {
+                        return Err(write_error(
+                            "event_set.sound_event.extra",
+                            format!("extra words do not match the {game:?} layout"),
+                        ));
+                    }
+                    base.write(w);
+                    w.u32(*sound_id);
+                    w.f32(*falloff);
+                    w.f32(*max_distance);
+                    if let Some(x) = extra {
+                        x.iter().for_each(|&v| w.u32(v));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Ancs {
+    /// Writes the character set back (trailing padding appended verbatim). Fields follow
+    /// `self.game`'s layout; optional fields must match their version gates.
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut w = Writer::new();
+        w.u16(self.version);
+        w.u16(self.character_set_version);
+        write_count(&mut w, self.characters.len(), "character_count")?;
+        for c in &self.characters {
+            c.write(&mut w, self.game)?;
+        }
+        let set = &self.animation_set;
+        w.u16(set.table_version);
+        write_count(&mut w, set.animations.len(), "animation_set.animations")?;
+        for a in &set.animations {
+            w.cstring(&a.name);
+            a.meta.write(&mut w, false)?;
+        }
+        write_count(&mut w, set.transitions.len(), "animation_set.transitions")?;
+        for t in &set.transitions {
+            w.u32(t.unknown);
+            w.u32(t.anim_a);
+            w.u32(t.anim_b);
+            t.meta.write(&mut w, false)?;
+        }
+        set.default_transition.write(&mut w, false)?;
+        let t = set.table_version;
+        if set.additive.is_some() != (t >= 2) || set.half_transitions.is_some() != (t >= 3) {
+            return Err(write_error(
+                "animation_set",
+                format!("additive/half-transition lists do not match table version {t}"),
+            ));
+        }
+        if let Some((list, fade_in, fade_out)) = &set.additive {
+            write_count(&mut w, list.len(), "animation_set.additive_animations")?;
+            for a in list {
+                w.u32(a.anim_id);
+                w.f32(a.fade_in);
+                w.f32(a.fade_out);
+            }
+            w.f32(*fade_in);
+            w.f32(*fade_out);
+        }
+        if let Some(list) = &set.half_transitions {
+            write_count(&mut w, list.len(), "animation_set.half_transitions")?;
+            for (id, m) in list {
+                w.u32(*id);
+                m.write(&mut w, false)?;
+            }
+        }
+        match (&set.resources, self.game) {
+            (AnimResources::Mp1(list), Game::Mp1) => {
+                write_count(&mut w, list.len(), "animation_set.animation_resources")?;
+                for (anim, evnt) in list {
+                    w.u32(*anim);
+                    w.u32(*evnt);
+                }
+            }
+            (AnimResources::Mp2(sets), Game::Mp2) => {
+                write_count(&mut w, sets.len(), "animation_set.event_sets")?;
+                for s in sets {
+                    s.write(&mut w, Game::Mp2)?;
+                }
+            }
+            (AnimResources::Mp2Raw(bytes), Game::Mp2) => w.bytes(bytes),
+            (_, game) => {
+                return Err(write_error(
+                    "animation_set.resources",
+                    format!("resource list does not match the {game:?} layout"),
+                ));
+            }
+        }
+        w.bytes(&self.trailing);
+        Ok(w.into_inner())
+    }
+}
+
 /// FourCC helper for reports.
 pub fn kind_string(k: [u8; 4]) -> String {
     fourcc_string(k)
@@ -1226,6 +1701,11 @@ mod tests {
         w.pad_to(32, 0xFF);
         let data = w.into_inner();
         let a = Ancs::parse(&data, "t", None).unwrap();
+        assert_eq!(
+            a.write().unwrap(),
+            data,
+            "MP2 set writes back byte for byte"
+        );
         assert_eq!(a.game, Game::Mp2);
         assert!(a.warnings.is_empty(), "{:?}", a.warnings);
         let c = &a.characters[0];
@@ -1303,5 +1783,163 @@ mod tests {
             panic!()
         };
         assert_eq!((bone, *particle_id), (&BoneRef::Id(9), 0x1234));
+    }
+
+    #[test]
+    fn writer_round_trips_parsed_sets() {
+        // MP1 fixture: bytes back exactly.
+        if let Some((data, _)) = crate::testing::conformance_file("mp1_cube.ANCS") {
+            let a = Ancs::parse(&data, "fixture", Some(Game::Mp1)).unwrap();
+            assert_eq!(a.write().unwrap(), data);
+        }
+        // A constructed MP1 set with every meta-animation and meta-transition type.
+        let play = |id: u64, name: &str| {
+            MetaAnim::Play(AnimPrimitive {
+                anim_id: id,
+                primitive_id: id as u32 & 0xFF,
+                name: name.into(),
+                time: CharAnimTime::default(),
+            })
+        };
+        let character = Character {
+            id: 0,
+            version: 6,
+            name: "c".into(),
+            model_id: 1,
+            skin_id: 2,
+            skeleton_id: 3,
+            animation_names: vec![AnimationName {
+                id: 0,
+                unknown_string: Some(String::new()),
+                name: "walk".into(),
+            }],
+            pas_database: Pas4 {
+                default_state: 0,
+                states: vec![PasState {
+                    state_type: 1,
+                    params: vec![
+                        PasParamInfo {
+                            param_type: 2,
+                            weight_function: 1,
+                            weight: 0.5,
+                            min: PasValue::Float(0.0),
+                            max: PasValue::Float(1.0),
+                        },
+                        PasParamInfo {
+                            param_type: 3,
+                            weight_function: 0,
+                            weight: 1.0,
+                            min: PasValue::Bool(false),
+                            max: PasValue::Bool(true),
+                        },
+                    ],
+                    anims: vec![PasAnimInfo {
+                        anim_id: 0,
+                        values: vec![PasValue::Float(0.5), PasValue::Bool(true)],
+                    }],
+                }],
+            },
+            particles: ParticleResources {
+                part: vec![9],
+                swhc: vec![],
+                unknown_u32: Some(0),
+                elsc: vec![],
+                spsc: None,
+            },
+            unknown_1: 1,
+            unknown_2: None,
+            animation_aabbs: Some(vec![NamedAabb {
+                name: "walk".into(),
+                aabb: Aabb {
+                    min: [-1.0; 3],
+                    max: [1.0; 3],
+                },
+            }]),
+            effects: Some(vec![Effect {
+                name: "fx".into(),
+                components: vec![EffectComponent {
+                    name: "part".into(),
+                    kind: *b"PART",
+                    id: 9,
+                    bone: BoneRef::Name("head".into()),
+                    scale: 1.0,
+                    parented_mode: 1,
+                    flags: 0,
+                }],
+            }]),
+            frozen: Some((u32::MAX, u32::MAX)),
+            animation_id_map: Some(vec![0, 1]),
+            spatial: None,
+        };
+        let set = Ancs {
+            game: Game::Mp1,
+            version: 1,
+            character_set_version: 1,
+            characters: vec![character],
+            animation_set: AnimationSet {
+                table_version: 3,
+                animations: vec![
+                    NamedMetaAnim {
+                        name: "walk".into(),
+                        meta: MetaAnim::Blend {
+                            a: Box::new(play(0xA1, "a")),
+                            b: Box::new(MetaAnim::Sequence(vec![
+                                play(0xA2, "b"),
+                                MetaAnim::Random(vec![(play(0xA3, "c"), 50)]),
+                            ])),
+                            weight: 0.5,
+                            flag: 1,
+                        },
+                    },
+                    NamedMetaAnim {
+                        name: "idle".into(),
+                        meta: MetaAnim::PhaseBlend {
+                            a: Box::new(play(0xA4, "d")),
+                            b: Box::new(play(0xA5, "e")),
+                            weight: 0.25,
+                            flag: 0,
+                        },
+                    },
+                ],
+                transitions: vec![Transition {
+                    unknown: 0,
+                    anim_a: 0,
+                    anim_b: 1,
+                    meta: MetaTrans::Transition {
+                        phase: true,
+                        duration: 0.3,
+                        duration_mode: 0,
+                        unknown: 1,
+                        run_a: 1,
+                        flags: 0,
+                    },
+                }],
+                default_transition: MetaTrans::Animation(play(0xA6, "f")),
+                additive: Some((
+                    vec![AdditiveAnim {
+                        anim_id: 1,
+                        fade_in: 0.1,
+                        fade_out: 0.2,
+                    }],
+                    0.25,
+                    0.25,
+                )),
+                half_transitions: Some(vec![(1, MetaTrans::Snap)]),
+                resources: AnimResources::Mp1(vec![(0xA1, u32::MAX)]),
+            },
+            trailing: vec![0xFF; 3],
+            warnings: Vec::new(),
+        };
+        let bytes = set.write().unwrap();
+        let back = Ancs::parse(&bytes, "t", Some(Game::Mp1)).unwrap();
+        assert_eq!(back, set);
+        assert_eq!(back.write().unwrap(), bytes);
+        // Fields that contradict their version gate are refused rather than silently lost.
+        let mut bad = set.clone();
+        bad.characters[0].version = 10;
+        assert!(bad.write().is_err());
+        let mut bad = set;
+        bad.game = Game::Mp2;
+        assert!(bad.write().is_err());
     }
 }

@@ -733,6 +733,94 @@ pub fn compress_segmented_lzo(data: &[u8]) -> Vec<u8> {
     w.into_inner()
 }
 
+// ------------------------------------------------------------------------------------------------
+// MP1 writer
+
+/// Section indices of an MP1 header in header order (geometry, script layers, collision,
+/// unknown, lights, visibility tree, path, area octree), `formats.md` §9.1.
+pub type Mp1SectionIndex = [u32; 8];
+
+/// Writes an uncompressed MP1 area (version 0xF): header, section-size table (zero-padded
+/// to 32) and the sections, each zero-padded to a multiple of 32 bytes so that the stored
+/// sizes keep the format's alignment rule.
+pub fn write_mp1_mrea(
+    area_transform: &[f32; 12],
+    world_model_count: u32,
+    section_index: &Mp1SectionIndex,
+    sections: &[Vec<u8>],
+) -> Result<Vec<u8>> {
+    let count = super::cinf::len_u32(sections.len(), "data_section_count")?;
+    if let Some((i, &index)) = section_index
+        .iter()
+        .enumerate()
+        .find(|&(_, &index)| index != u32::MAX && index >= count)
+    {
+        return Err(FormatError::new(
+            "MREA writer",
+            MP1_SECTIONS[i],
+            0,
+            ErrorKind::Invalid(format!("section {index} of {count} does not exist")),
+        ));
+    }
+    let mut w = Writer::new();
+    w.u32(MREA_MAGIC);
+    w.u32(VERSION_MP1);
+    area_transform.iter().for_each(|&x| w.f32(x));
+    w.u32(world_model_count);
+    w.u32(count);
+    section_index.iter().for_each(|&i| w.u32(i));
+    w.pad_to(32, 0);
+    for s in sections {
+        let padded = s.len().div_ceil(32) * 32;
+        w.u32(super::cinf::len_u32(padded, "data_section_sizes")?);
+    }
+    w.pad_to(32, 0);
+    for s in sections {
+        w.bytes(s);
+        w.pad_to(32, 0);
+    }
+    Ok(w.into_inner())
+}
+
+/// The sections of a minimal MP1 area that holds only lights: an empty material set as
+/// world geometry (no world models), a script-layer section with one empty layer, an empty
+/// collision, unknown and visibility section, no path (ID 0xFFFFFFFF), no area octree,
+/// and `lights` (which should have the two MP1 layers).
+pub fn minimal_mp1_sections(lights: &LightsSection) -> (Mp1SectionIndex, Vec<Vec<u8>>) {
+    let mut geometry = Writer::new();
+    geometry.u32(0); // texture count
+    geometry.u32(0); // material count
+    let mut scly = Writer::new();
+    scly.bytes(b"SCLY");
+    scly.u32(1); // version
+    scly.u32(1); // layer count
+    scly.u32(5); // layer size: u8 unknown + u32 object count
+    scly.u8(0);
+    scly.u32(0);
+    let mut light_bytes = Writer::new();
+    write_lights_section(lights, &mut light_bytes);
+    let mut path = Writer::new();
+    path.u32(u32::MAX);
+    let sections = vec![
+        geometry.into_inner(),
+        scly.into_inner(),
+        Vec::new(),
+        Vec::new(),
+        light_bytes.into_inner(),
+        Vec::new(),
+        path.into_inner(),
+        Vec::new(),
+    ];
+    ([0, 1, 2, 3, 4, 5, 6, 7], sections)
+}
+
+/// A whole minimal MP1 area (see [`minimal_mp1_sections`]) with an identity transform.
+pub fn write_minimal_mp1_mrea(lights: &LightsSection) -> Result<Vec<u8>> {
+    const IDENTITY: [f32; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
+    let (index, sections) = minimal_mp1_sections(lights);
+    write_mp1_mrea(&IDENTITY, 0, &index, &sections)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -902,5 +990,35 @@ mod tests {
             .expect("parses");
         assert_eq!(got.layers[0][0].falloff_type, 9);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
+    }
+
+    #[test]
+    fn mp1_writer_reproduces_the_fixture_and_minimal_areas_parse() {
+        if let Some((data, _)) = crate::testing::conformance_file("mp1_lights_minimal.MREA") {
+            let m = parse_mrea(&data, "fixture").expect("fixture parses");
+            let sections: Vec<Vec<u8>> = m
+                .data_section_offsets
+                .iter()
+                .zip(&m.data_section_sizes)
+                .map(|(&o, &s)| data[o as usize..o as usize + s as usize].to_vec())
+                .collect();
+            let index: Mp1SectionIndex = std::array::from_fn(|i| m.section_index[i].index);
+            let out = write_mp1_mrea(&m.area_transform, m.world_model_count, &index, &sections)
+                .expect("fixture writes");
+            assert_eq!(out, data);
+        }
+        let lights = lights_section(Game::Mp1);
+        let bytes = write_minimal_mp1_mrea(&lights).expect("minimal area writes");
+        let m = parse_mrea(&bytes, "minimal").expect("minimal area parses");
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        assert_eq!(m.data_section_count, 8);
+        assert_eq!(m.section_index("lights_section"), Some(4));
+        assert!(m.data_section_sizes.iter().all(|s| s % 32 == 0));
+        let got = m.lights_section.expect("lights section");
+        assert_eq!(got.layers, lights.layers);
+        // A section index past the table is refused.
+        let (mut index, sections) = minimal_mp1_sections(&lights);
+        index[4] = 8;
+        assert!(write_mp1_mrea(&[0.0; 12], 0, &index, &sections).is_err());
     }
 }

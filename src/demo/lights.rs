@@ -1,0 +1,145 @@
+//! The light set: a minimal MP1 area whose lights section holds one layer with every light
+//! type (local ambient, directional, spot, custom point) and a second, moonlit layer.
+//! Positions are chosen for the showcase wall (tiles around x ∈ [−7, 7], z ∈ [0, 4.5],
+//! facing −Y) and also light the worm standing at the origin.
+
+use crate::formats::mrea::{
+    LIGHT_RECORD_SIZE_MP1, LIGHTS_MAGIC, LightRecord, LightsSection, write_minimal_mp1_mrea,
+};
+
+use super::DemoError;
+
+pub const LIGHTS_MREA: u32 = 0xDE07_0001;
+
+/// Light record types (formats.md §9.4).
+const LOCAL_AMBIENT: u32 = 0;
+const DIRECTIONAL: u32 = 1;
+const CUSTOM: u32 = 2;
+const SPOT: u32 = 3;
+/// Falloff types.
+const FALLOFF_CONSTANT: u32 = 0;
+const FALLOFF_LINEAR: u32 = 1;
+const FALLOFF_QUADRATIC: u32 = 2;
+
+/// One light with the unknown fields zeroed.
+fn light(
+    light_type: u32,
+    color: [f32; 3],
+    position: [f32; 3],
+    direction: [f32; 3],
+    brightness: f32,
+    spot_cutoff: f32,
+    falloff_type: u32,
+) -> LightRecord {
+    let len = direction
+        .iter()
+        .map(|c| c * c)
+        .sum::<f32>()
+        .sqrt()
+        .max(1e-6);
+    LightRecord {
+        light_type,
+        color: [color[0], color[1], color[2], 1.0],
+        position,
+        direction: direction.map(|c| c / len),
+        codirection: None,
+        brightness,
+        spot_cutoff,
+        unknown_float_1: 0.0,
+        cast_shadows_u8: 0,
+        unknown_float_2: 0.0,
+        falloff_type,
+        unknown_float_3: 0.0,
+        mp3_unknown_floats: None,
+        mp3_unknown_u32: None,
+    }
+}
+
+/// A short description of each light of layer 0, for the README (same order).
+pub const LAYER0_ABOUT: [&str; 4] = [
+    "local ambient: cool grey (0.25, 0.25, 0.3), brightness 1",
+    "directional: warm white (0.9, 0.85, 0.75) shining along (0.3, 0.7, −0.65), brightness 1",
+    "spot: blue-white (0.6, 0.8, 1.0) at (−4, −6, 6) aimed at (−3, 0, 2), 40° cone, linear falloff, brightness 1500 (≈ 1 at 6 units)",
+    "custom (point): orange (1.0, 0.5, 0.15) at (4, −1.5, 1.5), quadratic falloff, brightness 100000 (≈ 1 at 2 units)",
+];
+pub const LAYER1_ABOUT: [&str; 2] = [
+    "local ambient: dark blue (0.05, 0.06, 0.12)",
+    "directional: pale moonlight (0.35, 0.4, 0.6) from above, brightness 1",
+];
+
+/// The two MP1 light layers.
+pub fn light_layers() -> LightsSection {
+    let spot_pos = [-4.0, -6.0, 6.0];
+    let spot_target = [-3.0, 0.0, 2.0];
+    let spot_dir = [0, 1, 2].map(|i| spot_target[i] - spot_pos[i]);
+    let layer0 = vec![
+        light(
+            LOCAL_AMBIENT,
+            [0.25, 0.25, 0.3],
+            [0.0; 3],
+            [0.0, 1.0, 0.0],
+            1.0,
+            0.0,
+            FALLOFF_CONSTANT,
+        ),
+        light(
+            DIRECTIONAL,
+            [0.9, 0.85, 0.75],
+            [0.0; 3],
+            [0.3, 0.7, -0.65],
+            1.0,
+            0.0,
+            FALLOFF_CONSTANT,
+        ),
+        light(
+            SPOT,
+            [0.6, 0.8, 1.0],
+            spot_pos,
+            spot_dir,
+            1500.0,
+            40.0,
+            FALLOFF_LINEAR,
+        ),
+        light(
+            CUSTOM,
+            [1.0, 0.5, 0.15],
+            [4.0, -1.5, 1.5],
+            [1.0, 0.0, 0.0],
+            100_000.0,
+            0.0,
+            FALLOFF_QUADRATIC,
+        ),
+    ];
+    let layer1 = vec![
+        light(
+            LOCAL_AMBIENT,
+            [0.05, 0.06, 0.12],
+            [0.0; 3],
+            [0.0, 1.0, 0.0],
+            1.0,
+            0.0,
+            FALLOFF_CONSTANT,
+        ),
+        light(
+            DIRECTIONAL,
+            [0.35, 0.4, 0.6],
+            [0.0; 3],
+            [0.1, 0.3, -1.0],
+            1.0,
+            0.0,
+            FALLOFF_CONSTANT,
+        ),
+    ];
+    LightsSection {
+        offset: None,
+        magic: LIGHTS_MAGIC,
+        layers: vec![layer0, layer1],
+        light_record_size: LIGHT_RECORD_SIZE_MP1,
+    }
+}
+
+/// The area file.
+pub fn build_lights_area() -> Result<Vec<u8>, DemoError> {
+    write_minimal_mp1_mrea(&light_layers())
+        .map_err(|e| DemoError::new("lights MREA", e.to_string()))
+}
