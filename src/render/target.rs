@@ -3,59 +3,11 @@
 
 use super::RenderError;
 use super::context::RenderContext;
+pub use crate::formats::image::RgbaImage;
 
 /// Colour format of every target: 8-bit UNORM, never sRGB (GX has no gamma).
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-
-/// An RGBA8 image, rows top to bottom.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RgbaImage {
-    pub width: u32,
-    pub height: u32,
-    pub pixels: Vec<u8>,
-}
-
-impl RgbaImage {
-    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        let i = ((y * self.width + x) * 4) as usize;
-        [
-            self.pixels[i],
-            self.pixels[i + 1],
-            self.pixels[i + 2],
-            self.pixels[i + 3],
-        ]
-    }
-
-    /// The image as a PNG file (RGBA, 8 bits per channel).
-    pub fn encode_png(&self) -> Result<Vec<u8>, RenderError> {
-        let mut out = Vec::new();
-        let err = |e: png::EncodingError| RenderError::Encode(e.to_string());
-        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(err)?;
-        writer.write_image_data(&self.pixels).map_err(err)?;
-        writer.finish().map_err(err)?;
-        Ok(out)
-    }
-
-    /// The sub-image at (x, y) of size w × h (clipped to the image).
-    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> RgbaImage {
-        let w = w.min(self.width.saturating_sub(x));
-        let h = h.min(self.height.saturating_sub(y));
-        let mut pixels = Vec::with_capacity((w * h * 4) as usize);
-        for row in y..y + h {
-            let start = ((row * self.width + x) * 4) as usize;
-            pixels.extend_from_slice(&self.pixels[start..start + (w * 4) as usize]);
-        }
-        RgbaImage {
-            width: w,
-            height: h,
-            pixels,
-        }
-    }
-}
 
 /// A colour (Rgba8Unorm) + depth (Depth32Float) render target of any size.
 pub struct OffscreenTarget {
