@@ -138,6 +138,9 @@ struct SurfaceDraw {
     material: usize,
     first_index: u32,
     index_count: u32,
+    /// GX lines and line strips (as line lists), drawn with a line pipeline.
+    first_line_index: u32,
+    line_index_count: u32,
     base_vertex: i32,
     /// Surface centre (model space), for sorting.
     center: Vec3,
@@ -150,6 +153,10 @@ struct MaterialSlot {
     pipeline: MaterialPipeline,
     keys: (PipelineKey, PipelineKey),
     selected: Option<Selected>,
+    /// The same material on a line-list pipeline (surfaces with GX lines only).
+    line_keys: (PipelineKey, PipelineKey),
+    line_pipeline: MaterialPipeline,
+    line_selected: Option<Selected>,
     /// The block last uploaded.
     written: Option<DrawUniforms>,
     transparent: bool,
@@ -188,6 +195,8 @@ pub struct Scene {
     dirty: Vec<usize>,
     skin: Option<SkinGpu>,
     transparent_order: Vec<(f32, usize)>,
+    /// Per material of the active set: whether a surface draws GX lines with it.
+    has_lines: Vec<bool>,
     /// Problems found while building (missing textures, unusable materials, …).
     pub warnings: Vec<String>,
 }
@@ -255,13 +264,17 @@ impl Scene {
             skin_of_vertex.extend(s.mesh.vertices.iter().map(|v| v.position));
             let first_index = indices.len() as u32;
             indices.extend(s.mesh.triangles.iter().flatten());
+            let first_line_index = indices.len() as u32;
+            indices.extend(s.mesh.lines.iter().flatten());
             let center = cmdl
                 .surface_aabb(s)
                 .map_or(Vec3::from(s.center), |b| Vec3::from(b.center()));
             surfaces.push(SurfaceDraw {
                 material: s.material_index as usize,
                 first_index,
-                index_count: indices.len() as u32 - first_index,
+                index_count: first_line_index - first_index,
+                first_line_index,
+                line_index_count: indices.len() as u32 - first_line_index,
                 base_vertex,
                 center,
             });
@@ -315,6 +328,7 @@ impl Scene {
             dirty: Vec::new(),
             skin,
             transparent_order: Vec::new(),
+            has_lines: Vec::new(),
             warnings,
         };
         scene.rebuild_materials(ctx, options)?;
@@ -461,7 +475,11 @@ impl Scene {
             gpu.set_skinned(self.skin.is_some());
             let block = self.frame.add_material(self.model, &gx);
             let keys = Self::keys(&gpu, &options);
+            let line_keys = Self::line_keys(&gpu, &options);
             self.slots.push(Some(MaterialSlot {
+                line_keys,
+                line_pipeline: MaterialPipeline::default(),
+                line_selected: None,
                 gpu,
                 draw_uniforms,
                 block,
@@ -473,7 +491,13 @@ impl Scene {
                 occluder: gx.flags & FLAG_OCCLUDER != 0,
             }));
         }
+        self.has_lines = vec![false; file_materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
+            if s.line_index_count > 0
+                && let Some(l) = self.has_lines.get_mut(s.material)
+            {
+                *l = true;
+            }
             if s.material >= file_materials.len() {
                 self.warnings.push(format!(
                     "surface {i}: material {} of {} (not drawn)",
@@ -487,6 +511,14 @@ impl Scene {
 
     fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
         let state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT))
+    }
+
+    /// Keys of the line pipeline (GX lines are never culled).
+    fn line_keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
+        let mut state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        state.topology = wgpu::PrimitiveTopology::LineList;
+        state.cull = None;
         gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT))
     }
 
@@ -668,6 +700,8 @@ impl Scene {
             if keys != slot.keys {
                 slot.keys = keys;
                 slot.selected = None;
+                slot.line_keys = Self::line_keys(&slot.gpu, &self.options);
+                slot.line_selected = None;
             }
         }
         let mut frame = FrameUpdate::new(self.options.frame);
@@ -742,7 +776,20 @@ impl Scene {
             }
         }
         // Pipelines: poll those not yet specialized.
-        for slot in self.slots.iter_mut().flatten() {
+        let has_lines = &self.has_lines;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
+            if has_lines.get(i).copied().unwrap_or(false)
+                && slot
+                    .line_selected
+                    .as_ref()
+                    .is_none_or(|s| s.path != SelectedPath::Specialized)
+            {
+                slot.line_selected = slot
+                    .line_pipeline
+                    .select(&ctx.pipelines, &slot.line_keys.0, &slot.line_keys.1)
+                    .ok();
+            }
             if slot
                 .selected
                 .as_ref()
@@ -793,31 +840,41 @@ impl Scene {
                     .transparent_order
                     .iter()
                     .map(|&(_, i)| (i, &self.surfaces[i]));
-                let mut bound: Option<usize> = None;
+                let mut bound: Option<(usize, bool)> = None;
                 for (_, s) in opaque.chain(sorted) {
                     let Some(Some(slot)) = self.slots.get(s.material) else {
                         continue;
                     };
-                    if (slot.occluder && !self.options.show_occluders) || s.index_count == 0 {
+                    if slot.occluder && !self.options.show_occluders {
                         continue;
                     }
-                    let Some(selected) = &slot.selected else {
-                        continue;
-                    };
-                    if bound != Some(s.material) {
-                        pass.set_pipeline(&selected.pipeline);
-                        slot.gpu.bind(&mut pass);
-                        bound = Some(s.material);
+                    for (lines, selected, range) in [
+                        (
+                            false,
+                            &slot.selected,
+                            s.first_index..s.first_index + s.index_count,
+                        ),
+                        (
+                            true,
+                            &slot.line_selected,
+                            s.first_line_index..s.first_line_index + s.line_index_count,
+                        ),
+                    ] {
+                        let Some(selected) = selected else { continue };
+                        if range.is_empty() {
+                            continue;
+                        }
+                        if bound != Some((s.material, lines)) {
+                            pass.set_pipeline(&selected.pipeline);
+                            slot.gpu.bind(&mut pass);
+                            bound = Some((s.material, lines));
+                        }
+                        if selected.path != SelectedPath::Specialized {
+                            stats.uber_draws += 1;
+                        }
+                        pass.draw_indexed(range, s.base_vertex, 0..1);
+                        stats.draws += 1;
                     }
-                    if selected.path != SelectedPath::Specialized {
-                        stats.uber_draws += 1;
-                    }
-                    pass.draw_indexed(
-                        s.first_index..s.first_index + s.index_count,
-                        s.base_vertex,
-                        0..1,
-                    );
-                    stats.draws += 1;
                 }
             }
         }
@@ -843,15 +900,32 @@ impl Scene {
         };
         self.finish_pipelines(ctx);
         self.render(ctx, &target, clear)?;
-        target.read_rgba(ctx)
+        let mut image = target.read_rgba(ctx)?;
+        if transparent {
+            // Prime's framebuffer alpha is not coverage (an opaque material may write any
+            // TEV alpha), so a screenshot's alpha comes from depth: 255 wherever a surface
+            // wrote depth; elsewhere the blended alpha of transparent surfaces (0 = empty).
+            let depth = target.read_depth(ctx)?;
+            for (px, d) in image.pixels.chunks_exact_mut(4).zip(depth) {
+                if d < 1.0 {
+                    px[3] = 255;
+                }
+            }
+        }
+        Ok(image)
     }
 
     /// Waits until every requested specialized pipeline is built, so the next render
     /// uses them (deterministic output for the CLI and tests).
     pub fn finish_pipelines(&mut self, ctx: &RenderContext) {
-        for slot in self.slots.iter_mut().flatten() {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
             let _ = ctx.pipelines.get_blocking(&slot.keys.0);
             slot.selected = None;
+            if self.has_lines.get(i).copied().unwrap_or(false) {
+                let _ = ctx.pipelines.get_blocking(&slot.line_keys.0);
+                slot.line_selected = None;
+            }
         }
     }
 }

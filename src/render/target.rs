@@ -51,7 +51,7 @@ impl OffscreenTarget {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         Ok(Self {
@@ -103,6 +103,31 @@ impl OffscreenTarget {
     /// Copies the colour target back to the CPU (rows padded to 256 bytes on the GPU side,
     /// unpadded in the result).
     pub fn read_rgba(&self, ctx: &RenderContext) -> Result<RgbaImage, RenderError> {
+        let pixels = self.read_texture(ctx, &self.color, wgpu::TextureAspect::All)?;
+        Ok(RgbaImage {
+            width: self.width,
+            height: self.height,
+            pixels,
+        })
+    }
+
+    /// Copies the depth target back (one f32 per pixel, rows top to bottom; 1.0 = nothing
+    /// drawn).
+    pub fn read_depth(&self, ctx: &RenderContext) -> Result<Vec<f32>, RenderError> {
+        let bytes = self.read_texture(ctx, &self.depth, wgpu::TextureAspect::DepthOnly)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    }
+
+    /// Reads a 4-byte-per-texel texture of this target's size.
+    fn read_texture(
+        &self,
+        ctx: &RenderContext,
+        texture: &wgpu::Texture,
+        aspect: wgpu::TextureAspect,
+    ) -> Result<Vec<u8>, RenderError> {
         let unpadded = self.width * 4;
         let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
             * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
@@ -119,10 +144,10 @@ impl OffscreenTarget {
             });
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
-                texture: &self.color,
+                texture,
                 mip_level: 0,
                 origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
+                aspect,
             },
             wgpu::TexelCopyBufferInfo {
                 buffer: &buffer,
@@ -157,10 +182,6 @@ impl OffscreenTarget {
             }
         }
         buffer.unmap();
-        Ok(RgbaImage {
-            width: self.width,
-            height: self.height,
-            pixels,
-        })
+        Ok(pixels)
     }
 }
