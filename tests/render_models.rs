@@ -678,3 +678,114 @@ fn gpu_skinning_matches_cpu_skinning() {
     }
     check_golden("skinned_cube_posed", &posed);
 }
+
+// ---------------------------------------------------------------------------------------
+// Material edits and the CLI.
+
+#[test]
+fn material_edits_update_the_picture() {
+    let Some(ctx) = ctx() else { return };
+    let mut assets = ModelAssets::new(showcase());
+    assets.textures.insert(u64::from(TEX_ID), checker());
+    let mut scene = Scene::new(&ctx, assets.clone()).expect("scene");
+    scene.set_camera(front_camera(&scene));
+    let before = scene.render_to_image(&ctx, 160, 100, false).expect("render");
+
+    // A value edit (konst K0 of the multi-stage material): same shader, new uniforms.
+    let key = scene.shader_key(1).cloned();
+    scene.material_mut(0, 1).expect("material 1").konst[0] = [0, 255, 0, 255];
+    scene.mark_material_dirty(1);
+    let value = scene.render_to_image(&ctx, 160, 100, false).expect("render");
+    assert_eq!(scene.shader_key(1).cloned(), key, "a konst edit keeps the shader");
+    assert!(compare(&before, &value, 0, 0.0).is_some(), "konst edit not visible");
+
+    // A structural edit (stage 1 drops the konst blend): a new pipeline, drawn by the
+    // ubershader until it is built; the settled picture equals a scene built with it.
+    let m = scene.material_mut(0, 1).expect("material 1");
+    m.stages.truncate(1);
+    let edited = m.clone();
+    scene.mark_material_dirty(1);
+    let target = tevscope::render::OffscreenTarget::new(&ctx, 160, 100).expect("target");
+    scene
+        .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)
+        .expect("frame during compilation");
+    assert_ne!(scene.shader_key(1).cloned(), key, "a stage edit changes the shader");
+    let settled = scene.render_to_image(&ctx, 160, 100, false).expect("render");
+    assert_eq!(
+        scene.material_status(1).map(|s| s.0),
+        Some(tevscope::render::pipeline_cache::SelectedPath::Specialized)
+    );
+    let mut fresh_cmdl = assets.cmdl.clone();
+    fresh_cmdl.material_sets[0].materials[1] = tevscope::formats::material::Material::from_gx(
+        &edited,
+        assets.cmdl.material_sets[0].materials[1].texture_indices.clone(),
+        assets.cmdl.material_sets[0].materials[1].vertex_attributes,
+    );
+    let mut fresh = Scene::new(
+        &ctx,
+        ModelAssets {
+            cmdl: fresh_cmdl,
+            ..assets
+        },
+    )
+    .expect("fresh scene");
+    fresh.set_camera(scene.camera());
+    let want = fresh.render_to_image(&ctx, 160, 100, false).expect("render");
+    assert_eq!(compare(&settled, &want, 0, 0.0), None);
+}
+
+#[test]
+fn cli_renders_a_character_from_a_pak() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    if ctx().is_none() {
+        return;
+    }
+    let pak = dir.join("mp1_fixtures.pak");
+    let out = out_dir().join("cli_character.png");
+    let mut req = tevscope::cli::render::RenderRequest::new(
+        format!("{}:0xAC000001", pak.display()),
+        &out,
+    );
+    (req.width, req.height) = (96, 64);
+    req.anim = Some("wave_compressed".into());
+    req.time = 0.4;
+    req.lights = Some(format!("{}:0xAE000001", pak.display()));
+    req.camera = Some([30.0, 20.0, 6.0]);
+    let report = tevscope::cli::render::render_model(&req).expect("render");
+    eprintln!("{report}");
+    assert!(report.contains("wave_compressed"), "{report}");
+    assert!(!report.contains("not found"), "textures resolve in the PAK: {report}");
+    let image = RgbaImage::load_png(&out).expect("PNG written");
+    assert_eq!((image.width, image.height), (96, 64));
+    let bg = image.pixel(0, 0);
+    assert!(image.pixels.chunks(4).filter(|p| *p != bg).count() > 100);
+
+    req.anim = Some("no such animation".into());
+    let err = tevscope::cli::render::render_model(&req).expect_err("unknown animation");
+    assert!(format!("{err:#}").contains("wave_uncompressed"), "{err:#}");
+
+    let bench = tevscope::cli::render::bench(&format!("{}:0xAC000001", pak.display()), (64, 64), 3, true)
+        .expect("bench");
+    let v: serde_json::Value = serde_json::from_str(&bench).expect("json");
+    assert_eq!(v["frames"], 3);
+    assert!(v["fps_median"].as_f64().is_some_and(|f| f > 0.0));
+}
+
+/// `tevscope bench` numbers at 1280×720 (run with `--ignored --nocapture`; prints only).
+#[test]
+#[ignore = "benchmark report, prints timings"]
+fn bench_1280x720() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    for spec in [
+        dir.join("0x7EC00000.CMDL").display().to_string(),
+        dir.join("pwe/Sphere.CMDL").display().to_string(),
+        format!("{}:0xAC000001", dir.join("mp1_fixtures.pak").display()),
+    ] {
+        let r = tevscope::cli::render::bench(&spec, (1280, 720), 120, false).expect("bench");
+        eprintln!("{r}");
+    }
+}
