@@ -689,15 +689,26 @@ fn material_edits_update_the_picture() {
     assets.textures.insert(u64::from(TEX_ID), checker());
     let mut scene = Scene::new(&ctx, assets.clone()).expect("scene");
     scene.set_camera(front_camera(&scene));
-    let before = scene.render_to_image(&ctx, 160, 100, false).expect("render");
+    let before = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
 
     // A value edit (konst K0 of the multi-stage material): same shader, new uniforms.
     let key = scene.shader_key(1).cloned();
     scene.material_mut(0, 1).expect("material 1").konst[0] = [0, 255, 0, 255];
     scene.mark_material_dirty(1);
-    let value = scene.render_to_image(&ctx, 160, 100, false).expect("render");
-    assert_eq!(scene.shader_key(1).cloned(), key, "a konst edit keeps the shader");
-    assert!(compare(&before, &value, 0, 0.0).is_some(), "konst edit not visible");
+    let value = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
+    assert_eq!(
+        scene.shader_key(1).cloned(),
+        key,
+        "a konst edit keeps the shader"
+    );
+    assert!(
+        compare(&before, &value, 0, 0.0).is_some(),
+        "konst edit not visible"
+    );
 
     // A structural edit (stage 1 drops the konst blend): a new pipeline, drawn by the
     // ubershader until it is built; the settled picture equals a scene built with it.
@@ -709,8 +720,14 @@ fn material_edits_update_the_picture() {
     scene
         .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)
         .expect("frame during compilation");
-    assert_ne!(scene.shader_key(1).cloned(), key, "a stage edit changes the shader");
-    let settled = scene.render_to_image(&ctx, 160, 100, false).expect("render");
+    assert_ne!(
+        scene.shader_key(1).cloned(),
+        key,
+        "a stage edit changes the shader"
+    );
+    let settled = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
     assert_eq!(
         scene.material_status(1).map(|s| s.0),
         Some(tevscope::render::pipeline_cache::SelectedPath::Specialized)
@@ -718,7 +735,9 @@ fn material_edits_update_the_picture() {
     let mut fresh_cmdl = assets.cmdl.clone();
     fresh_cmdl.material_sets[0].materials[1] = tevscope::formats::material::Material::from_gx(
         &edited,
-        assets.cmdl.material_sets[0].materials[1].texture_indices.clone(),
+        assets.cmdl.material_sets[0].materials[1]
+            .texture_indices
+            .clone(),
         assets.cmdl.material_sets[0].materials[1].vertex_attributes,
     );
     let mut fresh = Scene::new(
@@ -730,7 +749,9 @@ fn material_edits_update_the_picture() {
     )
     .expect("fresh scene");
     fresh.set_camera(scene.camera());
-    let want = fresh.render_to_image(&ctx, 160, 100, false).expect("render");
+    let want = fresh
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
     assert_eq!(compare(&settled, &want, 0, 0.0), None);
 }
 
@@ -744,10 +765,8 @@ fn cli_renders_a_character_from_a_pak() {
     }
     let pak = dir.join("mp1_fixtures.pak");
     let out = out_dir().join("cli_character.png");
-    let mut req = tevscope::cli::render::RenderRequest::new(
-        format!("{}:0xAC000001", pak.display()),
-        &out,
-    );
+    let mut req =
+        tevscope::cli::render::RenderRequest::new(format!("{}:0xAC000001", pak.display()), &out);
     (req.width, req.height) = (96, 64);
     req.anim = Some("wave_compressed".into());
     req.time = 0.4;
@@ -756,7 +775,10 @@ fn cli_renders_a_character_from_a_pak() {
     let report = tevscope::cli::render::render_model(&req).expect("render");
     eprintln!("{report}");
     assert!(report.contains("wave_compressed"), "{report}");
-    assert!(!report.contains("not found"), "textures resolve in the PAK: {report}");
+    assert!(
+        !report.contains("not found"),
+        "textures resolve in the PAK: {report}"
+    );
     let image = RgbaImage::load_png(&out).expect("PNG written");
     assert_eq!((image.width, image.height), (96, 64));
     let bg = image.pixel(0, 0);
@@ -766,8 +788,9 @@ fn cli_renders_a_character_from_a_pak() {
     let err = tevscope::cli::render::render_model(&req).expect_err("unknown animation");
     assert!(format!("{err:#}").contains("wave_uncompressed"), "{err:#}");
 
-    let bench = tevscope::cli::render::bench(&format!("{}:0xAC000001", pak.display()), (64, 64), 3, true)
-        .expect("bench");
+    let bench =
+        tevscope::cli::render::bench(&format!("{}:0xAC000001", pak.display()), (64, 64), 3, true)
+            .expect("bench");
     let v: serde_json::Value = serde_json::from_str(&bench).expect("json");
     assert_eq!(v["frames"], 3);
     assert!(v["fps_median"].as_f64().is_some_and(|f| f > 0.0));
@@ -785,7 +808,7 @@ fn bench_1280x720() {
         dir.join("pwe/Sphere.CMDL").display().to_string(),
         format!("{}:0xAC000001", dir.join("mp1_fixtures.pak").display()),
     ] {
-        let r = tevscope::cli::render::bench(&spec, (1280, 720), 120, false).expect("bench");
+        let r = tevscope::cli::render::bench(&spec, (1280, 720), 60, false).expect("bench");
         eprintln!("{r}");
     }
 }
