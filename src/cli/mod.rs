@@ -7,6 +7,7 @@ pub mod anim;
 pub mod args;
 pub mod cmdl;
 pub mod pak_txtr;
+pub mod render;
 pub mod source;
 pub mod tev;
 pub mod vertex;

@@ -108,6 +108,22 @@ impl RgbaImage {
         self.pixels[i..i + 4].copy_from_slice(&rgba);
     }
 
+    /// The sub-image at (x, y) of size w × h (clipped to the image).
+    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> RgbaImage {
+        let w = w.min(self.width.saturating_sub(x));
+        let h = h.min(self.height.saturating_sub(y));
+        let mut pixels = Vec::with_capacity(w as usize * h as usize * 4);
+        for row in y..y + h {
+            let start = (row as usize * self.width as usize + x as usize) * 4;
+            pixels.extend_from_slice(&self.pixels[start..start + w as usize * 4]);
+        }
+        RgbaImage {
+            width: w,
+            height: h,
+            pixels,
+        }
+    }
+
     /// Number of pixels.
     pub fn pixel_count(&self) -> usize {
         self.width as usize * self.height as usize

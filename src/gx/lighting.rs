@@ -487,6 +487,7 @@ mod tests {
                 ChannelControl::from_word(0),
                 ChannelControl::GX_DEFAULT,
             ],
+            skinned: false,
         };
         let mut u = DrawUniforms::default();
         // TEXMTX0: scroll by (0.25, 0.5).

@@ -26,11 +26,15 @@ pub enum AdapterPreference {
 /// the ubershader program (unused by specialized shaders), group 1 all eight texture
 /// maps and samplers (placeholders where the material has none), so switching between
 /// a specialized pipeline and the ubershader never rebinds anything.
+/// Skinned draws add group 2 (the bone palette, `SkinPalette` of `gx/wgsl/vertex.rs`) and
+/// use [`Layouts::skinned_pipeline_layout`].
 #[derive(Debug, Clone)]
 pub struct Layouts {
     pub draw_group: wgpu::BindGroupLayout,
     pub texture_group: wgpu::BindGroupLayout,
     pub pipeline_layout: wgpu::PipelineLayout,
+    pub skin_group: wgpu::BindGroupLayout,
+    pub skinned_pipeline_layout: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -82,10 +86,22 @@ impl Layouts {
             bind_group_layouts: &[Some(&draw_group), Some(&texture_group)],
             immediate_size: 0,
         });
+        let skin_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tevscope skin group"),
+            entries: &[uniform(0, wgpu::ShaderStages::VERTEX)],
+        });
+        let skinned_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("tevscope skinned material pipeline layout"),
+                bind_group_layouts: &[Some(&draw_group), Some(&texture_group), Some(&skin_group)],
+                immediate_size: 0,
+            });
         Self {
             draw_group,
             texture_group,
             pipeline_layout,
+            skin_group,
+            skinned_pipeline_layout,
         }
     }
 }

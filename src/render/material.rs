@@ -31,6 +31,7 @@ pub struct GpuMaterial {
     tev_uniforms: wgpu::Buffer,
     uber_program: wgpu::Buffer,
     uniforms_written: TevUniforms,
+    skinned: bool,
     program_written: UberProgram,
     /// Group 0: `DrawUniforms` (supplied by the caller), `TevUniforms`, ubershader program.
     pub draw_group: wgpu::BindGroup,
@@ -136,6 +137,7 @@ impl GpuMaterial {
             uber_program,
             uniforms_written: uniforms,
             program_written: packed,
+            skinned: false,
             draw_group,
             texture_group,
         }
@@ -159,7 +161,8 @@ impl GpuMaterial {
         material: &Material,
         program: TevProgram,
     ) -> bool {
-        let key = ShaderKey::new(material, &program);
+        let mut key = ShaderKey::new(material, &program);
+        key.vertex.skinned = self.skinned;
         let uniforms = TevUniforms::from_program(&program);
         if uniforms != self.uniforms_written {
             ctx.queue
@@ -175,10 +178,23 @@ impl GpuMaterial {
                 self.program_written = packed;
             }
             self.uber_key = UberKey::new(material, &program);
+            self.uber_key.vertex.skinned = self.skinned;
             self.shader_key = key;
         }
         self.program = program;
         changed
+    }
+
+    /// Switches the vertex stage to GPU skinning (the draw then binds group 2 and vertex
+    /// buffer 1). Changes both shader keys.
+    pub fn set_skinned(&mut self, skinned: bool) {
+        self.skinned = skinned;
+        self.shader_key.vertex.skinned = skinned;
+        self.uber_key.vertex.skinned = skinned;
+    }
+
+    pub fn skinned(&self) -> bool {
+        self.skinned
     }
 
     /// Pipeline keys of the specialized shader and the ubershader for `state`.

@@ -10,21 +10,27 @@
 //! - [`texture`]: RGBA8 upload with mips, samplers, placeholders.
 //! - [`material`]: a material's uniform buffers and bind groups ([`GpuMaterial`]).
 //! - [`target`]: offscreen colour + depth target and readback to [`RgbaImage`].
+//! - [`camera`]: the orbit camera in Prime's Z-up world.
+//! - [`scene`]: [`Scene`], a whole model (skinned, animated, lit) drawn as Prime draws it.
 //! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
 
+pub mod camera;
 pub mod context;
 pub mod convert;
 pub mod material;
 pub mod pipeline_cache;
 pub mod quad;
+pub mod scene;
 pub mod shader_cache;
 pub mod target;
 pub mod texture;
 
+pub use camera::OrbitCamera;
 pub use context::{AdapterPreference, RenderContext};
 pub use material::GpuMaterial;
 pub use pipeline_cache::{MaterialPipeline, PipelineCache, PipelineKey, PipelineStatus};
 pub use quad::{QuadOptions, QuadRenderer, ShaderPath, render_material_quad};
+pub use scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions, SkinAssets};
 pub use shader_cache::{ShaderCache, ShaderId};
 pub use target::{OffscreenTarget, RgbaImage};
 pub use texture::{SamplerMode, TextureData};
@@ -50,6 +56,9 @@ pub enum RenderError {
     Readback(String),
     #[error("PNG encoding failed: {0}")]
     Encode(String),
+    /// Model assets that cannot be drawn (a skin that does not fit the skeleton, …).
+    #[error("model: {0}")]
+    Model(String),
 }
 
 impl RenderError {

@@ -89,6 +89,39 @@ pub fn gpu_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     }
 }
 
+/// Vertex buffer 1 of skinned draws: [`SkinVertex`] (bone indices and weights).
+pub fn skin_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRIBUTES: [wgpu::VertexAttribute; 2] = wgpu::vertex_attr_array![
+        12 => Uint32x4,
+        13 => Float32x4,
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<SkinVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRIBUTES,
+    }
+}
+
+/// Per-vertex skinning input (vertex buffer 1, locations 12 and 13): up to four palette
+/// indices and their weights, unused slots weight 0.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SkinVertex {
+    pub bones: [u32; 4],
+    pub weights: [f32; 4],
+}
+
+impl ShaderId {
+    /// Whether the shader's vertex stage is skinned (group 2 + vertex buffer 1).
+    pub fn skinned(&self) -> bool {
+        match self {
+            Self::Specialized(k) => k.vertex.skinned,
+            Self::Uber(k) => k.vertex.skinned,
+            Self::Source { .. } => false,
+        }
+    }
+}
+
 /// Builds one pipeline (shader from the cache, naga-validated; wgpu errors captured).
 pub fn build_pipeline(
     device: &wgpu::Device,
@@ -97,15 +130,23 @@ pub fn build_pipeline(
     key: &PipelineKey,
 ) -> BuildResult {
     let shader = shaders.get(&key.shader)?;
+    let skinned = key.shader.skinned();
+    let buffers = [Some(gpu_vertex_layout()), Some(skin_vertex_layout())];
+    let buffers = if skinned { &buffers[..] } else { &buffers[..1] };
+    let layout = if skinned {
+        &layouts.skinned_pipeline_layout
+    } else {
+        &layouts.pipeline_layout
+    };
     let pipeline = RenderContext::capture(device, "creating a render pipeline", || {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(&shader.label),
-            layout: Some(&layouts.pipeline_layout),
+            layout: Some(layout),
             vertex: wgpu::VertexState {
                 module: &shader.module,
                 entry_point: Some("vs_main"),
                 compilation_options: Default::default(),
-                buffers: &[Some(gpu_vertex_layout())],
+                buffers,
             },
             primitive: wgpu::PrimitiveState {
                 topology: key.state.topology,

@@ -3,59 +3,11 @@
 
 use super::RenderError;
 use super::context::RenderContext;
+pub use crate::formats::image::RgbaImage;
 
 /// Colour format of every target: 8-bit UNORM, never sRGB (GX has no gamma).
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
-
-/// An RGBA8 image, rows top to bottom.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RgbaImage {
-    pub width: u32,
-    pub height: u32,
-    pub pixels: Vec<u8>,
-}
-
-impl RgbaImage {
-    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
-        let i = ((y * self.width + x) * 4) as usize;
-        [
-            self.pixels[i],
-            self.pixels[i + 1],
-            self.pixels[i + 2],
-            self.pixels[i + 3],
-        ]
-    }
-
-    /// The image as a PNG file (RGBA, 8 bits per channel).
-    pub fn encode_png(&self) -> Result<Vec<u8>, RenderError> {
-        let mut out = Vec::new();
-        let err = |e: png::EncodingError| RenderError::Encode(e.to_string());
-        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(err)?;
-        writer.write_image_data(&self.pixels).map_err(err)?;
-        writer.finish().map_err(err)?;
-        Ok(out)
-    }
-
-    /// The sub-image at (x, y) of size w × h (clipped to the image).
-    pub fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> RgbaImage {
-        let w = w.min(self.width.saturating_sub(x));
-        let h = h.min(self.height.saturating_sub(y));
-        let mut pixels = Vec::with_capacity((w * h * 4) as usize);
-        for row in y..y + h {
-            let start = ((row * self.width + x) * 4) as usize;
-            pixels.extend_from_slice(&self.pixels[start..start + (w * 4) as usize]);
-        }
-        RgbaImage {
-            width: w,
-            height: h,
-            pixels,
-        }
-    }
-}
 
 /// A colour (Rgba8Unorm) + depth (Depth32Float) render target of any size.
 pub struct OffscreenTarget {
@@ -99,7 +51,7 @@ impl OffscreenTarget {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         Ok(Self {
@@ -151,6 +103,31 @@ impl OffscreenTarget {
     /// Copies the colour target back to the CPU (rows padded to 256 bytes on the GPU side,
     /// unpadded in the result).
     pub fn read_rgba(&self, ctx: &RenderContext) -> Result<RgbaImage, RenderError> {
+        let pixels = self.read_texture(ctx, &self.color, wgpu::TextureAspect::All)?;
+        Ok(RgbaImage {
+            width: self.width,
+            height: self.height,
+            pixels,
+        })
+    }
+
+    /// Copies the depth target back (one f32 per pixel, rows top to bottom; 1.0 = nothing
+    /// drawn).
+    pub fn read_depth(&self, ctx: &RenderContext) -> Result<Vec<f32>, RenderError> {
+        let bytes = self.read_texture(ctx, &self.depth, wgpu::TextureAspect::DepthOnly)?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect())
+    }
+
+    /// Reads a 4-byte-per-texel texture of this target's size.
+    fn read_texture(
+        &self,
+        ctx: &RenderContext,
+        texture: &wgpu::Texture,
+        aspect: wgpu::TextureAspect,
+    ) -> Result<Vec<u8>, RenderError> {
         let unpadded = self.width * 4;
         let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
             * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
@@ -167,10 +144,10 @@ impl OffscreenTarget {
             });
         encoder.copy_texture_to_buffer(
             wgpu::TexelCopyTextureInfo {
-                texture: &self.color,
+                texture,
                 mip_level: 0,
                 origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
+                aspect,
             },
             wgpu::TexelCopyBufferInfo {
                 buffer: &buffer,
@@ -205,10 +182,6 @@ impl OffscreenTarget {
             }
         }
         buffer.unmap();
-        Ok(RgbaImage {
-            width: self.width,
-            height: self.height,
-            pixels,
-        })
+        Ok(pixels)
     }
 }

@@ -25,6 +25,25 @@ impl TextureData {
         }
     }
 
+    /// The complete mip levels of a TXTR, decoded (a level cut short ends the chain; a
+    /// texture without a decodable level 0 is an error).
+    pub fn from_txtr(txtr: &crate::formats::txtr::Txtr) -> Result<Self, RenderError> {
+        let (levels, error) = txtr.decode_complete_levels();
+        let Some(first) = levels.first() else {
+            return Err(RenderError::Texture(match error {
+                Some(e) => e.to_string(),
+                None => "no mip levels".into(),
+            }));
+        };
+        let data = Self {
+            width: first.width,
+            height: first.height,
+            levels: levels.into_iter().map(|l| l.pixels).collect(),
+        };
+        data.validate()?;
+        Ok(data)
+    }
+
     /// Size of mip `level`.
     pub fn level_size(&self, level: usize) -> (u32, u32) {
         ((self.width >> level).max(1), (self.height >> level).max(1))

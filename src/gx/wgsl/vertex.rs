@@ -51,7 +51,39 @@ pub struct VertexKey {
     /// which `DrawUniforms::channel_lit` still switches off at run time (the engine
     /// disables COLOR0 lighting when no lights are active).
     pub channels: [ChannelControl; 4],
+    /// GPU skinning: positions and normals come from the bone palette (group 2) and the
+    /// per-vertex influences of vertex buffer 1 (see [`SKINNING_WGSL`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub skinned: bool,
 }
+
+/// Bones the skinning palette holds: 160 × 96 bytes fits the 16 KiB minimum uniform
+/// buffer size (Prime skeletons have well under 100 bones).
+pub const MAX_SKIN_BONES: usize = 160;
+
+/// Declarations of skinned draws: the per-vertex influences (vertex buffer 1) and the
+/// bone palette (group 2, [`crate::anim::GpuBoneMatrices`] rows; the palette is laid out
+/// by `render/`, so the shader only reads rows).
+pub const SKINNING_WGSL: &str = "struct SkinIn {
+    @location(12) bone_indices: vec4<u32>,
+    @location(13) bone_weights: vec4<f32>,
+}
+
+struct SkinBone {
+    model_from_bind: array<vec4<f32>, 3>,
+    normal_from_bind: array<vec4<f32>, 3>,
+}
+
+struct SkinPalette {
+    bones: array<SkinBone, 160>,
+}
+
+@group(2) @binding(0) var<uniform> u_skin: SkinPalette;
+
+fn skin_rows(r: array<vec4<f32>, 3>, p: vec4<f32>) -> vec3<f32> {
+    return vec3<f32>(dot(r[0], p), dot(r[1], p), dot(r[2], p));
+}
+";
 
 /// An unlit control with register sources.
 const UNLIT_REG: ChannelControl = ChannelControl {
@@ -85,6 +117,7 @@ impl VertexKey {
         Self {
             texgens: material.texgens.clone(),
             channels: [color0, alpha, UNLIT_REG, alpha],
+            skinned: false,
         }
     }
 
@@ -562,15 +595,42 @@ pub fn generate_vertex_stage(key: &VertexKey, out: &mut String) {
     out.push_str(&vertex_out_struct(key.texgens.len()));
     out.push('\n');
     out.push_str(VERTEX_HELPERS);
-    out.push_str(
-        "
+    if key.skinned {
+        out.push('\n');
+        out.push_str(SKINNING_WGSL);
+        out.push_str(
+            "
+@vertex
+fn vs_main(v: VertexIn, s: SkinIn) -> VertexOut {
+    var o: VertexOut;
+    // Skinned model-space inputs (formats.md 7.5): the position is the weighted sum of
+    // the bones' model_from_bind transforms; the normal is rotated by the first weight's
+    // bone only, as the game does.
+    let p_bind = vec4<f32>(v.position, 1.0);
+    var pos_model = vec3<f32>(0.0);
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let w = s.bone_weights[k];
+        if (w != 0.0) {
+            pos_model = pos_model + w * skin_rows(u_skin.bones[s.bone_indices[k]].model_from_bind, p_bind);
+        }
+    }
+    let nrm_model = skin_rows(u_skin.bones[s.bone_indices[0]].normal_from_bind, vec4<f32>(v.normal, 0.0));
+",
+        );
+    } else {
+        out.push_str(
+            "
 @vertex
 fn vs_main(v: VertexIn) -> VertexOut {
     var o: VertexOut;
     // Model-space inputs (skinned draws substitute skinned values here).
     let pos_model = v.position;
     let nrm_model = v.normal;
-    o.clip_position = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
+",
+        );
+    }
+    out.push_str(
+        "    o.clip_position = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
     // Lighting happens in view space.
     let p_view = (u_draw.view_from_model * vec4<f32>(pos_model, 1.0)).xyz;
     let n_view = normalize((u_draw.normal_view_from_model * vec4<f32>(nrm_model, 0.0)).xyz);
@@ -637,7 +697,21 @@ mod tests {
                 UNLIT_REG,
                 ChannelControl::GX_DEFAULT,
             ],
+            skinned: false,
         }
+    }
+
+    #[test]
+    fn skinned_stage_validates() {
+        let mut k = key(
+            vec![tg(TexGenType::Mtx3x4, TexGenSrc::Normal, 30, true, 64)],
+            ChannelControl::from_word(0x3001),
+        );
+        k.skinned = true;
+        let src = vertex_module(&k);
+        assert!(src.contains("fn vs_main(v: VertexIn, s: SkinIn)"));
+        assert!(src.contains(&format!("array<SkinBone, {MAX_SKIN_BONES}>")));
+        validate(&src);
     }
 
     #[test]

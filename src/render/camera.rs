@@ -1,0 +1,145 @@
+//! The viewer's orbit camera in Prime's Z-up world.
+//!
+//! Prime's world is Z-up and actors face +Y. The camera orbits `target`: yaw turns about
+//! world Z (yaw 0 = looking at the model's front from +Y), pitch raises the eye above the
+//! XY plane. [`OrbitCamera::frame_camera`] produces the conventional view matrix (camera
+//! x right, y up, −z forward) that [`crate::gx::frame::FrameCamera`] expects, and a wgpu
+//! (depth 0…1) perspective projection.
+
+use glam::{Mat4, Vec3};
+
+use crate::formats::cmdl::Aabb;
+use crate::gx::frame::FrameCamera;
+
+/// Orbit camera parameters (angles in degrees, distances in model units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrbitCamera {
+    /// Rotation about world Z; 0 = the eye on +Y looking towards −Y (the model's front).
+    pub yaw_degrees: f32,
+    /// Elevation above the XY plane (−89…89).
+    pub pitch_degrees: f32,
+    /// Eye distance from `target`.
+    pub distance: f32,
+    /// The point looked at (world space).
+    pub target: [f32; 3],
+    /// Vertical field of view.
+    pub fov_y_degrees: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self {
+            yaw_degrees: 30.0,
+            pitch_degrees: 20.0,
+            distance: 5.0,
+            target: [0.0; 3],
+            fov_y_degrees: 45.0,
+        }
+    }
+}
+
+impl OrbitCamera {
+    /// A camera that shows the whole box (its bounding sphere fits the vertical field of
+    /// view with a small margin), from the front-right and slightly above.
+    pub fn framing(aabb: &Aabb) -> Self {
+        let mut c = Self::default();
+        let min = Vec3::from(aabb.min);
+        let max = Vec3::from(aabb.max);
+        let radius = ((max - min).length() * 0.5).max(1e-3);
+        c.target = ((min + max) * 0.5).to_array();
+        let half_fov = (c.fov_y_degrees.to_radians() * 0.5).sin();
+        c.distance = radius / half_fov * 1.05;
+        c
+    }
+
+    /// World-space eye position.
+    pub fn eye(&self) -> Vec3 {
+        let (yaw, pitch) = (
+            self.yaw_degrees.to_radians(),
+            self.pitch_degrees.clamp(-89.0, 89.0).to_radians(),
+        );
+        let dir = Vec3::new(
+            pitch.cos() * yaw.sin(),
+            pitch.cos() * yaw.cos(),
+            pitch.sin(),
+        );
+        Vec3::from(self.target) + dir * self.distance.max(1e-4)
+    }
+
+    /// View matrix (camera axes x right, y up, −z forward) of Prime's Z-up world.
+    pub fn view_from_world(&self) -> Mat4 {
+        let eye = self.eye();
+        let forward = (Vec3::from(self.target) - eye).normalize_or(Vec3::NEG_Y);
+        let right = forward.cross(Vec3::Z).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        Mat4::from_cols(
+            glam::Vec4::new(right.x, up.x, -forward.x, 0.0),
+            glam::Vec4::new(right.y, up.y, -forward.y, 0.0),
+            glam::Vec4::new(right.z, up.z, -forward.z, 0.0),
+            glam::Vec4::new(-right.dot(eye), -up.dot(eye), forward.dot(eye), 1.0),
+        )
+    }
+
+    /// Perspective projection for `aspect` (width / height); near and far planes follow
+    /// the distance so models of any scale keep depth precision.
+    pub fn clip_from_view(&self, aspect: f32) -> Mat4 {
+        let d = self.distance.max(1e-4);
+        let (near, far) = (d * 0.01, d * 100.0);
+        let h = 1.0 / (self.fov_y_degrees.clamp(1.0, 170.0).to_radians() * 0.5).tan();
+        let w = h / aspect.max(1e-4);
+        let r = far / (near - far);
+        // Right-handed view space, wgpu clip depth 0 (near) … 1 (far).
+        Mat4::from_cols(
+            glam::Vec4::new(w, 0.0, 0.0, 0.0),
+            glam::Vec4::new(0.0, h, 0.0, 0.0),
+            glam::Vec4::new(0.0, 0.0, r, -1.0),
+            glam::Vec4::new(0.0, 0.0, r * near, 0.0),
+        )
+    }
+
+    pub fn frame_camera(&self, aspect: f32) -> FrameCamera {
+        FrameCamera {
+            view_from_world: self.view_from_world(),
+            clip_from_view: self.clip_from_view(aspect),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaw_zero_looks_at_the_front_from_plus_y() {
+        let c = OrbitCamera {
+            yaw_degrees: 0.0,
+            pitch_degrees: 0.0,
+            distance: 10.0,
+            ..Default::default()
+        };
+        assert!((c.eye() - Vec3::new(0.0, 10.0, 0.0)).length() < 1e-4);
+        let v = c.view_from_world();
+        // World +Z is camera up; world origin is in front (−z) of the camera.
+        assert!((v.transform_vector3(Vec3::Z) - Vec3::Y).length() < 1e-5);
+        assert!(v.transform_point3(Vec3::ZERO).z < 0.0);
+    }
+
+    #[test]
+    fn framing_contains_the_box() {
+        let aabb = Aabb {
+            min: [-1.0, -2.0, 0.0],
+            max: [1.0, 2.0, 3.0],
+        };
+        let c = OrbitCamera::framing(&aabb);
+        let clip_from_world = c.clip_from_view(1.0) * c.view_from_world();
+        for &x in &[aabb.min[0], aabb.max[0]] {
+            for &y in &[aabb.min[1], aabb.max[1]] {
+                for &z in &[aabb.min[2], aabb.max[2]] {
+                    let p = clip_from_world.project_point3(Vec3::new(x, y, z));
+                    assert!(p.x.abs() <= 1.0 && p.y.abs() <= 1.0, "{p}");
+                    assert!((0.0..=1.0).contains(&p.z));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,940 @@
+//! [`Scene`]: one CMDL (optionally skinned and animated) drawn as Prime draws it.
+//!
+//! Built once from [`ModelAssets`]: one vertex and index buffer for all surfaces (from
+//! [`Cmdl::resolved_vertices`]), one skin-influence buffer for skinned models, the textures
+//! of the active material set (mipped, GX sampling of `gx.md` §14), and per material a
+//! [`GpuMaterial`] with its own `DrawUniforms` buffer. Each [`Scene::render`] does one CPU
+//! update ([`FrameUpdate`]: UV-animation matrices, lights, transforms; the pose → bone
+//! palette), uploads only the uniform blocks that changed, records opaque surfaces in file
+//! order then transparent (flag 0x10) ones back to front, and submits once.
+//!
+//! Typical use (the CLI, the tests and the viewer):
+//!
+//! ```no_run
+//! # fn demo(ctx: &tevscope::render::RenderContext, cmdl: tevscope::formats::cmdl::Cmdl) -> Result<(), tevscope::render::RenderError> {
+//! use tevscope::render::scene::{ModelAssets, Scene};
+//! let mut scene = Scene::new(ctx, ModelAssets::new(cmdl))?;
+//! scene.set_time(1.5);
+//! let image = scene.render_to_image(ctx, 640, 480, false)?;
+//! # let _ = image; Ok(()) }
+//! ```
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use glam::{Mat4, Vec3};
+use wgpu::util::DeviceExt as _;
+
+use super::RenderError;
+use super::camera::OrbitCamera;
+use super::context::RenderContext;
+use super::convert::{BlendConversion, CullMode, RenderState};
+use super::material::{BoundTexture, GpuMaterial};
+use super::pipeline_cache::{MaterialPipeline, PipelineKey, Selected, SelectedPath, SkinVertex};
+use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
+use super::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use crate::anim::{
+    Clip, ClipBinding, GpuBoneMatrices, Pose, PoseOptions, Skeleton, SkinBinding, SkinOptions,
+};
+use crate::formats::cmdl::{Aabb, Cmdl};
+use crate::formats::cskr::Cskr;
+use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
+use crate::gx::lights::{LightPreset, LightSet};
+use crate::gx::tev::TevOptions;
+use crate::gx::types::Material;
+use crate::gx::wgsl::interface::GpuVertex;
+use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
+
+/// Material flag: an occluder surface (not drawn by default; `formats.md` §3).
+pub const FLAG_OCCLUDER: u32 = 0x200;
+
+/// A skeleton, its skin and the character's animations.
+#[derive(Debug, Clone)]
+pub struct SkinAssets {
+    pub skeleton: Skeleton,
+    pub cskr: Cskr,
+    /// Named clips (ANCS animation names, or file names).
+    pub clips: Vec<(String, Clip)>,
+}
+
+/// What a [`Scene`] is built from.
+#[derive(Debug, Clone)]
+pub struct ModelAssets {
+    pub cmdl: Cmdl,
+    /// Decoded textures by asset ID (see [`TextureData::from_txtr`]); IDs the materials
+    /// name but this map lacks draw with the white placeholder and a warning.
+    pub textures: HashMap<u64, TextureData>,
+    /// Skeleton, skin and animations; None draws unskinned.
+    pub skin: Option<SkinAssets>,
+}
+
+impl ModelAssets {
+    pub fn new(cmdl: Cmdl) -> Self {
+        Self {
+            cmdl,
+            textures: HashMap::new(),
+            skin: None,
+        }
+    }
+}
+
+/// Options fixed when a scene is built (change them with [`Scene::rebuild_materials`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneOptions {
+    pub material_set: usize,
+    pub tev: TevOptions,
+    pub frame: FrameOptions,
+    pub blend: BlendConversion,
+    pub cull: CullMode,
+    /// Draw occluder (0x200) surfaces too.
+    pub show_occluders: bool,
+    pub pose: PoseOptions,
+}
+
+impl Default for SceneOptions {
+    fn default() -> Self {
+        Self {
+            material_set: 0,
+            tev: TevOptions::default(),
+            frame: FrameOptions::default(),
+            blend: BlendConversion::default(),
+            cull: CullMode::Prime,
+            show_occluders: false,
+            pose: PoseOptions::default(),
+        }
+    }
+}
+
+/// How [`Scene::render`] starts the pass.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ClearMode {
+    /// Clear colour (RGBA 0…1) and depth.
+    Color([f64; 4]),
+    /// Clear to transparent black (screenshots with alpha) and depth.
+    Transparent,
+    /// Keep what the target holds (draw over it).
+    Load,
+}
+
+impl ClearMode {
+    /// The viewer's default background (dark grey).
+    pub const BACKGROUND: ClearMode = ClearMode::Color([0.16, 0.16, 0.18, 1.0]);
+}
+
+/// What one frame cost and which shaders drew it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FrameStats {
+    /// CPU time of the update (uniforms, pose, palette, sort) and command recording.
+    pub cpu: Duration,
+    pub draws: usize,
+    pub uniform_blocks_uploaded: usize,
+    /// Materials drawn with the ubershader while their pipeline compiles.
+    pub uber_draws: usize,
+}
+
+/// One surface's draw.
+#[derive(Debug, Clone)]
+struct SurfaceDraw {
+    material: usize,
+    first_index: u32,
+    index_count: u32,
+    /// GX lines and line strips (as line lists), drawn with a line pipeline.
+    first_line_index: u32,
+    line_index_count: u32,
+    base_vertex: i32,
+    /// Surface centre (model space), for sorting.
+    center: Vec3,
+}
+
+struct MaterialSlot {
+    gpu: GpuMaterial,
+    draw_uniforms: wgpu::Buffer,
+    block: usize,
+    pipeline: MaterialPipeline,
+    keys: (PipelineKey, PipelineKey),
+    selected: Option<Selected>,
+    /// The same material on a line-list pipeline (surfaces with GX lines only).
+    line_keys: (PipelineKey, PipelineKey),
+    line_pipeline: MaterialPipeline,
+    line_selected: Option<Selected>,
+    /// The block last uploaded.
+    written: Option<DrawUniforms>,
+    transparent: bool,
+    occluder: bool,
+}
+
+struct SkinGpu {
+    binding: SkinBinding,
+    vertex_buffer: wgpu::Buffer,
+    palette_buffer: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    palette_written: Vec<GpuBoneMatrices>,
+    palette_scratch: Vec<GpuBoneMatrices>,
+    pose: Pose,
+    bindings: Vec<Option<ClipBinding>>,
+}
+
+/// A model ready to draw; see the module docs.
+pub struct Scene {
+    assets: ModelAssets,
+    /// The gx view of every material set (`material_sets[set][index]`); edits go here.
+    materials: Vec<Vec<Option<Material>>>,
+    options: SceneOptions,
+    camera: OrbitCamera,
+    lights: LightSet,
+    time: f64,
+    animation: Option<usize>,
+    aabb: Aabb,
+    vertex_buffer: wgpu::Buffer,
+    index_buffer: Option<wgpu::Buffer>,
+    surfaces: Vec<SurfaceDraw>,
+    slots: Vec<Option<MaterialSlot>>,
+    textures: HashMap<u64, GpuTexture>,
+    frame: FrameUpdate,
+    model: ModelId,
+    dirty: Vec<usize>,
+    skin: Option<SkinGpu>,
+    transparent_order: Vec<(f32, usize)>,
+    /// Per material of the active set: whether a surface draws GX lines with it.
+    has_lines: Vec<bool>,
+    /// Problems found while building (missing textures, unusable materials, …).
+    pub warnings: Vec<String>,
+}
+
+fn gpu_vertex(v: &crate::formats::cmdl::ResolvedVertex) -> GpuVertex {
+    GpuVertex {
+        position: v.position,
+        normal: v.normal.unwrap_or([0.0, 0.0, 1.0]),
+        color0: v.colors[0].unwrap_or([255; 4]),
+        color1: v.colors[1].unwrap_or([255; 4]),
+        tex: v.tex.map(|t| t.unwrap_or([0.0; 2])),
+    }
+}
+
+impl Scene {
+    /// Builds a scene with default options.
+    pub fn new(ctx: &RenderContext, assets: ModelAssets) -> Result<Scene, RenderError> {
+        Self::with_options(ctx, assets, SceneOptions::default())
+    }
+
+    pub fn with_options(
+        ctx: &RenderContext,
+        assets: ModelAssets,
+        options: SceneOptions,
+    ) -> Result<Scene, RenderError> {
+        let cmdl = &assets.cmdl;
+        let mut warnings = Vec::new();
+        let materials: Vec<Vec<Option<Material>>> = cmdl
+            .material_sets
+            .iter()
+            .enumerate()
+            .map(|(s, set)| {
+                set.materials
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| match m.to_gx() {
+                        Ok(g) => Some(g),
+                        Err(p) => {
+                            if s == options.material_set {
+                                warnings.push(format!(
+                                    "material {i}: {}: {} (its surfaces are not drawn)",
+                                    p.field, p.message
+                                ));
+                            }
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+
+        // Geometry: every surface's vertices and triangles, once.
+        let mut vertices = Vec::new();
+        let mut indices: Vec<u32> = Vec::new();
+        let mut skin_of_vertex: Vec<u16> = Vec::new();
+        let mut surfaces = Vec::with_capacity(cmdl.surfaces.len());
+        for (i, s) in cmdl.surfaces.iter().enumerate() {
+            if let Some(e) = &s.mesh.error {
+                warnings.push(format!(
+                    "surface {i}: display list stopped early ({e}); drawing what decoded"
+                ));
+            }
+            let base_vertex = vertices.len() as i32;
+            vertices.extend(cmdl.resolved_vertices(s).iter().map(gpu_vertex));
+            skin_of_vertex.extend(s.mesh.vertices.iter().map(|v| v.position));
+            let first_index = indices.len() as u32;
+            indices.extend(s.mesh.triangles.iter().flatten());
+            let first_line_index = indices.len() as u32;
+            indices.extend(s.mesh.lines.iter().flatten());
+            let center = cmdl
+                .surface_aabb(s)
+                .map_or(Vec3::from(s.center), |b| Vec3::from(b.center()));
+            surfaces.push(SurfaceDraw {
+                material: s.material_index as usize,
+                first_index,
+                index_count: first_line_index - first_index,
+                first_line_index,
+                line_index_count: indices.len() as u32 - first_line_index,
+                base_vertex,
+                center,
+            });
+        }
+        if vertices.is_empty() {
+            vertices.push(GpuVertex::default());
+        }
+        let vertex_buffer = ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("model vertices"),
+                contents: bytemuck::cast_slice(&vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+        let index_buffer = (!indices.is_empty()).then(|| {
+            ctx.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("model indices"),
+                    contents: bytemuck::cast_slice(&indices),
+                    usage: wgpu::BufferUsages::INDEX,
+                })
+        });
+        let aabb = Aabb::from_points(cmdl.positions.values.iter().copied()).unwrap_or(cmdl.aabb);
+
+        let skin = match &assets.skin {
+            Some(s) => Some(Self::build_skin(ctx, cmdl, s, &skin_of_vertex, options)?),
+            None => None,
+        };
+        if let Some(s) = &skin {
+            warnings.extend(s.binding.warnings.iter().map(|w| format!("skin: {w}")));
+        }
+
+        let mut frame = FrameUpdate::new(options.frame);
+        let model = frame.add_model(Mat4::IDENTITY, Vec3::from(aabb.center()));
+        let mut scene = Scene {
+            camera: OrbitCamera::framing(&aabb),
+            assets,
+            materials,
+            options,
+            lights: LightPreset::Basic.light_set(),
+            time: 0.0,
+            animation: None,
+            aabb,
+            vertex_buffer,
+            index_buffer,
+            surfaces,
+            slots: Vec::new(),
+            textures: HashMap::new(),
+            frame,
+            model,
+            dirty: Vec::new(),
+            skin,
+            transparent_order: Vec::new(),
+            has_lines: Vec::new(),
+            warnings,
+        };
+        scene.rebuild_materials(ctx, options)?;
+        Ok(scene)
+    }
+
+    fn build_skin(
+        ctx: &RenderContext,
+        cmdl: &Cmdl,
+        assets: &SkinAssets,
+        position_of_vertex: &[u16],
+        options: SceneOptions,
+    ) -> Result<SkinGpu, RenderError> {
+        let skeleton = &assets.skeleton;
+        if skeleton.len() > MAX_SKIN_BONES {
+            return Err(RenderError::Model(format!(
+                "skeleton has {} bones; the skinning palette holds {MAX_SKIN_BONES}",
+                skeleton.len()
+            )));
+        }
+        let binding = SkinBinding::new(
+            &assets.cskr,
+            skeleton,
+            cmdl.positions.len(),
+            cmdl.normals.len(),
+            SkinOptions::default(),
+        )
+        .map_err(|e| RenderError::Model(e.to_string()))?;
+        let mut skin_vertices: Vec<SkinVertex> = position_of_vertex
+            .iter()
+            .map(|&p| {
+                if (p as usize) < binding.position_count() {
+                    let inf = binding.position_influence(p as usize);
+                    let mut v = SkinVertex {
+                        bones: inf.bones,
+                        weights: [0.0; 4],
+                    };
+                    v.weights[..inf.count as usize]
+                        .copy_from_slice(&inf.weights[..inf.count as usize]);
+                    v
+                } else {
+                    // A position index past the array: nothing to skin (the vertex
+                    // reads position 0 anyway); keep it on bone 0 with weight 1.
+                    SkinVertex {
+                        bones: [0; 4],
+                        weights: [1.0, 0.0, 0.0, 0.0],
+                    }
+                }
+            })
+            .collect();
+        if skin_vertices.is_empty() {
+            skin_vertices.push(SkinVertex::default());
+        }
+        let vertex_buffer = ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("skin influences"),
+                contents: bytemuck::cast_slice(&skin_vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+        let pose = Pose::bind(skeleton, &options.pose);
+        let mut palette = pose.skin_palette(skeleton, &options.pose).to_gpu();
+        palette.resize(MAX_SKIN_BONES, bytemuck::Zeroable::zeroed());
+        let palette_buffer = ctx
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("skin palette"),
+                contents: bytemuck::cast_slice(&palette),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            });
+        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("skin group"),
+            layout: &ctx.layouts.skin_group,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: palette_buffer.as_entire_binding(),
+            }],
+        });
+        let bindings = assets
+            .clips
+            .iter()
+            .map(|(_, c)| ClipBinding::new(c, skeleton).ok())
+            .collect();
+        Ok(SkinGpu {
+            binding,
+            vertex_buffer,
+            palette_buffer,
+            bind_group,
+            palette_scratch: palette.clone(),
+            palette_written: palette,
+            pose,
+            bindings,
+        })
+    }
+
+    /// (Re)creates the GPU materials of `options.material_set` (textures are uploaded
+    /// once per ID and kept). Use it to switch material sets or TEV/frame options.
+    pub fn rebuild_materials(
+        &mut self,
+        ctx: &RenderContext,
+        options: SceneOptions,
+    ) -> Result<(), RenderError> {
+        self.options = options;
+        let set_index = options
+            .material_set
+            .min(self.assets.cmdl.material_sets.len().saturating_sub(1));
+        self.options.material_set = set_index;
+        self.slots.clear();
+        self.dirty.clear();
+        self.frame = FrameUpdate::new(options.frame);
+        self.model = self
+            .frame
+            .add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
+        let Some(set) = self.assets.cmdl.material_sets.get(set_index) else {
+            self.warnings.push("the model has no material set".into());
+            return Ok(());
+        };
+        let texture_ids = set.texture_ids.clone();
+        let file_materials = set.materials.clone();
+        for (i, m) in file_materials.iter().enumerate() {
+            let Some(gx) = self.materials[set_index][i].clone() else {
+                self.slots.push(None);
+                continue;
+            };
+            let mut bound = Vec::with_capacity(m.texture_indices.len());
+            for (k, &ti) in m.texture_indices.iter().enumerate() {
+                let Some(&id) = texture_ids.get(ti as usize) else {
+                    self.warnings.push(format!(
+                        "material {i}: texture {k} indexes entry {ti} of a {}-entry list; white placeholder",
+                        texture_ids.len()
+                    ));
+                    bound.push(None);
+                    continue;
+                };
+                bound.push(self.texture(ctx, u64::from(id)));
+            }
+            let draw_uniforms = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("DrawUniforms"),
+                size: std::mem::size_of::<DrawUniforms>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let mut gpu = GpuMaterial::new(ctx, &gx, &options.tev, &draw_uniforms, &bound);
+            gpu.set_skinned(self.skin.is_some());
+            let block = self.frame.add_material(self.model, &gx);
+            let keys = Self::keys(&gpu, &options);
+            let line_keys = Self::line_keys(&gpu, &options);
+            self.slots.push(Some(MaterialSlot {
+                line_keys,
+                line_pipeline: MaterialPipeline::default(),
+                line_selected: None,
+                gpu,
+                draw_uniforms,
+                block,
+                pipeline: MaterialPipeline::default(),
+                keys,
+                selected: None,
+                written: None,
+                transparent: gx.depth_sorted,
+                occluder: gx.flags & FLAG_OCCLUDER != 0,
+            }));
+        }
+        self.has_lines = vec![false; file_materials.len()];
+        for (i, s) in self.surfaces.iter().enumerate() {
+            if s.line_index_count > 0
+                && let Some(l) = self.has_lines.get_mut(s.material)
+            {
+                *l = true;
+            }
+            if s.material >= file_materials.len() {
+                self.warnings.push(format!(
+                    "surface {i}: material {} of {} (not drawn)",
+                    s.material,
+                    file_materials.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
+        let state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT))
+    }
+
+    /// Keys of the line pipeline (GX lines are never culled).
+    fn line_keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
+        let mut state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        state.topology = wgpu::PrimitiveTopology::LineList;
+        state.cull = None;
+        gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT))
+    }
+
+    /// The uploaded texture `id` (uploaded on first use), or None (with a warning) when
+    /// the assets lack it or it cannot be uploaded.
+    fn texture(&mut self, ctx: &RenderContext, id: u64) -> Option<BoundTexture> {
+        if let Some(t) = self.textures.get(&id) {
+            return Some(BoundTexture {
+                texture: t.clone(),
+                sampler: gx_sampler(t.mip_count),
+            });
+        }
+        let Some(data) = self.assets.textures.get(&id) else {
+            let msg = format!("texture 0x{id:08X} not found; white placeholder");
+            if !self.warnings.contains(&msg) {
+                self.warnings.push(msg);
+            }
+            return None;
+        };
+        match GpuTexture::upload(&ctx.device, &ctx.queue, data, &format!("TXTR 0x{id:08X}")) {
+            Ok(t) => {
+                self.textures.insert(id, t.clone());
+                Some(BoundTexture {
+                    sampler: gx_sampler(t.mip_count),
+                    texture: t,
+                })
+            }
+            Err(e) => {
+                self.warnings
+                    .push(format!("texture 0x{id:08X}: {e}; white placeholder"));
+                None
+            }
+        }
+    }
+
+    /// The model's bounding box (bind pose, model space = world space).
+    pub fn aabb(&self) -> Aabb {
+        self.aabb
+    }
+
+    pub fn cmdl(&self) -> &Cmdl {
+        &self.assets.cmdl
+    }
+
+    pub fn options(&self) -> &SceneOptions {
+        &self.options
+    }
+
+    pub fn camera(&self) -> OrbitCamera {
+        self.camera
+    }
+
+    pub fn set_camera(&mut self, camera: OrbitCamera) {
+        self.camera = camera;
+    }
+
+    /// Resets the camera to frame the model.
+    pub fn frame_model(&mut self) {
+        self.camera = OrbitCamera::framing(&self.aabb);
+    }
+
+    pub fn lights(&self) -> &LightSet {
+        &self.lights
+    }
+
+    pub fn set_lights(&mut self, lights: LightSet) {
+        self.lights = lights;
+    }
+
+    /// Scene time in seconds (UV animations and the skeletal animation).
+    pub fn set_time(&mut self, seconds: f64) {
+        self.time = seconds;
+    }
+
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Names of the character's animations (empty without a skin).
+    pub fn animation_names(&self) -> Vec<&str> {
+        self.assets
+            .skin
+            .as_ref()
+            .map(|s| s.clips.iter().map(|(n, _)| n.as_str()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Duration of animation `index` in seconds.
+    pub fn animation_duration(&self, index: usize) -> Option<f32> {
+        self.assets
+            .skin
+            .as_ref()
+            .and_then(|s| s.clips.get(index))
+            .map(|(_, c)| c.duration)
+    }
+
+    /// Plays animation `index` (None = the bind pose). An index out of range, or a clip
+    /// that does not fit the skeleton, shows the bind pose.
+    pub fn set_animation(&mut self, index: Option<usize>) {
+        self.animation = index;
+    }
+
+    pub fn animation(&self) -> Option<usize> {
+        self.animation
+    }
+
+    pub fn is_skinned(&self) -> bool {
+        self.skin.is_some()
+    }
+
+    /// The active material set's index.
+    pub fn material_set(&self) -> usize {
+        self.options.material_set
+    }
+
+    /// Number of materials in the active set.
+    pub fn material_count(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn material(&self, set: usize, index: usize) -> Option<&Material> {
+        self.materials.get(set)?.get(index)?.as_ref()
+    }
+
+    /// The material to edit; call [`Scene::mark_material_dirty`] afterwards. Value edits
+    /// rewrite uniforms; structural edits request a new pipeline (the ubershader draws
+    /// until it is ready).
+    pub fn material_mut(&mut self, set: usize, index: usize) -> Option<&mut Material> {
+        self.materials.get_mut(set)?.get_mut(index)?.as_mut()
+    }
+
+    /// Applies the edits to material `index` of the active set at the next render.
+    pub fn mark_material_dirty(&mut self, index: usize) {
+        if !self.dirty.contains(&index) {
+            self.dirty.push(index);
+        }
+    }
+
+    /// Which shader path material `index` used last frame (None before the first frame or
+    /// when it is not drawn), and its pipeline error if its structure failed.
+    pub fn material_status(
+        &self,
+        index: usize,
+    ) -> Option<(SelectedPath, Option<super::SharedError>)> {
+        let slot = self.slots.get(index)?.as_ref()?;
+        let path = slot.selected.as_ref()?.path;
+        Some((path, slot.pipeline.last_error.clone()))
+    }
+
+    /// The specialized shader key of material `index` (to show its WGSL).
+    pub fn shader_key(&self, index: usize) -> Option<&crate::gx::key::ShaderKey> {
+        Some(&self.slots.get(index)?.as_ref()?.gpu.shader_key)
+    }
+
+    /// The current bone palette (posed by the last render), for CPU references.
+    pub fn pose(&self) -> Option<&Pose> {
+        self.skin.as_ref().map(|s| &s.pose)
+    }
+
+    /// Applies dirty materials (value and structure), rebuilding the per-frame uniform
+    /// bookkeeping when any changed (their UV animations or channel counts may have).
+    fn apply_edits(&mut self, ctx: &RenderContext) {
+        if self.dirty.is_empty() {
+            return;
+        }
+        let set = self.options.material_set;
+        let dirty = std::mem::take(&mut self.dirty);
+        for i in dirty {
+            let Some(Some(m)) = self.materials.get(set).and_then(|s| s.get(i)) else {
+                continue;
+            };
+            let Some(Some(slot)) = self.slots.get_mut(i) else {
+                continue;
+            };
+            slot.gpu.update(ctx, m, &self.options.tev);
+            slot.transparent = m.depth_sorted;
+            slot.occluder = m.flags & FLAG_OCCLUDER != 0;
+            let keys = Self::keys(&slot.gpu, &self.options);
+            if keys != slot.keys {
+                slot.keys = keys;
+                slot.selected = None;
+                slot.line_keys = Self::line_keys(&slot.gpu, &self.options);
+                slot.line_selected = None;
+            }
+        }
+        let mut frame = FrameUpdate::new(self.options.frame);
+        let model = frame.add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if let (Some(slot), Some(Some(m))) = (slot, self.materials[set].get(i)) {
+                slot.block = frame.add_material(model, m);
+            }
+        }
+        self.frame = frame;
+        self.model = model;
+    }
+
+    /// Poses the skeleton at the scene time and uploads the palette if it changed.
+    fn update_skin(&mut self, ctx: &RenderContext) {
+        let (Some(skin), Some(assets)) = (&mut self.skin, &self.assets.skin) else {
+            return;
+        };
+        let options = &self.options.pose;
+        match self
+            .animation
+            .and_then(|a| Some((assets.clips.get(a)?, skin.bindings.get(a)?.as_ref()?)))
+        {
+            Some(((_, clip), binding)) => {
+                skin.pose
+                    .sample(&assets.skeleton, clip, binding, self.time as f32, options)
+            }
+            None => skin.pose = Pose::bind(&assets.skeleton, options),
+        }
+        let palette = skin.pose.skin_palette(&assets.skeleton, options);
+        skin.palette_scratch.clear();
+        skin.palette_scratch.extend(palette.to_gpu());
+        skin.palette_scratch
+            .resize(MAX_SKIN_BONES, bytemuck::Zeroable::zeroed());
+        if skin.palette_scratch != skin.palette_written {
+            ctx.queue.write_buffer(
+                &skin.palette_buffer,
+                0,
+                bytemuck::cast_slice(&skin.palette_scratch),
+            );
+            std::mem::swap(&mut skin.palette_scratch, &mut skin.palette_written);
+        }
+    }
+
+    /// Draws the model into `target` (one submission). Pipelines still compiling draw
+    /// with the ubershader.
+    pub fn render(
+        &mut self,
+        ctx: &RenderContext,
+        target: &OffscreenTarget,
+        clear: ClearMode,
+    ) -> Result<FrameStats, RenderError> {
+        let start = Instant::now();
+        let mut stats = FrameStats::default();
+        self.apply_edits(ctx);
+        self.update_skin(ctx);
+        let aspect = target.width as f32 / target.height as f32;
+        let camera = self.camera.frame_camera(aspect);
+        let changed = self.frame.update(self.time, &camera, &self.lights).len();
+        stats.uniform_blocks_uploaded = changed;
+        if changed > 0 {
+            // Blocks are compared byte-wise by FrameUpdate; upload exactly those that moved.
+            let blocks = self.frame.all_uniforms();
+            for slot in self.slots.iter_mut().flatten() {
+                if let Some(u) = blocks.get(slot.block)
+                    && slot.written.as_ref() != Some(u)
+                {
+                    ctx.queue
+                        .write_buffer(&slot.draw_uniforms, 0, bytemuck::bytes_of(u));
+                    slot.written = Some(*u);
+                }
+            }
+        }
+        // Pipelines: poll those not yet specialized.
+        let has_lines = &self.has_lines;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
+            if has_lines.get(i).copied().unwrap_or(false)
+                && slot
+                    .line_selected
+                    .as_ref()
+                    .is_none_or(|s| s.path != SelectedPath::Specialized)
+            {
+                slot.line_selected = slot
+                    .line_pipeline
+                    .select(&ctx.pipelines, &slot.line_keys.0, &slot.line_keys.1)
+                    .ok();
+            }
+            if slot
+                .selected
+                .as_ref()
+                .is_none_or(|s| s.path != SelectedPath::Specialized)
+            {
+                slot.selected = slot
+                    .pipeline
+                    .select(&ctx.pipelines, &slot.keys.0, &slot.keys.1)
+                    .ok();
+            }
+        }
+        // Transparent surfaces back to front by their transformed centre.
+        let view_from_model = camera.view_from_world;
+        self.transparent_order.clear();
+        for (i, s) in self.surfaces.iter().enumerate() {
+            if let Some(Some(slot)) = self.slots.get(s.material)
+                && slot.transparent
+            {
+                let z = view_from_model.transform_point3(s.center).z;
+                self.transparent_order.push((z, i));
+            }
+        }
+        self.transparent_order.sort_by(|a, b| a.0.total_cmp(&b.0));
+
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("scene"),
+            });
+        {
+            let clear_color = match clear {
+                ClearMode::Color([r, g, b, a]) => Some(wgpu::Color { r, g, b, a }),
+                ClearMode::Transparent => Some(wgpu::Color::TRANSPARENT),
+                ClearMode::Load => None,
+            };
+            let mut pass = target.begin_pass(&mut encoder, clear_color);
+            if let Some(index_buffer) = &self.index_buffer {
+                pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+                if let Some(skin) = &self.skin {
+                    pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
+                    pass.set_bind_group(2, &skin.bind_group, &[]);
+                }
+                let opaque = self.surfaces.iter().enumerate().filter(
+                    |(_, s)| matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent),
+                );
+                let sorted = self
+                    .transparent_order
+                    .iter()
+                    .map(|&(_, i)| (i, &self.surfaces[i]));
+                let mut bound: Option<(usize, bool)> = None;
+                for (_, s) in opaque.chain(sorted) {
+                    let Some(Some(slot)) = self.slots.get(s.material) else {
+                        continue;
+                    };
+                    if slot.occluder && !self.options.show_occluders {
+                        continue;
+                    }
+                    for (lines, selected, range) in [
+                        (
+                            false,
+                            &slot.selected,
+                            s.first_index..s.first_index + s.index_count,
+                        ),
+                        (
+                            true,
+                            &slot.line_selected,
+                            s.first_line_index..s.first_line_index + s.line_index_count,
+                        ),
+                    ] {
+                        let Some(selected) = selected else { continue };
+                        if range.is_empty() {
+                            continue;
+                        }
+                        if bound != Some((s.material, lines)) {
+                            pass.set_pipeline(&selected.pipeline);
+                            slot.gpu.bind(&mut pass);
+                            bound = Some((s.material, lines));
+                        }
+                        if selected.path != SelectedPath::Specialized {
+                            stats.uber_draws += 1;
+                        }
+                        pass.draw_indexed(range, s.base_vertex, 0..1);
+                        stats.draws += 1;
+                    }
+                }
+            }
+        }
+        stats.cpu = start.elapsed();
+        ctx.queue.submit([encoder.finish()]);
+        Ok(stats)
+    }
+
+    /// Renders at `width` × `height` and reads the image back (transparent background or
+    /// the viewer's grey).
+    pub fn render_to_image(
+        &mut self,
+        ctx: &RenderContext,
+        width: u32,
+        height: u32,
+        transparent: bool,
+    ) -> Result<RgbaImage, RenderError> {
+        let target = OffscreenTarget::new(ctx, width, height)?;
+        let clear = if transparent {
+            ClearMode::Transparent
+        } else {
+            ClearMode::BACKGROUND
+        };
+        self.finish_pipelines(ctx);
+        self.render(ctx, &target, clear)?;
+        let mut image = target.read_rgba(ctx)?;
+        if transparent {
+            // Prime's framebuffer alpha is not coverage (an opaque material may write any
+            // TEV alpha), so a screenshot's alpha comes from depth: 255 wherever a surface
+            // wrote depth; elsewhere the blended alpha of transparent surfaces (0 = empty).
+            let depth = target.read_depth(ctx)?;
+            for (px, d) in image.pixels.chunks_exact_mut(4).zip(depth) {
+                if d < 1.0 {
+                    px[3] = 255;
+                }
+            }
+        }
+        Ok(image)
+    }
+
+    /// Waits until every requested specialized pipeline is built, so the next render
+    /// uses them (deterministic output for the CLI and tests).
+    pub fn finish_pipelines(&mut self, ctx: &RenderContext) {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
+            let _ = ctx.pipelines.get_blocking(&slot.keys.0);
+            slot.selected = None;
+            if self.has_lines.get(i).copied().unwrap_or(false) {
+                let _ = ctx.pipelines.get_blocking(&slot.line_keys.0);
+                slot.line_selected = None;
+            }
+        }
+    }
+}
+
+/// Prime's sampling of a model texture (`gx.md` §14): REPEAT, linear, linear-mip-linear
+/// when mipped.
+fn gx_sampler(mip_count: u32) -> SamplerMode {
+    SamplerMode::Gx {
+        wrap: Wrap::Repeat,
+        mip_count,
+    }
+}

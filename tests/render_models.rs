@@ -1,0 +1,814 @@
+//! End-to-end tests of the model renderer ([`tevscope::render::Scene`]).
+//!
+//! - Every CMDL of the conformance folder (and `pwe/`) renders without error to a
+//!   non-empty image, textures resolved as sibling `0xID.TXTR` files.
+//! - Golden images of models built here with the CMDL builder (multi-stage TEV, alpha
+//!   blend, additive, punchthrough, a UV scroll at a fixed time, a lit sphere) and of the
+//!   posed skinned conformance cube. Tolerance: each channel within ±[`TOLERANCE`], at most
+//!   [`MAX_OUTLIER_FRACTION`] of the pixels beyond it (host filtering and blending differ by
+//!   an LSB between drivers; the references come from lavapipe). On failure the actual
+//!   image and a diff land in `$CARGO_TARGET_TMPDIR/render_images/`.
+//!   `TEVSCOPE_UPDATE_IMAGES=1` rewrites the references in `tests/images/`.
+//! - GPU skinning equals CPU skinning: the posed cube drawn with GPU skinning and the same
+//!   cube with CPU-skinned positions/normals drawn unskinned give the same pixels.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use tevscope::anim::{Clip, ClipBinding, NormalMode, Pose, Skeleton, SkinBinding, SkinOptions};
+use tevscope::formats::Game;
+use tevscope::formats::anim::Anim;
+use tevscope::formats::cinf::Cinf;
+use tevscope::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
+use tevscope::formats::cmdl::{Cmdl, Normals};
+use tevscope::formats::cskr::Cskr;
+use tevscope::formats::image::RgbaImage;
+use tevscope::formats::txtr::Txtr;
+use tevscope::gx::types::{
+    AlphaTest, AttnFn, Blend, BlendFactor, BlendMode, ChannelControl, ColorSrc, DiffuseFn,
+    GX_IDENTITY, GX_PTIDENTITY, Material, TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
+    flags,
+};
+use tevscope::render::scene::{ModelAssets, Scene, SkinAssets};
+use tevscope::render::{OrbitCamera, RenderContext, TextureData};
+
+/// Per-channel tolerance of the golden comparisons.
+const TOLERANCE: u8 = 3;
+/// Fraction of pixels allowed beyond [`TOLERANCE`] (edge pixels on other rasterizers).
+const MAX_OUTLIER_FRACTION: f64 = 0.005;
+
+fn ctx() -> Option<RenderContext> {
+    RenderContext::for_tests()
+}
+
+fn out_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render_images");
+    let _ = std::fs::create_dir_all(&d);
+    d
+}
+
+/// Compares `actual` with `tests/images/NAME.png` (or rewrites it when
+/// `TEVSCOPE_UPDATE_IMAGES=1`).
+fn check_golden(name: &str, actual: &RgbaImage) {
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/images")
+        .join(format!("{name}.png"));
+    if std::env::var("TEVSCOPE_UPDATE_IMAGES").is_ok_and(|v| v == "1") {
+        let _ = std::fs::create_dir_all(reference.parent().expect("images dir"));
+        actual.save_png(&reference).expect("write reference");
+        eprintln!("updated {}", reference.display());
+        return;
+    }
+    let want = RgbaImage::load_png(&reference).unwrap_or_else(|e| {
+        let path = out_dir().join(format!("{name}.actual.png"));
+        let _ = actual.save_png(&path);
+        panic!(
+            "{}: {e}; actual image at {} (TEVSCOPE_UPDATE_IMAGES=1 creates references)",
+            reference.display(),
+            path.display()
+        )
+    });
+    if let Some(msg) = compare(actual, &want, TOLERANCE, MAX_OUTLIER_FRACTION) {
+        let a = out_dir().join(format!("{name}.actual.png"));
+        let d = out_dir().join(format!("{name}.diff.png"));
+        let _ = actual.save_png(&a);
+        let _ = diff_image(actual, &want).save_png(&d);
+        panic!("{name}: {msg}; actual {} diff {}", a.display(), d.display());
+    }
+}
+
+/// None when the images match within the tolerance.
+fn compare(got: &RgbaImage, want: &RgbaImage, tolerance: u8, outliers: f64) -> Option<String> {
+    if (got.width, got.height) != (want.width, want.height) {
+        return Some(format!(
+            "size {}x{} != {}x{}",
+            got.width, got.height, want.width, want.height
+        ));
+    }
+    let mut bad = 0usize;
+    let mut worst = 0u8;
+    for (a, b) in got.pixels.chunks(4).zip(want.pixels.chunks(4)) {
+        let d = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap_or(0);
+        worst = worst.max(d);
+        if d > tolerance {
+            bad += 1;
+        }
+    }
+    let allowed = (got.pixel_count() as f64 * outliers) as usize;
+    (bad > allowed).then(|| {
+        format!("{bad} pixels differ by more than {tolerance} (allowed {allowed}), worst {worst}")
+    })
+}
+
+fn diff_image(a: &RgbaImage, b: &RgbaImage) -> RgbaImage {
+    RgbaImage::from_fn(a.width, a.height, |x, y| {
+        let (p, q) = (a.pixel(x, y), b.pixel(x, y));
+        let d = (0..4).map(|i| p[i].abs_diff(q[i])).max().unwrap_or(0);
+        let v = d.saturating_mul(16);
+        [v, v, v, 255]
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Conformance models.
+
+fn sibling_textures(cmdl: &Cmdl, dir: &Path) -> HashMap<u64, TextureData> {
+    let mut out = HashMap::new();
+    for set in &cmdl.material_sets {
+        for &id in &set.texture_ids {
+            let path = dir.join(format!("0x{id:08X}.TXTR"));
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let txtr = Txtr::parse(&bytes, &path.display().to_string()).expect("sibling TXTR");
+            out.insert(
+                u64::from(id),
+                TextureData::from_txtr(&txtr).expect("decode"),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_conformance_model_renders() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let Some(ctx) = ctx() else { return };
+    let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe")]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "{files:?}");
+    for path in files {
+        let bytes = std::fs::read(&path).expect("read");
+        let cmdl = Cmdl::parse(&bytes, &path.display().to_string()).expect("parse");
+        let mut assets = ModelAssets::new(cmdl);
+        assets.textures =
+            sibling_textures(&assets.cmdl, path.parent().expect("parent of a fixture"));
+        let textures = assets.textures.len();
+        let mut scene = Scene::new(&ctx, assets).expect("scene");
+        let image = scene
+            .render_to_image(&ctx, 96, 96, false)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let _ = image.save_png(out_dir().join(format!("conformance_{name}.png")));
+        // Pixels that differ from the background (some gizmo materials write alpha 0 and
+        // no depth, so coverage is judged on colour).
+        let background = image.pixel(0, 0);
+        let covered = image.pixels.chunks(4).filter(|p| **p != background).count();
+        let transparent = scene
+            .render_to_image(&ctx, 96, 96, true)
+            .expect("transparent");
+        assert_eq!(transparent.pixel(0, 0)[3], 0, "transparent background");
+        eprintln!(
+            "{}: {covered} pixels, {textures} textures, warnings {:?}",
+            path.display(),
+            scene.warnings
+        );
+        assert!(
+            covered > 50,
+            "{}: only {covered} pixels drawn",
+            path.display()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Built models.
+
+fn stage(color: [u32; 4], alpha: [u32; 4], kcsel: u8, raster: u8, tex: bool) -> TevStage {
+    let word = |i: [u32; 4]| i[0] | i[1] << 5 | i[2] << 10 | i[3] << 15;
+    let (map, coord) = if tex { (0, 0) } else { (0xFF, 0xFF) };
+    // Combine 0x100: add, no bias, scale 1, clamp, → PREV.
+    TevStage::from_words(
+        word(color),
+        word(alpha),
+        0x100,
+        0x100,
+        0,
+        kcsel,
+        raster,
+        map,
+        coord,
+    )
+    .expect("valid stage")
+}
+
+// Colour inputs.
+const CPREV: u32 = 0;
+const TEXC: u32 = 8;
+const RASC: u32 = 10;
+const HALF: u32 = 13;
+const KONST: u32 = 14;
+const CZERO: u32 = 15;
+// Alpha inputs.
+const TEXA: u32 = 4;
+const RASA: u32 = 5;
+const AZERO: u32 = 7;
+const RASTER_COLOR0A0: u8 = 4;
+
+fn texgen(mtx: u32) -> TexGen {
+    TexGen {
+        kind: TexGenType::Mtx2x4,
+        source: TexGenSrc::Tex(0),
+        gx_tex_mtx: mtx,
+        normalize: false,
+        gx_post_mtx: GX_PTIDENTITY,
+    }
+}
+
+/// COLOR0 unlit from the vertex colour (channel count 1), so rasterized colours show.
+const VERTEX_COLOR0: ChannelControl = ChannelControl {
+    lighting: false,
+    ambient_src: ColorSrc::Register,
+    material_src: ColorSrc::Vertex,
+    light_mask: 0,
+    diffuse_fn: DiffuseFn::None,
+    attn_fn: AttnFn::None,
+};
+
+fn material(stages: Vec<TevStage>, textured: bool) -> Material {
+    Material {
+        stages,
+        texgens: if textured {
+            vec![texgen(GX_IDENTITY)]
+        } else {
+            vec![]
+        },
+        texture_count: textured as usize,
+        konst: [[255, 64, 0, 255], [0; 4], [0; 4], [0; 4]],
+        konst_count: 1,
+        registers: Material::DEFAULT_REGISTERS,
+        color0: Some(VERTEX_COLOR0),
+        channel_count: 1,
+        blend: Blend::OPAQUE,
+        alpha_test: AlphaTest::ALWAYS,
+        depth_write: true,
+        depth_sorted: false,
+        uv_animations: vec![],
+        flags: flags::KONST | flags::DEPTH_WRITE,
+    }
+}
+
+/// A 16×16 checker (two colours, alpha 255 / 0 in alternate cells for punchthrough) with
+/// its full mip chain.
+fn checker() -> TextureData {
+    let level = |size: u32| -> Vec<u8> {
+        let cell = (size / 4).max(1);
+        (0..size * size)
+            .flat_map(|i| {
+                let (x, y) = (i % size, i / size);
+                if ((x / cell) + (y / cell)) % 2 == 0 {
+                    [240, 220, 40, 255]
+                } else {
+                    [30, 60, 200, 0]
+                }
+            })
+            .collect()
+    };
+    TextureData {
+        width: 16,
+        height: 16,
+        levels: [16, 8, 4, 2, 1].into_iter().map(level).collect(),
+    }
+}
+
+const TEX_ID: u32 = 0x1000_0001;
+
+/// A square facing +Y (the camera at yaw 0) with its lower-right corner (as seen) at
+/// (x, z); counter-clockwise on screen.
+fn quad(
+    b: &mut CmdlBuilder,
+    material: u32,
+    x: f32,
+    z: f32,
+    y: f32,
+    size: f32,
+    colors: [[u8; 4]; 4],
+) {
+    let corners = [
+        ([x, y, z], [1.0, 1.0]),
+        ([x - size, y, z], [0.0, 1.0]),
+        ([x - size, y, z + size], [0.0, 0.0]),
+        ([x, y, z + size], [1.0, 0.0]),
+    ];
+    let v: Vec<MeshVertex> = corners
+        .iter()
+        .zip(colors)
+        .map(|((p, uv), c)| {
+            MeshVertex::new(*p)
+                .normal([0.0, 1.0, 0.0])
+                .color(c)
+                .uv(0, *uv)
+        })
+        .collect();
+    b.add_mesh(material, &v, &[[0, 1, 2], [0, 2, 3]])
+        .expect("quad");
+}
+
+fn sphere(b: &mut CmdlBuilder, material: u32, center: [f32; 3], radius: f32) {
+    let (rings, segments) = (12u32, 20u32);
+    let c = Vec3::from(center);
+    let mut v = Vec::new();
+    for r in 0..=rings {
+        let theta = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let phi = std::f32::consts::TAU * s as f32 / segments as f32;
+            let n = Vec3::new(
+                theta.sin() * phi.cos(),
+                theta.sin() * phi.sin(),
+                theta.cos(),
+            );
+            v.push(
+                MeshVertex::new((c + n * radius).to_array())
+                    .normal(n.to_array())
+                    .color([255; 4]),
+            );
+        }
+    }
+    let mut tris = Vec::new();
+    let row = segments + 1;
+    for r in 0..rings {
+        for s in 0..segments {
+            let (a, bb, cc, d) = (
+                r * row + s,
+                r * row + s + 1,
+                (r + 1) * row + s,
+                (r + 1) * row + s + 1,
+            );
+            tris.push([a, cc, bb]);
+            tris.push([bb, cc, d]);
+        }
+    }
+    // Counter-clockwise seen from outside.
+    for t in &mut tris {
+        let p = |i: u32| Vec3::from(v[i as usize].position);
+        let n = (p(t[1]) - p(t[0])).cross(p(t[2]) - p(t[0]));
+        let out = (p(t[0]) + p(t[1]) + p(t[2])) / 3.0 - c;
+        if n.dot(out) < 0.0 {
+            t.swap(1, 2);
+        }
+    }
+    tris.retain(|t| {
+        let p = |i: u32| Vec3::from(v[i as usize].position);
+        (p(t[1]) - p(t[0])).cross(p(t[2]) - p(t[0])).length() > 1e-7
+    });
+    b.add_mesh(material, &v, &tris).expect("sphere");
+}
+
+const WHITE4: [[u8; 4]; 4] = [[255; 4]; 4];
+
+/// Builds the golden test model: one row of material showcases.
+fn showcase() -> Cmdl {
+    let mut b = CmdlBuilder::new(Game::Mp1);
+    // 0: texture × vertex colour.
+    let modulate = material(
+        vec![stage(
+            [CZERO, TEXC, RASC, CZERO],
+            [AZERO, TEXA, RASA, AZERO],
+            0x0C,
+            RASTER_COLOR0A0,
+            true,
+        )],
+        true,
+    );
+    // 1: two stages: texture, then halfway to konst K0.
+    let mut multi = material(
+        vec![
+            stage(
+                [CZERO, CZERO, CZERO, TEXC],
+                [AZERO, AZERO, AZERO, TEXA],
+                0x0C,
+                0xFF,
+                true,
+            ),
+            stage(
+                [CPREV, KONST, HALF, CZERO],
+                [AZERO, AZERO, AZERO, AZERO],
+                0x0C,
+                0xFF,
+                false,
+            ),
+        ],
+        true,
+    );
+    multi.stages[1].alpha_in = [tevscope::gx::types::AlphaInput::from_bits(7).expect("zero"); 4];
+    // 2: alpha blend of the vertex colour (alpha 128), sorted.
+    let mut blend = material(
+        vec![stage(
+            [CZERO, CZERO, CZERO, RASC],
+            [AZERO, AZERO, AZERO, RASA],
+            0x0C,
+            RASTER_COLOR0A0,
+            false,
+        )],
+        false,
+    );
+    blend.blend = Blend {
+        mode: BlendMode::Blend,
+        src: BlendFactor::SrcAlpha,
+        dst: BlendFactor::InvSrcAlpha,
+    };
+    blend.depth_sorted = true;
+    blend.depth_write = false;
+    blend.flags = flags::KONST | flags::TRANSPARENT;
+    // 3: additive texture.
+    let mut additive = material(
+        vec![stage(
+            [CZERO, CZERO, CZERO, TEXC],
+            [AZERO, AZERO, AZERO, TEXA],
+            0x0C,
+            0xFF,
+            true,
+        )],
+        true,
+    );
+    additive.blend = Blend {
+        mode: BlendMode::Blend,
+        src: BlendFactor::One,
+        dst: BlendFactor::One,
+    };
+    additive.depth_sorted = true;
+    additive.depth_write = false;
+    additive.flags = flags::KONST | flags::TRANSPARENT;
+    // 4: punchthrough: checker alpha 0 cells are cut out.
+    let mut punch = material(
+        vec![stage(
+            [CZERO, CZERO, CZERO, TEXC],
+            [AZERO, AZERO, AZERO, TEXA],
+            0x0C,
+            0xFF,
+            true,
+        )],
+        true,
+    );
+    punch.alpha_test = AlphaTest::PUNCHTHROUGH;
+    // 5: UV scroll through TEXMTX0.
+    let mut scroll = material(
+        vec![stage(
+            [CZERO, CZERO, CZERO, TEXC],
+            [AZERO, AZERO, AZERO, TEXA],
+            0x0C,
+            0xFF,
+            true,
+        )],
+        true,
+    );
+    scroll.texgens = vec![texgen(30)];
+    scroll.uv_animations = vec![UvAnimation::Scroll {
+        offset_u: 0.0,
+        offset_v: 0.0,
+        speed_u: 0.5,
+        speed_v: 0.25,
+    }];
+    // 6: lit (COLOR0 lit by the basic light rig, material and ambient registers).
+    let mut lit = material(
+        vec![stage(
+            [CZERO, CZERO, CZERO, RASC],
+            [AZERO, AZERO, AZERO, RASA],
+            0x0C,
+            RASTER_COLOR0A0,
+            false,
+        )],
+        false,
+    );
+    lit.channel_count = 1;
+    lit.color0 = Some(ChannelControl {
+        lighting: true,
+        ambient_src: ColorSrc::Register,
+        material_src: ColorSrc::Register,
+        light_mask: 0xFF,
+        diffuse_fn: DiffuseFn::Clamp,
+        attn_fn: AttnFn::Spot,
+    });
+    let ids = [TEX_ID];
+    let m: Vec<u32> = [
+        (&modulate, &ids[..]),
+        (&multi, &ids[..]),
+        (&blend, &[][..]),
+        (&additive, &ids[..]),
+        (&punch, &ids[..]),
+        (&scroll, &ids[..]),
+        (&lit, &[][..]),
+    ]
+    .iter()
+    .map(|(mat, t)| b.add_gx_material(mat, t))
+    .collect();
+    let colors = [
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 255, 255],
+    ];
+    // Top row (z 1.2…2.2): modulate, multi-stage, punchthrough, scroll; the screen's
+    // right is world −X.
+    quad(&mut b, m[0], 3.3, 1.2, 0.0, 1.0, colors);
+    quad(&mut b, m[1], 2.1, 1.2, 0.0, 1.0, WHITE4);
+    quad(&mut b, m[4], 0.9, 1.2, 0.0, 1.0, WHITE4);
+    quad(&mut b, m[5], -0.3, 1.2, 0.0, 1.0, WHITE4);
+    // Bottom row: an opaque backdrop with the blended and additive quads in front.
+    quad(&mut b, m[0], 3.3, 0.0, -0.2, 2.2, WHITE4);
+    quad(&mut b, m[2], 2.8, 0.3, 0.3, 1.0, [[40, 200, 255, 128]; 4]);
+    quad(&mut b, m[3], 2.0, 0.6, 0.5, 1.0, WHITE4);
+    sphere(&mut b, m[6], [-0.9, 0.0, 0.6], 0.6);
+    b.build().expect("showcase model")
+}
+
+fn front_camera(scene: &Scene) -> OrbitCamera {
+    let mut c = scene.camera();
+    c.yaw_degrees = 0.0;
+    c.pitch_degrees = 0.0;
+    c.distance *= 0.6;
+    c
+}
+
+#[test]
+fn golden_material_showcase() {
+    let Some(ctx) = ctx() else { return };
+    let mut assets = ModelAssets::new(showcase());
+    assets.textures.insert(u64::from(TEX_ID), checker());
+    let mut scene = Scene::new(&ctx, assets).expect("scene");
+    assert!(scene.warnings.is_empty(), "{:?}", scene.warnings);
+    scene.set_camera(front_camera(&scene));
+    scene.set_time(0.25);
+    let image = scene
+        .render_to_image(&ctx, 320, 200, false)
+        .expect("render");
+    check_golden("showcase", &image);
+    // The UV scroll moves with time: another time gives another picture.
+    scene.set_time(0.75);
+    let later = scene
+        .render_to_image(&ctx, 320, 200, false)
+        .expect("render");
+    assert!(
+        compare(&image, &later, 0, 0.0).is_some(),
+        "UV scroll did not move"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Skinning.
+
+struct SkinnedCube {
+    cmdl: Cmdl,
+    skeleton: Skeleton,
+    cskr: Cskr,
+    clip: Clip,
+}
+
+fn skinned_cube() -> Option<SkinnedCube> {
+    let (cmdl, _) = tevscope::testing::conformance_file("mp1_cube_skinned.CMDL")?;
+    let (cskr, _) = tevscope::testing::conformance_file("mp1_cube.CSKR")?;
+    let (cinf, _) = tevscope::testing::conformance_file("mp1_skeleton.CINF")?;
+    let (anim, _) = tevscope::testing::conformance_file("mp1_wave_compressed.ANIM")?;
+    Some(SkinnedCube {
+        cmdl: Cmdl::parse(&cmdl, "mp1_cube_skinned.CMDL").expect("cmdl"),
+        skeleton: Skeleton::from_cinf(
+            &Cinf::parse(&cinf, "mp1_skeleton.CINF", None).expect("cinf"),
+        )
+        .expect("skeleton"),
+        cskr: Cskr::parse(&cskr, "mp1_cube.CSKR", None).expect("cskr"),
+        clip: Clip::from_anim(&Anim::parse(&anim, "wave.ANIM", None).expect("anim")).expect("clip"),
+    })
+}
+
+const POSE_TIME: f64 = 0.4;
+
+#[test]
+fn gpu_skinning_matches_cpu_skinning() {
+    let Some(cube) = skinned_cube() else { return };
+    let Some(ctx) = ctx() else { return };
+    let assets = ModelAssets {
+        cmdl: cube.cmdl.clone(),
+        textures: HashMap::new(),
+        skin: Some(SkinAssets {
+            skeleton: cube.skeleton.clone(),
+            cskr: cube.cskr.clone(),
+            clips: vec![("wave".into(), cube.clip.clone())],
+        }),
+    };
+    let mut gpu = Scene::new(&ctx, assets).expect("skinned scene");
+    assert!(gpu.is_skinned());
+    // The wave moves the cube well outside its bind box: step back.
+    let mut camera = gpu.camera();
+    camera.distance *= 2.5;
+    gpu.set_camera(camera);
+    let bind = gpu
+        .render_to_image(&ctx, 128, 128, true)
+        .expect("bind pose");
+    gpu.set_animation(Some(0));
+    gpu.set_time(POSE_TIME);
+    let posed = gpu.render_to_image(&ctx, 128, 128, true).expect("posed");
+    assert!(
+        compare(&bind, &posed, 8, 0.01).is_some(),
+        "the pose at {POSE_TIME}s should move the cube"
+    );
+
+    // CPU reference: the same pose, skinned on the CPU, drawn unskinned.
+    let options = gpu.options().pose;
+    let mut pose = Pose::bind(&cube.skeleton, &options);
+    let binding = ClipBinding::new(&cube.clip, &cube.skeleton).expect("binding");
+    pose.sample(
+        &cube.skeleton,
+        &cube.clip,
+        &binding,
+        POSE_TIME as f32,
+        &options,
+    );
+    let palette = pose.skin_palette(&cube.skeleton, &options);
+    let skin = SkinBinding::new(
+        &cube.cskr,
+        &cube.skeleton,
+        cube.cmdl.positions.len(),
+        cube.cmdl.normals.len(),
+        SkinOptions::default(),
+    )
+    .expect("skin");
+    let mut cpu_cmdl = cube.cmdl.clone();
+    let positions: Vec<Vec3> = cube
+        .cmdl
+        .positions
+        .values
+        .iter()
+        .map(|&p| Vec3::from(p))
+        .collect();
+    cpu_cmdl.positions.values = tevscope::anim::skin_positions(&skin, &palette, &positions)
+        .iter()
+        .map(|p| p.to_array())
+        .collect();
+    if let Normals::Float(n) = &mut cpu_cmdl.normals {
+        let normals: Vec<Vec3> = n.values.iter().map(|&p| Vec3::from(p)).collect();
+        n.values = tevscope::anim::skin_normals(&skin, &palette, &normals, NormalMode::FirstWeight)
+            .iter()
+            .map(|p| p.to_array())
+            .collect();
+    }
+    let mut cpu = Scene::new(&ctx, ModelAssets::new(cpu_cmdl)).expect("cpu scene");
+    assert!(!cpu.is_skinned());
+    cpu.set_camera(camera);
+    let reference = cpu
+        .render_to_image(&ctx, 128, 128, true)
+        .expect("cpu render");
+    // Same triangles through two float paths: allow 1 LSB and a few edge pixels.
+    if let Some(msg) = compare(&posed, &reference, 1, 0.002) {
+        let _ = posed.save_png(out_dir().join("skin_gpu.png"));
+        let _ = reference.save_png(out_dir().join("skin_cpu.png"));
+        panic!(
+            "GPU vs CPU skinning: {msg} (images in {})",
+            out_dir().display()
+        );
+    }
+    check_golden("skinned_cube_posed", &posed);
+}
+
+// ---------------------------------------------------------------------------------------
+// Material edits and the CLI.
+
+#[test]
+fn material_edits_update_the_picture() {
+    let Some(ctx) = ctx() else { return };
+    let mut assets = ModelAssets::new(showcase());
+    assets.textures.insert(u64::from(TEX_ID), checker());
+    let mut scene = Scene::new(&ctx, assets.clone()).expect("scene");
+    scene.set_camera(front_camera(&scene));
+    let before = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
+
+    // A value edit (konst K0 of the multi-stage material): same shader, new uniforms.
+    let key = scene.shader_key(1).cloned();
+    scene.material_mut(0, 1).expect("material 1").konst[0] = [0, 255, 0, 255];
+    scene.mark_material_dirty(1);
+    let value = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
+    assert_eq!(
+        scene.shader_key(1).cloned(),
+        key,
+        "a konst edit keeps the shader"
+    );
+    assert!(
+        compare(&before, &value, 0, 0.0).is_some(),
+        "konst edit not visible"
+    );
+
+    // A structural edit (stage 1 drops the konst blend): a new pipeline, drawn by the
+    // ubershader until it is built; the settled picture equals a scene built with it.
+    let m = scene.material_mut(0, 1).expect("material 1");
+    m.stages.truncate(1);
+    let edited = m.clone();
+    scene.mark_material_dirty(1);
+    let target = tevscope::render::OffscreenTarget::new(&ctx, 160, 100).expect("target");
+    scene
+        .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)
+        .expect("frame during compilation");
+    assert_ne!(
+        scene.shader_key(1).cloned(),
+        key,
+        "a stage edit changes the shader"
+    );
+    let settled = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
+    assert_eq!(
+        scene.material_status(1).map(|s| s.0),
+        Some(tevscope::render::pipeline_cache::SelectedPath::Specialized)
+    );
+    let mut fresh_cmdl = assets.cmdl.clone();
+    fresh_cmdl.material_sets[0].materials[1] = tevscope::formats::material::Material::from_gx(
+        &edited,
+        assets.cmdl.material_sets[0].materials[1]
+            .texture_indices
+            .clone(),
+        assets.cmdl.material_sets[0].materials[1].vertex_attributes,
+    );
+    let mut fresh = Scene::new(
+        &ctx,
+        ModelAssets {
+            cmdl: fresh_cmdl,
+            ..assets
+        },
+    )
+    .expect("fresh scene");
+    fresh.set_camera(scene.camera());
+    let want = fresh
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
+    assert_eq!(compare(&settled, &want, 0, 0.0), None);
+}
+
+#[test]
+fn cli_renders_a_character_from_a_pak() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    if ctx().is_none() {
+        return;
+    }
+    let pak = dir.join("mp1_fixtures.pak");
+    let out = out_dir().join("cli_character.png");
+    let mut req =
+        tevscope::cli::render::RenderRequest::new(format!("{}:0xAC000001", pak.display()), &out);
+    (req.width, req.height) = (96, 64);
+    req.anim = Some("wave_compressed".into());
+    req.time = 0.4;
+    req.lights = Some(format!("{}:0xAE000001", pak.display()));
+    req.camera = Some([30.0, 20.0, 6.0]);
+    let report = tevscope::cli::render::render_model(&req).expect("render");
+    eprintln!("{report}");
+    assert!(report.contains("wave_compressed"), "{report}");
+    assert!(
+        !report.contains("not found"),
+        "textures resolve in the PAK: {report}"
+    );
+    let image = RgbaImage::load_png(&out).expect("PNG written");
+    assert_eq!((image.width, image.height), (96, 64));
+    let bg = image.pixel(0, 0);
+    assert!(image.pixels.chunks(4).filter(|p| *p != bg).count() > 100);
+
+    req.anim = Some("no such animation".into());
+    let err = tevscope::cli::render::render_model(&req).expect_err("unknown animation");
+    assert!(format!("{err:#}").contains("wave_uncompressed"), "{err:#}");
+
+    let bench =
+        tevscope::cli::render::bench(&format!("{}:0xAC000001", pak.display()), (64, 64), 3, true)
+            .expect("bench");
+    let v: serde_json::Value = serde_json::from_str(&bench).expect("json");
+    assert_eq!(v["frames"], 3);
+    assert!(v["fps_median"].as_f64().is_some_and(|f| f > 0.0));
+}
+
+/// `tevscope bench` numbers at 1280×720 (run with `--ignored --nocapture`; prints only).
+#[test]
+#[ignore = "benchmark report, prints timings"]
+fn bench_1280x720() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    for spec in [
+        dir.join("0x7EC00000.CMDL").display().to_string(),
+        dir.join("pwe/Sphere.CMDL").display().to_string(),
+        format!("{}:0xAC000001", dir.join("mp1_fixtures.pak").display()),
+    ] {
+        let r = tevscope::cli::render::bench(&spec, (1280, 720), 60, false).expect("bench");
+        eprintln!("{r}");
+    }
+}
