@@ -106,8 +106,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             vertex::uvanim(&m, f64::from(time), model, view)?
         }
         Command::Render(args) => render(&args)?,
-        Command::Bench { .. } => {
-            bail!("`tevscope bench` needs the model renderer, which is not in this build yet")
+        Command::Bench {
+            file,
+            size,
+            frames,
+            json,
+        } => {
+            let file = file.unwrap_or_else(|| demo_path("showcase"));
+            render::bench(&file, args::parse_size(&size)?, frames, json)?
         }
         Command::View { .. } => bail!("the viewer is not in this build yet"),
     };
@@ -116,6 +122,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         println!();
     }
     Ok(())
+}
+
+/// `assets/demo.pak:member`, the built-in demo content.
+fn demo_path(member: &str) -> String {
+    let pak = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+    format!("{}:{member}", pak.display())
 }
 
 /// What `cargo run` with no arguments shows until the viewer opens the demo itself.
@@ -270,7 +282,28 @@ impl OpenModel {
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
     if args.preview.is_none() {
-        bail!("model rendering is not in this build yet: use --material N --preview quad");
+        if args.material.is_some() {
+            bail!("--material selects what --preview quad shows; add `--preview quad`");
+        }
+        let request = render::RenderRequest {
+            width,
+            height,
+            time: args.time,
+            anim: args.anim.clone(),
+            skin: args.skin.clone(),
+            skeleton: args.skeleton.clone(),
+            lights: args.lights.clone(),
+            camera: args
+                .camera
+                .as_deref()
+                .map(|c| args::parse_floats::<3>(c, "--camera"))
+                .transpose()?,
+            transparent: args.transparent,
+            material_set: args.set,
+            game: game(args.game),
+            ..render::RenderRequest::new(args.file.clone(), args.output.clone())
+        };
+        return render::render_model(&request);
     }
     let model = open_model(&args.file)?;
     let index = args.material.unwrap_or(0);

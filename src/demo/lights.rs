@@ -1,7 +1,7 @@
 //! The light set: a minimal MP1 area whose lights section holds one layer with every light
 //! type (local ambient, directional, spot, custom point) and a second, moonlit layer.
 //! Positions are chosen for the showcase wall (tiles around x ∈ [−7, 7], z ∈ [0, 4.5],
-//! facing −Y) and also light the worm standing at the origin.
+//! facing +Y) and also light the worm standing at the origin.
 
 use crate::formats::mrea::{
     LIGHT_RECORD_SIZE_MP1, LIGHTS_MAGIC, LightRecord, LightsSection, write_minimal_mp1_mrea,
@@ -58,9 +58,9 @@ fn light(
 /// A short description of each light of layer 0, for the README (same order).
 pub const LAYER0_ABOUT: [&str; 4] = [
     "local ambient: cool grey (0.25, 0.25, 0.3), brightness 1",
-    "directional: warm white (0.9, 0.85, 0.75) shining along (0.3, 0.7, −0.65), brightness 1",
-    "spot: blue-white (0.6, 0.8, 1.0) at (−4, −6, 6) aimed at (−3, 0, 2), 40° cone, linear falloff, brightness 1500 (≈ 1 at 6 units)",
-    "custom (point): orange (1.0, 0.5, 0.15) at (4, −1.5, 1.5), quadratic falloff, brightness 100000 (≈ 1 at 2 units)",
+    "directional: warm white (0.9, 0.85, 0.75) shining along (−0.3, −0.7, −0.65), brightness 1",
+    "spot: blue-white (0.6, 0.8, 1.0) at (4, 6, 6) aimed at (3, 0, 2), 40° cone, linear falloff, brightness 1500 (≈ 1 at 6 units)",
+    "custom (point): orange (1.0, 0.5, 0.15) at (−4, 1.5, 1.5), quadratic falloff, brightness 100000 (≈ 1 at 2 units)",
 ];
 pub const LAYER1_ABOUT: [&str; 2] = [
     "local ambient: dark blue (0.05, 0.06, 0.12)",
@@ -69,8 +69,8 @@ pub const LAYER1_ABOUT: [&str; 2] = [
 
 /// The two MP1 light layers.
 pub fn light_layers() -> LightsSection {
-    let spot_pos = [-4.0, -6.0, 6.0];
-    let spot_target = [-3.0, 0.0, 2.0];
+    let spot_pos = [4.0, 6.0, 6.0];
+    let spot_target = [3.0, 0.0, 2.0];
     let spot_dir = [0, 1, 2].map(|i| spot_target[i] - spot_pos[i]);
     let layer0 = vec![
         light(
@@ -86,7 +86,7 @@ pub fn light_layers() -> LightsSection {
             DIRECTIONAL,
             [0.9, 0.85, 0.75],
             [0.0; 3],
-            [0.3, 0.7, -0.65],
+            [-0.3, -0.7, -0.65],
             1.0,
             0.0,
             FALLOFF_CONSTANT,
@@ -103,7 +103,7 @@ pub fn light_layers() -> LightsSection {
         light(
             CUSTOM,
             [1.0, 0.5, 0.15],
-            [4.0, -1.5, 1.5],
+            [-4.0, 1.5, 1.5],
             [1.0, 0.0, 0.0],
             100_000.0,
             0.0,
@@ -124,7 +124,7 @@ pub fn light_layers() -> LightsSection {
             DIRECTIONAL,
             [0.35, 0.4, 0.6],
             [0.0; 3],
-            [0.1, 0.3, -1.0],
+            [-0.1, -0.3, -1.0],
             1.0,
             0.0,
             FALLOFF_CONSTANT,

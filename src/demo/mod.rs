@@ -290,8 +290,8 @@ fn readme(demo: &Demo) -> String {
     let _ = writeln!(
         w,
         "\n## Material showcase (`showcase`)\n\n\
-         Tiles face −Y (Prime is Z-up; a camera at −Y looking along +Y sees them), rows are stacked \
-         along Z with row 0 on top, columns run along +X. Material i is drawn by surface i.\n"
+         Tiles face +Y, the model's front (Prime is Z-up and actors face +Y), rows are stacked \
+         along Z with row 0 on top, column 0 on the left as seen from the front. Material i is drawn by surface i.\n"
     );
     for (r, title) in showcase::ROW_TITLES.iter().enumerate() {
         let _ = writeln!(

@@ -2,8 +2,9 @@
 //! material demonstrating one GX feature (texture formats, TEV programs, konst colours,
 //! blending, punchthrough, every MP1 UV-animation mode, a lightmap, vertex colours).
 //!
-//! Layout (Prime's Z-up convention): tiles face −Y, so a camera at −Y looking along +Y sees
-//! them; rows run along X and are stacked along Z, row 0 at the top.
+//! Layout (Prime's Z-up convention): tiles face +Y, the model's front (where Prime actors
+//! face), so the default viewer camera sees them; rows run along X (column 0 on the left as
+//! seen from the front) and are stacked along Z, row 0 at the top.
 
 use std::f32::consts::{PI, TAU};
 
@@ -633,7 +634,8 @@ fn orient(t: [u32; 3], verts: &[MeshVertex], outward: [f32; 3]) -> [u32; 3] {
     }
 }
 
-/// A subdivided panel facing −Y; `f` fills each vertex's attributes from (s, t) ∈ [0, 1]²
+/// A subdivided panel facing +Y, the model's front (Prime actors face +Y, so a viewer
+/// looking at a model's front sees it); `f` fills each vertex's attributes from (s, t) ∈ [0, 1]²
 /// with t = 0 at the top edge.
 fn panel(
     center: [f32; 3],
@@ -646,11 +648,11 @@ fn panel(
         for i in 0..=n {
             let (s, t) = (i as f32 / n as f32, j as f32 / n as f32);
             let pos = [
-                center[0] + (s - 0.5) * size[0],
+                center[0] - (s - 0.5) * size[0],
                 center[1],
                 center[2] + (0.5 - t) * size[1],
             ];
-            verts.push(f(MeshVertex::new(pos).normal([0.0, -1.0, 0.0]), s, t));
+            verts.push(f(MeshVertex::new(pos).normal([0.0, 1.0, 0.0]), s, t));
         }
     }
     let mut tris = Vec::new();
@@ -658,8 +660,8 @@ fn panel(
     for j in 0..n {
         for i in 0..n {
             let (tl, tr, bl, br) = (at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
-            tris.push(orient([bl, br, tr], &verts, [0.0, -1.0, 0.0]));
-            tris.push(orient([bl, tr, tl], &verts, [0.0, -1.0, 0.0]));
+            tris.push(orient([bl, br, tr], &verts, [0.0, 1.0, 0.0]));
+            tris.push(orient([bl, tr, tl], &verts, [0.0, 1.0, 0.0]));
         }
     }
     (verts, tris)
@@ -727,7 +729,7 @@ fn tile_mesh(shape: Shape, center: [f32; 3]) -> (Vec<MeshVertex>, Vec<[u32; 3]>)
         Shape::Sphere => sphere(center, TILE * 0.5),
         Shape::Backdrop(columns) => {
             let width = columns as f32 * PITCH + 0.5;
-            let c = [center[0], center[1] + BACKDROP_DEPTH, center[2]];
+            let c = [center[0], center[1] - BACKDROP_DEPTH, center[2]];
             panel(c, [width, TILE + 0.3], move |v, s, t| {
                 v.uv(0, [s * width, t * (TILE + 0.3)])
             })
@@ -752,7 +754,8 @@ pub fn build_showcase() -> Result<(Vec<u8>, Vec<ShowcaseTile>), DemoError> {
             let (center, col) = match def.shape {
                 Shape::Backdrop(_) => ([0.0, 0.0, z], None),
                 _ => {
-                    let x = (column as f32 - (columns as f32 - 1.0) / 2.0) * PITCH;
+                    // Seen from the front (+Y, x to the left), column 0 is on the left.
+                    let x = -(column as f32 - (columns as f32 - 1.0) / 2.0) * PITCH;
                     column += 1;
                     ([x, 0.0, z], Some(column - 1))
                 }
