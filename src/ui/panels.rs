@@ -234,7 +234,7 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
         }
         ui.separator();
         if ui
-            .button("📷 Screenshot")
+            .button("Screenshot")
             .on_hover_text("Write the viewport's exact RGBA8 to the PNG path below (F12 / Ctrl+S)")
             .clicked()
         {
@@ -254,15 +254,11 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
 
 fn timeline(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
-        let label = if state.playing {
-            "⏸ Pause"
-        } else {
-            "▶ Play"
-        };
+        let label = if state.playing { "Pause" } else { "Play" };
         if ui.button(label).clicked() {
             state.playing = !state.playing;
         }
-        if ui.button("⏮").on_hover_text("Back to 0 s").clicked() {
+        if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.settings.time = 0.0;
         }
         ui.add(
@@ -294,10 +290,14 @@ fn timeline(ui: &mut Ui, state: &mut AppState) {
 fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     ui.heading("Files");
     ui.horizontal(|ui| {
-        if ui.button("⬆").on_hover_text("Parent folder").clicked() {
+        if ui.button("Up").on_hover_text("Parent folder").clicked() {
             state.browser.up();
         }
-        if ui.button("⟳").on_hover_text("Refresh").clicked() {
+        if ui
+            .button("Refresh")
+            .on_hover_text("List the folder again")
+            .clicked()
+        {
             state.browser.refresh();
         }
         ui.add(
@@ -333,7 +333,10 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                 match entry.kind {
                     FileKind::Folder => {
                         if ui
-                            .selectable_label(false, format!("📁 {}", entry.name))
+                            .selectable_label(
+                                false,
+                                RichText::new(format!("DIR   {}", entry.name)).monospace(),
+                            )
                             .clicked()
                         {
                             go_to = Some(entry.path.clone());
@@ -341,9 +344,12 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                     }
                     FileKind::Pak => {
                         let open_now = state.browser.paks.contains_key(&entry.path);
-                        let arrow = if open_now { "▼" } else { "▶" };
+                        let arrow = if open_now { "-" } else { "+" };
                         if ui
-                            .selectable_label(false, format!("{arrow} 📦 {}", entry.name))
+                            .selectable_label(
+                                false,
+                                RichText::new(format!("PAK {arrow} {}", entry.name)).monospace(),
+                            )
                             .clicked()
                         {
                             toggle = Some(entry.path.clone());
@@ -383,13 +389,16 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                     FileKind::Cmdl | FileKind::Txtr => {
                         let spec = entry.path.display().to_string();
                         let icon = if entry.kind == FileKind::Cmdl {
-                            "🧊"
+                            "CMDL"
                         } else {
-                            "🖼"
+                            "TXTR"
                         };
                         let selected = current.as_deref() == Some(&spec);
                         if ui
-                            .selectable_label(selected, format!("{icon} {}", entry.name))
+                            .selectable_label(
+                                selected,
+                                RichText::new(format!("{icon}  {}", entry.name)).monospace(),
+                            )
                             .clicked()
                         {
                             open = Some(spec);
@@ -473,7 +482,7 @@ fn central(ui: &mut Ui, state: &mut AppState) {
         response.on_hover_text("Click a pixel to trace it through the TEV");
     });
     for w in &doc.warnings {
-        ui.colored_label(Color32::from_rgb(240, 200, 80), format!("⚠ {w}"));
+        ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
     }
     let s = &state.view_status;
     if let Some(e) = &s.error {
@@ -511,7 +520,7 @@ fn path_status(ui: &mut Ui, state: &AppState) {
         None => ("nothing drawn", Color32::GRAY),
     };
     ui.horizontal(|ui| {
-        ui.colored_label(color, "●");
+        ui.colored_label(color, "■");
         ui.label(text);
         if let Some(edit) = &state.edit {
             ui.weak(format!("key {:016x}", edit.key().short_hash()));
@@ -569,17 +578,17 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
                                 },
                                 m.material.texture_count
                             ),
-                            Err(e) => format!("{i}: ⚠ {e}"),
+                            Err(e) => format!("{i}: error: {e}"),
                         };
                         if ui.selectable_label(i == state.material, text).clicked() {
                             select = Some((state.set, i));
                         }
                     }
                 });
-            if ui.button("◀").clicked() && state.material > 0 {
+            if ui.button("<").clicked() && state.material > 0 {
                 select = Some((state.set, state.material - 1));
             }
-            if ui.button("▶").clicked() && state.material + 1 < materials.len() {
+            if ui.button(">").clicked() && state.material + 1 < materials.len() {
                 select = Some((state.set, state.material + 1));
             }
         });
@@ -614,7 +623,7 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
     });
     ui.horizontal(|ui| {
         ui.label("Background");
-        ui.color_edit_button_srgba_unmultiplied(&mut state.settings.background);
+        color_button(ui, &mut state.settings.background);
     });
 
     let Some(edit) = state.edit.as_mut() else {
@@ -710,6 +719,20 @@ const RASTERS: [RasterChannel; 10] = [
     RasterChannel::AlphaBumpN,
     RasterChannel::None,
 ];
+
+/// A colour picker that writes back only on a real change: egui's picker round-trips
+/// through HSV and would otherwise nudge exact byte values (and zero-alpha colours).
+fn color_button(ui: &mut Ui, rgba: &mut [u8; 4]) -> bool {
+    let mut edited = *rgba;
+    let changed = ui
+        .color_edit_button_srgba_unmultiplied(&mut edited)
+        .on_hover_text(format!("{rgba:?}"))
+        .changed();
+    if changed {
+        *rgba = edited;
+    }
+    changed
+}
 
 /// A combo box over `options`; true when the value changed.
 fn combo<T: PartialEq + Copy>(
@@ -909,11 +932,14 @@ fn material_editor(ui: &mut Ui, edit: &mut MaterialEdit) {
 
     ui.separator();
     ui.heading("Konst colours");
-    ui.horizontal(|ui| {
+    egui::Grid::new("konst").num_columns(6).show(ui, |ui| {
         for (k, c) in edit.program.konst.iter_mut().enumerate() {
             ui.label(format!("K{k}"));
-            ui.color_edit_button_srgba_unmultiplied(c)
-                .on_hover_text(format!("{:?}", c));
+            color_button(ui, c);
+            for v in c.iter_mut() {
+                ui.add(egui::DragValue::new(v));
+            }
+            ui.end_row();
         }
     });
 
@@ -1173,7 +1199,13 @@ mod tests {
         state.tab = RightTab::Material;
         for i in 0..48 {
             state.select_material(0, i);
+            let before = state.edit.as_ref().unwrap().program.clone();
             run_frame(&mut state);
+            run_frame(&mut state);
+            let edit = state.edit.as_ref().unwrap();
+            // Drawing the editor must not change anything by itself.
+            assert_eq!(edit.program, before, "material {i}");
+            assert_eq!(edit.revision, 0, "material {i}");
         }
         // The inspector with a report.
         let edit = state.edit.as_ref().unwrap();
