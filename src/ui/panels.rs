@@ -72,6 +72,8 @@ pub struct AppState {
     /// (revision, choice, source) of the last generated WGSL, so it is built once.
     wgsl_cache: Option<(u64, WgslChoice, String)>,
     pub report: Option<PixelReport>,
+    /// egui copies of the selection's texture maps, made on first display.
+    thumbnails: Option<Vec<Option<(egui::TextureHandle, [u32; 2])>>>,
     pub open_text: String,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
@@ -100,6 +102,7 @@ impl AppState {
             wgsl_choice: WgslChoice::Specialized,
             wgsl_cache: None,
             report: None,
+            thumbnails: None,
             open_text: String::new(),
             screenshot_path: String::new(),
             screenshot_transparent: false,
@@ -137,6 +140,7 @@ impl AppState {
         self.set = set;
         self.material = index;
         self.report = None;
+        self.thumbnails = None;
         self.edit = match &self.doc {
             Some(Document {
                 content: Content::Texture { .. },
@@ -165,6 +169,20 @@ impl AppState {
                 .map(|m| m.textures.clone())
                 .unwrap_or_default(),
             None => Vec::new(),
+        }
+    }
+
+    /// Number of texture maps of the selection (without copying them).
+    pub fn texture_count(&self) -> usize {
+        match &self.doc {
+            Some(Document {
+                content: Content::Texture { .. },
+                ..
+            }) => 1,
+            Some(doc) => doc
+                .material(self.set, self.material)
+                .map_or(0, |m| m.textures.len()),
+            None => 0,
         }
     }
 
@@ -421,7 +439,13 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
 fn central(ui: &mut Ui, state: &mut AppState) {
     let ppp = ui.ctx().pixels_per_point();
     let avail = ui.available_size();
-    let side = (avail.x.min(avail.y) - 16.0).max(32.0);
+    // Room for the title line and, when the selection has textures, the thumbnail strip.
+    let strip = if state.texture_count() == 0 {
+        0.0
+    } else {
+        130.0
+    };
+    let side = (avail.x - 16.0).min(avail.y - 40.0 - strip).max(32.0);
     // The preview quad is square; the model scene will take the whole rect.
     let want = ((side * ppp).round() as u32, (side * ppp).round() as u32);
     state.requests.viewport_size = Some(want);
@@ -481,6 +505,8 @@ fn central(ui: &mut Ui, state: &mut AppState) {
         }
         response.on_hover_text("Click a pixel to trace it through the TEV");
     });
+    texture_strip(ui, state);
+    let Some(doc) = &state.doc else { return };
     for w in &doc.warnings {
         ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
     }
@@ -488,6 +514,79 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     if let Some(e) = &s.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
+}
+
+/// The selection's texture maps as thumbnails under the viewport.
+fn texture_strip(ui: &mut Ui, state: &mut AppState) {
+    if state.thumbnails.is_none() {
+        let ctx = ui.ctx().clone();
+        let thumbs = state
+            .current_textures()
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let t = t.as_ref()?;
+                let image = egui::ColorImage::from_rgba_unmultiplied(
+                    [t.width as usize, t.height as usize],
+                    t.levels.first()?,
+                );
+                let handle =
+                    ctx.load_texture(format!("map {k}"), image, egui::TextureOptions::NEAREST);
+                Some((handle, [t.width, t.height]))
+            })
+            .collect();
+        state.thumbnails = Some(thumbs);
+    }
+    let Some(thumbs) = &state.thumbnails else {
+        return;
+    };
+    if thumbs.is_empty() {
+        return;
+    }
+    let ids = state
+        .doc
+        .as_ref()
+        .and_then(|d| d.material(state.set, state.material))
+        .map(|m| m.texture_ids.clone())
+        .unwrap_or_default();
+    ui.horizontal_wrapped(|ui| {
+        ui.add_space(8.0);
+        for (k, thumb) in thumbs.iter().enumerate() {
+            ui.vertical(|ui| {
+                match thumb {
+                    Some((handle, [w, h])) => {
+                        let scale = 96.0 / (*w).max(*h) as f32;
+                        let size = egui::vec2(*w as f32 * scale, *h as f32 * scale);
+                        ui.add(egui::Image::new((handle.id(), size)))
+                            .on_hover_text(format!("{w}x{h}"));
+                    }
+                    None => {
+                        let (rect, _) =
+                            ui.allocate_exact_size(egui::vec2(96.0, 96.0), egui::Sense::hover());
+                        ui.painter().rect_stroke(
+                            rect,
+                            2.0,
+                            egui::Stroke::new(1.0, Color32::from_rgb(255, 110, 110)),
+                            egui::StrokeKind::Inside,
+                        );
+                        ui.painter().text(
+                            rect.center(),
+                            egui::Align2::CENTER_CENTER,
+                            "missing",
+                            egui::FontId::proportional(12.0),
+                            Color32::from_rgb(255, 110, 110),
+                        );
+                    }
+                }
+                let id = ids
+                    .get(k)
+                    .copied()
+                    .flatten()
+                    .map_or_else(String::new, |id| format!(" 0x{id:08X}"));
+                ui.small(format!("map {k}{id}"));
+            });
+        }
+    });
 }
 
 fn right_panel(ui: &mut Ui, state: &mut AppState) {
@@ -520,7 +619,8 @@ fn path_status(ui: &mut Ui, state: &AppState) {
         None => ("nothing drawn", Color32::GRAY),
     };
     ui.horizontal(|ui| {
-        ui.colored_label(color, "■");
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+        ui.painter().circle_filled(rect.center(), 4.5, color);
         ui.label(text);
         if let Some(edit) = &state.edit {
             ui.weak(format!("key {:016x}", edit.key().short_hash()));
@@ -800,7 +900,7 @@ fn combine_editor(ui: &mut Ui, id: (usize, &str), c: &mut TevCombine) {
         ["×1", "×2", "×4", "÷2"][s as usize].to_string()
     });
     ui.checkbox(&mut c.clamp, "clamp");
-    ui.label("→");
+    ui.label("to");
     combo(ui, (id, "out"), &mut c.out_reg, &TevReg::ALL, |r| {
         r.name().to_string()
     });
@@ -1065,9 +1165,21 @@ fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
                     ui.horizontal(|ui| rgba_cell(ui, ras.map(i32::from)));
                     ui.end_row();
                 }
+                let program = state.edit.as_ref().map(|e| &e.program);
                 for (i, t) in r.inputs.texels.iter().enumerate() {
-                    ui.label(format!("stage {i} texel"));
-                    ui.horizontal(|ui| rgba_cell(ui, t.map(i32::from)));
+                    let map = program
+                        .and_then(|p| p.stages.get(i))
+                        .and_then(|s| crate::gx::tev::stage_texture_map(&s.stage));
+                    match map {
+                        Some(m) => {
+                            ui.label(format!("stage {i} texel (map {m})"));
+                            ui.horizontal(|ui| rgba_cell(ui, t.map(i32::from)));
+                        }
+                        None => {
+                            ui.label(format!("stage {i} texel"));
+                            ui.weak("no texture map");
+                        }
+                    }
                     ui.end_row();
                 }
             });
@@ -1075,7 +1187,7 @@ fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
             ui.label("Registers after each stage (PREV, C0, C1, C2)");
             for (i, st) in r.trace.stages.iter().enumerate() {
                 ui.strong(format!(
-                    "stage {i}: colour → {} {:?}, alpha → {} {}",
+                    "stage {i}: colour -> {} {:?}, alpha -> {} {}",
                     st.color_dest.name(),
                     st.color,
                     st.alpha_dest.name(),
