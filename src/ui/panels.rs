@@ -20,7 +20,7 @@ use crate::render::pipeline_cache::SelectedPath;
 use super::browser::{Browser, FileKind};
 use super::document::{Content, Document};
 use super::edit::{EditKind, MaterialEdit, PixelReport};
-use super::viewport::{Compositing, Sampling, ViewSettings, ViewStatus};
+use super::viewport::{AlphaDisplay, Compositing, Sampling, ViewSettings, ViewStatus};
 
 /// Work the UI asks the app to do after this frame.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -486,7 +486,8 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     };
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
-        let response = ui.add(egui::Image::new((tex, size)).sense(egui::Sense::click()));
+        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+        egui::Image::new((tex, size)).paint_at(ui, rect);
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
@@ -513,6 +514,26 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     let s = &state.view_status;
     if let Some(e) = &s.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
+    }
+}
+
+/// Paints a grey checkerboard (so transparent pixels read as such).
+fn checker(ui: &Ui, rect: egui::Rect, cell: f32) {
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::from_gray(60));
+    let cols = (rect.width() / cell).ceil() as i32;
+    let rows = (rect.height() / cell).ceil() as i32;
+    for y in 0..rows {
+        for x in 0..cols {
+            if (x + y) % 2 == 0 {
+                let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                    0.0,
+                    Color32::from_gray(90),
+                );
+            }
+        }
     }
 }
 
@@ -557,8 +578,10 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                     Some((handle, [w, h])) => {
                         let scale = 96.0 / (*w).max(*h) as f32;
                         let size = egui::vec2(*w as f32 * scale, *h as f32 * scale);
-                        ui.add(egui::Image::new((handle.id(), size)))
-                            .on_hover_text(format!("{w}x{h}"));
+                        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+                        checker(ui, rect, 8.0);
+                        egui::Image::new((handle.id(), size)).paint_at(ui, rect);
+                        response.on_hover_text(format!("{w}x{h}"));
                     }
                     None => {
                         let (rect, _) =
@@ -722,6 +745,12 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
         ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
     });
     ui.horizontal(|ui| {
+        ui.label("Show");
+        let d = &mut state.settings.alpha_display;
+        ui.selectable_value(d, AlphaDisplay::Checker, "RGBA over checker");
+        ui.selectable_value(d, AlphaDisplay::Rgb, "RGB");
+        ui.selectable_value(d, AlphaDisplay::Alpha, "alpha");
+        ui.separator();
         ui.label("Background");
         color_button(ui, &mut state.settings.background);
     });
