@@ -282,6 +282,7 @@ pub fn sample_nearest_repeat(texture: &TextureData, uv: [f32; 2]) -> [u8; 4] {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

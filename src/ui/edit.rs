@@ -173,6 +173,7 @@ pub fn trace_quad_pixel(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::gx::types::{ColorInput, KonstSel};

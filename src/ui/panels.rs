@@ -52,6 +52,9 @@ pub enum WgslChoice {
     Uber,
 }
 
+/// An egui copy of a texture map and its size.
+type Thumbnail = (egui::TextureHandle, [u32; 2]);
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -73,7 +76,7 @@ pub struct AppState {
     wgsl_cache: Option<(u64, WgslChoice, String)>,
     pub report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
-    thumbnails: Option<Vec<Option<(egui::TextureHandle, [u32; 2])>>>,
+    thumbnails: Option<Vec<Option<Thumbnail>>>,
     pub open_text: String,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
@@ -342,11 +345,13 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
         .id_salt("browser_scroll")
         .show(ui, |ui| {
             for entry in &state.browser.entries {
-                if entry.kind != FileKind::Folder && !state.browser.matches(&entry.name) {
-                    if entry.kind != FileKind::Pak || !state.browser.paks.contains_key(&entry.path)
-                    {
-                        continue;
-                    }
+                let expanded_pak =
+                    entry.kind == FileKind::Pak && state.browser.paks.contains_key(&entry.path);
+                if entry.kind != FileKind::Folder
+                    && !expanded_pak
+                    && !state.browser.matches(&entry.name)
+                {
+                    continue;
                 }
                 match entry.kind {
                     FileKind::Folder => {
@@ -1273,6 +1278,7 @@ fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
