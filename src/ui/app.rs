@@ -225,6 +225,7 @@ impl App {
             .render(&gpu.ctx, self.state.edit.as_ref(), &self.state.settings);
 
         if let Some((x, y)) = requests.inspect
+            && self.state.settings.orbit.is_none()
             && let Some(edit) = &self.state.edit
         {
             let mut report = trace_quad_pixel(

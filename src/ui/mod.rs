@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod camera;
 pub mod document;
 pub mod edit;
 pub mod panels;

@@ -491,9 +491,20 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     };
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
-        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
         egui::Image::new((tex, size)).paint_at(ui, rect);
-        if response.clicked()
+        if let Some(camera) = state.settings.orbit.as_mut() {
+            if response.dragged() {
+                let d = response.drag_delta();
+                camera.drag(d.x, d.y);
+            }
+            if response.hovered() {
+                let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+                if scroll != 0.0 {
+                    camera.zoom(scroll);
+                }
+            }
+        } else if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
             let rel = (pos - response.rect.min) * ppp;
@@ -503,13 +514,21 @@ fn central(ui: &mut Ui, state: &mut AppState) {
                 state.tab = RightTab::Inspector;
             }
         }
-        if let Some(r) = &state.report {
+        if let Some(r) = state
+            .report
+            .as_ref()
+            .filter(|_| state.settings.orbit.is_none())
+        {
             // Mark the inspected pixel.
             let p = response.rect.min + egui::vec2(r.x as f32 + 0.5, r.y as f32 + 0.5) / ppp;
             ui.painter()
                 .circle_stroke(p, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
         }
-        response.on_hover_text("Click a pixel to trace it through the TEV");
+        response.on_hover_text(if state.settings.orbit.is_some() {
+            "Drag to rotate, scroll to zoom"
+        } else {
+            "Click a pixel to trace it through the TEV"
+        });
     });
     texture_strip(ui, state);
     let Some(doc) = &state.doc else { return };
@@ -748,6 +767,27 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
         ui.separator();
         ui.selectable_value(&mut state.settings.sampling, Sampling::Nearest, "nearest");
         ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Preview");
+        let flat = state.settings.orbit.is_none();
+        if ui
+            .selectable_label(flat, "flat quad (pixel-exact)")
+            .on_hover_text("Screen-covering quad; the pixel inspector traces it")
+            .clicked()
+        {
+            state.settings.orbit = None;
+        }
+        if ui
+            .selectable_label(!flat, "plane in 3D (orbit)")
+            .on_hover_text(
+                "Drag to rotate, scroll to zoom; view-dependent UV animations follow the camera",
+            )
+            .clicked()
+            && flat
+        {
+            state.settings.orbit = Some(super::camera::OrbitCamera::default());
+        }
     });
     ui.horizontal(|ui| {
         ui.label("Show");
@@ -1176,6 +1216,10 @@ fn rgba_cell(ui: &mut Ui, v: [i32; 4]) {
 }
 
 fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
+    if state.settings.orbit.is_some() {
+        ui.weak("The pixel inspector traces the flat quad: switch the preview to \"flat quad\".");
+        return;
+    }
     let Some(r) = &state.report else {
         ui.weak("Click a pixel in the viewport to trace it through the CPU reference TEV.");
         return;

@@ -9,7 +9,7 @@
 use glam::Mat4;
 
 use crate::gx::frame::fill_uv_matrices;
-use crate::gx::uvanim::{UvAnimInputs, UvAnimOptions, uv_seconds};
+use crate::gx::uvanim::{UvAnimInputs, UvAnimOptions, prime_view_from_view_matrix, uv_seconds};
 use crate::gx::wgsl::vertex::DrawUniforms;
 use crate::render::convert::{BlendConversion, CullMode, RenderState};
 use crate::render::material::BoundTexture;
@@ -22,6 +22,7 @@ use crate::render::{
     TextureData,
 };
 
+use super::camera::OrbitCamera;
 use super::edit::MaterialEdit;
 
 /// How the preview quad is composited into the target.
@@ -64,6 +65,9 @@ pub struct ViewSettings {
     /// Animation time in seconds.
     pub time: f64,
     pub alpha_display: AlphaDisplay,
+    /// None: the flat, pixel-exact quad. Some: the quad as a plane in 3D seen through an
+    /// orbit camera (view-dependent UV animations move; the pixel trace does not apply).
+    pub orbit: Option<OrbitCamera>,
 }
 
 impl Default for ViewSettings {
@@ -74,6 +78,7 @@ impl Default for ViewSettings {
             background: [0, 0, 0, 0],
             time: 0.0,
             alpha_display: AlphaDisplay::Checker,
+            orbit: None,
         }
     }
 }
@@ -489,10 +494,29 @@ impl Viewport {
                         .update_program(ctx, &edit.material, edit.program.clone());
                     q.revision = edit.revision;
                 }
-                // UV animations: the quad is the model (identity), camera at the origin.
                 let seconds = uv_seconds(settings.time, &UvAnimOptions::default());
-                let inputs = UvAnimInputs::new(seconds, Mat4::IDENTITY, Mat4::IDENTITY);
                 let mut draw = DrawUniforms::default();
+                let inputs = match settings.orbit {
+                    // Flat: the quad is the model (identity), camera at the origin.
+                    None => UvAnimInputs::new(seconds, Mat4::IDENTITY, Mat4::IDENTITY),
+                    Some(camera) => {
+                        // The quad stands in the XZ plane facing −Y (Prime's Z is up).
+                        let world_from_model = Mat4::from_rotation_x(std::f32::consts::FRAC_PI_2);
+                        let view_from_world = camera.view_from_world();
+                        let aspect = self.target.width as f32 / self.target.height.max(1) as f32;
+                        let view_from_model = view_from_world * world_from_model;
+                        draw.clip_from_model =
+                            (camera.clip_from_view(aspect) * view_from_model).to_cols_array_2d();
+                        draw.view_from_model = view_from_model.to_cols_array_2d();
+                        draw.normal_view_from_model =
+                            view_from_model.inverse().transpose().to_cols_array_2d();
+                        UvAnimInputs::new(
+                            seconds,
+                            world_from_model,
+                            prime_view_from_view_matrix(view_from_world),
+                        )
+                    }
+                };
                 fill_uv_matrices(
                     &mut draw,
                     &edit.material.uv_animations,
