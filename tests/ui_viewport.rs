@@ -155,3 +155,67 @@ fn texture_preview_shows_the_texels() {
         }
     }
 }
+
+#[test]
+fn screenshot_writes_the_exact_target_with_optional_transparency() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let mut egui_renderer = egui_wgpu::Renderer::new(
+        &ctx.device,
+        wgpu::TextureFormat::Rgba8Unorm,
+        egui_wgpu::RendererOptions::default(),
+    );
+    let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
+    viewport.resize(&ctx, &mut egui_renderer, 32, 32);
+    let mut state = AppState::new(dir.clone());
+    state.open(dir.join("0x7EC00000.CMDL").to_str().expect("utf-8 path"));
+    let edit = state.edit.as_ref().expect("material");
+    viewport.show_material(
+        &ctx,
+        edit,
+        &state.current_textures(),
+        state.settings.sampling,
+    );
+
+    let out = std::env::temp_dir().join(format!("tevscope-ui-shot-{}.png", std::process::id()));
+    // Material 0 writes alpha 0: with an opaque background and the exact view the
+    // background is overwritten (blending off), so both PNGs hold the TEV output...
+    let mut settings = ViewSettings {
+        background: [10, 20, 30, 255],
+        ..ViewSettings::default()
+    };
+    let image = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, false, &out)
+        .expect("screenshot");
+    let bytes = std::fs::read(&out).expect("png written");
+    assert_eq!(&bytes[1..4], b"PNG");
+    let decoded = tevscope::formats::image::RgbaImage::decode_png(&bytes).expect("decodes");
+    assert_eq!((decoded.width, decoded.height), (32, 32));
+    assert_eq!(decoded.pixels, image.pixels, "the PNG is the exact target");
+    // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.
+    let edit = state.edit.as_mut().expect("material");
+    let before = edit.program.clone();
+    edit.program.alpha_test.comp0 = tevscope::gx::types::Compare::Never;
+    edit.program.alpha_test.comp1 = tevscope::gx::types::Compare::Never;
+    edit.commit(&before);
+    ctx.pipelines.wait_idle();
+    let image = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, false, &out)
+        .expect("screenshot");
+    assert!(image.pixels.chunks(4).all(|p| p == [10, 20, 30, 255]));
+    let image = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, true, &out)
+        .expect("transparent screenshot");
+    assert!(image.pixels.chunks(4).all(|p| p == [0, 0, 0, 0]));
+    settings.background = [1, 2, 3, 4];
+    assert!(
+        viewport
+            .save_screenshot(&ctx, Some(edit), &settings, false, std::path::Path::new(""))
+            .is_err()
+    );
+    std::fs::remove_file(&out).ok();
+}

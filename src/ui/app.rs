@@ -190,23 +190,14 @@ impl App {
 
         // Screenshot: rendered on its own with the chosen background, then the normal frame.
         if requests.screenshot {
-            let mut settings = self.state.settings;
-            if self.state.screenshot_transparent {
-                settings.background = [0, 0, 0, 0];
-            }
-            gpu.viewport
-                .render(&gpu.ctx, self.state.edit.as_ref(), &settings);
             let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
-            let result = if self.state.screenshot_path.trim().is_empty() {
-                Err("no screenshot path".to_string())
-            } else {
-                gpu.viewport.read(&gpu.ctx).and_then(|img| {
-                    let png = img.encode_png().map_err(|e| e.to_string())?;
-                    std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
-                    Ok(img)
-                })
-            };
-            match result {
+            match gpu.viewport.save_screenshot(
+                &gpu.ctx,
+                self.state.edit.as_ref(),
+                &self.state.settings,
+                self.state.screenshot_transparent,
+                &path,
+            ) {
                 Ok(img) => {
                     self.state.load_error = None;
                     self.state.notice = Some(format!(

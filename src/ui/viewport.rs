@@ -576,6 +576,30 @@ impl Viewport {
         self.target.read_rgba(ctx).map_err(|e| e.to_string())
     }
 
+    /// Renders one frame with `settings` (transparent black background when
+    /// `transparent`) and writes the exact target to `path` as a PNG.
+    pub fn save_screenshot(
+        &mut self,
+        ctx: &RenderContext,
+        edit: Option<&MaterialEdit>,
+        settings: &ViewSettings,
+        transparent: bool,
+        path: &std::path::Path,
+    ) -> Result<RgbaImage, String> {
+        if path.as_os_str().is_empty() {
+            return Err("no screenshot path given".into());
+        }
+        let mut settings = *settings;
+        if transparent {
+            settings.background = [0, 0, 0, 0];
+        }
+        self.render(ctx, edit, &settings);
+        let image = self.read(ctx)?;
+        let png = image.encode_png().map_err(|e| e.to_string())?;
+        std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(image)
+    }
+
     /// Reads one pixel of the target.
     pub fn read_pixel(&self, ctx: &RenderContext, x: u32, y: u32) -> Result<[u8; 4], String> {
         if x >= self.target.width || y >= self.target.height {
