@@ -116,9 +116,47 @@ impl AppState {
         }
     }
 
-    /// Opens a spec now (file I/O and parsing only); errors go to `load_error`.
+    /// Opens a spec now (file I/O and parsing only); errors go to `load_error`. A whole
+    /// PAK is expanded in the browser and its first model (else texture) is opened.
     pub fn open(&mut self, spec: &str) {
         self.open_text = spec.to_string();
+        let whole_pak = crate::cli::source::split_spec(spec)
+            .ok()
+            .filter(|(path, member)| {
+                member.is_none() && super::browser::file_kind(path) == Some(FileKind::Pak)
+            })
+            .map(|(path, _)| path);
+        if let Some(pak) = whole_pak {
+            let pak = pak.canonicalize().unwrap_or(pak);
+            if let Some(dir) = pak.parent() {
+                self.browser.set_dir(dir.to_path_buf());
+            }
+            if !self.browser.paks.contains_key(&pak) {
+                self.browser.toggle_pak(&pak);
+            }
+            let first = match self.browser.paks.get(&pak) {
+                Some(Ok(rows)) => rows
+                    .iter()
+                    .find(|r| r.fourcc == "CMDL")
+                    .or_else(|| rows.iter().find(|r| r.viewable()))
+                    .map(|r| r.spec.clone()),
+                Some(Err(e)) => {
+                    self.load_error = Some(e.clone());
+                    return;
+                }
+                None => None,
+            };
+            match first {
+                Some(member) => self.open(&member),
+                None => {
+                    self.load_error = Some(format!(
+                        "{}: no CMDL or TXTR in this archive",
+                        pak.display()
+                    ));
+                }
+            }
+            return;
+        }
         match Document::open(spec) {
             Ok(doc) => {
                 self.load_error = None;
@@ -1358,6 +1396,21 @@ mod tests {
         assert!(!out.shapes.is_empty());
         assert_eq!(state.requests.open, None);
         assert!(state.requests.viewport_size.is_some());
+    }
+
+    #[test]
+    fn opening_a_whole_pak_expands_it_and_opens_its_model() {
+        let Some(dir) = crate::testing::conformance_dir() else {
+            return;
+        };
+        let mut state = AppState::new(std::env::temp_dir());
+        state.open(dir.join("tev_cases.pak").to_str().unwrap());
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        let doc = state.doc.as_ref().unwrap();
+        assert!(doc.spec.ends_with(".CMDL"), "{}", doc.spec);
+        assert!(state.edit.is_some());
+        assert_eq!(state.browser.paks.len(), 1);
+        run_frame(&mut state);
     }
 
     #[test]
