@@ -85,6 +85,8 @@ struct App {
     state: AppState,
     last_frame: Instant,
     pending_textures: egui::TexturesDelta,
+    /// When egui wants the next frame without new input.
+    next_repaint: Option<Instant>,
     /// Set when the window or GPU could not be created; `run` returns it.
     fatal: Option<anyhow::Error>,
 }
@@ -125,6 +127,7 @@ impl App {
             state,
             last_frame: Instant::now(),
             pending_textures: egui::TexturesDelta::default(),
+            next_repaint: None,
             fatal: None,
         }
     }
@@ -310,10 +313,15 @@ impl App {
         }
         self.pending_textures.clear();
 
-        let repaint_now = full
+        let delay = full
             .viewport_output
             .get(&egui::ViewportId::ROOT)
-            .is_some_and(|v| v.repaint_delay.is_zero());
+            .map(|v| v.repaint_delay);
+        let repaint_now = delay.is_some_and(|d| d.is_zero());
+        // egui asks for delayed repaints (tooltips, fades): wake up for them when idle.
+        self.next_repaint = delay
+            .filter(|d| !d.is_zero() && *d < std::time::Duration::from_secs(3600))
+            .map(|d| Instant::now() + d);
         if self.state.animating()
             || gpu.viewport.pipeline_pending()
             || repaint_now
@@ -382,7 +390,9 @@ impl ApplicationHandler for App {
         };
         if let Some(s) = self.egui_state.as_mut() {
             let response = s.on_window_event(&window, &event);
-            if response.repaint {
+            // egui-winit reports RedrawRequested itself as needing a repaint: honouring
+            // that would redraw forever instead of idling.
+            if response.repaint && !matches!(event, WindowEvent::RedrawRequested) {
                 window.request_redraw();
             }
         }
@@ -405,11 +415,21 @@ impl ApplicationHandler for App {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         // Idle unless something animates; redraws are requested where needed.
-        event_loop.set_control_flow(ControlFlow::Wait);
-        if self.state.animating()
-            && let Some(w) = &self.window
-        {
+        let Some(w) = &self.window else {
+            event_loop.set_control_flow(ControlFlow::Wait);
+            return;
+        };
+        if self.state.animating() {
             w.request_redraw();
+        }
+        match self.next_repaint {
+            Some(at) if at <= Instant::now() => {
+                self.next_repaint = None;
+                w.request_redraw();
+                event_loop.set_control_flow(ControlFlow::Wait);
+            }
+            Some(at) => event_loop.set_control_flow(ControlFlow::WaitUntil(at)),
+            None => event_loop.set_control_flow(ControlFlow::Wait),
         }
     }
 }
