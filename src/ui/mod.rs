@@ -1,1 +1,68 @@
-//! (in progress)
+//! The desktop viewer: winit + egui-winit + egui-wgpu.
+//!
+//! - [`app`]: the event loop, window surface and egui painting.
+//! - [`panels`]: every egui panel, drawn from [`panels::AppState`] with no GPU access
+//!   (so the UI logic runs headless in tests).
+//! - [`viewport`]: the offscreen target shown in the central panel; screenshots and the
+//!   pixel inspector read it back.
+//! - [`document`], [`browser`], [`edit`]: plain data — opened files, the file browser,
+//!   the material under edit and the CPU pixel trace.
+
+pub mod app;
+pub mod browser;
+pub mod camera;
+pub mod document;
+pub mod edit;
+pub mod panels;
+pub mod viewport;
+
+/// How the viewer starts.
+#[derive(Debug, Clone)]
+pub struct ViewerOptions {
+    /// A CMDL, TXTR, PAK or `PAK:ID` spec to open at start (see [`crate::cli::source`]).
+    pub file: Option<String>,
+    /// Set by the caller when the built-in demo it wanted to open does not exist (the
+    /// path): the viewer starts empty with a message instead of an error.
+    pub missing_demo: Option<String>,
+    /// Initial window size in logical pixels.
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for ViewerOptions {
+    fn default() -> Self {
+        Self {
+            file: None,
+            missing_demo: None,
+            width: 1600,
+            height: 900,
+        }
+    }
+}
+
+impl ViewerOptions {
+    /// Options opening `file`, or the built-in demo (`assets/demo.pak`) when `file` is
+    /// None and the demo exists; a missing demo becomes a message in the UI.
+    pub fn with_file_or_demo(file: Option<String>, demo: &std::path::Path) -> Self {
+        match file {
+            Some(f) => Self {
+                file: Some(f),
+                ..Self::default()
+            },
+            None if demo.exists() => Self {
+                file: Some(demo.display().to_string()),
+                ..Self::default()
+            },
+            None => Self {
+                missing_demo: Some(demo.display().to_string()),
+                ..Self::default()
+            },
+        }
+    }
+}
+
+/// Opens the viewer window and runs until it closes. Errors only when no window or GPU
+/// can be set up; file problems are shown in the UI.
+pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
+    app::run(options)
+}

@@ -1,0 +1,349 @@
+//! What the viewer has open: a model's material sets with their decoded textures, or a
+//! single texture. Loading is plain data work (no GPU, no egui), so it is unit-tested and
+//! every failure becomes a message the UI shows instead of a crash.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, anyhow};
+
+use crate::cli::source::{self, Resolver, Resource};
+use crate::formats::cmdl::Cmdl;
+use crate::formats::txtr::Txtr;
+use crate::gx::types::{
+    AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
+    TevStage, TexGen, TexGenSrc, TexGenType,
+};
+use crate::render::TextureData;
+
+/// One material of a model, ready to draw.
+#[derive(Debug, Clone)]
+pub struct MaterialEntry {
+    /// The material as authored (the UI edits a copy).
+    pub material: Material,
+    /// Material texture k (GX map k); None when the TXTR could not be found or decoded.
+    pub textures: Vec<Option<TextureData>>,
+    /// TXTR asset IDs per texture slot, for display.
+    pub texture_ids: Vec<Option<u32>>,
+}
+
+/// One material set of a model. Materials that failed to convert keep their error.
+#[derive(Debug, Clone)]
+pub struct MaterialSetEntry {
+    pub materials: Vec<Result<MaterialEntry, String>>,
+}
+
+/// What is shown in the viewport.
+#[derive(Debug, Clone)]
+pub enum Content {
+    Model {
+        sets: Vec<MaterialSetEntry>,
+        surface_count: usize,
+        triangle_count: usize,
+    },
+    Texture {
+        texture: TextureData,
+        /// `I8 16x8, 1 mip`.
+        summary: String,
+    },
+}
+
+/// An opened resource.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The spec it was opened with (`file`, `file.pak:0xID`).
+    pub spec: String,
+    /// Where screenshots go by default (next to the file).
+    pub dir: PathBuf,
+    /// File stem used for screenshot names.
+    pub stem: String,
+    pub content: Content,
+    /// Non-fatal problems (missing textures, parser warnings).
+    pub warnings: Vec<String>,
+}
+
+impl Document {
+    /// Opens a CMDL or TXTR spec (see [`crate::cli::source`]). A whole PAK is not a
+    /// document: the browser lists it instead.
+    pub fn open(spec: &str) -> anyhow::Result<Self> {
+        let (resource, resolver) = source::open(spec)?;
+        if resource.is_pak() {
+            return Err(anyhow!(
+                "{spec} is a whole PAK archive: expand it in the file browser and pick a CMDL or TXTR"
+            ));
+        }
+        Self::from_resource(spec, &resource, resolver.as_ref())
+    }
+
+    fn from_resource(
+        spec: &str,
+        resource: &Resource,
+        resolver: &dyn Resolver,
+    ) -> anyhow::Result<Self> {
+        let dir = resource
+            .path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let stem = screenshot_stem(resource);
+        let mut warnings = Vec::new();
+        let content = if resource.is(b"TXTR") || sniff_ext(&resource.label, "txtr") {
+            let txtr = Txtr::parse(&resource.bytes, &resource.label)?;
+            let summary = format!(
+                "{} {}x{}, {} mip{}",
+                txtr.format.name(),
+                txtr.width,
+                txtr.height,
+                txtr.mip_count,
+                if txtr.mip_count == 1 { "" } else { "s" }
+            );
+            let (texture, warning) = texture_data(&txtr)?;
+            warnings.extend(warning);
+            Content::Texture { texture, summary }
+        } else if resource.is(b"CMDL") || sniff_ext(&resource.label, "cmdl") {
+            let cmdl = Cmdl::parse(&resource.bytes, &resource.label)?;
+            warnings.extend(cmdl.warnings.iter().cloned());
+            for (i, e) in cmdl.surface_errors() {
+                warnings.push(format!("surface {i}: {e}"));
+            }
+            let mut sets = Vec::new();
+            for set in &cmdl.material_sets {
+                let mut materials = Vec::new();
+                for (index, m) in set.materials.iter().enumerate() {
+                    let entry = match m.to_gx() {
+                        Ok(material) => {
+                            let texture_ids = set.material_texture_ids(index);
+                            let textures = texture_ids
+                                .iter()
+                                .map(|id| {
+                                    let id = (*id)?;
+                                    match load_texture(resolver, u64::from(id)) {
+                                        Ok(t) => Some(t),
+                                        Err(e) => {
+                                            let w = format!("texture 0x{id:08X}: {e:#}");
+                                            if !warnings.contains(&w) {
+                                                warnings.push(w);
+                                            }
+                                            None
+                                        }
+                                    }
+                                })
+                                .collect();
+                            Ok(MaterialEntry {
+                                material,
+                                textures,
+                                texture_ids,
+                            })
+                        }
+                        Err(e) => Err(e.to_string()),
+                    };
+                    materials.push(entry);
+                }
+                sets.push(MaterialSetEntry { materials });
+            }
+            Content::Model {
+                sets,
+                surface_count: cmdl.surfaces.len(),
+                triangle_count: cmdl.triangle_count(),
+            }
+        } else {
+            let kind = resource
+                .fourcc
+                .map_or_else(|| "unknown".to_string(), crate::formats::fourcc_string);
+            return Err(anyhow!(
+                "{}: type {kind} cannot be viewed (open a CMDL or TXTR)",
+                resource.label
+            ));
+        };
+        Ok(Self {
+            spec: spec.to_string(),
+            dir,
+            stem,
+            content,
+            warnings,
+        })
+    }
+
+    /// The material at (set, index), if it converted.
+    pub fn material(&self, set: usize, index: usize) -> Option<&MaterialEntry> {
+        match &self.content {
+            Content::Model { sets, .. } => sets.get(set)?.materials.get(index)?.as_ref().ok(),
+            Content::Texture { .. } => None,
+        }
+    }
+}
+
+fn sniff_ext(label: &str, ext: &str) -> bool {
+    label.to_ascii_lowercase().ends_with(&format!(".{ext}"))
+}
+
+fn screenshot_stem(resource: &Resource) -> String {
+    let base = resource
+        .label
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or("tevscope")
+        .replace(':', "_");
+    base.trim_end_matches(".CMDL")
+        .trim_end_matches(".cmdl")
+        .trim_end_matches(".TXTR")
+        .trim_end_matches(".txtr")
+        .to_string()
+}
+
+/// Finds and decodes TXTR `id` through the resolver.
+pub fn load_texture(resolver: &dyn Resolver, id: u64) -> anyhow::Result<TextureData> {
+    let resource = resolver
+        .find(id, Some(*b"TXTR"))?
+        .ok_or_else(|| anyhow!("not found in {}", resolver.describe()))?;
+    let txtr = Txtr::parse(&resource.bytes, &resource.label)?;
+    let (data, _) = texture_data(&txtr)?;
+    Ok(data)
+}
+
+/// Decodes every complete mip of a TXTR into upload form; a cut-short later mip is a
+/// warning (the levels before it are kept).
+pub fn texture_data(txtr: &Txtr) -> anyhow::Result<(TextureData, Option<String>)> {
+    let (levels, error) = txtr.decode_complete_levels();
+    let Some(first) = levels.first() else {
+        return Err(error.map_or_else(|| anyhow!("texture has no levels"), anyhow::Error::from))
+            .context("decoding the base level");
+    };
+    let data = TextureData {
+        width: first.width,
+        height: first.height,
+        levels: levels.iter().map(|l| l.pixels.clone()).collect(),
+    };
+    data.validate()?;
+    Ok((data, error.map(|e| format!("mip chain cut short: {e}"))))
+}
+
+/// A one-stage material that shows texture map 0 as stored (colour = TEXC, alpha =
+/// TEXA, opaque): the texture preview runs through the same TEV path as models.
+pub fn texture_preview_material() -> Material {
+    let stage = TevStage {
+        color_in: [
+            ColorInput::Zero,
+            ColorInput::Zero,
+            ColorInput::Zero,
+            ColorInput::Texc,
+        ],
+        alpha_in: [
+            AlphaInput::Zero,
+            AlphaInput::Zero,
+            AlphaInput::Zero,
+            AlphaInput::Texa,
+        ],
+        color_op: TevCombine::DEFAULT,
+        alpha_op: TevCombine::DEFAULT,
+        kcsel: KonstSel(0),
+        kasel: KonstSel(0),
+        raster: RasterChannel::None,
+        tex_map: Some(0),
+        tex_coord: Some(0),
+        tex_swap: 0,
+        ras_swap: 0,
+    };
+    Material {
+        stages: vec![stage],
+        texgens: vec![TexGen {
+            kind: TexGenType::Mtx2x4,
+            source: TexGenSrc::Tex(0),
+            gx_tex_mtx: crate::gx::types::GX_IDENTITY,
+            normalize: false,
+            gx_post_mtx: crate::gx::types::GX_PTIDENTITY,
+        }],
+        texture_count: 1,
+        konst: [[0; 4]; 4],
+        konst_count: 0,
+        registers: Material::DEFAULT_REGISTERS,
+        color0: None,
+        channel_count: 0,
+        blend: Blend::OPAQUE,
+        alpha_test: AlphaTest::ALWAYS,
+        depth_write: true,
+        depth_sorted: false,
+        uv_animations: Vec::new(),
+        flags: 0,
+    }
+}
+
+/// Texel of `texture` at `uv` with nearest sampling and REPEAT wrapping (what the preview
+/// quad's sampler does), for the pixel inspector.
+pub fn sample_nearest_repeat(texture: &TextureData, uv: [f32; 2]) -> [u8; 4] {
+    let w = texture.width.max(1);
+    let h = texture.height.max(1);
+    let wrap = |c: f32, n: u32| -> u32 {
+        let t = (c * n as f32).floor() as i64;
+        t.rem_euclid(i64::from(n)) as u32
+    };
+    if !uv[0].is_finite() || !uv[1].is_finite() {
+        return [0; 4];
+    }
+    texture.texel(wrap(uv[0], w), wrap(uv[1], h))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_repeat_wraps_both_ways() {
+        let t = TextureData {
+            width: 2,
+            height: 1,
+            levels: vec![vec![1, 1, 1, 1, 2, 2, 2, 2]],
+        };
+        assert_eq!(sample_nearest_repeat(&t, [0.25, 0.5]), [1; 4]);
+        assert_eq!(sample_nearest_repeat(&t, [0.75, 0.5]), [2; 4]);
+        assert_eq!(sample_nearest_repeat(&t, [-0.25, 0.5]), [2; 4]);
+        assert_eq!(sample_nearest_repeat(&t, [1.25, 3.5]), [1; 4]);
+        assert_eq!(sample_nearest_repeat(&t, [f32::NAN, 0.0]), [0; 4]);
+    }
+
+    #[test]
+    fn opening_a_missing_file_is_an_error_not_a_panic() {
+        let e = Document::open("/nonexistent/x.CMDL").unwrap_err();
+        assert!(format!("{e:#}").contains("x.CMDL"), "{e:#}");
+    }
+
+    #[test]
+    fn garbage_cmdl_reports_the_file() {
+        let dir = std::env::temp_dir().join(format!("tevscope-ui-doc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.CMDL");
+        std::fs::write(&path, [0xDE, 0xAD, 0xBE, 0xEF, 0, 0]).unwrap();
+        let e = Document::open(path.to_str().unwrap()).unwrap_err();
+        assert!(format!("{e:#}").contains("bad.CMDL"), "{e:#}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn opens_the_tev_cases_model_with_textures() {
+        let Some(dir) = crate::testing::conformance_dir() else {
+            return;
+        };
+        let path = dir.join("0x7EC00000.CMDL");
+        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let Content::Model { sets, .. } = &doc.content else {
+            panic!("not a model");
+        };
+        assert_eq!(sets[0].materials.len(), 48);
+        let textured = sets[0]
+            .materials
+            .iter()
+            .filter_map(|m| m.as_ref().ok())
+            .filter(|m| m.textures.iter().any(Option::is_some))
+            .count();
+        assert!(textured > 0, "no material found its textures");
+        assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    }
+
+    #[test]
+    fn preview_material_passes_the_texture_through() {
+        use crate::gx::tev::{PixelInputs, TevOptions, TevProgram, evaluate};
+        let m = texture_preview_material();
+        let p = TevProgram::from_material(&m, &TevOptions::default());
+        let inputs = PixelInputs::sampled(&p, [[0; 4]; 2], |_, _| [10, 20, 30, 40]);
+        assert_eq!(evaluate(&p, &inputs).rgba, [10, 20, 30, 40]);
+    }
+}

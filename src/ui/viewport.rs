@@ -1,0 +1,618 @@
+//! The central 3D view: an [`OffscreenTarget`] this module owns, shown in egui as a native
+//! texture, and read back for screenshots and the pixel inspector.
+//!
+//! What is drawn into it is a [`ViewContent`]: today the material preview quad (also used
+//! for TXTR previews through a pass-through material). The full model renderer
+//! (`render::scene::Scene`) plugs in as another variant with an orbit camera; the target,
+//! the egui texture, screenshots and readback stay the same.
+
+use glam::Mat4;
+
+use crate::gx::frame::fill_uv_matrices;
+use crate::gx::uvanim::{UvAnimInputs, UvAnimOptions, prime_view_from_view_matrix, uv_seconds};
+use crate::gx::wgsl::vertex::DrawUniforms;
+use crate::render::convert::{BlendConversion, CullMode, RenderState};
+use crate::render::material::BoundTexture;
+use crate::render::pipeline_cache::SelectedPath;
+use crate::render::quad::QuadGeometry;
+use crate::render::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use crate::render::texture::{GpuTexture, SamplerMode, Wrap};
+use crate::render::{
+    GpuMaterial, MaterialPipeline, OffscreenTarget, QuadRenderer, RenderContext, RgbaImage,
+    TextureData,
+};
+
+use super::camera::OrbitCamera;
+use super::edit::MaterialEdit;
+
+/// How the preview quad is composited into the target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compositing {
+    /// Blending off: the target holds exactly what the TEV wrote (alpha included).
+    ExactTev,
+    /// The material's GX blend over the background colour, as the game would draw it.
+    GxBlend,
+}
+
+/// Texture sampling of the preview.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sampling {
+    /// Nearest texel, level 0: bit-exact, matches the pixel inspector's CPU trace.
+    Nearest,
+    /// Prime's filtering (linear, mips).
+    Gx,
+}
+
+/// How the exact target is shown on screen (screenshots and the inspector always use the
+/// exact target).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlphaDisplay {
+    /// Straight alpha over a checkerboard.
+    Checker,
+    /// Colour only, alpha ignored.
+    Rgb,
+    /// Alpha as grey.
+    Alpha,
+}
+
+/// View settings the UI edits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewSettings {
+    pub compositing: Compositing,
+    pub sampling: Sampling,
+    /// Clear colour (RGBA8); alpha 0 gives transparent screenshots.
+    pub background: [u8; 4],
+    /// Animation time in seconds.
+    pub time: f64,
+    pub alpha_display: AlphaDisplay,
+    /// None: the flat, pixel-exact quad. Some: the quad as a plane in 3D seen through an
+    /// orbit camera (view-dependent UV animations move; the pixel trace does not apply).
+    pub orbit: Option<OrbitCamera>,
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        Self {
+            compositing: Compositing::ExactTev,
+            sampling: Sampling::Nearest,
+            background: [0, 0, 0, 0],
+            time: 0.0,
+            alpha_display: AlphaDisplay::Checker,
+            orbit: None,
+        }
+    }
+}
+
+/// The material preview quad and its GPU resources.
+pub struct QuadView {
+    quad: QuadRenderer,
+    gpu: GpuMaterial,
+    pipeline: MaterialPipeline,
+    textures: Vec<Option<TextureData>>,
+    uploaded: Vec<Option<GpuTexture>>,
+    sampling: Sampling,
+    revision: u64,
+    /// Vertex-side uniforms of the last frame (the inspector's CPU trace uses them).
+    pub draw: DrawUniforms,
+}
+
+impl QuadView {
+    fn bound(&self) -> Vec<Option<BoundTexture>> {
+        self.uploaded
+            .iter()
+            .zip(&self.textures)
+            .map(|(gpu, data)| {
+                let gpu = gpu.as_ref()?;
+                let wrap = Wrap::Repeat;
+                let sampler = match self.sampling {
+                    Sampling::Nearest => SamplerMode::Nearest { wrap },
+                    Sampling::Gx => SamplerMode::Gx {
+                        wrap,
+                        mip_count: data.as_ref().map_or(1, |d| d.levels.len() as u32),
+                    },
+                };
+                Some(BoundTexture {
+                    texture: gpu.clone(),
+                    sampler,
+                })
+            })
+            .collect()
+    }
+
+    pub fn new(
+        ctx: &RenderContext,
+        edit: &MaterialEdit,
+        textures: &[Option<TextureData>],
+        sampling: Sampling,
+    ) -> Result<Self, String> {
+        let quad = QuadRenderer::new(ctx, &QuadGeometry::default(), &DrawUniforms::default());
+        let uploaded = textures
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                t.as_ref()
+                    .map(|t| GpuTexture::upload(&ctx.device, &ctx.queue, t, &format!("map {k}")))
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let mut view = Self {
+            gpu: GpuMaterial::with_program(
+                ctx,
+                &edit.material,
+                edit.program.clone(),
+                &quad.draw_uniforms,
+                &[],
+            ),
+            quad,
+            pipeline: MaterialPipeline::default(),
+            textures: textures.to_vec(),
+            uploaded,
+            sampling,
+            revision: edit.revision,
+            draw: DrawUniforms::default(),
+        };
+        view.rebind(ctx, edit);
+        Ok(view)
+    }
+
+    fn rebind(&mut self, ctx: &RenderContext, edit: &MaterialEdit) {
+        let bound = self.bound();
+        self.gpu = GpuMaterial::with_program(
+            ctx,
+            &edit.material,
+            edit.program.clone(),
+            &self.quad.draw_uniforms,
+            &bound,
+        );
+        self.revision = edit.revision;
+    }
+}
+
+/// What the viewport draws. New kinds of content (the model scene) are new variants.
+pub enum ViewContent {
+    Empty,
+    Quad(Box<QuadView>),
+}
+
+/// Per-frame status shown in the UI.
+#[derive(Debug, Clone, Default)]
+pub struct ViewStatus {
+    /// Which pipeline drew the last frame.
+    pub path: Option<SelectedPath>,
+    /// The pipeline error of the current structure (the last good pipeline keeps drawing).
+    pub pipeline_error: Option<String>,
+    /// A failure that stopped drawing entirely.
+    pub error: Option<String>,
+}
+
+const DISPLAY_WGSL: &str = r#"
+struct Params { mode: u32, cell: f32, pad0: f32, pad1: f32 }
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var<uniform> params: Params;
+
+@vertex
+fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let x = f32((i << 1u) & 2u);
+    let y = f32(i & 2u);
+    return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
+    let c = textureLoad(src, vec2<i32>(pos.xy), 0);
+    let cell = vec2<i32>(pos.xy / params.cell);
+    let check = select(0.235, 0.353, ((cell.x + cell.y) & 1) == 0);
+    switch params.mode {
+        case 1u: { return vec4<f32>(c.rgb, 1.0); }
+        case 2u: { return vec4<f32>(c.aaa, 1.0); }
+        default: { return vec4<f32>(mix(vec3<f32>(check), c.rgb, c.a), 1.0); }
+    }
+}
+"#;
+
+/// Turns the exact target into what the screen shows (alpha over a checkerboard, colour
+/// only, or alpha as grey): egui would otherwise read the TEV's straight alpha as
+/// premultiplied and add colour where alpha is 0.
+struct DisplayPass {
+    pipeline: wgpu::RenderPipeline,
+    layout: wgpu::BindGroupLayout,
+    params: wgpu::Buffer,
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    bind_group: wgpu::BindGroup,
+    mode: u32,
+}
+
+impl DisplayPass {
+    fn new(ctx: &RenderContext, target: &OffscreenTarget) -> Self {
+        let device = &ctx.device;
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("viewport display"),
+            source: wgpu::ShaderSource::Wgsl(DISPLAY_WGSL.into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("viewport display"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: None,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("viewport display"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("viewport display"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: COLOR_FORMAT,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("viewport display params"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let (texture, view, bind_group) = Self::resources(ctx, &layout, &params, target);
+        Self {
+            pipeline,
+            layout,
+            params,
+            texture,
+            view,
+            bind_group,
+            mode: u32::MAX,
+        }
+    }
+
+    fn resources(
+        ctx: &RenderContext,
+        layout: &wgpu::BindGroupLayout,
+        params: &wgpu::Buffer,
+        target: &OffscreenTarget,
+    ) -> (wgpu::Texture, wgpu::TextureView, wgpu::BindGroup) {
+        let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("viewport display"),
+            size: wgpu::Extent3d {
+                width: target.width,
+                height: target.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("viewport display"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&target.color_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: params.as_entire_binding(),
+                },
+            ],
+        });
+        (texture, view, bind_group)
+    }
+
+    fn resize(&mut self, ctx: &RenderContext, target: &OffscreenTarget) {
+        let (texture, view, bind_group) = Self::resources(ctx, &self.layout, &self.params, target);
+        self.texture = texture;
+        self.view = view;
+        self.bind_group = bind_group;
+    }
+
+    fn encode(
+        &mut self,
+        ctx: &RenderContext,
+        encoder: &mut wgpu::CommandEncoder,
+        display: AlphaDisplay,
+        pixels_per_cell: f32,
+    ) {
+        let mode = match display {
+            AlphaDisplay::Checker => 0u32,
+            AlphaDisplay::Rgb => 1,
+            AlphaDisplay::Alpha => 2,
+        };
+        if mode != self.mode {
+            let params: [u32; 4] = [mode, pixels_per_cell.to_bits(), 0, 0];
+            ctx.queue
+                .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
+            self.mode = mode;
+        }
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("viewport display"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &self.view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// The offscreen target, its egui texture and the content drawn into it.
+pub struct Viewport {
+    display: DisplayPass,
+    pub target: OffscreenTarget,
+    pub texture_id: egui::TextureId,
+    pub content: ViewContent,
+    pub status: ViewStatus,
+}
+
+impl Viewport {
+    pub fn new(
+        ctx: &RenderContext,
+        egui_renderer: &mut egui_wgpu::Renderer,
+    ) -> Result<Self, String> {
+        let target = OffscreenTarget::new(ctx, 256, 256).map_err(|e| e.to_string())?;
+        let display = DisplayPass::new(ctx, &target);
+        let texture_id = egui_renderer.register_native_texture(
+            &ctx.device,
+            &display.view,
+            wgpu::FilterMode::Nearest,
+        );
+        Ok(Self {
+            display,
+            target,
+            texture_id,
+            content: ViewContent::Empty,
+            status: ViewStatus::default(),
+        })
+    }
+
+    /// Resizes the target (in physical pixels), re-pointing the egui texture at it.
+    pub fn resize(
+        &mut self,
+        ctx: &RenderContext,
+        egui_renderer: &mut egui_wgpu::Renderer,
+        width: u32,
+        height: u32,
+    ) {
+        let (width, height) = (width.clamp(1, 4096), height.clamp(1, 4096));
+        if (width, height) == (self.target.width, self.target.height) {
+            return;
+        }
+        match OffscreenTarget::new(ctx, width, height) {
+            Ok(t) => {
+                self.target = t;
+                self.display.resize(ctx, &self.target);
+                egui_renderer.update_egui_texture_from_wgpu_texture(
+                    &ctx.device,
+                    &self.display.view,
+                    wgpu::FilterMode::Nearest,
+                    self.texture_id,
+                );
+            }
+            Err(e) => self.status.error = Some(e.to_string()),
+        }
+    }
+
+    /// Loads a material (with its textures) for the quad preview.
+    pub fn show_material(
+        &mut self,
+        ctx: &RenderContext,
+        edit: &MaterialEdit,
+        textures: &[Option<TextureData>],
+        sampling: Sampling,
+    ) {
+        self.status = ViewStatus::default();
+        match QuadView::new(ctx, edit, textures, sampling) {
+            Ok(q) => self.content = ViewContent::Quad(Box::new(q)),
+            Err(e) => {
+                self.content = ViewContent::Empty;
+                self.status.error = Some(e);
+            }
+        }
+    }
+
+    pub fn clear_content(&mut self) {
+        self.content = ViewContent::Empty;
+        self.status = ViewStatus::default();
+    }
+
+    /// Draws one frame into the target with the current edit and settings.
+    pub fn render(
+        &mut self,
+        ctx: &RenderContext,
+        edit: Option<&MaterialEdit>,
+        settings: &ViewSettings,
+    ) {
+        let [r, g, b, a] = settings.background.map(|c| f64::from(c) / 255.0);
+        let clear = wgpu::Color { r, g, b, a };
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("viewport"),
+            });
+        match (&mut self.content, edit) {
+            (ViewContent::Quad(q), Some(edit)) => {
+                if q.sampling != settings.sampling {
+                    q.sampling = settings.sampling;
+                    q.rebind(ctx, edit);
+                }
+                if q.revision != edit.revision {
+                    q.gpu
+                        .update_program(ctx, &edit.material, edit.program.clone());
+                    q.revision = edit.revision;
+                }
+                let seconds = uv_seconds(settings.time, &UvAnimOptions::default());
+                let mut draw = DrawUniforms::default();
+                let inputs = match settings.orbit {
+                    // Flat: the quad is the model (identity), camera at the origin.
+                    None => UvAnimInputs::new(seconds, Mat4::IDENTITY, Mat4::IDENTITY),
+                    Some(camera) => {
+                        // The quad stands in the XZ plane facing −Y (Prime's Z is up).
+                        let world_from_model = Mat4::from_rotation_x(std::f32::consts::FRAC_PI_2);
+                        let view_from_world = camera.view_from_world();
+                        let aspect = self.target.width as f32 / self.target.height.max(1) as f32;
+                        let view_from_model = view_from_world * world_from_model;
+                        draw.clip_from_model =
+                            (camera.clip_from_view(aspect) * view_from_model).to_cols_array_2d();
+                        draw.view_from_model = view_from_model.to_cols_array_2d();
+                        draw.normal_view_from_model =
+                            view_from_model.inverse().transpose().to_cols_array_2d();
+                        UvAnimInputs::new(
+                            seconds,
+                            world_from_model,
+                            prime_view_from_view_matrix(view_from_world),
+                        )
+                    }
+                };
+                fill_uv_matrices(
+                    &mut draw,
+                    &edit.material.uv_animations,
+                    &inputs,
+                    &UvAnimOptions::default(),
+                );
+                if draw != q.draw {
+                    ctx.queue
+                        .write_buffer(&q.quad.draw_uniforms, 0, bytemuck::bytes_of(&draw));
+                    q.draw = draw;
+                }
+                let state = match settings.compositing {
+                    Compositing::ExactTev => RenderState::EXACT_QUAD,
+                    Compositing::GxBlend => RenderState {
+                        topology: wgpu::PrimitiveTopology::TriangleStrip,
+                        cull: None,
+                        ..RenderState::for_program(
+                            &edit.program,
+                            BlendConversion::default(),
+                            CullMode::None,
+                        )
+                    },
+                };
+                let (spec, uber) = q.gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT));
+                match q.pipeline.select(&ctx.pipelines, &spec, &uber) {
+                    Ok(selected) => {
+                        self.status.path = Some(selected.path);
+                        self.status.pipeline_error =
+                            q.pipeline.last_error.as_ref().map(|e| e.to_string());
+                        self.status.error = None;
+                        let mut pass = self.target.begin_pass(&mut encoder, Some(clear));
+                        q.quad.draw(&mut pass, &q.gpu, &selected.pipeline);
+                    }
+                    Err(e) => {
+                        self.status.path = None;
+                        self.status.error = Some(e.to_string());
+                        let _ = self.target.begin_pass(&mut encoder, Some(clear));
+                    }
+                }
+            }
+            _ => {
+                let _ = self.target.begin_pass(&mut encoder, Some(clear));
+            }
+        }
+        self.display
+            .encode(ctx, &mut encoder, settings.alpha_display, 12.0);
+        ctx.queue.submit([encoder.finish()]);
+    }
+
+    /// Whether the specialized pipeline is still compiling (keep redrawing until it is).
+    pub fn pipeline_pending(&self) -> bool {
+        self.status.path == Some(SelectedPath::Uber)
+    }
+
+    /// Reads the whole target back (exact RGBA8).
+    pub fn read(&self, ctx: &RenderContext) -> Result<RgbaImage, String> {
+        self.target.read_rgba(ctx).map_err(|e| e.to_string())
+    }
+
+    /// Renders one frame with `settings` (transparent black background when
+    /// `transparent`) and writes the exact target to `path` as a PNG.
+    pub fn save_screenshot(
+        &mut self,
+        ctx: &RenderContext,
+        edit: Option<&MaterialEdit>,
+        settings: &ViewSettings,
+        transparent: bool,
+        path: &std::path::Path,
+    ) -> Result<RgbaImage, String> {
+        if path.as_os_str().is_empty() {
+            return Err("no screenshot path given".into());
+        }
+        let mut settings = *settings;
+        if transparent {
+            settings.background = [0, 0, 0, 0];
+        }
+        self.render(ctx, edit, &settings);
+        let image = self.read(ctx)?;
+        let png = image.encode_png().map_err(|e| e.to_string())?;
+        std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(image)
+    }
+
+    /// Reads one pixel of the target.
+    pub fn read_pixel(&self, ctx: &RenderContext, x: u32, y: u32) -> Result<[u8; 4], String> {
+        if x >= self.target.width || y >= self.target.height {
+            return Err(format!("pixel ({x}, {y}) outside the target"));
+        }
+        Ok(self.read(ctx)?.pixel(x, y))
+    }
+
+    /// The last frame's vertex-side uniforms (for the CPU trace).
+    pub fn draw_uniforms(&self) -> DrawUniforms {
+        match &self.content {
+            ViewContent::Quad(q) => q.draw,
+            ViewContent::Empty => DrawUniforms::default(),
+        }
+    }
+}
