@@ -53,7 +53,7 @@ fn game(g: Option<GameArg>) -> Option<Game> {
 /// Runs one parsed command line, printing its output.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let Some(command) = cli.command else {
-        return demo_summary();
+        return view(None);
     };
     let out = match command {
         Command::Info {
@@ -115,7 +115,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             let file = file.unwrap_or_else(|| demo_path("showcase"));
             render::bench(&file, args::parse_size(&size)?, frames, json)?
         }
-        Command::View { .. } => bail!("the viewer is not in this build yet"),
+        Command::View { file } => return view(file),
     };
     print!("{out}");
     if !out.ends_with('\n') {
@@ -130,20 +130,11 @@ fn demo_path(member: &str) -> String {
     format!("{}:{member}", pak.display())
 }
 
-/// What `cargo run` with no arguments shows until the viewer opens the demo itself.
-fn demo_summary() -> anyhow::Result<()> {
+/// The viewer on `file`, or on the built-in demo (`assets/demo.pak`).
+fn view(file: Option<String>) -> anyhow::Result<()> {
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
-    if demo.is_file() {
-        let (res, _) = source::open(&demo.to_string_lossy())?;
-        println!("{}", pak_txtr::info_pak(&res, false)?);
-    } else {
-        println!(
-            "tevscope: no demo content at {} (build it with `cargo run --example make_demo`).",
-            demo.display()
-        );
-    }
-    println!("Run `tevscope --help` for the commands.");
-    Ok(())
+    crate::ui::run(crate::ui::ViewerOptions::with_file_or_demo(file, &demo))
+        .context("starting the viewer (it needs a display and a GPU adapter; the other commands need neither)")
 }
 
 /// The format of a resource: its PAK type or file extension, else its magic.
