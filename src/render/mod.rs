@@ -11,11 +11,13 @@
 //! - [`material`]: a material's uniform buffers and bind groups ([`GpuMaterial`]).
 //! - [`target`]: offscreen colour + depth target and readback to [`RgbaImage`].
 //! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
+//! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
 
 pub mod context;
 pub mod convert;
 pub mod material;
 pub mod pipeline_cache;
+pub mod probe;
 pub mod quad;
 pub mod shader_cache;
 pub mod target;
