@@ -50,7 +50,7 @@ use tevscope::render::probe::{
 use tevscope::render::target::RgbaImage;
 use tevscope::render::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
 
-const TILE: u32 = 16;
+const TILE: u32 = 32;
 const VERTS: usize = (TILE * TILE) as usize;
 const FOV_Y: f32 = 1.0;
 const NEAR: f32 = 0.05;
@@ -497,7 +497,7 @@ struct Tally {
 fn check_lighting(ctx: &RenderContext, cases: &[LightCase]) -> Tally {
     let mut tally = Tally::default();
     // Two probes per case (channel 0 and channel 1), in chunks that fit one target.
-    for chunk in cases.chunks(128) {
+    for chunk in cases.chunks(64) {
         let mut items = Vec::with_capacity(chunk.len() * 2);
         for case in chunk {
             for ch in 0..2u8 {
@@ -642,8 +642,8 @@ fn random_light_case(rng: &mut Rng, index: usize, controls: &[ChannelControl]) -
     }
 }
 
-/// Every structural channel combination on each of COLOR0, ALPHA0, COLOR1 and ALPHA1
-/// (twice), 0–8 lights of every kind, random masks, registers, run-time enables,
+/// Every structural channel combination on each of COLOR0, ALPHA0, COLOR1 and ALPHA1,
+/// 0–8 lights of every kind, random masks, registers, run-time enables,
 /// positions, normals and colours.
 #[test]
 fn lighting_random_channels_match_the_reference_per_vertex() {
@@ -652,7 +652,7 @@ fn lighting_random_channels_match_the_reference_per_vertex() {
     };
     let mut rng = Rng::new(1);
     let controls = all_controls();
-    let cases: Vec<LightCase> = (0..2 * controls.len())
+    let cases: Vec<LightCase> = (0..controls.len())
         .map(|i| random_light_case(&mut rng, i, &controls))
         .collect();
     let tally = check_lighting(&ctx, &cases);
@@ -1060,7 +1060,10 @@ fn check_texgens(ctx: &RenderContext, cases: &[TexgenCase]) -> TexTally {
     let mut items = Vec::new();
     let mut owners = Vec::new();
     for (ci, case) in cases.iter().enumerate() {
-        for k in 0..case.key.texgens.len() {
+        // One texgen per case through the TEV (each case's pipeline costs a compile; the
+        // float readback above covers every texgen), rotating over the texgens.
+        let n = case.key.texgens.len();
+        for k in [(ci * 7 + ci / n.max(1)) % n.max(1)] {
             let material = texc_probe_material(case.key.texgens.clone(), k as u8);
             let program = TevProgram::from_material(&material, &TevOptions::default());
             items.push(PointItem {
@@ -1074,7 +1077,7 @@ fn check_texgens(ctx: &RenderContext, cases: &[TexgenCase]) -> TexTally {
             owners.push((ci, k));
         }
     }
-    for (chunk, owner_chunk) in items.chunks(256).zip(owners.chunks(256)) {
+    for (chunk, owner_chunk) in items.chunks(64).zip(owners.chunks(64)) {
         let tiles = render_point_tiles(ctx, chunk, TILE, TILE, [0.0; 4])
             .unwrap_or_else(|e| panic!("probe render: {e}"));
         for (tile, &(ci, k)) in tiles.iter().zip(owner_chunk) {
@@ -1193,7 +1196,7 @@ fn texgen_random_matches_the_reference() {
     };
     let mut rng = Rng::new(3);
     let mut cases = Vec::new();
-    for i in 0..96 {
+    for i in 0..64 {
         let scene = Scene::random(&mut rng);
         let mut draw = scene.uniforms();
         for m in &mut draw.tex_mtx {
