@@ -13,12 +13,14 @@
 //! - [`camera`]: the orbit camera in Prime's Z-up world.
 //! - [`scene`]: [`Scene`], a whole model (skinned, animated, lit) drawn as Prime draws it.
 //! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
+//! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
 
 pub mod camera;
 pub mod context;
 pub mod convert;
 pub mod material;
 pub mod pipeline_cache;
+pub mod probe;
 pub mod quad;
 pub mod scene;
 pub mod shader_cache;
