@@ -636,6 +636,7 @@ fn random_light_case(rng: &mut Rng, index: usize, controls: &[ChannelControl]) -
         key: VertexKey {
             texgens: vec![],
             channels,
+            skinned: false,
         },
         draw,
         vertices,
@@ -1211,7 +1212,11 @@ fn texgen_random_matches_the_reference() {
         let vertices = random_vertices(&mut rng, &scene, (2.0, 10.0));
         cases.push(TexgenCase {
             name: format!("random texgen case {i}"),
-            key: VertexKey { texgens, channels },
+            key: VertexKey {
+                texgens,
+                channels,
+                skinned: false,
+            },
             draw,
             vertices,
         });

@@ -471,6 +471,7 @@ mod tests {
         let key = VertexKey {
             texgens: vec![tg; 3],
             channels: [ChannelControl::GX_DEFAULT; 4],
+            skinned: false,
         };
         let src = texcoord_probe_wgsl(&key, 16);
         assert!(src.contains("case 2u: { tc = in.tc2; }"));
