@@ -128,60 +128,73 @@ impl OffscreenTarget {
         texture: &wgpu::Texture,
         aspect: wgpu::TextureAspect,
     ) -> Result<Vec<u8>, RenderError> {
-        let unpadded = self.width * 4;
-        let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
-            * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: padded as u64 * self.height as u64,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("readback"),
-            });
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(self.height),
-                },
-            },
-            wgpu::Extent3d {
-                width: self.width,
-                height: self.height,
-                depth_or_array_layers: 1,
-            },
-        );
-        ctx.queue.submit([encoder.finish()]);
-        let (tx, rx) = std::sync::mpsc::channel();
-        buffer.map_async(wgpu::MapMode::Read, .., move |r| {
-            let _ = tx.send(r);
-        });
-        ctx.wait_idle()?;
-        rx.recv()
-            .map_err(|e| RenderError::Readback(e.to_string()))?
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
-        let mut pixels = Vec::with_capacity((unpadded * self.height) as usize);
-        {
-            let view = buffer
-                .get_mapped_range(..)
-                .map_err(|e| RenderError::Readback(e.to_string()))?;
-            for row in view.chunks(padded as usize) {
-                pixels.extend_from_slice(&row[..unpadded as usize]);
-            }
-        }
-        buffer.unmap();
-        Ok(pixels)
+        read_texture(ctx, texture, aspect, self.width, self.height, 4)
     }
+}
+
+/// Copies mip 0 of `texture` (`width` × `height`, `bytes_per_texel` each) back to the CPU,
+/// rows top to bottom with the copy's row padding removed.
+pub fn read_texture(
+    ctx: &RenderContext,
+    texture: &wgpu::Texture,
+    aspect: wgpu::TextureAspect,
+    width: u32,
+    height: u32,
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, RenderError> {
+    let unpadded = width * bytes_per_texel;
+    let padded =
+        unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size: padded as u64 * height as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("readback"),
+        });
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
+        },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+    );
+    ctx.queue.submit([encoder.finish()]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    ctx.wait_idle()?;
+    rx.recv()
+        .map_err(|e| RenderError::Readback(e.to_string()))?
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
+    let mut pixels = Vec::with_capacity((unpadded * height) as usize);
+    {
+        let view = buffer
+            .get_mapped_range(..)
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        for row in view.chunks(padded as usize) {
+            pixels.extend_from_slice(&row[..unpadded as usize]);
+        }
+    }
+    buffer.unmap();
+    Ok(pixels)
 }
