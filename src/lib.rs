@@ -18,6 +18,7 @@ pub mod cli;
 pub mod demo;
 pub mod formats;
 pub mod gx;
+pub mod load;
 pub mod render;
 #[doc(hidden)]
 pub mod testing;

@@ -450,19 +450,21 @@ fn cli_sources_address_committed_assets_by_name() {
     use tevscope::cli;
     let pak = assets_dir().join(demo::PAK_FILE);
     let spec = |name: &str| format!("{}:{name}", pak.display());
-    let (lights, _) = cli::source::open(&spec("lights")).expect("demo.pak:lights opens");
+    let (lights, _) = tevscope::load::source::open(&spec("lights")).expect("demo.pak:lights opens");
     let text = cli::vertex::info_mrea(&lights.bytes, "lights", false).expect("info MREA");
     for kind in ["local_ambient", "directional", "spot", "custom"] {
         assert!(text.contains(kind), "{kind} missing from:\n{text}");
     }
     let loose = assets_dir().join(demo::LIGHTS_FILE);
-    let (loose, _) = cli::source::open(&loose.display().to_string()).expect("loose MREA opens");
+    let (loose, _) =
+        tevscope::load::source::open(&loose.display().to_string()).expect("loose MREA opens");
     assert!(lights.bytes.starts_with(&loose.bytes));
-    let (showcase, _) = cli::source::open(&spec("showcase")).expect("demo.pak:showcase opens");
+    let (showcase, _) =
+        tevscope::load::source::open(&spec("showcase")).expect("demo.pak:showcase opens");
     let text = cli::cmdl::info_cmdl(&showcase.bytes, "showcase", false).expect("info CMDL");
     let materials = format!("{} material(s)", built().tiles.len());
     assert!(text.contains(&materials), "{text}");
-    let (ancs, _) = cli::source::open(&spec("worm_character")).expect("ANCS opens");
+    let (ancs, _) = tevscope::load::source::open(&spec("worm_character")).expect("ANCS opens");
     let text = cli::anim::info_ancs(&ancs.bytes, "worm", None, false).expect("info ANCS");
     assert!(
         text.contains("Play(0xDE050001") && text.contains("Play(0xDE050002"),

@@ -602,7 +602,7 @@ fn txtr_encoders_round_trip_every_format() {
 fn cli_info_json_uses_conformance_names() {
     let Some(dir) = conformance_dir() else { return };
     let spec = dir.join("mp1_fixtures.pak").display().to_string();
-    let (res, whole) = tevscope::cli::source::open(&spec).unwrap();
+    let (res, whole) = tevscope::load::source::open(&spec).unwrap();
     assert!(res.is_pak());
     assert_eq!(res.game, Some(Game::Mp1));
     let cmpr = whole.find(0x1A00_0002, Some(*b"TXTR")).unwrap().unwrap();
@@ -655,7 +655,7 @@ fn cli_info_json_uses_conformance_names() {
 
     // A member by name, then TXTR info.
     let spec = format!("{}:0x1A000004", dir.join("mp1_fixtures.pak").display());
-    let (res, resolver) = tevscope::cli::source::open(&spec).unwrap();
+    let (res, resolver) = tevscope::load::source::open(&spec).unwrap();
     assert_eq!(res.fourcc, Some(*b"TXTR"));
     assert_eq!(res.game, Some(Game::Mp1));
     assert!(res.label.ends_with("mp1_fixtures.pak:0x1A000004.TXTR"));
@@ -682,7 +682,7 @@ fn cli_info_json_uses_conformance_names() {
     assert!(resolver.find(0x1234, None).unwrap().is_none());
 
     let spec = format!("{}:fixture_cube", dir.join("mp1_fixtures.pak").display());
-    let (res, _) = tevscope::cli::source::open(&spec).unwrap();
+    let (res, _) = tevscope::load::source::open(&spec).unwrap();
     assert_eq!((res.fourcc, res.id), (Some(*b"ANCS"), Some(0xAC00_0001)));
 }
 
@@ -690,7 +690,7 @@ fn cli_info_json_uses_conformance_names() {
 fn cli_loose_files_resolve_siblings_by_id() {
     let Some(dir) = conformance_dir() else { return };
     let spec = dir.join("0x7EC00000.CMDL").display().to_string();
-    let (res, resolver) = tevscope::cli::source::open(&spec).unwrap();
+    let (res, resolver) = tevscope::load::source::open(&spec).unwrap();
     assert_eq!(
         (res.fourcc, res.id, res.game),
         (Some(*b"CMDL"), Some(0x7EC0_0000), None)
@@ -711,13 +711,13 @@ fn cli_loose_files_resolve_siblings_by_id() {
     );
     // A loose file without an ID in its name still gets its type from the extension.
     let (res, _) =
-        tevscope::cli::source::open(&dir.join("pwe/Sphere.CMDL").display().to_string()).unwrap();
+        tevscope::load::source::open(&dir.join("pwe/Sphere.CMDL").display().to_string()).unwrap();
     assert_eq!((res.fourcc, res.id), (Some(*b"CMDL"), None));
     assert!(
-        tevscope::cli::source::open(&format!("{}:0x1", dir.join("nope.pak").display())).is_err()
+        tevscope::load::source::open(&format!("{}:0x1", dir.join("nope.pak").display())).is_err()
     );
     assert!(
-        tevscope::cli::source::open(&format!(
+        tevscope::load::source::open(&format!(
             "{}:0xDEAD",
             dir.join("mp1_fixtures.pak").display()
         ))
@@ -744,7 +744,7 @@ fn cli_extract_and_texture() {
     assert_eq!(table["resources"][0]["file_name"], "0x7EC00000.CMDL");
     // The extracted folder resolves like the fixture folder.
     let (_, resolver) =
-        tevscope::cli::source::open(&out.join("0x7EC00000.CMDL").display().to_string()).unwrap();
+        tevscope::load::source::open(&out.join("0x7EC00000.CMDL").display().to_string()).unwrap();
     assert!(
         resolver
             .find(0x7EC0_0003, Some(*b"TXTR"))

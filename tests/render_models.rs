@@ -31,7 +31,7 @@ use tevscope::gx::types::{
     flags,
 };
 use tevscope::render::scene::{ModelAssets, Scene, SkinAssets};
-use tevscope::render::{OrbitCamera, RenderContext, TextureData};
+use tevscope::render::{OrbitCamera, RenderContext, ShaderPath, TextureData};
 
 /// Per-channel tolerance of the golden comparisons.
 const TOLERANCE: u8 = 3;
@@ -788,12 +788,17 @@ fn cli_renders_a_character_from_a_pak() {
     let err = tevscope::cli::render::render_model(&req).expect_err("unknown animation");
     assert!(format!("{err:#}").contains("wave_uncompressed"), "{err:#}");
 
-    let bench =
-        tevscope::cli::render::bench(&format!("{}:0xAC000001", pak.display()), (64, 64), 3, true)
-            .expect("bench");
-    let v: serde_json::Value = serde_json::from_str(&bench).expect("json");
-    assert_eq!(v["frames"], 3);
-    assert!(v["fps_median"].as_f64().is_some_and(|f| f > 0.0));
+    let spec = format!("{}:0xAC000001", pak.display());
+    for (path, name) in [
+        (ShaderPath::Specialized, "specialized"),
+        (ShaderPath::Uber, "uber"),
+    ] {
+        let bench = tevscope::cli::render::bench(&spec, (64, 64), 3, path, true).expect("bench");
+        let v: serde_json::Value = serde_json::from_str(&bench).expect("json");
+        assert_eq!(v["frames"], 3);
+        assert_eq!(v["shader"], name);
+        assert!(v["fps_median"].as_f64().is_some_and(|f| f > 0.0));
+    }
 }
 
 /// `tevscope bench` numbers at 1280×720 (run with `--ignored --nocapture`; prints only).
@@ -803,12 +808,18 @@ fn bench_1280x720() {
     let Some(dir) = tevscope::testing::conformance_dir() else {
         return;
     };
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
     for spec in [
+        format!("{demo}:showcase"),
+        format!("{demo}:worm_character"),
         dir.join("0x7EC00000.CMDL").display().to_string(),
         dir.join("pwe/Sphere.CMDL").display().to_string(),
         format!("{}:0xAC000001", dir.join("mp1_fixtures.pak").display()),
     ] {
-        let r = tevscope::cli::render::bench(&spec, (1280, 720), 60, false).expect("bench");
-        eprintln!("{r}");
+        for path in [ShaderPath::Specialized, ShaderPath::Uber] {
+            let r =
+                tevscope::cli::render::bench(&spec, (1280, 720), 60, path, false).expect("bench");
+            eprintln!("{r}");
+        }
     }
 }

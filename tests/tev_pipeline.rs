@@ -16,7 +16,7 @@ use tevscope::render::context::RenderContext;
 use tevscope::render::convert::{BlendConversion, CullMode, RenderState};
 use tevscope::render::material::{BoundTexture, GpuMaterial};
 use tevscope::render::pipeline_cache::{
-    MaterialPipeline, PipelineKey, PipelineStatus, SelectedPath,
+    MaterialPipeline, PipelineKey, PipelineStatus, SelectedPath, ShaderPath,
 };
 use tevscope::render::quad::{QuadGeometry, QuadRenderer};
 use tevscope::render::shader_cache::ShaderId;
@@ -128,7 +128,7 @@ fn ubershader_until_the_specialized_pipeline_is_ready() {
     let (spec, uber) = keys(&gm, RenderState::EXACT_QUAD);
     let mut selector = MaterialPipeline::default();
     let first = selector
-        .select(&ctx.pipelines, &spec, &uber)
+        .select(&ctx.pipelines, &spec, &uber, ShaderPath::Specialized)
         .expect("select");
     // The worker may finish before select() returns on a fast machine; either way the
     // draw is never blocked on the specialized compile.
@@ -143,7 +143,7 @@ fn ubershader_until_the_specialized_pipeline_is_ready() {
     );
     ctx.pipelines.wait_idle();
     let second = selector
-        .select(&ctx.pipelines, &spec, &uber)
+        .select(&ctx.pipelines, &spec, &uber, ShaderPath::Specialized)
         .expect("select");
     assert_eq!(second.path, SelectedPath::Specialized);
     let spec_img = scene.draw(&ctx, wgpu::Color::TRANSPARENT, &[(&gm, &second.pipeline)]);
@@ -188,7 +188,7 @@ fn an_invalid_shader_is_an_error_and_keeps_the_last_good_pipeline() {
     let mut selector = MaterialPipeline::default();
     assert_eq!(
         selector
-            .select(&ctx.pipelines, &spec, &uber)
+            .select(&ctx.pipelines, &spec, &uber, ShaderPath::Specialized)
             .expect("ok")
             .path,
         SelectedPath::Specialized
@@ -206,7 +206,7 @@ fn an_invalid_shader_is_an_error_and_keeps_the_last_good_pipeline() {
         Ok(_) => panic!("broken WGSL must not build"),
     }
     let sel = selector
-        .select(&ctx.pipelines, &broken, &uber)
+        .select(&ctx.pipelines, &broken, &uber, ShaderPath::Specialized)
         .expect("falls back");
     assert_eq!(sel.path, SelectedPath::LastGood);
     assert!(Arc::ptr_eq(&sel.pipeline, &good));
@@ -215,7 +215,7 @@ fn an_invalid_shader_is_an_error_and_keeps_the_last_good_pipeline() {
     let mut fresh = MaterialPipeline::default();
     assert_eq!(
         fresh
-            .select(&ctx.pipelines, &broken, &uber)
+            .select(&ctx.pipelines, &broken, &uber, ShaderPath::Specialized)
             .expect("uber")
             .path,
         SelectedPath::Uber

@@ -28,6 +28,15 @@ pub enum ShaderPath {
     Uber,
 }
 
+impl From<ShaderPath> for crate::render::ShaderPath {
+    fn from(p: ShaderPath) -> Self {
+        match p {
+            ShaderPath::Specialized => Self::Specialized,
+            ShaderPath::Uber => Self::Uber,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Preview {
     /// The material on a screen-covering quad (UV 0..1, nearest sampling).
@@ -112,6 +121,9 @@ pub enum Command {
         size: String,
         #[arg(long, default_value_t = 300)]
         frames: u32,
+        /// Time the specialized pipelines or the ubershader.
+        #[arg(long, value_enum, default_value = "specialized")]
+        shader: ShaderPath,
         #[arg(long)]
         json: bool,
     },

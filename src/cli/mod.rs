@@ -8,7 +8,6 @@ pub mod args;
 pub mod cmdl;
 pub mod pak_txtr;
 pub mod render;
-pub mod source;
 pub mod tev;
 pub mod vertex;
 
@@ -22,9 +21,9 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::txtr::Txtr;
 use crate::formats::{Game, fourcc_string};
 use crate::gx;
+use crate::load::source::{self, Resolver, Resource};
 use crate::render::TextureData;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
-use source::{Resolver, Resource};
 
 /// Entry point of the `tevscope` binary.
 pub fn main() -> ExitCode {
@@ -110,10 +109,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             file,
             size,
             frames,
+            shader,
             json,
         } => {
             let file = file.unwrap_or_else(|| demo_path("showcase"));
-            render::bench(&file, args::parse_size(&size)?, frames, json)?
+            render::bench(&file, args::parse_size(&size)?, frames, shader.into(), json)?
         }
         Command::View { file } => return view(file),
     };
@@ -292,6 +292,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             transparent: args.transparent,
             material_set: args.set,
             game: game(args.game),
+            shader: args.shader.into(),
             ..render::RenderRequest::new(args.file.clone(), args.output.clone())
         };
         return render::render_model(&request);

@@ -14,11 +14,11 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::source::{self, Resource};
 use crate::formats::image::RgbaImage;
 use crate::formats::pak::{Pak, PakArchive};
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
+use crate::load::source::{self, Resource};
 
 fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)

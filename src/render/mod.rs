@@ -30,8 +30,10 @@ pub mod texture;
 pub use camera::OrbitCamera;
 pub use context::{AdapterPreference, RenderContext};
 pub use material::GpuMaterial;
-pub use pipeline_cache::{MaterialPipeline, PipelineCache, PipelineKey, PipelineStatus};
-pub use quad::{QuadOptions, QuadRenderer, ShaderPath, render_material_quad};
+pub use pipeline_cache::{
+    MaterialPipeline, PipelineCache, PipelineKey, PipelineStatus, ShaderPath,
+};
+pub use quad::{QuadOptions, QuadRenderer, render_material_quad};
 pub use scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions, SkinAssets};
 pub use shader_cache::{ShaderCache, ShaderId};
 pub use target::{OffscreenTarget, RgbaImage};

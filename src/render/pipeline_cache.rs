@@ -331,13 +331,36 @@ pub struct MaterialPipeline {
     pub last_error: Option<SharedError>,
 }
 
+/// Which shader path draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShaderPath {
+    /// The specialized shader (the ubershader stands in while it compiles).
+    Specialized,
+    /// The ubershader only.
+    Uber,
+}
+
 impl MaterialPipeline {
     pub fn select(
         &mut self,
         cache: &PipelineCache,
         specialized: &PipelineKey,
         uber: &PipelineKey,
+        path: ShaderPath,
     ) -> Result<Selected, SharedError> {
+        if path == ShaderPath::Uber {
+            return match cache.get_blocking(uber) {
+                Ok(p) => {
+                    self.last_good = Some((uber.clone(), p.clone()));
+                    self.last_error = None;
+                    Ok(Selected {
+                        pipeline: p,
+                        path: SelectedPath::Uber,
+                    })
+                }
+                Err(e) => self.fallback(e),
+            };
+        }
         match cache.request(specialized) {
             PipelineStatus::Ready(p) => {
                 self.last_good = Some((specialized.clone(), p.clone()));

@@ -19,14 +19,7 @@ use crate::gx::types::Material;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::DrawUniforms;
 
-/// Which shader path draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ShaderPath {
-    /// The specialized shader (compiled synchronously here).
-    Specialized,
-    /// The ubershader.
-    Uber,
-}
+pub use super::pipeline_cache::ShaderPath;
 
 /// The UV of vertex texture coordinate set `set` at quad position (u, v). Set 0 is
 /// (u, v); with [`QuadGeometry::varied_uvs`] the other sets flip and transpose it

@@ -30,7 +30,9 @@ use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
 use super::material::{BoundTexture, GpuMaterial};
-use super::pipeline_cache::{MaterialPipeline, PipelineKey, Selected, SelectedPath, SkinVertex};
+use super::pipeline_cache::{
+    MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
+};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
 use crate::anim::{
@@ -89,6 +91,9 @@ pub struct SceneOptions {
     /// Draw occluder (0x200) surfaces too.
     pub show_occluders: bool,
     pub pose: PoseOptions,
+    /// Specialized pipelines (the ubershader draws while they compile), or the
+    /// ubershader only (to compare the two paths or time the fallback).
+    pub shader: ShaderPath,
 }
 
 impl Default for SceneOptions {
@@ -101,6 +106,7 @@ impl Default for SceneOptions {
             cull: CullMode::Prime,
             show_occluders: false,
             pose: PoseOptions::default(),
+            shader: ShaderPath::Specialized,
         }
     }
 }
@@ -777,6 +783,7 @@ impl Scene {
         }
         // Pipelines: poll those not yet specialized.
         let has_lines = &self.has_lines;
+        let path = self.options.shader;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(slot) = slot else { continue };
             if has_lines.get(i).copied().unwrap_or(false)
@@ -787,7 +794,7 @@ impl Scene {
             {
                 slot.line_selected = slot
                     .line_pipeline
-                    .select(&ctx.pipelines, &slot.line_keys.0, &slot.line_keys.1)
+                    .select(&ctx.pipelines, &slot.line_keys.0, &slot.line_keys.1, path)
                     .ok();
             }
             if slot
@@ -797,7 +804,7 @@ impl Scene {
             {
                 slot.selected = slot
                     .pipeline
-                    .select(&ctx.pipelines, &slot.keys.0, &slot.keys.1)
+                    .select(&ctx.pipelines, &slot.keys.0, &slot.keys.1, path)
                     .ok();
             }
         }
@@ -918,12 +925,19 @@ impl Scene {
     /// Waits until every requested specialized pipeline is built, so the next render
     /// uses them (deterministic output for the CLI and tests).
     pub fn finish_pipelines(&mut self, ctx: &RenderContext) {
+        let uber = self.options.shader == ShaderPath::Uber;
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(slot) = slot else { continue };
-            let _ = ctx.pipelines.get_blocking(&slot.keys.0);
+            let _ = ctx
+                .pipelines
+                .get_blocking(if uber { &slot.keys.1 } else { &slot.keys.0 });
             slot.selected = None;
             if self.has_lines.get(i).copied().unwrap_or(false) {
-                let _ = ctx.pipelines.get_blocking(&slot.line_keys.0);
+                let _ = ctx.pipelines.get_blocking(if uber {
+                    &slot.line_keys.1
+                } else {
+                    &slot.line_keys.0
+                });
                 slot.line_selected = None;
             }
         }

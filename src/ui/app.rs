@@ -97,7 +97,7 @@ impl App {
             .file
             .as_deref()
             .and_then(|f| {
-                let (path, _) = crate::cli::source::split_spec(f).ok()?;
+                let (path, _) = crate::load::source::split_spec(f).ok()?;
                 path.parent().map(std::path::Path::to_path_buf)
             })
             .filter(|p| !p.as_os_str().is_empty())

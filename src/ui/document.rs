@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 
-use crate::cli::source::{self, Resolver, Resource};
 use crate::formats::cmdl::Cmdl;
 use crate::formats::txtr::Txtr;
 use crate::gx::types::{
     AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
     TevStage, TexGen, TexGenSrc, TexGenType,
 };
+use crate::load::source::{self, Resolver, Resource};
 use crate::render::TextureData;
 
 /// One material of a model, ready to draw.
@@ -62,7 +62,7 @@ pub struct Document {
 }
 
 impl Document {
-    /// Opens a CMDL or TXTR spec (see [`crate::cli::source`]). A whole PAK is not a
+    /// Opens a CMDL or TXTR spec (see [`crate::load::source`]). A whole PAK is not a
     /// document: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
         let (resource, resolver) = source::open(spec)?;

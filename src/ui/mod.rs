@@ -19,7 +19,7 @@ pub mod viewport;
 /// How the viewer starts.
 #[derive(Debug, Clone)]
 pub struct ViewerOptions {
-    /// A CMDL, TXTR, PAK or `PAK:ID` spec to open at start (see [`crate::cli::source`]).
+    /// A CMDL, TXTR, PAK or `PAK:ID` spec to open at start (see [`crate::load::source`]).
     pub file: Option<String>,
     /// Set by the caller when the built-in demo it wanted to open does not exist (the
     /// path): the viewer starts empty with a message instead of an error.

@@ -120,7 +120,7 @@ impl AppState {
     /// PAK is expanded in the browser and its first model (else texture) is opened.
     pub fn open(&mut self, spec: &str) {
         self.open_text = spec.to_string();
-        let whole_pak = crate::cli::source::split_spec(spec)
+        let whole_pak = crate::load::source::split_spec(spec)
             .ok()
             .filter(|(path, member)| {
                 member.is_none() && super::browser::file_kind(path) == Some(FileKind::Pak)

@@ -13,7 +13,7 @@ use crate::gx::uvanim::{UvAnimInputs, UvAnimOptions, prime_view_from_view_matrix
 use crate::gx::wgsl::vertex::DrawUniforms;
 use crate::render::convert::{BlendConversion, CullMode, RenderState};
 use crate::render::material::BoundTexture;
-use crate::render::pipeline_cache::SelectedPath;
+use crate::render::pipeline_cache::{SelectedPath, ShaderPath};
 use crate::render::quad::QuadGeometry;
 use crate::render::target::{COLOR_FORMAT, DEPTH_FORMAT};
 use crate::render::texture::{GpuTexture, SamplerMode, Wrap};
@@ -541,7 +541,10 @@ impl Viewport {
                     },
                 };
                 let (spec, uber) = q.gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT));
-                match q.pipeline.select(&ctx.pipelines, &spec, &uber) {
+                match q
+                    .pipeline
+                    .select(&ctx.pipelines, &spec, &uber, ShaderPath::Specialized)
+                {
                     Ok(selected) => {
                         self.status.path = Some(selected.path);
                         self.status.pipeline_error =

@@ -1,0 +1,9 @@
+//! Opening assets named on a command line or picked in the viewer: loose files,
+//! `PAK:ID` entries and names, and whole models resolved with their textures, skins,
+//! skeletons and animations. This is the application edge, so errors are `anyhow`.
+
+pub mod model;
+pub mod source;
+
+pub use model::{LoadedModel, load_lights, load_model};
+pub use source::{Resolver, Resource, open, split_spec};
