@@ -4,24 +4,23 @@
 //!   non-empty image, textures resolved as sibling `0xID.TXTR` files.
 //! - Golden images of models built here with the CMDL builder (multi-stage TEV, alpha
 //!   blend, additive, punchthrough, a UV scroll at a fixed time, a lit sphere) and of the
-//!   posed skinned conformance cube. Tolerance: each channel within ±[`TOLERANCE`], at most
-//!   [`MAX_OUTLIER_FRACTION`] of the pixels beyond it (host filtering and blending differ by
-//!   an LSB between drivers; the references come from lavapipe). On failure the actual
-//!   image and a diff land in `$CARGO_TARGET_TMPDIR/render_images/`.
-//!   `TEVSCOPE_UPDATE_IMAGES=1` rewrites the references in `tests/images/`.
+//!   posed skinned conformance cube, with the tolerance stated in [`golden`].
 //! - GPU skinning equals CPU skinning: the posed cube drawn with GPU skinning and the same
 //!   cube with CPU-skinned positions/normals drawn unskinned give the same pixels.
+
+mod golden;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use tevscope::anim::{Clip, ClipBinding, NormalMode, Pose, Skeleton, SkinBinding, SkinOptions};
+use golden::{check_golden, compare, out_dir};
+use tevscope::anim::{Clip, Skeleton};
 use tevscope::formats::Game;
 use tevscope::formats::anim::Anim;
 use tevscope::formats::cinf::Cinf;
+use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
-use tevscope::formats::cmdl::{Cmdl, Normals};
 use tevscope::formats::cskr::Cskr;
 use tevscope::formats::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
@@ -33,86 +32,8 @@ use tevscope::gx::types::{
 use tevscope::render::scene::{ModelAssets, Scene, SkinAssets};
 use tevscope::render::{OrbitCamera, RenderContext, ShaderPath, TextureData};
 
-/// Per-channel tolerance of the golden comparisons.
-const TOLERANCE: u8 = 3;
-/// Fraction of pixels allowed beyond [`TOLERANCE`] (edge pixels on other rasterizers).
-const MAX_OUTLIER_FRACTION: f64 = 0.005;
-
 fn ctx() -> Option<RenderContext> {
     RenderContext::for_tests()
-}
-
-fn out_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("render_images");
-    let _ = std::fs::create_dir_all(&d);
-    d
-}
-
-/// Compares `actual` with `tests/images/NAME.png` (or rewrites it when
-/// `TEVSCOPE_UPDATE_IMAGES=1`).
-fn check_golden(name: &str, actual: &RgbaImage) {
-    let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/images")
-        .join(format!("{name}.png"));
-    if std::env::var("TEVSCOPE_UPDATE_IMAGES").is_ok_and(|v| v == "1") {
-        let _ = std::fs::create_dir_all(reference.parent().expect("images dir"));
-        actual.save_png(&reference).expect("write reference");
-        eprintln!("updated {}", reference.display());
-        return;
-    }
-    let want = RgbaImage::load_png(&reference).unwrap_or_else(|e| {
-        let path = out_dir().join(format!("{name}.actual.png"));
-        let _ = actual.save_png(&path);
-        panic!(
-            "{}: {e}; actual image at {} (TEVSCOPE_UPDATE_IMAGES=1 creates references)",
-            reference.display(),
-            path.display()
-        )
-    });
-    if let Some(msg) = compare(actual, &want, TOLERANCE, MAX_OUTLIER_FRACTION) {
-        let a = out_dir().join(format!("{name}.actual.png"));
-        let d = out_dir().join(format!("{name}.diff.png"));
-        let _ = actual.save_png(&a);
-        let _ = diff_image(actual, &want).save_png(&d);
-        panic!("{name}: {msg}; actual {} diff {}", a.display(), d.display());
-    }
-}
-
-/// None when the images match within the tolerance.
-fn compare(got: &RgbaImage, want: &RgbaImage, tolerance: u8, outliers: f64) -> Option<String> {
-    if (got.width, got.height) != (want.width, want.height) {
-        return Some(format!(
-            "size {}x{} != {}x{}",
-            got.width, got.height, want.width, want.height
-        ));
-    }
-    let mut bad = 0usize;
-    let mut worst = 0u8;
-    for (a, b) in got.pixels.chunks(4).zip(want.pixels.chunks(4)) {
-        let d = a
-            .iter()
-            .zip(b)
-            .map(|(x, y)| x.abs_diff(*y))
-            .max()
-            .unwrap_or(0);
-        worst = worst.max(d);
-        if d > tolerance {
-            bad += 1;
-        }
-    }
-    let allowed = (got.pixel_count() as f64 * outliers) as usize;
-    (bad > allowed).then(|| {
-        format!("{bad} pixels differ by more than {tolerance} (allowed {allowed}), worst {worst}")
-    })
-}
-
-fn diff_image(a: &RgbaImage, b: &RgbaImage) -> RgbaImage {
-    RgbaImage::from_fn(a.width, a.height, |x, y| {
-        let (p, q) = (a.pixel(x, y), b.pixel(x, y));
-        let d = (0..4).map(|i| p[i].abs_diff(q[i])).max().unwrap_or(0);
-        let v = d.saturating_mul(16);
-        [v, v, v, 255]
-    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -623,44 +544,14 @@ fn gpu_skinning_matches_cpu_skinning() {
     );
 
     // CPU reference: the same pose, skinned on the CPU, drawn unskinned.
-    let options = gpu.options().pose;
-    let mut pose = Pose::bind(&cube.skeleton, &options);
-    let binding = ClipBinding::new(&cube.clip, &cube.skeleton).expect("binding");
-    pose.sample(
+    let cpu_cmdl = golden::cpu_skinned(
+        &cube.cmdl,
         &cube.skeleton,
-        &cube.clip,
-        &binding,
-        POSE_TIME as f32,
-        &options,
-    );
-    let palette = pose.skin_palette(&cube.skeleton, &options);
-    let skin = SkinBinding::new(
         &cube.cskr,
-        &cube.skeleton,
-        cube.cmdl.positions.len(),
-        cube.cmdl.normals.len(),
-        SkinOptions::default(),
-    )
-    .expect("skin");
-    let mut cpu_cmdl = cube.cmdl.clone();
-    let positions: Vec<Vec3> = cube
-        .cmdl
-        .positions
-        .values
-        .iter()
-        .map(|&p| Vec3::from(p))
-        .collect();
-    cpu_cmdl.positions.values = tevscope::anim::skin_positions(&skin, &palette, &positions)
-        .iter()
-        .map(|p| p.to_array())
-        .collect();
-    if let Normals::Float(n) = &mut cpu_cmdl.normals {
-        let normals: Vec<Vec3> = n.values.iter().map(|&p| Vec3::from(p)).collect();
-        n.values = tevscope::anim::skin_normals(&skin, &palette, &normals, NormalMode::FirstWeight)
-            .iter()
-            .map(|p| p.to_array())
-            .collect();
-    }
+        &cube.clip,
+        POSE_TIME as f32,
+        &gpu.options().pose,
+    );
     let mut cpu = Scene::new(&ctx, ModelAssets::new(cpu_cmdl)).expect("cpu scene");
     assert!(!cpu.is_skinned());
     cpu.set_camera(camera);

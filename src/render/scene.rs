@@ -355,11 +355,21 @@ impl Scene {
                 skeleton.len()
             )));
         }
+        // Only the positions the display lists use count: a CMDL's position section is
+        // padded to 32 bytes, so its parsed length can include zero entries the skin's
+        // groups (rightly) do not cover. Normals are counted the same way, as Retro's
+        // skins list them one to one with positions (the GPU uses position influences).
+        let used = position_of_vertex
+            .iter()
+            .map(|&p| usize::from(p) + 1)
+            .max()
+            .unwrap_or(0)
+            .min(cmdl.positions.len());
         let binding = SkinBinding::new(
             &assets.cskr,
             skeleton,
-            cmdl.positions.len(),
-            cmdl.normals.len(),
+            used,
+            cmdl.normals.len().min(used),
             SkinOptions::default(),
         )
         .map_err(|e| RenderError::Model(e.to_string()))?;

@@ -1,0 +1,232 @@
+//! Golden images of the built-in demo (`assets/demo.pak`), loaded the way `tevscope render`
+//! and the viewer load it (`tevscope::load`) and lit by the demo's own MREA light layer.
+//!
+//! - The whole showcase from the front, then each of its four rows close up (texture
+//!   formats; TEV programs, konst and vertex colours, the lightmap; blending and alpha
+//!   test; UV animation modes 0–7 at two times).
+//! - The worm character posed by each of its two animations.
+//! - GPU skinning of the worm equals CPU skinning (same pose drawn from CPU-skinned
+//!   positions and normals).
+//!
+//! Tolerance and the update switch are in [`golden`]. Every image is also checked for
+//! content: each showcase tile's centre must be covered, so a reference cannot silently
+//! become an empty picture.
+
+mod golden;
+
+use glam::{Vec3, Vec4};
+use golden::{check_golden, compare, out_dir};
+use tevscope::demo::{self, ShowcaseTile};
+use tevscope::formats::cmdl::Aabb;
+use tevscope::formats::image::RgbaImage;
+use tevscope::load::{load_lights, load_model};
+use tevscope::render::scene::{ModelAssets, Scene};
+use tevscope::render::{OrbitCamera, RenderContext};
+
+const PAK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
+/// The showcase's UV animations are shown at this time (seconds).
+const TIME: f64 = 0.5;
+
+fn spec(name: &str) -> String {
+    format!("{PAK}:{name}")
+}
+
+/// A demo model as the CLI loads it, lit by the demo's first light layer.
+fn demo_scene(ctx: &RenderContext, name: &str) -> (Scene, ModelAssets) {
+    let (model, warnings) = load_model(&spec(name), None, None, None, None).expect("demo loads");
+    assert!(warnings.is_empty(), "{name}: {warnings:?}");
+    let mut scene = Scene::new(ctx, model.assets.clone()).expect("scene");
+    assert!(scene.warnings.is_empty(), "{name}: {:?}", scene.warnings);
+    scene.set_lights(load_lights(Some(&spec("lights"))).expect("demo lights"));
+    (scene, model.assets)
+}
+
+/// Where a world point lands in a `width` × `height` image (None when off screen).
+fn project(camera: &OrbitCamera, width: u32, height: u32, p: Vec3) -> Option<(u32, u32)> {
+    let c = camera.frame_camera(width as f32 / height as f32);
+    let clip = c.clip_from_view * c.view_from_world * Vec4::from((p, 1.0));
+    let ndc = clip.truncate() / clip.w;
+    let x = (ndc.x * 0.5 + 0.5) * width as f32;
+    let y = (0.5 - ndc.y * 0.5) * height as f32;
+    ((0.0..width as f32).contains(&x) && (0.0..height as f32).contains(&y))
+        .then_some((x as u32, y as u32))
+}
+
+/// Each tile's surface centre is drawn (differs from the background of the corner pixel).
+fn assert_tiles_covered(
+    name: &str,
+    image: &RgbaImage,
+    camera: &OrbitCamera,
+    scene: &Scene,
+    tiles: &[&ShowcaseTile],
+) {
+    for t in tiles {
+        let surface = scene
+            .cmdl()
+            .surfaces
+            .iter()
+            .find(|s| s.material_index == t.material_index)
+            .expect("tile surface");
+        let (x, y) = project(
+            camera,
+            image.width,
+            image.height,
+            Vec3::from(surface.center),
+        )
+        .unwrap_or_else(|| panic!("{name}: tile {} is off screen", t.name));
+        assert_ne!(
+            image.pixel(x, y),
+            image.pixel(0, 0),
+            "{name}: tile {} not drawn at ({x}, {y})",
+            t.name
+        );
+    }
+}
+
+/// A front camera whose view fits the box in width and height (`aspect` = w / h).
+fn front_camera_fitting(aabb: &Aabb, aspect: f32) -> OrbitCamera {
+    let (min, max) = (Vec3::from(aabb.min), Vec3::from(aabb.max));
+    let mut c = OrbitCamera {
+        yaw_degrees: 0.0,
+        pitch_degrees: 0.0,
+        target: ((min + max) * 0.5).to_array(),
+        ..OrbitCamera::default()
+    };
+    let tan = (c.fov_y_degrees.to_radians() * 0.5).tan();
+    let half = (max - min) * 0.5;
+    // Tiles face +Y: the picture spans X (width) and Z (height); back off past the depth.
+    c.distance = (half.x / (tan * aspect)).max(half.z / tan) * 1.08 + half.y;
+    c
+}
+
+#[test]
+fn showcase_golden_images() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let demo = demo::build().expect("demo builds");
+    let (mut scene, _) = demo_scene(&ctx, "showcase");
+    scene.set_time(TIME);
+    let (w, h) = (512, 320);
+    let all: Vec<&ShowcaseTile> = demo.tiles.iter().filter(|t| t.column.is_some()).collect();
+
+    let whole = front_camera_fitting(&scene.aabb(), w as f32 / h as f32);
+    scene.set_camera(whole);
+    let image = scene.render_to_image(&ctx, w, h, false).expect("render");
+    assert_tiles_covered("demo_showcase", &image, &whole, &scene, &all);
+    check_golden("demo_showcase", &image);
+
+    let (rw, rh) = (512, 112);
+    for row in 0..4 {
+        let tiles: Vec<&ShowcaseTile> = all.iter().copied().filter(|t| t.row == row).collect();
+        assert!(!tiles.is_empty(), "row {row} has tiles");
+        let mut aabb = Aabb {
+            min: [f32::MAX; 3],
+            max: [f32::MIN; 3],
+        };
+        for t in &tiles {
+            let s = &scene.cmdl().surfaces[t.material_index as usize];
+            for k in 0..3 {
+                aabb.min[k] = aabb.min[k].min(s.center[k] - 0.55);
+                aabb.max[k] = aabb.max[k].max(s.center[k] + 0.55);
+            }
+        }
+        let camera = front_camera_fitting(&aabb, rw as f32 / rh as f32);
+        scene.set_camera(camera);
+        let name = format!("demo_row{row}");
+        let image = scene.render_to_image(&ctx, rw, rh, false).expect("render");
+        assert_tiles_covered(&name, &image, &camera, &scene, &tiles);
+        check_golden(&name, &image);
+        if row == 3 {
+            // The UV-animation row moves: a later time is another picture, also golden.
+            scene.set_time(TIME + 0.75);
+            let later = scene.render_to_image(&ctx, rw, rh, false).expect("render");
+            scene.set_time(TIME);
+            assert!(
+                compare(&image, &later, 0, 0.0).is_some(),
+                "UV animations did not move"
+            );
+            check_golden("demo_row3_later", &later);
+        }
+    }
+}
+
+/// The worm camera: from the front-right, backed off so both animations stay in view.
+fn worm_camera(scene: &Scene) -> OrbitCamera {
+    let mut c = scene.camera();
+    c.distance *= 1.6;
+    c
+}
+
+#[test]
+fn worm_posed_golden_images() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let (mut scene, _) = demo_scene(&ctx, "worm_character");
+    assert!(scene.is_skinned());
+    assert_eq!(scene.animation_names()[..2], ["wave", "curl"]);
+    let camera = worm_camera(&scene);
+    scene.set_camera(camera);
+    let bind = scene
+        .render_to_image(&ctx, 320, 240, false)
+        .expect("bind pose");
+    for (index, name, time) in [(0, "demo_worm_wave", 0.6), (1, "demo_worm_curl", 0.35)] {
+        scene.set_animation(Some(index));
+        scene.set_time(time);
+        let posed = scene.render_to_image(&ctx, 320, 240, false).expect("posed");
+        assert!(
+            compare(&bind, &posed, 8, 0.01).is_some(),
+            "{name}: the pose should move the worm"
+        );
+        let background = posed.pixel(0, 0);
+        let covered = posed.pixels.chunks(4).filter(|p| *p != background).count();
+        assert!(covered > 2000, "{name}: only {covered} pixels covered");
+        check_golden(name, &posed);
+    }
+}
+
+#[test]
+fn worm_gpu_skinning_matches_cpu_skinning() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let (mut gpu, assets) = demo_scene(&ctx, "worm_character");
+    let skin = assets.skin.as_ref().expect("the worm is skinned");
+    let camera = worm_camera(&gpu);
+    gpu.set_camera(camera);
+    for (index, time) in [(0usize, 0.6f32), (1, 0.35), (0, 1.3)] {
+        gpu.set_animation(Some(index));
+        gpu.set_time(f64::from(time));
+        let posed = gpu
+            .render_to_image(&ctx, 256, 192, true)
+            .expect("GPU skinned");
+
+        let cmdl = golden::cpu_skinned(
+            &assets.cmdl,
+            &skin.skeleton,
+            &skin.cskr,
+            &skin.clips[index].1,
+            time,
+            &gpu.options().pose,
+        );
+        let mut cpu_assets = ModelAssets::new(cmdl);
+        cpu_assets.textures = assets.textures.clone();
+        let mut cpu = Scene::new(&ctx, cpu_assets).expect("CPU-skinned scene");
+        assert!(!cpu.is_skinned());
+        cpu.set_lights(load_lights(Some(&spec("lights"))).expect("demo lights"));
+        cpu.set_camera(camera);
+        let reference = cpu
+            .render_to_image(&ctx, 256, 192, true)
+            .expect("CPU skinned");
+        // Same triangles through two float paths: 1 LSB, a few edge pixels.
+        if let Some(msg) = compare(&posed, &reference, 1, 0.002) {
+            let _ = posed.save_png(out_dir().join("worm_skin_gpu.png"));
+            let _ = reference.save_png(out_dir().join("worm_skin_cpu.png"));
+            panic!(
+                "worm animation {index} at {time}s, GPU vs CPU skinning: {msg} (images in {})",
+                out_dir().display()
+            );
+        }
+    }
+}
