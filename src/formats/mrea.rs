@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::Game;
 use super::error::{ErrorKind, FormatError, Result};
+use super::pak::decompress_lzo_segments;
 use super::reader::{Reader, Writer};
 use crate::gx::lights::{Falloff, PrimeLight, PrimeLightType};
 
@@ -21,8 +22,6 @@ pub const VERSION_MP3: u32 = 0x1E;
 /// Light record sizes: MP1/MP2 and MP3.
 pub const LIGHT_RECORD_SIZE_MP1: usize = 0x41;
 pub const LIGHT_RECORD_SIZE_MP3: usize = 0x65;
-/// LZO segments decompress to at most this many bytes.
-const LZO_SEGMENT_SIZE: usize = 0x4000;
 /// Cap on a block's declared uncompressed size before allocating.
 const MAX_BLOCK_SIZE: u64 = 256 << 20;
 
@@ -165,66 +164,6 @@ impl Mrea {
             .map(|l| l.iter().map(LightRecord::to_prime_light).collect())
             .collect()
     }
-}
-
-/// Decompresses Retro's segmented LZO (`formats.md` §1.1) into exactly `out.len()` bytes.
-/// `base` is the absolute offset of `data` for error messages.
-pub fn decompress_segmented_lzo(data: &[u8], out: &mut [u8], file: &str, base: u64) -> Result<()> {
-    let mut r = Reader::new(data, file);
-    let err = |pos: usize, kind: ErrorKind| {
-        FormatError::new(file, "lzo_segment", base + pos as u64, kind)
-    };
-    let mut done = 0;
-    while done < out.len() {
-        let at = r.pos();
-        let len = r.i16("lzo_segment_length").map_err(|e| FormatError {
-            offset: base + e.offset,
-            ..e
-        })?;
-        let want = (out.len() - done).min(LZO_SEGMENT_SIZE);
-        match len {
-            0 => return Err(err(at, ErrorKind::Invalid("segment length 0".into()))),
-            n if n < 0 => {
-                let n = usize::from(n.unsigned_abs());
-                if n > out.len() - done {
-                    return Err(err(
-                        at,
-                        ErrorKind::Invalid(format!(
-                            "raw segment of {n} bytes overruns the {} bytes still missing",
-                            out.len() - done
-                        )),
-                    ));
-                }
-                let raw = r.bytes("lzo_raw_segment", n).map_err(|e| FormatError {
-                    offset: base + e.offset,
-                    ..e
-                })?;
-                out[done..done + n].copy_from_slice(raw);
-                done += n;
-            }
-            n => {
-                let n = n as usize;
-                let src = r.bytes("lzo_segment", n).map_err(|e| FormatError {
-                    offset: base + e.offset,
-                    ..e
-                })?;
-                let dst = &mut out[done..done + want];
-                match lzokay::decompress::decompress(src, dst) {
-                    Ok(got) if got == want => done += want,
-                    Ok(got) => {
-                        return Err(err(
-                            at,
-                            ErrorKind::Decompress(format!(
-                                "segment gave {got} bytes, expected {want}"
-                            )),
-                        ));
-                    }
-                    Err(e) => return Err(err(at, ErrorKind::Decompress(format!("{e:?}")))),
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 fn read_record(r: &mut Reader, mp3: bool) -> Result<LightRecord> {
@@ -704,33 +643,15 @@ fn load_section(data: &[u8], file: &str, mrea: &Mrea, index: usize) -> Result<Se
             },
         )
     })?;
-    let mut out = vec![0u8; block.uncompressed_size as usize];
-    decompress_segmented_lzo(src, &mut out, file, block.data_offset)?;
+    let mut out = decompress_lzo_segments(
+        src,
+        block.uncompressed_size as usize,
+        file,
+        block.data_offset,
+    )?;
     out.truncate(within + size);
     out.drain(..within);
     Ok(SectionBytes::Decompressed(out, block.data_offset))
-}
-
-/// Compresses `data` as Retro's segmented LZO (for tests and writers): 0x4000-byte
-/// segments, each LZO1X or, when that does not shrink it, stored raw.
-pub fn compress_segmented_lzo(data: &[u8]) -> Vec<u8> {
-    let mut w = Writer::new();
-    for chunk in data.chunks(LZO_SEGMENT_SIZE) {
-        match lzokay::compress::compress(chunk) {
-            Ok(c) if c.len() < chunk.len() && c.len() <= i16::MAX as usize => {
-                w.i16(c.len() as i16);
-                w.bytes(&c);
-            }
-            _ => {
-                // Raw segments are limited to 0x7FFF bytes by the s16 length.
-                for part in chunk.chunks(0x4000) {
-                    w.i16(-(part.len() as i16));
-                    w.bytes(part);
-                }
-            }
-        }
-    }
-    w.into_inner()
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -906,7 +827,7 @@ mod tests {
         }
         w.pad_to(32, 0);
         let second: Vec<u8> = sections[1..].concat();
-        let compressed = compress_segmented_lzo(&second);
+        let compressed = crate::formats::pak::lzo_segments(&second);
         // Block 0: stored geometry. Block 1: compressed lights + other.
         for h in [
             [32u32, 32, 0, 1],
@@ -951,27 +872,6 @@ mod tests {
             let rejected = crate::testing::torture(&bytes, 300, |d| parse_mrea(d, "t.MREA"));
             assert_eq!(rejected, bytes.len(), "{game:?}");
         }
-    }
-
-    #[test]
-    fn segmented_lzo_round_trips_and_rejects_bad_input() {
-        let data: Vec<u8> = (0..40000u32).map(|i| (i * 7 % 251) as u8).collect();
-        let c = compress_segmented_lzo(&data);
-        let mut out = vec![0; data.len()];
-        decompress_segmented_lzo(&c, &mut out, "t", 0).expect("round trip");
-        assert_eq!(out, data);
-        // Raw segments.
-        let mut w = Writer::new();
-        w.i16(-3);
-        w.bytes(&[1, 2, 3]);
-        let mut out = [0u8; 3];
-        decompress_segmented_lzo(&w.buf, &mut out, "t", 0).expect("raw");
-        assert_eq!(out, [1, 2, 3]);
-        // Zero length, overrun and truncation are errors.
-        let mut out = [0u8; 3];
-        assert!(decompress_segmented_lzo(&[0, 0], &mut out, "t", 0).is_err());
-        assert!(decompress_segmented_lzo(&[0xFF, 0xFB, 1, 2, 3, 4, 5], &mut out, "t", 0).is_err());
-        assert!(decompress_segmented_lzo(&[0xFF, 0xFD, 1], &mut out, "t", 0).is_err());
     }
 
     #[test]
