@@ -230,3 +230,35 @@ fn worm_gpu_skinning_matches_cpu_skinning() {
         }
     }
 }
+
+/// A transparent screenshot: alpha 0 where nothing was drawn, 255 where the worm's opaque
+/// surface wrote depth, and the colours of an opaque render everywhere it covers.
+#[test]
+fn transparent_screenshot_has_coverage_alpha() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let (mut scene, _) = demo_scene(&ctx, "worm_character");
+    let opaque = scene
+        .render_to_image(&ctx, 160, 120, false)
+        .expect("opaque");
+    let clear = scene
+        .render_to_image(&ctx, 160, 120, true)
+        .expect("transparent");
+    let background = opaque.pixel(0, 0);
+    let (mut covered, mut empty) = (0, 0);
+    for (o, t) in opaque.pixels.chunks(4).zip(clear.pixels.chunks(4)) {
+        if o == background {
+            assert_eq!(t[3], 0, "background pixel {t:?} is not transparent");
+            empty += 1;
+        } else {
+            assert_eq!(t[3], 255, "covered pixel {t:?} is not opaque");
+            assert_eq!(o[..3], t[..3], "colours differ");
+            covered += 1;
+        }
+    }
+    assert!(
+        covered > 500 && empty > 500,
+        "{covered} covered, {empty} empty"
+    );
+}

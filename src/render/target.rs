@@ -51,7 +51,9 @@ impl OffscreenTarget {
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         });
         Ok(Self {
@@ -113,8 +115,115 @@ impl OffscreenTarget {
 
     /// Copies the depth target back (one f32 per pixel, rows top to bottom; 1.0 = nothing
     /// drawn).
+    ///
+    /// A shader first packs each depth's bits into an RGBA8 texel: wgpu's GL backend reads
+    /// neither depth nor float textures back (it hands back zeros), and one path for every
+    /// backend keeps transparent screenshots the same everywhere.
     pub fn read_depth(&self, ctx: &RenderContext) -> Result<Vec<f32>, RenderError> {
-        let bytes = self.read_texture(ctx, &self.depth, wgpu::TextureAspect::DepthOnly)?;
+        let copy = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("depth bits as RGBA8"),
+            size: wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        // The depth texture is read as an unfilterable float texture: GLSL has no
+        // `textureLoad` of depth textures.
+        let layout = ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("depth copy"),
+                entries: &[wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                }],
+            });
+        let pipeline_layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("depth copy"),
+                bind_group_layouts: &[Some(&layout)],
+                immediate_size: 0,
+            });
+        let module = ctx
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("depth copy"),
+                source: wgpu::ShaderSource::Wgsl(DEPTH_COPY_WGSL.into()),
+            });
+        let pipeline = ctx
+            .device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("depth copy"),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: None,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &module,
+                    entry_point: Some("fs_main"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(COLOR_FORMAT.into())],
+                }),
+                multiview_mask: None,
+                cache: None,
+            });
+        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("depth copy"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&self.depth_view),
+            }],
+        });
+        let view = copy.create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("depth copy"),
+            });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("depth copy"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let bytes = self.read_texture(ctx, &copy, wgpu::TextureAspect::All)?;
         Ok(bytes
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -131,6 +240,25 @@ impl OffscreenTarget {
         read_texture(ctx, texture, aspect, self.width, self.height, 4)
     }
 }
+
+/// A full-screen triangle writing the bits of each pixel's stored depth as RGBA8 (byte k of
+/// the little-endian f32 in channel k; k / 255 survives UNORM8 exactly).
+const DEPTH_COPY_WGSL: &str = "
+@group(0) @binding(0) var t_depth: texture_2d<f32>;
+
+@vertex
+fn vs_main(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
+    let p = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    return vec4<f32>(p * 2.0 - 1.0, 0.0, 1.0);
+}
+
+@fragment
+fn fs_main(@builtin(position) frag: vec4<f32>) -> @location(0) vec4<f32> {
+    let bits = bitcast<u32>(textureLoad(t_depth, vec2<i32>(frag.xy), 0).r);
+    let bytes = (vec4<u32>(bits) >> vec4<u32>(0u, 8u, 16u, 24u)) & vec4<u32>(255u);
+    return vec4<f32>(bytes) / 255.0;
+}
+";
 
 /// Copies mip 0 of `texture` (`width` × `height`, `bytes_per_texel` each) back to the CPU,
 /// rows top to bottom with the copy's row padding removed.
