@@ -262,3 +262,39 @@ fn transparent_screenshot_has_coverage_alpha() {
         "{covered} covered, {empty} empty"
     );
 }
+
+/// `wave_then_curl` is an ANCS sequence meta-animation: it plays `wave`, then `curl`.
+#[test]
+fn worm_sequence_plays_wave_then_curl() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let (mut scene, assets) = demo_scene(&ctx, "worm_character");
+    let clips = &assets.skin.as_ref().expect("skinned").clips;
+    assert_eq!(clips[2].0, "wave_then_curl");
+    let (wave, curl) = (&clips[0].1, &clips[1].1);
+    assert!((clips[2].1.duration - (wave.duration + curl.duration)).abs() < 1e-5);
+    scene.set_camera(worm_camera(&scene));
+    let mut frame = |index: usize, time: f32| {
+        scene.set_animation(Some(index));
+        scene.set_time(f64::from(time));
+        scene
+            .render_to_image(&ctx, 160, 120, false)
+            .expect("render")
+    };
+    // On frame boundaries the baked sequence holds the children's own samples.
+    let t_wave = 9.0 * wave.interval;
+    let t_curl = 6.0 * curl.interval;
+    for (name, seq, own) in [
+        ("wave", frame(2, t_wave), frame(0, t_wave)),
+        ("curl", frame(2, wave.duration + t_curl), frame(1, t_curl)),
+    ] {
+        if let Some(msg) = compare(&seq, &own, 1, 0.002) {
+            panic!("the sequence's {name} part differs from {name}: {msg}");
+        }
+    }
+    assert!(
+        compare(&frame(2, t_wave), &frame(1, t_wave), 1, 0.002).is_some(),
+        "the sequence should start with wave, not curl"
+    );
+}

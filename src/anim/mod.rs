@@ -23,12 +23,14 @@
 
 pub mod clip;
 pub mod encode;
+pub mod meta;
 pub mod pose;
 pub mod skeleton;
 pub mod skinning;
 
 pub use clip::{Channel, ChannelSample, Clip, ClipKind, SlerpMode, slerp};
 pub use encode::{EncodeOptions, encode_compressed, encode_uncompressed};
+pub use meta::{MetaClip, bake};
 pub use pose::{
     BindRotations, ClipBinding, GpuBoneMatrices, Pose, PoseOptions, RootMotion, SkinPalette,
     Transform,

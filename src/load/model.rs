@@ -5,9 +5,11 @@
 use anyhow::{Result, anyhow, bail};
 
 use super::source::{self, Resolver, Resource};
-use crate::anim::{Clip, Skeleton};
+use std::collections::HashMap;
+
+use crate::anim::{Clip, MetaClip, Skeleton, SlerpMode, bake};
 use crate::formats::Game;
-use crate::formats::ancs::Ancs;
+use crate::formats::ancs::{Ancs, MetaAnim};
 use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
 use crate::formats::cmdl::Cmdl;
@@ -110,20 +112,46 @@ pub fn load_model(
         let cskr = Cskr::parse(&cskr.bytes, &cskr.label, game)?;
         let skeleton = Skeleton::from_cinf(&Cinf::parse(&cinf.bytes, &cinf.label, game)?)?;
         let mut clips = Vec::new();
+        // Primitive clips by ANIM ID (loaded once), then each named meta-animation as a
+        // clip: a plain `Play` as is, any other tree baked (see `anim::meta`).
+        let mut primitives: Vec<Clip> = Vec::new();
+        let mut index_of: HashMap<u64, Result<usize, String>> = HashMap::new();
         for named in &ancs.animation_set.animations {
-            let Some(p) = named.meta.primitives().into_iter().next() else {
-                continue;
-            };
-            let clip = resolver
-                .find(p.anim_id, Some(*b"ANIM"))
-                .map_err(|e| anyhow!("{e:#}"))
-                .and_then(|r| {
-                    let r = r.ok_or_else(|| anyhow!("ANIM 0x{:08X} not found", p.anim_id))?;
-                    Ok(Clip::from_anim(&Anim::parse(&r.bytes, &r.label, game)?)?)
+            let mut problem = None;
+            let tree = meta_clip(&named.meta, &mut |id| {
+                let slot = index_of.entry(id).or_insert_with(|| {
+                    let clip = resolver
+                        .find(id, Some(*b"ANIM"))
+                        .map_err(|e| format!("{e:#}"))
+                        .and_then(|r| {
+                            let r = r.ok_or_else(|| format!("ANIM 0x{id:08X} not found"))?;
+                            let anim =
+                                Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
+                            Clip::from_anim(&anim).map_err(|e| e.to_string())
+                        })?;
+                    primitives.push(clip);
+                    Ok(primitives.len() - 1)
                 });
+                match slot {
+                    Ok(i) => Some(*i),
+                    Err(e) => {
+                        problem.get_or_insert_with(|| e.clone());
+                        None
+                    }
+                }
+            });
+            let clip = match (tree, problem) {
+                (Some(MetaClip::Play(i)), None) => Some(primitives[i].clone()),
+                (Some(tree), None) => bake(&tree, &primitives, SlerpMode::default()),
+                (_, Some(e)) => {
+                    warnings.push(format!("animation {:?}: {e}", named.name));
+                    continue;
+                }
+                (None, None) => None,
+            };
             match clip {
-                Ok(c) => clips.push((named.name.clone(), c)),
-                Err(e) => warnings.push(format!("animation {:?}: {e:#}", named.name)),
+                Some(c) => clips.push((named.name.clone(), c)),
+                None => warnings.push(format!("animation {:?}: no clip to play", named.name)),
             }
         }
         let animation = match anim {
@@ -219,6 +247,36 @@ pub fn load_model(
         },
         warnings,
     ))
+}
+
+/// The tree of `meta` with each primitive's ANIM ID mapped through `clip_of` (None when
+/// any primitive has no clip).
+fn meta_clip(meta: &MetaAnim, clip_of: &mut dyn FnMut(u64) -> Option<usize>) -> Option<MetaClip> {
+    Some(match meta {
+        MetaAnim::Play(p) => MetaClip::Play(clip_of(p.anim_id)?),
+        MetaAnim::Blend { a, b, weight, .. } => MetaClip::Blend {
+            a: Box::new(meta_clip(a, clip_of)?),
+            b: Box::new(meta_clip(b, clip_of)?),
+            weight: *weight,
+        },
+        MetaAnim::PhaseBlend { a, b, weight, .. } => MetaClip::PhaseBlend {
+            a: Box::new(meta_clip(a, clip_of)?),
+            b: Box::new(meta_clip(b, clip_of)?),
+            weight: *weight,
+        },
+        MetaAnim::Random(children) => MetaClip::Random(
+            children
+                .iter()
+                .map(|(m, p)| Some((meta_clip(m, clip_of)?, *p)))
+                .collect::<Option<_>>()?,
+        ),
+        MetaAnim::Sequence(children) => MetaClip::Sequence(
+            children
+                .iter()
+                .map(|m| meta_clip(m, clip_of))
+                .collect::<Option<_>>()?,
+        ),
+    })
 }
 
 /// `--lights`: an MREA (first light layer), `basic` or `none`.
