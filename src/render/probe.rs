@@ -318,22 +318,7 @@ fn read_texcoords_chunk(
             label: Some("texcoord probe"),
         });
     {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("texcoord probe"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = super::target::color_pass(&mut encoder, &view, "texcoord probe");
         for (row, (p, item)) in prepared.iter().zip(items).enumerate() {
             for k in 0..item.vertex_key.texgens.len() as u32 {
                 pass.set_viewport(
