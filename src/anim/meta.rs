@@ -161,6 +161,11 @@ fn mix(mut a: Samples, b: Samples, weight: f32, mode: SlerpMode) -> Samples {
     a
 }
 
+/// Upper bounds of a baked clip: frames (≈ 55 min at 30 fps), and frames × animated
+/// bones (≈ 40 MB of samples).
+pub const MAX_BAKED_FRAMES: usize = 100_000;
+pub const MAX_BAKED_SAMPLES: usize = 1_000_000;
+
 /// Samples `tree` into one looping clip with a key at every frame of the finest leaf
 /// interval. `template` supplies the game and root bone (the first leaf's clip).
 pub fn bake(tree: &MetaClip, clips: &[Clip], mode: SlerpMode) -> Option<Clip> {
@@ -170,9 +175,17 @@ pub fn bake(tree: &MetaClip, clips: &[Clip], mode: SlerpMode) -> Option<Clip> {
     });
     let template = first?;
     let duration = tree.duration(clips);
-    let interval = tree.interval(clips);
-    // Bounded: a bake never holds more than 100,000 frames (≈ 55 min at 30 fps).
-    let frame_count = ((duration / interval).ceil() as u32).clamp(1, 100_000) + 1;
+    // Bounded whatever the files say (a longer or denser tree is baked at a coarser
+    // interval).
+    let mut bone_ids = std::collections::BTreeSet::new();
+    tree.visit_leaves(&mut |i| {
+        if let Some(c) = clips.get(i) {
+            bone_ids.extend(c.channels.iter().map(|ch| ch.bone_id));
+        }
+    });
+    let max_frames = (MAX_BAKED_SAMPLES / bone_ids.len().max(1)).clamp(2, MAX_BAKED_FRAMES) as f32;
+    let interval = tree.interval(clips).max(duration / (max_frames - 1.0));
+    let frame_count = ((duration / interval).ceil() as u32).max(1) + 1;
     let frames: Vec<Samples> = (0..frame_count)
         .map(|f| tree.sample(clips, (f as f32 * interval).min(duration), mode))
         .collect();
@@ -323,6 +336,18 @@ mod tests {
             .expect("t")
             .x;
         assert!((x - (0.5 + 1.5) / 2.0).abs() < 1e-5, "{x}");
+    }
+
+    #[test]
+    fn hostile_lengths_bake_within_the_sample_budget() {
+        let mut long = clip(0.0, 1.0, 31, 0.0);
+        long.duration = 1.0e9;
+        long.interval = 1.0e-6;
+        let tree = MetaClip::Sequence(vec![MetaClip::Play(0), MetaClip::Play(0)]);
+        let baked = bake(&tree, &[long], SlerpMode::default()).expect("bakes");
+        assert!(baked.frame_count as usize <= MAX_BAKED_FRAMES + 1);
+        assert!(baked.frame_count as usize * baked.channels.len() <= MAX_BAKED_SAMPLES + 1);
+        assert!((baked.duration - 2.0e9).abs() < 1.0e3);
     }
 
     #[test]
