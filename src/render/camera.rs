@@ -52,6 +52,38 @@ impl OrbitCamera {
         c
     }
 
+    /// Turns the camera by a pointer drag of (dx, dy) pixels: dragging right turns the
+    /// model right (the eye moves left around it), dragging down raises the eye.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        const DEGREES_PER_PIXEL: f32 = 0.4;
+        self.yaw_degrees = (self.yaw_degrees - dx * DEGREES_PER_PIXEL).rem_euclid(360.0);
+        self.pitch_degrees = (self.pitch_degrees + dy * DEGREES_PER_PIXEL).clamp(-89.0, 89.0);
+    }
+
+    /// World units one pixel spans at the target's depth in a view `height` pixels high.
+    pub fn units_per_pixel(&self, height: f32) -> f32 {
+        let half = (self.fov_y_degrees.clamp(1.0, 170.0).to_radians() * 0.5).tan();
+        2.0 * self.distance.max(1e-4) * half / height.max(1.0)
+    }
+
+    /// Moves the target in the view plane by a drag of (dx, dy) pixels in a view `height`
+    /// pixels high, so the point under the cursor at the target's depth follows it.
+    pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
+        let v = self.view_from_world();
+        // Rows of the view rotation are the camera's right and up axes in world space.
+        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
+        let up = Vec3::new(v.x_axis.y, v.y_axis.y, v.z_axis.y);
+        let k = self.units_per_pixel(height);
+        let t = Vec3::from(self.target) - right * (dx * k) + up * (dy * k);
+        self.target = t.to_array();
+    }
+
+    /// Zooms by a scroll of `delta` points (positive = closer), exponentially so each
+    /// notch is the same ratio at any scale.
+    pub fn zoom(&mut self, delta: f32) {
+        self.distance = (self.distance * (-delta * 0.002).exp()).clamp(1e-4, 1e7);
+    }
+
     /// World-space eye position.
     pub fn eye(&self) -> Vec3 {
         let (yaw, pitch) = (
@@ -122,6 +154,53 @@ mod tests {
         // World +Z is camera up; world origin is in front (−z) of the camera.
         assert!((v.transform_vector3(Vec3::Z) - Vec3::Y).length() < 1e-5);
         assert!(v.transform_point3(Vec3::ZERO).z < 0.0);
+    }
+
+    #[test]
+    fn pan_keeps_the_grabbed_point_under_the_cursor() {
+        let mut c = OrbitCamera {
+            yaw_degrees: 37.0,
+            pitch_degrees: 25.0,
+            distance: 8.0,
+            target: [1.0, -2.0, 0.5],
+            fov_y_degrees: 45.0,
+        };
+        let height = 600.0;
+        let to_pixels = |c: &OrbitCamera, p: Vec3| {
+            let ndc = (c.clip_from_view(1.0) * c.view_from_world()).project_point3(p);
+            (ndc.x * height * 0.5, -ndc.y * height * 0.5)
+        };
+        let grabbed = Vec3::from(c.target);
+        let before = to_pixels(&c, grabbed);
+        c.pan(30.0, -12.0, height);
+        let after = to_pixels(&c, grabbed);
+        assert!(
+            (after.0 - before.0 - 30.0).abs() < 1e-2,
+            "{before:?} {after:?}"
+        );
+        assert!(
+            (after.1 - before.1 + 12.0).abs() < 1e-2,
+            "{before:?} {after:?}"
+        );
+        // Panning keeps the viewing direction and distance.
+        assert!((c.distance - 8.0).abs() < 1e-6 && c.yaw_degrees == 37.0);
+    }
+
+    #[test]
+    fn zoom_is_a_ratio_and_orbit_clamps_pitch() {
+        let mut c = OrbitCamera::default();
+        c.zoom(100.0);
+        let once = c.distance;
+        c.zoom(100.0);
+        assert!((c.distance / once - once / 5.0).abs() < 1e-5);
+        assert!(c.distance < 5.0);
+        c.zoom(-1e9);
+        assert!(c.distance.is_finite() && c.distance <= 1e7);
+        c.orbit(0.0, 1e6);
+        assert_eq!(c.pitch_degrees, 89.0);
+        c.orbit(900.0, 0.0);
+        assert!((0.0..360.0).contains(&c.yaw_degrees));
+        assert!(c.eye().is_finite());
     }
 
     #[test]
