@@ -252,7 +252,7 @@ mod tests {
         };
         let mut m = texture_preview_material();
         // The last stage writes C0, so the engine appends its pass-through stage.
-        m.stages[0].color_op.out_reg = crate::gx::types::TevReg::Reg0;
+        m.stages[0].color_op.out_reg = crate::gx::types::TevReg::C0;
         let mut e = MaterialEdit::new(m.clone(), options);
         assert!(e.is_engine_stage(1));
         assert_eq!(e.to_material(), m, "no edit: the material as loaded");

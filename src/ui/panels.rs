@@ -303,7 +303,11 @@ impl AppState {
                 self.animation = self
                     .model()
                     .and_then(|(_, animations, _)| (!animations.is_empty()).then_some(0));
-                self.playing = self.animation.is_some();
+                // Anything that moves starts moving.
+                self.playing = self.animation.is_some()
+                    || matches!(&self.doc, Some(Document { content: Content::Model { sets, .. }, .. })
+                        if sets.iter().flat_map(|s| &s.materials).flatten()
+                            .any(|m| !m.material.uv_animations.is_empty()));
                 self.settings.time = 0.0;
                 self.frame_model();
                 if let LightChoice::Area(_, spec) = &self.lights {
@@ -1803,6 +1807,74 @@ mod tests {
         assert_eq!(konst_sel_name(0x1F), "K3_A");
         assert_eq!(op_name(14), "RGB8_GT");
         assert_eq!(op_name(2), "2 (= GR16_GT)");
+    }
+
+    fn demo_spec(name: &str) -> String {
+        let pak = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+        format!("{}:{name}", pak.display())
+    }
+
+    #[test]
+    fn a_character_opens_in_the_model_view_playing_its_first_clip() {
+        let mut state = AppState::new(std::env::temp_dir());
+        state.open(&demo_spec("worm_character"));
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert!(state.shows_model());
+        assert_eq!(state.animation, Some(0));
+        assert!(state.playing && state.animating());
+        let duration = f64::from(state.animation_duration().unwrap());
+        assert!(duration > 0.0);
+        // The clock loops over the clip.
+        state.tick(duration * 0.75);
+        state.tick(duration * 0.5);
+        assert!((state.settings.time - duration * 0.25).abs() < 1e-9);
+        // The MREA of the same PAK is offered, and choosing it loads its lights.
+        let doc = state.doc.as_ref().unwrap();
+        let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
+        state.set_lights(LightChoice::Area(label, spec));
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert_eq!(state.lights_revision, 1);
+        assert_ne!(
+            state.light_set,
+            crate::gx::lights::LightPreset::Basic.light_set()
+        );
+        // Frame model puts the camera back on the model's box.
+        let framed = state.camera;
+        state.camera.pan(100.0, 50.0, 500.0);
+        state.camera.zoom(300.0);
+        assert_ne!(state.camera, framed);
+        state.frame_model();
+        assert_eq!(state.camera, framed);
+        state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
+        for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
+            state.tab = tab;
+            run_frame(&mut state);
+        }
+        // Switching to the material quad is a view reload and leaves the model view.
+        state.requests = Requests::default();
+        state.view_mode = ViewMode::MaterialQuad;
+        assert!(!state.shows_model());
+        run_frame(&mut state);
+    }
+
+    #[test]
+    fn edits_survive_selecting_another_material() {
+        let mut state = AppState::new(std::env::temp_dir());
+        state.open(&demo_spec("showcase"));
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        let edit = state.edit.as_mut().unwrap();
+        let before = edit.program.clone();
+        edit.program.konst[1] = [1, 2, 3, 4];
+        edit.commit(&before);
+        state.select_material(0, 5);
+        assert_eq!(state.edit.as_ref().unwrap().revision, 0);
+        state.select_material(0, 0);
+        let edit = state.edit.as_ref().unwrap();
+        assert_eq!(edit.revision, 1);
+        assert_eq!(edit.program.konst[1], [1, 2, 3, 4]);
+        // A new document forgets them.
+        state.open(&demo_spec("showcase"));
+        assert_eq!(state.edit.as_ref().unwrap().revision, 0);
     }
 
     #[test]
