@@ -325,6 +325,33 @@ mod model_view {
         (req.width, req.height) = (W, H);
         tevscope::cli::render::render_model(&req).expect("tevscope render");
         let cli = RgbaImage::decode_png(&std::fs::read(&out).expect("png")).expect("decode");
+        // The viewer's screenshot of the model view is the same exact image, and the
+        // transparent one clears the background only.
+        let shot = dir.join("shot.png");
+        let settings = ViewSettings::default();
+        let saved = h
+            .viewport
+            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, false, &shot)
+            .expect("screenshot");
+        let written = RgbaImage::decode_png(&std::fs::read(&shot).expect("png")).expect("decode");
+        assert_eq!(differing_pixels(&saved, &cli), 0);
+        assert_eq!(differing_pixels(&written, &cli), 0);
+        let clear = h
+            .viewport
+            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, true, &shot)
+            .expect("screenshot");
+        assert_eq!(clear.pixel(0, 0), [0, 0, 0, 0]);
+        let opaque = clear.pixels.chunks_exact(4).filter(|p| p[3] == 255).count();
+        let drawn = cli
+            .pixels
+            .chunks_exact(4)
+            .filter(|p| *p != cli.pixel(0, 0))
+            .count();
+        // (Transparent surfaces write no depth: their pixels keep their blended alpha.)
+        assert!(
+            opaque * 10 >= drawn * 9,
+            "{opaque} opaque pixels, {drawn} drawn"
+        );
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!((cli.width, cli.height), (shown.width, shown.height));
         assert_eq!(

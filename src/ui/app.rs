@@ -395,6 +395,7 @@ pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, 
                 set,
                 hit,
                 rgba,
+                camera: state.camera,
             });
         }
         Some(Err(e)) => state.load_error = Some(format!("pick failed: {e}")),

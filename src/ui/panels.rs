@@ -103,6 +103,8 @@ pub struct ModelPick {
     pub hit: Option<crate::render::PickHit>,
     /// The displayed pixel, exact RGBA8.
     pub rgba: [u8; 4],
+    /// The camera it was picked with (the marker shows only while it is unchanged).
+    pub camera: crate::render::OrbitCamera,
 }
 
 /// An egui copy of a texture map and its size.
@@ -824,7 +826,7 @@ fn central(ui: &mut Ui, state: &mut AppState) {
                 state.requests.pick = Some(p);
                 state.tab = RightTab::Inspector;
             }
-            if let Some(p) = &state.model_pick {
+            if let Some(p) = state.model_pick.as_ref().filter(|p| p.camera == state.camera) {
                 let c = response.rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));

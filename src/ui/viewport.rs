@@ -191,6 +191,9 @@ pub struct SceneView {
     pub stats: FrameStats,
 }
 
+/// A pick's hit (None on background) and the displayed pixel's exact RGBA8.
+pub type PickedPixel = (Option<PickHit>, [u8; 4]);
+
 /// What the model view takes from the UI each frame.
 #[derive(Debug, Clone, Copy)]
 pub struct SceneInputs<'a> {
@@ -631,7 +634,7 @@ impl Viewport {
         ctx: &RenderContext,
         x: u32,
         y: u32,
-    ) -> Option<Result<(Option<PickHit>, [u8; 4]), String>> {
+    ) -> Option<Result<PickedPixel, String>> {
         let (w, h) = (self.target.width, self.target.height);
         let ViewContent::Scene(sv) = &mut self.content else {
             return None;
