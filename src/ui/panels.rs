@@ -127,8 +127,8 @@ pub struct AppState {
     pub speed: f64,
     pub tab: RightTab,
     pub wgsl_choice: WgslChoice,
-    /// (revision, choice, source) of the last generated WGSL, so it is built once.
-    wgsl_cache: Option<(u64, WgslChoice, String)>,
+    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
+    wgsl_cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
     pub report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
     thumbnails: Option<Vec<Option<Thumbnail>>>,
@@ -418,20 +418,35 @@ impl AppState {
             .is_some_and(|e| !e.material.uv_animations.is_empty())
     }
 
-    fn wgsl_source(&mut self) -> Option<&str> {
+    /// The specialized key whose WGSL the WGSL tab shows: in the model view the scene's
+    /// own (skinned, lit as drawn), else the edit's.
+    fn shown_key(&self) -> Option<crate::gx::key::ShaderKey> {
         let edit = self.edit.as_ref()?;
+        if self.shows_model()
+            && let Some(k) = &self.view_status.shader_key
+        {
+            return Some(k.clone());
+        }
+        Some(edit.key().clone())
+    }
+
+    fn wgsl_source(&mut self) -> Option<&str> {
+        let key = self.shown_key()?;
         let stale = self
             .wgsl_cache
             .as_ref()
-            .is_none_or(|(rev, choice, _)| *rev != edit.revision || *choice != self.wgsl_choice);
+            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl_choice);
         if stale {
+            let edit = self.edit.as_ref()?;
             let source = match self.wgsl_choice {
-                WgslChoice::Specialized => wgsl::generate(edit.key()),
+                WgslChoice::Specialized => wgsl::generate(&key),
                 WgslChoice::Uber => {
-                    wgsl::generate_uber(&UberKey::new(&edit.material, &edit.program))
+                    let mut uber = UberKey::new(&edit.material, &edit.program);
+                    uber.vertex = key.vertex.clone();
+                    wgsl::generate_uber(&uber)
                 }
             };
-            self.wgsl_cache = Some((edit.revision, self.wgsl_choice, source));
+            self.wgsl_cache = Some((key, self.wgsl_choice, source));
         }
         self.wgsl_cache.as_ref().map(|(_, _, s)| s.as_str())
     }
@@ -1064,6 +1079,12 @@ fn path_status(ui: &mut Ui, state: &AppState) {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
         ui.painter().circle_filled(rect.center(), 4.5, color);
         ui.label(text);
+        if state.shows_model() && s.uber_draws > 0 {
+            ui.colored_label(
+                Color32::from_rgb(240, 200, 80),
+                format!("· {} draws on the ubershader", s.uber_draws),
+            );
+        }
         if let Some(edit) = &state.edit {
             ui.weak(format!("key {:016x}", edit.key().short_hash()));
             match edit.last_edit {

@@ -228,6 +228,8 @@ pub struct ViewStatus {
     pub selected_material: Option<usize>,
     /// Problems building the model scene (missing textures, …).
     pub warnings: Vec<String>,
+    /// Model view: the selected material's specialized shader key as the scene draws it.
+    pub shader_key: Option<crate::gx::key::ShaderKey>,
     /// The pipeline error of the current structure (the last good pipeline keeps drawing).
     pub pipeline_error: Option<String>,
     /// A failure that stopped drawing entirely.
@@ -757,6 +759,13 @@ impl Viewport {
                         self.status.path = status.as_ref().map(|(p, _)| *p);
                         self.status.pipeline_error =
                             status.and_then(|(_, e)| e.map(|e| e.to_string()));
+                        let key = self
+                            .status
+                            .selected_material
+                            .and_then(|i| sv.scene.shader_key(i));
+                        if self.status.shader_key.as_ref() != key {
+                            self.status.shader_key = key.cloned();
+                        }
                     }
                     Err(e) => {
                         self.status.path = None;
@@ -822,10 +831,13 @@ impl Viewport {
 
     /// Reads one pixel of the target.
     pub fn read_pixel(&self, ctx: &RenderContext, x: u32, y: u32) -> Result<[u8; 4], String> {
-        if x >= self.target.width || y >= self.target.height {
-            return Err(format!("pixel ({x}, {y}) outside the target"));
-        }
-        Ok(self.read(ctx)?.pixel(x, y))
+        let bytes =
+            crate::render::target::read_texture_region(ctx, &self.target.color, (x, y), (1, 1), 4)
+                .map_err(|e| e.to_string())?;
+        bytes
+            .get(..4)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| "short pixel readback".to_string())
     }
 
     /// The last frame's vertex-side uniforms (for the CPU trace).
