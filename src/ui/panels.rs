@@ -150,6 +150,8 @@ pub struct AppState {
     /// Bumped when `light_set` changes.
     pub lights_revision: u64,
     pub model_pick: Option<ModelPick>,
+    /// Frame the model once the viewport has its size (a newly opened model).
+    pub frame_pending: bool,
     /// Edited materials not currently selected, by (set, index): selecting one again
     /// brings its edits back (the scene keeps drawing them meanwhile).
     edits: std::collections::HashMap<(usize, usize), MaterialEdit>,
@@ -188,6 +190,7 @@ impl AppState {
             light_set: crate::gx::lights::LightPreset::Basic.light_set(),
             lights_revision: 0,
             model_pick: None,
+            frame_pending: false,
             edits: std::collections::HashMap::new(),
         }
     }
@@ -220,10 +223,28 @@ impl AppState {
         self.view_mode == ViewMode::Model && self.model().is_some()
     }
 
-    /// Points the camera at the whole model.
+    /// Points the camera at the whole model: its bounding sphere, then (when the
+    /// viewport's size is known) as close as keeps the whole box in view.
     pub fn frame_model(&mut self) {
         if let Some((_, _, aabb)) = self.model() {
             self.camera = crate::render::OrbitCamera::framing(&aabb);
+            if let Some((_, [w, h])) = self.viewport_texture
+                && w > 0
+                && h > 0
+                && let Some((assets, _, _)) = self.model()
+            {
+                // Every position (a sample of very large models) inside 90 % of the view.
+                let values = &assets.cmdl.positions.values;
+                let step = (values.len() / 20_000).max(1);
+                let points: Vec<glam::Vec3> = values
+                    .iter()
+                    .step_by(step)
+                    .map(|&p| glam::Vec3::from(p))
+                    .collect();
+                let mut camera = self.camera;
+                camera.fit_points(&points, w as f32 / h as f32, 0.9);
+                self.camera = camera;
+            }
         }
     }
 
@@ -312,6 +333,7 @@ impl AppState {
                             .any(|m| !m.material.uv_animations.is_empty()));
                 self.settings.time = 0.0;
                 self.frame_model();
+                self.frame_pending = true;
                 if let LightChoice::Area(_, spec) = &self.lights {
                     let still_there = self
                         .doc
@@ -519,7 +541,7 @@ fn timeline(ui: &mut Ui, state: &mut AppState) {
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.settings.time = 0.0;
         }
-        if !animations.is_empty() {
+        if !animations.is_empty() && state.shows_model() {
             ui.label("Animation");
             let current = state
                 .animation
@@ -805,11 +827,15 @@ fn central(ui: &mut Ui, state: &mut AppState) {
         let side = (avail.x - 16.0).min(avail.y - 8.0 - strip).max(32.0);
         (side, side)
     };
-    state.requests.viewport_size =
-        Some(((want_w * ppp).round() as u32, (want_h * ppp).round() as u32));
+    let want = ((want_w * ppp).round() as u32, (want_h * ppp).round() as u32);
+    state.requests.viewport_size = Some(want);
     let Some((tex, [w, h])) = state.viewport_texture else {
         return;
     };
+    if model_view && state.frame_pending && (w, h) == want {
+        state.frame_model();
+        state.frame_pending = false;
+    }
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
@@ -1085,8 +1111,8 @@ fn path_status(ui: &mut Ui, state: &AppState) {
                 format!("· {} draws on the ubershader", s.uber_draws),
             );
         }
-        if let Some(edit) = &state.edit {
-            ui.weak(format!("key {:016x}", edit.key().short_hash()));
+        if let (Some(edit), Some(key)) = (&state.edit, state.shown_key()) {
+            ui.weak(format!("key {:016x}", key.short_hash()));
             match edit.last_edit {
                 EditKind::Value => {
                     ui.weak("· last edit: value (uniforms)");
