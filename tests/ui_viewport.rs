@@ -219,3 +219,404 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
     );
     std::fs::remove_file(&out).ok();
 }
+
+// ---------------------------------------------------------------------------------------
+// The model view (`ViewContent::Scene`), driven as the app drives it: `AppState` edits,
+// `app::sync_view` hands them to the viewport, `Viewport::render` draws the frame.
+
+mod model_view {
+    use std::path::PathBuf;
+
+    use tevscope::gx::types::ColorInput;
+    use tevscope::render::RenderContext;
+    use tevscope::render::pipeline_cache::SelectedPath;
+    use tevscope::render::target::RgbaImage;
+    use tevscope::ui::app::{pick, sync_view};
+    use tevscope::ui::edit::EditKind;
+    use tevscope::ui::panels::AppState;
+    use tevscope::ui::viewport::{ViewSettings, Viewport};
+
+    const W: u32 = 160;
+    const H: u32 = 120;
+
+    fn demo(name: &str) -> String {
+        let pak = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+        format!("{}:{name}", pak.display())
+    }
+
+    struct Harness {
+        ctx: RenderContext,
+        viewport: Viewport,
+        state: AppState,
+    }
+
+    impl Harness {
+        fn open(spec: &str) -> Option<Self> {
+            let ctx = RenderContext::for_tests()?;
+            let mut egui_renderer = egui_wgpu::Renderer::new(
+                &ctx.device,
+                wgpu::TextureFormat::Rgba8Unorm,
+                egui_wgpu::RendererOptions::default(),
+            );
+            let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
+            viewport.resize(&ctx, &mut egui_renderer, W, H);
+            let mut state = AppState::new(std::env::temp_dir());
+            state.open(spec);
+            assert!(state.load_error.is_none(), "{:?}", state.load_error);
+            assert!(state.shows_model(), "a model opens in the model view");
+            state.playing = false;
+            let mut h = Self {
+                ctx,
+                viewport,
+                state,
+            };
+            h.sync(true);
+            Some(h)
+        }
+
+        fn sync(&mut self, reload: bool) {
+            let reload = reload || std::mem::take(&mut self.state.requests.reload_view);
+            sync_view(&mut self.viewport, &self.ctx, &self.state, reload);
+        }
+
+        /// One frame as the app draws it, read back.
+        fn frame(&mut self) -> RgbaImage {
+            self.sync(false);
+            self.viewport.render(
+                &self.ctx,
+                self.state.edit.as_ref(),
+                &ViewSettings::default(),
+            );
+            assert!(
+                self.viewport.status.error.is_none(),
+                "{:?}",
+                self.viewport.status.error
+            );
+            self.viewport.read(&self.ctx).expect("readback")
+        }
+
+        /// A frame with every requested pipeline built (deterministic pixels).
+        fn settled_frame(&mut self) -> RgbaImage {
+            self.sync(false);
+            let sv = self.viewport.scene_view().expect("model view");
+            sv.scene.finish_pipelines(&self.ctx);
+            self.frame()
+        }
+    }
+
+    fn differing_pixels(a: &RgbaImage, b: &RgbaImage) -> usize {
+        a.pixels
+            .chunks_exact(4)
+            .zip(b.pixels.chunks_exact(4))
+            .filter(|(x, y)| x != y)
+            .count()
+    }
+
+    #[test]
+    fn model_view_draws_what_tevscope_render_draws() {
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        let shown = h.settled_frame();
+        let dir = std::env::temp_dir().join(format!("tevscope-uivp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let out = dir.join("showcase.png");
+        let mut req = tevscope::cli::render::RenderRequest::new(demo("showcase"), &out);
+        (req.width, req.height) = (W, H);
+        tevscope::cli::render::render_model(&req).expect("tevscope render");
+        let cli = RgbaImage::decode_png(&std::fs::read(&out).expect("png")).expect("decode");
+        // The viewer's screenshot of the model view is the same exact image, and the
+        // transparent one clears the background only.
+        let shot = dir.join("shot.png");
+        let settings = ViewSettings::default();
+        let saved = h
+            .viewport
+            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, false, &shot)
+            .expect("screenshot");
+        let written = RgbaImage::decode_png(&std::fs::read(&shot).expect("png")).expect("decode");
+        assert_eq!(differing_pixels(&saved, &cli), 0);
+        assert_eq!(differing_pixels(&written, &cli), 0);
+        let clear = h
+            .viewport
+            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, true, &shot)
+            .expect("screenshot");
+        assert_eq!(clear.pixel(0, 0), [0, 0, 0, 0]);
+        let opaque = clear.pixels.chunks_exact(4).filter(|p| p[3] == 255).count();
+        let drawn = cli
+            .pixels
+            .chunks_exact(4)
+            .filter(|p| *p != cli.pixel(0, 0))
+            .count();
+        // (Transparent surfaces write no depth: their pixels keep their blended alpha.)
+        assert!(
+            opaque * 10 >= drawn * 9,
+            "{opaque} opaque pixels, {drawn} drawn"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!((cli.width, cli.height), (shown.width, shown.height));
+        assert_eq!(
+            differing_pixels(&cli, &shown),
+            0,
+            "the viewport's model view differs from `tevscope render`"
+        );
+        // And the model covers a good part of the view (not an empty frame).
+        let bg = shown.pixel(0, 0);
+        let covered = shown.pixels.chunks_exact(4).filter(|p| *p != bg).count();
+        assert!(covered > (W * H / 20) as usize, "{covered} pixels drawn");
+    }
+
+    /// The showcase material that reads a konst colour, and the pixel of one of its
+    /// surfaces (found by picking).
+    fn konst_material(h: &mut Harness) -> (usize, (u32, u32)) {
+        let doc = h.state.doc.as_ref().expect("doc");
+        let reads_konst = |i: usize| {
+            doc.material(0, i).is_some_and(|m| {
+                m.material
+                    .stages
+                    .iter()
+                    .any(|s| s.color_in.contains(&ColorInput::Konst))
+            })
+        };
+        for y in (2..H).step_by(4) {
+            for x in (2..W).step_by(4) {
+                let sv = h.viewport.scene_view().expect("model view");
+                if let Some(hit) = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick")
+                    && reads_konst(hit.material)
+                {
+                    return (hit.material, (x, y));
+                }
+            }
+        }
+        panic!("no visible showcase material reads a konst colour");
+    }
+
+    #[test]
+    fn value_edits_change_pixels_without_a_new_pipeline_and_structure_edits_land() {
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        let before = h.settled_frame();
+        let (material, (x, y)) = konst_material(&mut h);
+        h.state.select_material(0, material);
+        let pipelines = h.ctx.pipelines.len();
+
+        // Value edit: every konst colour to a loud magenta, as the konst editor does.
+        let edit = h.state.edit.as_mut().expect("edit");
+        let snapshot = edit.program.clone();
+        for k in &mut edit.program.konst {
+            *k = [255, 0, 255, 255];
+        }
+        assert_eq!(edit.commit(&snapshot), EditKind::Value);
+        let valued = h.frame();
+        assert_eq!(
+            h.ctx.pipelines.len(),
+            pipelines,
+            "a value edit requested a pipeline"
+        );
+        assert_eq!(h.viewport.status.path, Some(SelectedPath::Specialized));
+        assert_eq!(h.viewport.status.uber_draws, 0);
+        assert_ne!(
+            valued.pixel(x, y),
+            before.pixel(x, y),
+            "the konst edit did not reach pixel ({x}, {y}) of material {material}"
+        );
+
+        // Structural edit: every stage's colour becomes ONE (white).
+        let edit = h.state.edit.as_mut().expect("edit");
+        let snapshot = edit.program.clone();
+        for ps in &mut edit.program.stages {
+            ps.stage.color_in = [
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::One,
+            ];
+            ps.stage.color_op = tevscope::gx::types::TevCombine::DEFAULT;
+        }
+        assert_eq!(edit.commit(&snapshot), EditKind::Structure);
+        let key_before = h
+            .viewport
+            .scene_view()
+            .and_then(|sv| sv.scene.shader_key(material).cloned());
+        h.frame();
+        let structured = h.settled_frame();
+        let sv = h.viewport.scene_view().expect("model view");
+        let key_after = sv.scene.shader_key(material).cloned();
+        assert!(h.ctx.pipelines.len() > pipelines, "no pipeline was built");
+        assert_ne!(key_before, key_after, "the scene material's shader changed");
+        assert_eq!(h.viewport.status.path, Some(SelectedPath::Specialized));
+        assert_ne!(structured.pixel(x, y), valued.pixel(x, y));
+
+        // Selecting another material and back keeps the edits (the scene still draws them).
+        h.state.select_material(0, (material + 1) % 29);
+        h.state.select_material(0, material);
+        assert_eq!(h.state.edit.as_ref().expect("edit").revision, 2);
+        assert_eq!(differing_pixels(&h.settled_frame(), &structured), 0);
+    }
+
+    #[test]
+    fn pick_finds_the_surface_under_the_pixel_and_selects_its_material() {
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        h.settled_frame();
+        let sv = h.viewport.scene_view().expect("model view");
+        let cmdl = sv.scene.cmdl().clone();
+        let camera = sv.scene.camera().frame_camera(W as f32 / H as f32);
+        let clip_from_world = camera.clip_from_view * camera.view_from_world;
+        let mut checked = 0;
+        for (i, s) in cmdl.surfaces.iter().enumerate() {
+            let Some(b) = cmdl.surface_aabb(s) else {
+                continue;
+            };
+            let ndc = clip_from_world.project_point3(glam::Vec3::from(b.center()));
+            if ndc.x.abs() >= 1.0 || ndc.y.abs() >= 1.0 {
+                continue;
+            }
+            let x = ((ndc.x * 0.5 + 0.5) * W as f32) as u32;
+            let y = ((0.5 - ndc.y * 0.5) * H as f32) as u32;
+            let hit = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick");
+            let Some(hit) = hit else { continue };
+            assert_eq!(
+                hit.material,
+                cmdl.surfaces[hit.surface].material_index as usize
+            );
+            assert!((0.0..1.0).contains(&hit.depth));
+            if hit.surface == i {
+                checked += 1;
+            }
+        }
+        assert!(
+            checked * 2 >= cmdl.surfaces.len(),
+            "only {checked} of {} tile centres picked their own surface",
+            cmdl.surfaces.len()
+        );
+        // The corner is background.
+        assert_eq!(sv.scene.pick(&h.ctx, W, H, 0, 0).expect("pick"), None);
+
+        // A click as the app handles it: the material under the cursor is selected and
+        // the inspector gets the hit and the displayed pixel.
+        let shown = h.frame();
+        let (x, y) = (W / 2, H / 2);
+        pick(&mut h.viewport, &h.ctx, &mut h.state, x, y);
+        let p = h.state.model_pick.clone().expect("pick report");
+        let hit = p.hit.expect("the centre is covered");
+        assert_eq!(h.state.material, hit.material);
+        assert_eq!(h.state.edit.as_ref().map(|e| e.revision), Some(0));
+        assert_eq!(p.rgba, shown.pixel(x, y));
+        pick(&mut h.viewport, &h.ctx, &mut h.state, 0, 0);
+        assert_eq!(h.state.model_pick.as_ref().and_then(|p| p.hit), None);
+        assert_eq!(
+            h.state.material, hit.material,
+            "background keeps the selection"
+        );
+    }
+
+    #[test]
+    fn the_worm_moves_with_its_animation_clock() {
+        let Some(mut h) = Harness::open(&demo("worm_character")) else {
+            return;
+        };
+        assert_eq!(h.state.animation, Some(0), "the first animation plays");
+        let at0 = h.settled_frame();
+        h.state.settings.time = 0.5;
+        let at_half = h.settled_frame();
+        assert!(
+            differing_pixels(&at0, &at_half) > 50,
+            "the animation did not move the worm"
+        );
+        // The bind pose does not move with time (the worm has no UV animations).
+        h.state.animation = None;
+        let bind_a = h.settled_frame();
+        h.state.settings.time = 1.25;
+        let bind_b = h.settled_frame();
+        assert_eq!(differing_pixels(&bind_a, &bind_b), 0);
+        assert_ne!(differing_pixels(&bind_a, &at_half), 0);
+        // Picking follows the pose: something of the worm is found where it is drawn.
+        h.state.animation = Some(0);
+        h.state.settings.time = 0.5;
+        let img = h.settled_frame();
+        let bg = img.pixel(0, 0);
+        let (x, y) = (0..W * H)
+            .map(|i| (i % W, i / W))
+            .find(|&(x, y)| img.pixel(x, y) != bg && x > 2 && y > 2)
+            .expect("worm pixel");
+        let sv = h.viewport.scene_view().expect("model view");
+        // A pixel at the silhouette may be rasterised differently; look at a 3x3 block.
+        let found = (x..x + 3)
+            .flat_map(|x| (y..y + 3).map(move |y| (x, y)))
+            .any(|(x, y)| matches!(sv.scene.pick(&h.ctx, W, H, x, y), Ok(Some(_))));
+        assert!(found, "no surface picked at the worm's pixel ({x}, {y})");
+    }
+}
+
+mod conformance_character {
+    use tevscope::render::RenderContext;
+    use tevscope::ui::app::sync_view;
+    use tevscope::ui::panels::{AppState, RightTab};
+    use tevscope::ui::viewport::{ViewSettings, Viewport};
+
+    /// The conformance ANCS (2 animations) over the two-material-set cube: switching the
+    /// set in the panel rebuilds the scene's materials for that set.
+    #[test]
+    fn character_with_two_material_sets() {
+        let Some(dir) = tevscope::testing::conformance_dir() else {
+            return;
+        };
+        let spec = format!("{}:0xAC000001", dir.join("mp1_fixtures.pak").display());
+        let Some(ctx) = RenderContext::for_tests() else {
+            return;
+        };
+        let mut egui_renderer = egui_wgpu::Renderer::new(
+            &ctx.device,
+            wgpu::TextureFormat::Rgba8Unorm,
+            egui_wgpu::RendererOptions::default(),
+        );
+        let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
+        viewport.resize(&ctx, &mut egui_renderer, 64, 64);
+        let mut state = AppState::new(std::env::temp_dir());
+        state.open(&spec);
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert_eq!(
+            state.doc.as_ref().map(|d| d.areas.len()),
+            Some(1),
+            "the PAK's MREA is offered for lights"
+        );
+        let (assets, animations, _) = state.model().expect("a model");
+        assert_eq!(animations.len(), 2);
+        assert_eq!(assets.cmdl.material_sets.len(), 2);
+        sync_view(&mut viewport, &ctx, &state, true);
+        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        assert!(
+            viewport.status.error.is_none(),
+            "{:?}",
+            viewport.status.error
+        );
+        let sv = viewport.scene_view().expect("model view");
+        assert!(sv.scene.is_skinned());
+        assert_eq!(sv.scene.material_set(), 0);
+        sv.scene.finish_pipelines(&ctx);
+        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        let set0 = viewport.read(&ctx).expect("readback");
+
+        state.select_material(1, 2);
+        sync_view(&mut viewport, &ctx, &state, true);
+        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        let sv = viewport.scene_view().expect("scene");
+        assert_eq!(sv.scene.material_set(), 1);
+        sv.scene.finish_pipelines(&ctx);
+        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        let set1 = viewport.read(&ctx).expect("readback");
+        assert_ne!(set0.pixels, set1.pixels, "the second set's textures differ");
+        // The WGSL tab shows the scene's own (skinned) shader for the selection.
+        state.view_status = viewport.status.clone();
+        let key = state.view_status.shader_key.clone().expect("selected key");
+        assert!(key.vertex.skinned);
+        state.tab = RightTab::Wgsl;
+        let ctx_ui = egui::Context::default();
+        let mut out = ctx_ui.run_ui(egui::RawInput::default(), |ui| {
+            tevscope::ui::panels::show(ui, &mut state)
+        });
+        out.textures_delta.clear();
+    }
+}

@@ -52,6 +52,104 @@ impl OrbitCamera {
         c
     }
 
+    /// Turns the camera by a pointer drag of (dx, dy) pixels: dragging right turns the
+    /// model right (the eye moves left around it), dragging down raises the eye.
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        const DEGREES_PER_PIXEL: f32 = 0.4;
+        self.yaw_degrees = (self.yaw_degrees - dx * DEGREES_PER_PIXEL).rem_euclid(360.0);
+        self.pitch_degrees = (self.pitch_degrees + dy * DEGREES_PER_PIXEL).clamp(-89.0, 89.0);
+    }
+
+    /// World units one pixel spans at the target's depth in a view `height` pixels high.
+    pub fn units_per_pixel(&self, height: f32) -> f32 {
+        let half = (self.fov_y_degrees.clamp(1.0, 170.0).to_radians() * 0.5).tan();
+        2.0 * self.distance.max(1e-4) * half / height.max(1.0)
+    }
+
+    /// Moves the target in the view plane by a drag of (dx, dy) pixels in a view `height`
+    /// pixels high, so the point under the cursor at the target's depth follows it.
+    pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
+        let v = self.view_from_world();
+        // Rows of the view rotation are the camera's right and up axes in world space.
+        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
+        let up = Vec3::new(v.x_axis.y, v.y_axis.y, v.z_axis.y);
+        let k = self.units_per_pixel(height);
+        let t = Vec3::from(self.target) - right * (dx * k) + up * (dy * k);
+        self.target = t.to_array();
+    }
+
+    /// Zooms by a scroll of `delta` points (positive = closer), exponentially so each
+    /// notch is the same ratio at any scale.
+    pub fn zoom(&mut self, delta: f32) {
+        self.distance = (self.distance * (-delta * 0.002).exp()).clamp(1e-4, 1e7);
+    }
+
+    /// Moves the eye along its current direction to the nearest distance at which every
+    /// corner of `aabb` lies in front of the camera and inside `margin` (e.g. 0.9) of a
+    /// view of `aspect`: the box fills the view instead of its bounding sphere. Keeps the
+    /// current distance when the box cannot be fitted (degenerate input).
+    pub fn fit_box(&mut self, aabb: &Aabb, aspect: f32, margin: f32) {
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { aabb.min[0] } else { aabb.max[0] },
+                    if i & 2 == 0 { aabb.min[1] } else { aabb.max[1] },
+                    if i & 4 == 0 { aabb.min[2] } else { aabb.max[2] },
+                )
+            })
+            .collect();
+        self.fit_points(&corners, aspect, margin);
+    }
+
+    /// [`OrbitCamera::fit_box`] for a point cloud (e.g. a model's positions: tighter than
+    /// its box when the geometry does not fill the box's corners).
+    pub fn fit_points(&mut self, points: &[Vec3], aspect: f32, margin: f32) {
+        let Some(first) = points.first() else {
+            return;
+        };
+        if points.iter().any(|c| !c.is_finite()) || !aspect.is_finite() || aspect <= 0.0 {
+            return;
+        }
+        let (min, max) = points
+            .iter()
+            .fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let corners = points;
+        let fits = |distance: f32| {
+            let mut c = *self;
+            c.distance = distance;
+            let view_from_world = c.view_from_world();
+            let clip_from_view = c.clip_from_view(aspect);
+            let near = distance * 0.01;
+            corners.iter().all(|&p| {
+                let v = view_from_world.transform_point3(p);
+                if -v.z <= near {
+                    return false;
+                }
+                let ndc = clip_from_view.project_point3(v);
+                ndc.x.abs() <= margin && ndc.y.abs() <= margin
+            })
+        };
+        let radius = ((max - min).length() * 0.5
+            + (Vec3::from(self.target) - (min + max) * 0.5).length())
+        .max(1e-3);
+        // Far enough for any view direction and aspect, then bisect down to the fit.
+        let half = (self.fov_y_degrees.clamp(1.0, 170.0).to_radians() * 0.5).tan();
+        let mut hi = radius * 4.0 / (half * aspect.min(1.0) * margin.clamp(0.05, 1.0)) + radius;
+        if !fits(hi) {
+            return;
+        }
+        let mut lo = 0.0f32;
+        for _ in 0..40 {
+            let mid = 0.5 * (lo + hi);
+            if fits(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        self.distance = hi;
+    }
+
     /// World-space eye position.
     pub fn eye(&self) -> Vec3 {
         let (yaw, pitch) = (
@@ -122,6 +220,82 @@ mod tests {
         // World +Z is camera up; world origin is in front (−z) of the camera.
         assert!((v.transform_vector3(Vec3::Z) - Vec3::Y).length() < 1e-5);
         assert!(v.transform_point3(Vec3::ZERO).z < 0.0);
+    }
+
+    #[test]
+    fn pan_keeps_the_grabbed_point_under_the_cursor() {
+        let mut c = OrbitCamera {
+            yaw_degrees: 37.0,
+            pitch_degrees: 25.0,
+            distance: 8.0,
+            target: [1.0, -2.0, 0.5],
+            fov_y_degrees: 45.0,
+        };
+        let height = 600.0;
+        let to_pixels = |c: &OrbitCamera, p: Vec3| {
+            let ndc = (c.clip_from_view(1.0) * c.view_from_world()).project_point3(p);
+            (ndc.x * height * 0.5, -ndc.y * height * 0.5)
+        };
+        let grabbed = Vec3::from(c.target);
+        let before = to_pixels(&c, grabbed);
+        c.pan(30.0, -12.0, height);
+        let after = to_pixels(&c, grabbed);
+        assert!(
+            (after.0 - before.0 - 30.0).abs() < 1e-2,
+            "{before:?} {after:?}"
+        );
+        assert!(
+            (after.1 - before.1 + 12.0).abs() < 1e-2,
+            "{before:?} {after:?}"
+        );
+        // Panning keeps the viewing direction and distance.
+        assert!((c.distance - 8.0).abs() < 1e-6 && c.yaw_degrees == 37.0);
+    }
+
+    #[test]
+    fn zoom_is_a_ratio_and_orbit_clamps_pitch() {
+        let mut c = OrbitCamera::default();
+        c.zoom(100.0);
+        let once = c.distance;
+        c.zoom(100.0);
+        assert!((c.distance / once - once / 5.0).abs() < 1e-5);
+        assert!(c.distance < 5.0);
+        c.zoom(-1e9);
+        assert!(c.distance.is_finite() && c.distance <= 1e7);
+        c.orbit(0.0, 1e6);
+        assert_eq!(c.pitch_degrees, 89.0);
+        c.orbit(900.0, 0.0);
+        assert!((0.0..360.0).contains(&c.yaw_degrees));
+        assert!(c.eye().is_finite());
+    }
+
+    #[test]
+    fn fit_box_fills_the_view_with_every_corner_inside() {
+        let aabb = Aabb {
+            min: [-4.0, -0.1, 0.0],
+            max: [4.0, 0.1, 3.0],
+        };
+        for aspect in [0.5f32, 1.0, 16.0 / 9.0] {
+            let mut c = OrbitCamera::framing(&aabb);
+            c.fit_box(&aabb, aspect, 0.9);
+            let m = c.clip_from_view(aspect) * c.view_from_world();
+            let mut widest = 0.0f32;
+            for i in 0..8 {
+                let p = Vec3::new(
+                    if i & 1 == 0 { -4.0 } else { 4.0 },
+                    if i & 2 == 0 { -0.1 } else { 0.1 },
+                    if i & 4 == 0 { 0.0 } else { 3.0 },
+                );
+                let ndc = m.project_point3(p);
+                assert!(
+                    ndc.x.abs() <= 0.9 + 1e-4 && ndc.y.abs() <= 0.9 + 1e-4,
+                    "{ndc}"
+                );
+                widest = widest.max(ndc.x.abs()).max(ndc.y.abs());
+            }
+            // Tight: some corner touches the margin.
+            assert!(widest > 0.89, "{aspect}: {widest}");
+        }
     }
 
     #[test]

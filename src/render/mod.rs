@@ -13,12 +13,14 @@
 //! - [`camera`]: the orbit camera in Prime's Z-up world.
 //! - [`scene`]: [`Scene`], a whole model (skinned, animated, lit) drawn as Prime draws it.
 //! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
+//! - [`pick`]: the ID pass behind [`Scene::pick`] (surface and material under a pixel).
 //! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
 
 pub mod camera;
 pub mod context;
 pub mod convert;
 pub mod material;
+pub mod pick;
 pub mod pipeline_cache;
 pub mod probe;
 pub mod quad;
@@ -30,6 +32,7 @@ pub mod texture;
 pub use camera::OrbitCamera;
 pub use context::{AdapterPreference, RenderContext};
 pub use material::GpuMaterial;
+pub use pick::PickHit;
 pub use pipeline_cache::{
     MaterialPipeline, PipelineCache, PipelineKey, PipelineStatus, ShaderPath,
 };

@@ -30,6 +30,7 @@ use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
 use super::material::{BoundTexture, GpuMaterial};
+use super::pick::{PickHit, PickPass, PickUniforms};
 use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
@@ -203,6 +204,8 @@ pub struct Scene {
     transparent_order: Vec<(f32, usize)>,
     /// Per material of the active set: whether a surface draws GX lines with it.
     has_lines: Vec<bool>,
+    /// The ID pass, made on the first [`Scene::pick`].
+    pick: Option<PickPass>,
     /// Problems found while building (missing textures, unusable materials, …).
     pub warnings: Vec<String>,
 }
@@ -335,6 +338,7 @@ impl Scene {
             skin,
             transparent_order: Vec::new(),
             has_lines: Vec::new(),
+            pick: None,
             warnings,
         };
         scene.rebuild_materials(ctx, options)?;
@@ -448,6 +452,8 @@ impl Scene {
         options: SceneOptions,
     ) -> Result<(), RenderError> {
         self.options = options;
+        // The pick pipeline bakes the culling in.
+        self.pick = None;
         let set_index = options
             .material_set
             .min(self.assets.cmdl.material_sets.len().saturating_sub(1));
@@ -898,6 +904,69 @@ impl Scene {
         stats.cpu = start.elapsed();
         ctx.queue.submit([encoder.finish()]);
         Ok(stats)
+    }
+
+    /// Which surface covers pixel (x, y) of a `width` × `height` view with the current
+    /// camera, pose and time (what [`Scene::render`] into a target of that size shows):
+    /// an ID pass over every drawn surface's triangles with the colour pass's culling and
+    /// depth test. None on background. Alpha-tested holes still pick their surface (the ID
+    /// pass runs no TEV).
+    pub fn pick(
+        &mut self,
+        ctx: &RenderContext,
+        width: u32,
+        height: u32,
+        x: u32,
+        y: u32,
+    ) -> Result<Option<PickHit>, RenderError> {
+        if x >= width || y >= height {
+            return Ok(None);
+        }
+        self.apply_edits(ctx);
+        self.update_skin(ctx);
+        let Some(index_buffer) = &self.index_buffer else {
+            return Ok(None);
+        };
+        let mut pass = match self.pick.take() {
+            Some(p) => p,
+            None => PickPass::new(ctx, self.skin.is_some(), self.options.cull.face())?,
+        };
+        let camera = self.camera.frame_camera(width as f32 / height as f32);
+        let uniforms = PickUniforms {
+            clip_from_model: (camera.clip_from_view * camera.view_from_world).to_cols_array_2d(),
+        };
+        let surfaces = &self.surfaces;
+        let slots = &self.slots;
+        let show_occluders = self.options.show_occluders;
+        let result = pass.run(ctx, width, height, x, y, &uniforms, |rp| {
+            rp.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+            rp.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+            if let Some(skin) = &self.skin {
+                rp.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
+                rp.set_bind_group(1, &skin.bind_group, &[]);
+            }
+            for (i, s) in surfaces.iter().enumerate() {
+                let drawn = matches!(slots.get(s.material), Some(Some(slot))
+                    if show_occluders || !slot.occluder);
+                if drawn && s.index_count > 0 {
+                    let id = i as u32;
+                    rp.draw_indexed(
+                        s.first_index..s.first_index + s.index_count,
+                        s.base_vertex,
+                        id..id + 1,
+                    );
+                }
+            }
+        });
+        self.pick = Some(pass);
+        Ok(result?.map(|(surface, depth)| PickHit {
+            surface: surface as usize,
+            material: self
+                .surfaces
+                .get(surface as usize)
+                .map_or(usize::MAX, |s| s.material),
+            depth,
+        }))
     }
 
     /// Renders at `width` × `height` and reads the image back (transparent background or

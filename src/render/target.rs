@@ -279,6 +279,50 @@ pub fn read_texture(
     height: u32,
     bytes_per_texel: u32,
 ) -> Result<Vec<u8>, RenderError> {
+    read_region(
+        ctx,
+        texture,
+        aspect,
+        (0, 0),
+        (width, height),
+        bytes_per_texel,
+    )
+}
+
+/// Copies the `size` region at `origin` of mip 0 of a colour texture back to the CPU
+/// (the pick pass reads one texel).
+pub fn read_texture_region(
+    ctx: &RenderContext,
+    texture: &wgpu::Texture,
+    origin: (u32, u32),
+    size: (u32, u32),
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, RenderError> {
+    let (w, h) = (texture.width(), texture.height());
+    if origin.0.saturating_add(size.0) > w || origin.1.saturating_add(size.1) > h {
+        return Err(RenderError::Readback(format!(
+            "region {}x{} at ({}, {}) outside the {w}x{h} texture",
+            size.0, size.1, origin.0, origin.1
+        )));
+    }
+    read_region(
+        ctx,
+        texture,
+        wgpu::TextureAspect::All,
+        origin,
+        size,
+        bytes_per_texel,
+    )
+}
+
+fn read_region(
+    ctx: &RenderContext,
+    texture: &wgpu::Texture,
+    aspect: wgpu::TextureAspect,
+    origin: (u32, u32),
+    (width, height): (u32, u32),
+    bytes_per_texel: u32,
+) -> Result<Vec<u8>, RenderError> {
     let unpadded = width * bytes_per_texel;
     let padded =
         unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
@@ -297,7 +341,11 @@ pub fn read_texture(
         wgpu::TexelCopyTextureInfo {
             texture,
             mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
+            origin: wgpu::Origin3d {
+                x: origin.0,
+                y: origin.1,
+                z: 0,
+            },
             aspect,
         },
         wgpu::TexelCopyBufferInfo {

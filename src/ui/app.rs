@@ -17,8 +17,8 @@ use crate::render::{AdapterPreference, RenderContext};
 
 use super::ViewerOptions;
 use super::edit::trace_quad_pixel;
-use super::panels::{AppState, show};
-use super::viewport::Viewport;
+use super::panels::{AppState, ModelPick, ViewMode, show};
+use super::viewport::{SceneInputs, Viewport};
 
 struct Gpu {
     ctx: RenderContext,
@@ -179,17 +179,12 @@ impl App {
         if let Some((w, h)) = requests.viewport_size {
             gpu.viewport.resize(&gpu.ctx, &mut gpu.egui_renderer, w, h);
         }
-        if requests.reload_view {
-            match &self.state.edit {
-                Some(edit) => gpu.viewport.show_material(
-                    &gpu.ctx,
-                    edit,
-                    &self.state.current_textures(),
-                    self.state.settings.sampling,
-                ),
-                None => gpu.viewport.clear_content(),
-            }
-        }
+        sync_view(
+            &mut gpu.viewport,
+            &gpu.ctx,
+            &self.state,
+            requests.reload_view,
+        );
 
         // Screenshot: rendered on its own with the chosen background, then the normal frame.
         if requests.screenshot {
@@ -218,6 +213,10 @@ impl App {
         gpu.viewport
             .render(&gpu.ctx, self.state.edit.as_ref(), &self.state.settings);
 
+        if let Some((x, y)) = requests.pick {
+            pick(&mut gpu.viewport, &gpu.ctx, &mut self.state, x, y);
+            window.request_redraw();
+        }
         if let Some((x, y)) = requests.inspect
             && self.state.settings.orbit.is_none()
             && let Some(edit) = &self.state.edit
@@ -334,7 +333,73 @@ impl App {
 
 impl super::panels::Requests {
     fn is_empty(&self) -> bool {
-        self.open.is_none() && !self.reload_view && self.inspect.is_none() && !self.screenshot
+        self.open.is_none()
+            && !self.reload_view
+            && self.inspect.is_none()
+            && self.pick.is_none()
+            && !self.screenshot
+    }
+}
+
+/// Carries the UI's view state to the viewport: on `reload` the content (the model scene,
+/// or the material quad / texture preview), then each frame the model view's inputs
+/// (camera, clock, animation, lights, material set, the selected material's edit).
+pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
+    if reload {
+        match (state.model(), state.view_mode) {
+            (Some((assets, _, _)), ViewMode::Model) => {
+                viewport.show_scene(ctx, assets, state.set, state.tev_options);
+            }
+            _ => match &state.edit {
+                Some(edit) => viewport.show_material(
+                    ctx,
+                    edit,
+                    &state.current_textures(),
+                    state.settings.sampling,
+                ),
+                None => viewport.clear_content(),
+            },
+        }
+    }
+    if state.shows_model() {
+        viewport.update_scene(
+            ctx,
+            &SceneInputs {
+                camera: state.camera,
+                time: state.settings.time,
+                animation: state.animation,
+                lights: &state.light_set,
+                lights_revision: state.lights_revision,
+                material_set: state.set,
+                tev: state.tev_options,
+                edit: state.edit.as_ref().map(|e| (state.material, e)),
+            },
+        );
+    }
+}
+
+/// A click on the model at target pixel (x, y): the surface under it selects its
+/// material, and the inspector gets the hit and the displayed pixel.
+pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, x: u32, y: u32) {
+    match viewport.pick(ctx, x, y) {
+        Some(Ok((hit, rgba))) => {
+            let set = state.set;
+            if let Some(h) = hit
+                && h.material != state.material
+            {
+                state.select_material(set, h.material);
+            }
+            state.model_pick = Some(ModelPick {
+                x,
+                y,
+                set,
+                hit,
+                rgba,
+                camera: state.camera,
+            });
+        }
+        Some(Err(e)) => state.load_error = Some(format!("pick failed: {e}")),
+        None => {}
     }
 }
 

@@ -12,6 +12,8 @@ pub enum FileKind {
     Folder,
     Pak,
     Cmdl,
+    /// An ANCS character set (shown with its model, skin, skeleton and animations).
+    Ancs,
     Txtr,
 }
 
@@ -29,6 +31,7 @@ pub fn file_kind(path: &Path) -> Option<FileKind> {
     match ext.as_str() {
         "pak" => Some(FileKind::Pak),
         "cmdl" => Some(FileKind::Cmdl),
+        "ancs" => Some(FileKind::Ancs),
         "txtr" => Some(FileKind::Txtr),
         _ => None,
     }
@@ -78,7 +81,7 @@ pub struct PakRow {
 
 impl PakRow {
     pub fn viewable(&self) -> bool {
-        self.fourcc == "CMDL" || self.fourcc == "TXTR"
+        matches!(self.fourcc.as_str(), "CMDL" | "ANCS" | "TXTR")
     }
 }
 
@@ -112,6 +115,52 @@ pub fn list_pak(path: &Path) -> anyhow::Result<Vec<PakRow>> {
     });
     rows.dedup_by(|a, b| a.spec == b.spec);
     Ok(rows)
+}
+
+/// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),
+/// as (label, spec) pairs: the light layers the viewer offers.
+pub fn area_sources(spec: &str) -> Vec<(String, String)> {
+    let Ok((path, member)) = crate::load::source::split_spec(spec) else {
+        return Vec::new();
+    };
+    if member.is_some() {
+        return list_pak(&path)
+            .map(|rows| {
+                rows.into_iter()
+                    .filter(|r| r.fourcc == "MREA")
+                    .map(|r| (r.name.clone().unwrap_or_else(|| r.id.clone()), r.spec))
+                    .collect()
+            })
+            .unwrap_or_default();
+    }
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.extension()
+                        .and_then(|e| e.to_str())
+                        .is_some_and(|e| e.eq_ignore_ascii_case("mrea"))
+                })
+                .map(|p| {
+                    let name = p
+                        .file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    (name, p.display().to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
 }
 
 /// Browser state: the current folder, its listing, expanded PAKs and a type filter.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 
-use crate::formats::cmdl::Cmdl;
+use crate::formats::cmdl::Aabb;
 use crate::formats::txtr::Txtr;
 use crate::gx::types::{
     AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
@@ -14,6 +14,8 @@ use crate::gx::types::{
 };
 use crate::load::source::{self, Resolver, Resource};
 use crate::render::TextureData;
+use crate::render::scene::ModelAssets;
+use std::sync::Arc;
 
 /// One material of a model, ready to draw.
 #[derive(Debug, Clone)]
@@ -39,12 +41,27 @@ pub enum Content {
         sets: Vec<MaterialSetEntry>,
         surface_count: usize,
         triangle_count: usize,
+        /// Everything the model view's [`crate::render::Scene`] is built from (shared, not
+        /// copied, between the document and the viewport).
+        assets: Arc<ModelAssets>,
+        /// The character's animations (empty for a plain CMDL).
+        animations: Vec<AnimationInfo>,
+        /// The model's bounding box (bind pose), for framing the camera.
+        aabb: Aabb,
     },
     Texture {
         texture: TextureData,
         /// `I8 16x8, 1 mip`.
         summary: String,
     },
+}
+
+/// One animation of a character.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationInfo {
+    pub name: String,
+    /// Seconds.
+    pub duration: f32,
 }
 
 /// An opened resource.
@@ -59,26 +76,109 @@ pub struct Document {
     pub content: Content,
     /// Non-fatal problems (missing textures, parser warnings).
     pub warnings: Vec<String>,
+    /// MREA areas next to the file whose light layers the model view offers (label, spec).
+    pub areas: Vec<(String, String)>,
 }
 
 impl Document {
     /// Opens a CMDL or TXTR spec (see [`crate::load::source`]). A whole PAK is not a
     /// document: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
-        let (resource, resolver) = source::open(spec)?;
+        let (resource, _) = source::open(spec)?;
         if resource.is_pak() {
             return Err(anyhow!(
                 "{spec} is a whole PAK archive: expand it in the file browser and pick a CMDL or TXTR"
             ));
         }
-        Self::from_resource(spec, &resource, resolver.as_ref())
+        if resource.is(b"ANCS")
+            || resource.is(b"CMDL")
+            || sniff_ext(&resource.label, "cmdl")
+            || sniff_ext(&resource.label, "ancs")
+        {
+            return Self::open_model(spec, &resource);
+        }
+        Self::from_resource(spec, &resource)
     }
 
-    fn from_resource(
-        spec: &str,
-        resource: &Resource,
-        resolver: &dyn Resolver,
-    ) -> anyhow::Result<Self> {
+    /// A CMDL or ANCS character through [`crate::load::load_model`] (textures, skin,
+    /// skeleton and animations found by asset ID), with the material entries the editor
+    /// and the quad preview use.
+    fn open_model(spec: &str, resource: &Resource) -> anyhow::Result<Self> {
+        let (model, mut warnings) = crate::load::load_model(spec, None, None, None, None)?;
+        let assets = model.assets;
+        let cmdl = &assets.cmdl;
+        warnings.extend(cmdl.warnings.iter().cloned());
+        for (i, e) in cmdl.surface_errors() {
+            warnings.push(format!("surface {i}: {e}"));
+        }
+        let mut sets = Vec::new();
+        for set in &cmdl.material_sets {
+            let mut materials = Vec::new();
+            for (index, m) in set.materials.iter().enumerate() {
+                let entry = m.to_gx().map_err(|e| e.to_string()).map(|material| {
+                    let texture_ids = set.material_texture_ids(index);
+                    let textures = texture_ids
+                        .iter()
+                        .map(|id| {
+                            let id = (*id)?;
+                            let t = assets.textures.get(&u64::from(id)).cloned();
+                            if t.is_none() {
+                                let w = format!("texture 0x{id:08X} not found or unreadable");
+                                if !warnings.contains(&w) {
+                                    warnings.push(w);
+                                }
+                            }
+                            t
+                        })
+                        .collect();
+                    MaterialEntry {
+                        material,
+                        textures,
+                        texture_ids,
+                    }
+                });
+                materials.push(entry);
+            }
+            sets.push(MaterialSetEntry { materials });
+        }
+        let animations = assets
+            .skin
+            .as_ref()
+            .map(|s| {
+                s.clips
+                    .iter()
+                    .map(|(name, clip)| AnimationInfo {
+                        name: name.clone(),
+                        duration: clip.duration,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        // The same box the scene frames.
+        let aabb = Aabb::from_points(cmdl.positions.values.iter().copied()).unwrap_or(cmdl.aabb);
+        let content = Content::Model {
+            sets,
+            surface_count: cmdl.surfaces.len(),
+            triangle_count: cmdl.triangle_count(),
+            animations,
+            aabb,
+            assets: Arc::new(assets),
+        };
+        let dir = resource
+            .path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        Ok(Self {
+            spec: spec.to_string(),
+            dir,
+            stem: screenshot_stem(resource),
+            content,
+            warnings,
+            areas: super::browser::area_sources(spec),
+        })
+    }
+
+    fn from_resource(spec: &str, resource: &Resource) -> anyhow::Result<Self> {
         let dir = resource
             .path
             .parent()
@@ -98,58 +198,12 @@ impl Document {
             let (texture, warning) = texture_data(&txtr)?;
             warnings.extend(warning);
             Content::Texture { texture, summary }
-        } else if resource.is(b"CMDL") || sniff_ext(&resource.label, "cmdl") {
-            let cmdl = Cmdl::parse(&resource.bytes, &resource.label)?;
-            warnings.extend(cmdl.warnings.iter().cloned());
-            for (i, e) in cmdl.surface_errors() {
-                warnings.push(format!("surface {i}: {e}"));
-            }
-            let mut sets = Vec::new();
-            for set in &cmdl.material_sets {
-                let mut materials = Vec::new();
-                for (index, m) in set.materials.iter().enumerate() {
-                    let entry = match m.to_gx() {
-                        Ok(material) => {
-                            let texture_ids = set.material_texture_ids(index);
-                            let textures = texture_ids
-                                .iter()
-                                .map(|id| {
-                                    let id = (*id)?;
-                                    match load_texture(resolver, u64::from(id)) {
-                                        Ok(t) => Some(t),
-                                        Err(e) => {
-                                            let w = format!("texture 0x{id:08X}: {e:#}");
-                                            if !warnings.contains(&w) {
-                                                warnings.push(w);
-                                            }
-                                            None
-                                        }
-                                    }
-                                })
-                                .collect();
-                            Ok(MaterialEntry {
-                                material,
-                                textures,
-                                texture_ids,
-                            })
-                        }
-                        Err(e) => Err(e.to_string()),
-                    };
-                    materials.push(entry);
-                }
-                sets.push(MaterialSetEntry { materials });
-            }
-            Content::Model {
-                sets,
-                surface_count: cmdl.surfaces.len(),
-                triangle_count: cmdl.triangle_count(),
-            }
         } else {
             let kind = resource
                 .fourcc
                 .map_or_else(|| "unknown".to_string(), crate::formats::fourcc_string);
             return Err(anyhow!(
-                "{}: type {kind} cannot be viewed (open a CMDL or TXTR)",
+                "{}: type {kind} cannot be viewed (open a CMDL, ANCS or TXTR)",
                 resource.label
             ));
         };
@@ -159,6 +213,7 @@ impl Document {
             stem,
             content,
             warnings,
+            areas: Vec::new(),
         })
     }
 
@@ -183,6 +238,8 @@ fn screenshot_stem(resource: &Resource) -> String {
         .unwrap_or("tevscope")
         .replace(':', "_");
     base.trim_end_matches(".CMDL")
+        .trim_end_matches(".ANCS")
+        .trim_end_matches(".ancs")
         .trim_end_matches(".cmdl")
         .trim_end_matches(".TXTR")
         .trim_end_matches(".txtr")

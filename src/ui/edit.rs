@@ -87,6 +87,38 @@ impl MaterialEdit {
         &self.key
     }
 
+    /// The edited material as a [`Material`] (what a model scene draws): the material
+    /// stages, konsts, registers and alpha test of the program; blend and depth write only
+    /// where they were edited (the program derives them from flags, `gx.md` §8.3).
+    /// Engine-appended stages are not part of a material: the renderer adds them again
+    /// from the TEV switches.
+    pub fn to_material(&self) -> Material {
+        let mut m = self.material.clone();
+        m.stages = self
+            .program
+            .stages
+            .iter()
+            .filter(|s| matches!(s.origin, StageOrigin::Material { .. }))
+            .map(|s| s.stage)
+            .collect();
+        m.konst = self.program.konst;
+        m.registers = self.program.registers;
+        m.alpha_test = self.program.alpha_test;
+        let derived = TevProgram::from_material(&self.material, &self.options);
+        if self.program.blend != derived.blend {
+            m.blend = self.program.blend;
+            // Punchthrough forces an opaque blend; an edited blend takes over.
+            m.flags &= !crate::gx::types::flags::PUNCHTHROUGH;
+        }
+        if self.program.depth.write != derived.depth.write {
+            m.depth_write = self.program.depth.write;
+            if self.program.depth.write {
+                m.depth_sorted = false;
+            }
+        }
+        m
+    }
+
     /// Whether program stage `i` is editable (material stages) or engine-appended.
     pub fn is_engine_stage(&self, i: usize) -> bool {
         self.program
@@ -209,6 +241,30 @@ mod tests {
         e.reset(TevOptions::default());
         assert_eq!(e.program.stages[0].stage.color_in[3], ColorInput::Texc);
         assert_eq!(e.last_edit, EditKind::Structure);
+    }
+
+    #[test]
+    fn to_material_round_trips_program_edits() {
+        use crate::gx::types::{BlendFactor, BlendMode};
+        let options = TevOptions {
+            reflection_pass_through: true,
+            ..TevOptions::default()
+        };
+        let mut m = texture_preview_material();
+        // The last stage writes C0, so the engine appends its pass-through stage.
+        m.stages[0].color_op.out_reg = crate::gx::types::TevReg::C0;
+        let mut e = MaterialEdit::new(m.clone(), options);
+        assert!(e.is_engine_stage(1));
+        assert_eq!(e.to_material(), m, "no edit: the material as loaded");
+        e.program.konst[2] = [9, 8, 7, 6];
+        e.program.registers[3] = [-5, 100, 300, 1023];
+        e.program.stages[0].stage.color_in[2] = ColorInput::Konst;
+        e.program.blend.mode = BlendMode::Blend;
+        e.program.blend.src = BlendFactor::SrcAlpha;
+        e.program.depth.write = false;
+        let back = e.to_material();
+        assert_eq!(back.stages.len(), 1, "engine stage left out");
+        assert_eq!(TevProgram::from_material(&back, &options), e.program);
     }
 
     #[test]

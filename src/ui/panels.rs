@@ -35,6 +35,8 @@ pub struct Requests {
     pub screenshot: bool,
     /// Desired viewport target size in physical pixels.
     pub viewport_size: Option<(u32, u32)>,
+    /// Model view: find the surface under this target pixel and select its material.
+    pub pick: Option<(u32, u32)>,
 }
 
 /// Right-panel tabs.
@@ -50,6 +52,59 @@ pub enum RightTab {
 pub enum WgslChoice {
     Specialized,
     Uber,
+}
+
+/// What the central view shows for a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewMode {
+    /// The whole model through the scene renderer.
+    Model,
+    /// The selected material on the preview quad (pixel-exact, CPU-traceable).
+    MaterialQuad,
+}
+
+/// The model view's lighting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LightChoice {
+    /// tevscope's neutral preset.
+    Basic,
+    /// What the game does with no lights: ambient only.
+    None,
+    /// The first light layer of an MREA (label, spec).
+    Area(String, String),
+}
+
+impl LightChoice {
+    pub fn label(&self) -> &str {
+        match self {
+            Self::Basic => "basic",
+            Self::None => "none (game, no lights)",
+            Self::Area(label, _) => label,
+        }
+    }
+
+    /// The `load_lights` spec.
+    fn spec(&self) -> &str {
+        match self {
+            Self::Basic => "basic",
+            Self::None => "none",
+            Self::Area(_, spec) => spec,
+        }
+    }
+}
+
+/// What a click on the model found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelPick {
+    pub x: u32,
+    pub y: u32,
+    /// Material set the hit's material belongs to.
+    pub set: usize,
+    pub hit: Option<crate::render::PickHit>,
+    /// The displayed pixel, exact RGBA8.
+    pub rgba: [u8; 4],
+    /// The camera it was picked with (the marker shows only while it is unchanged).
+    pub camera: crate::render::OrbitCamera,
 }
 
 /// An egui copy of a texture map and its size.
@@ -72,8 +127,8 @@ pub struct AppState {
     pub speed: f64,
     pub tab: RightTab,
     pub wgsl_choice: WgslChoice,
-    /// (revision, choice, source) of the last generated WGSL, so it is built once.
-    wgsl_cache: Option<(u64, WgslChoice, String)>,
+    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
+    wgsl_cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
     pub report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
     thumbnails: Option<Vec<Option<Thumbnail>>>,
@@ -85,6 +140,21 @@ pub struct AppState {
     pub view_status: ViewStatus,
     pub adapter: String,
     pub requests: Requests,
+    pub view_mode: ViewMode,
+    /// The model view's camera.
+    pub camera: crate::render::OrbitCamera,
+    /// Character animation playing (None = bind pose).
+    pub animation: Option<usize>,
+    pub lights: LightChoice,
+    pub light_set: crate::gx::lights::LightSet,
+    /// Bumped when `light_set` changes.
+    pub lights_revision: u64,
+    pub model_pick: Option<ModelPick>,
+    /// Frame the model once the viewport has its size (a newly opened model).
+    pub frame_pending: bool,
+    /// Edited materials not currently selected, by (set, index): selecting one again
+    /// brings its edits back (the scene keeps drawing them meanwhile).
+    edits: std::collections::HashMap<(usize, usize), MaterialEdit>,
 }
 
 impl AppState {
@@ -113,7 +183,87 @@ impl AppState {
             view_status: ViewStatus::default(),
             adapter: String::new(),
             requests: Requests::default(),
+            view_mode: ViewMode::Model,
+            camera: crate::render::OrbitCamera::default(),
+            animation: None,
+            lights: LightChoice::Basic,
+            light_set: crate::gx::lights::LightPreset::Basic.light_set(),
+            lights_revision: 0,
+            model_pick: None,
+            frame_pending: false,
+            edits: std::collections::HashMap::new(),
         }
+    }
+
+    /// The open model's assets, animations and box (None for textures or nothing).
+    pub fn model(
+        &self,
+    ) -> Option<(
+        &std::sync::Arc<crate::render::ModelAssets>,
+        &[super::document::AnimationInfo],
+        crate::formats::cmdl::Aabb,
+    )> {
+        match &self.doc {
+            Some(Document {
+                content:
+                    Content::Model {
+                        assets,
+                        animations,
+                        aabb,
+                        ..
+                    },
+                ..
+            }) => Some((assets, animations, *aabb)),
+            _ => None,
+        }
+    }
+
+    /// Whether the central view draws the whole model.
+    pub fn shows_model(&self) -> bool {
+        self.view_mode == ViewMode::Model && self.model().is_some()
+    }
+
+    /// Points the camera at the whole model: its bounding sphere, then (when the
+    /// viewport's size is known) as close as keeps the whole box in view.
+    pub fn frame_model(&mut self) {
+        if let Some((_, _, aabb)) = self.model() {
+            self.camera = crate::render::OrbitCamera::framing(&aabb);
+            if let Some((_, [w, h])) = self.viewport_texture
+                && w > 0
+                && h > 0
+                && let Some((assets, _, _)) = self.model()
+            {
+                // Every position (a sample of very large models) inside 90 % of the view.
+                let values = &assets.cmdl.positions.values;
+                let step = (values.len() / 20_000).max(1);
+                let points: Vec<glam::Vec3> = values
+                    .iter()
+                    .step_by(step)
+                    .map(|&p| glam::Vec3::from(p))
+                    .collect();
+                let mut camera = self.camera;
+                camera.fit_points(&points, w as f32 / h as f32, 0.9);
+                self.camera = camera;
+            }
+        }
+    }
+
+    /// Switches the lights (an MREA is read now; failures keep the old lights).
+    pub fn set_lights(&mut self, choice: LightChoice) {
+        match crate::load::load_lights(Some(choice.spec())) {
+            Ok(set) => {
+                self.light_set = set;
+                self.lights = choice;
+                self.lights_revision += 1;
+            }
+            Err(e) => self.load_error = Some(format!("lights: {e:#}")),
+        }
+    }
+
+    /// Duration of the playing animation, if any.
+    pub fn animation_duration(&self) -> Option<f32> {
+        let (_, animations, _) = self.model()?;
+        animations.get(self.animation?).map(|a| a.duration)
     }
 
     /// Opens a spec now (file I/O and parsing only); errors go to `load_error`. A whole
@@ -135,9 +285,11 @@ impl AppState {
                 self.browser.toggle_pak(&pak);
             }
             let first = match self.browser.paks.get(&pak) {
+                // The biggest model is most likely the archive's main one.
                 Some(Ok(rows)) => rows
                     .iter()
-                    .find(|r| r.fourcc == "CMDL")
+                    .filter(|r| r.fourcc == "CMDL")
+                    .max_by_key(|r| r.size)
                     .or_else(|| rows.iter().find(|r| r.viewable()))
                     .map(|r| r.spec.clone()),
                 Some(Err(e)) => {
@@ -150,7 +302,7 @@ impl AppState {
                 Some(member) => self.open(&member),
                 None => {
                     self.load_error = Some(format!(
-                        "{}: no CMDL or TXTR in this archive",
+                        "{}: no CMDL, ANCS or TXTR in this archive",
                         pak.display()
                     ));
                 }
@@ -166,8 +318,31 @@ impl AppState {
                     .display()
                     .to_string();
                 self.doc = Some(doc);
+                self.edits.clear();
+                self.edit = None;
+                self.model_pick = None;
                 self.set = 0;
                 self.material = 0;
+                self.animation = self
+                    .model()
+                    .and_then(|(_, animations, _)| (!animations.is_empty()).then_some(0));
+                // Anything that moves starts moving.
+                self.playing = self.animation.is_some()
+                    || matches!(&self.doc, Some(Document { content: Content::Model { sets, .. }, .. })
+                        if sets.iter().flat_map(|s| &s.materials).flatten()
+                            .any(|m| !m.material.uv_animations.is_empty()));
+                self.settings.time = 0.0;
+                self.frame_model();
+                self.frame_pending = true;
+                if let LightChoice::Area(_, spec) = &self.lights {
+                    let still_there = self
+                        .doc
+                        .as_ref()
+                        .is_some_and(|d| d.areas.iter().any(|(_, s)| s == spec));
+                    if !still_there {
+                        self.set_lights(LightChoice::Basic);
+                    }
+                }
                 self.select_material(0, 0);
             }
             Err(e) => {
@@ -178,10 +353,20 @@ impl AppState {
 
     /// Selects material (set, index) for editing and asks for a viewport rebuild.
     pub fn select_material(&mut self, set: usize, index: usize) {
+        if let Some(e) = self.edit.take()
+            && e.revision > 0
+        {
+            self.edits.insert((self.set, self.material), e);
+        }
         self.set = set;
         self.material = index;
         self.report = None;
         self.thumbnails = None;
+        if let Some(e) = self.edits.remove(&(set, index)) {
+            self.edit = Some(e);
+            self.requests.reload_view = true;
+            return;
+        }
         self.edit = match &self.doc {
             Some(Document {
                 content: Content::Texture { .. },
@@ -230,33 +415,60 @@ impl AppState {
     /// Advances the animation clock.
     pub fn tick(&mut self, dt: f64) {
         if self.playing {
-            self.settings.time = (self.settings.time + dt * self.speed).rem_euclid(900.0);
+            // A character's clip loops; otherwise the clock runs (UV animations).
+            let period = self
+                .animation_duration()
+                .filter(|d| *d > 0.0 && self.shows_model())
+                .map_or(900.0, f64::from);
+            self.settings.time = (self.settings.time + dt * self.speed).rem_euclid(period);
         }
     }
 
     /// Whether anything animates (keep redrawing).
     pub fn animating(&self) -> bool {
-        self.playing
-            && self
-                .edit
-                .as_ref()
-                .is_some_and(|e| !e.material.uv_animations.is_empty())
+        if !self.playing {
+            return false;
+        }
+        if self.shows_model() {
+            return self.animation.is_some()
+                || matches!(&self.doc, Some(Document { content: Content::Model { sets, .. }, .. })
+                    if sets.iter().flat_map(|s| &s.materials).flatten()
+                        .any(|m| !m.material.uv_animations.is_empty()));
+        }
+        self.edit
+            .as_ref()
+            .is_some_and(|e| !e.material.uv_animations.is_empty())
+    }
+
+    /// The specialized key whose WGSL the WGSL tab shows: in the model view the scene's
+    /// own (skinned, lit as drawn), else the edit's.
+    fn shown_key(&self) -> Option<crate::gx::key::ShaderKey> {
+        let edit = self.edit.as_ref()?;
+        if self.shows_model()
+            && let Some(k) = &self.view_status.shader_key
+        {
+            return Some(k.clone());
+        }
+        Some(edit.key().clone())
     }
 
     fn wgsl_source(&mut self) -> Option<&str> {
-        let edit = self.edit.as_ref()?;
+        let key = self.shown_key()?;
         let stale = self
             .wgsl_cache
             .as_ref()
-            .is_none_or(|(rev, choice, _)| *rev != edit.revision || *choice != self.wgsl_choice);
+            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl_choice);
         if stale {
+            let edit = self.edit.as_ref()?;
             let source = match self.wgsl_choice {
-                WgslChoice::Specialized => wgsl::generate(edit.key()),
+                WgslChoice::Specialized => wgsl::generate(&key),
                 WgslChoice::Uber => {
-                    wgsl::generate_uber(&UberKey::new(&edit.material, &edit.program))
+                    let mut uber = UberKey::new(&edit.material, &edit.program);
+                    uber.vertex = key.vertex.clone();
+                    wgsl::generate_uber(&uber)
                 }
             };
-            self.wgsl_cache = Some((edit.revision, self.wgsl_choice, source));
+            self.wgsl_cache = Some((key, self.wgsl_choice, source));
         }
         self.wgsl_cache.as_ref().map(|(_, _, s)| s.as_str())
     }
@@ -312,17 +524,57 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
 }
 
 fn timeline(ui: &mut Ui, state: &mut AppState) {
+    let animations: Vec<String> = state
+        .model()
+        .map(|(_, a, _)| a.iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default();
+    let duration = state.animation_duration();
     ui.horizontal(|ui| {
         let label = if state.playing { "Pause" } else { "Play" };
-        if ui.button(label).clicked() {
+        if ui
+            .button(label)
+            .on_hover_text("Play or pause the clock (Space)")
+            .clicked()
+        {
             state.playing = !state.playing;
         }
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.settings.time = 0.0;
         }
+        if !animations.is_empty() && state.shows_model() {
+            ui.label("Animation");
+            let current = state
+                .animation
+                .and_then(|a| animations.get(a))
+                .map_or("bind pose", String::as_str);
+            egui::ComboBox::from_id_salt("animation")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(state.animation.is_none(), "bind pose")
+                        .clicked()
+                    {
+                        state.animation = None;
+                    }
+                    for (i, name) in animations.iter().enumerate() {
+                        if ui
+                            .selectable_label(state.animation == Some(i), name)
+                            .clicked()
+                        {
+                            state.animation = Some(i);
+                            state.settings.time = 0.0;
+                        }
+                    }
+                });
+        }
+        let range = match duration.filter(|_| state.shows_model()) {
+            Some(d) => 0.0..=f64::from(d.max(1e-3)),
+            None => 0.0..=60.0,
+        };
         ui.add(
-            egui::Slider::new(&mut state.settings.time, 0.0..=60.0)
+            egui::Slider::new(&mut state.settings.time, range)
                 .text("s")
+                .max_decimals(3)
                 .clamping(egui::SliderClamping::Never),
         );
         ui.add(
@@ -331,10 +583,26 @@ fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .speed(0.05)
                 .prefix("speed ×"),
         );
-        let anims = state
-            .edit
-            .as_ref()
-            .map_or(0, |e| e.material.uv_animations.len());
+        let anims = if state.shows_model() {
+            match &state.doc {
+                Some(Document {
+                    content: Content::Model { sets, .. },
+                    ..
+                }) => sets.get(state.set).map_or(0, |s| {
+                    s.materials
+                        .iter()
+                        .flatten()
+                        .map(|m| m.material.uv_animations.len())
+                        .sum()
+                }),
+                _ => 0,
+            }
+        } else {
+            state
+                .edit
+                .as_ref()
+                .map_or(0, |e| e.material.uv_animations.len())
+        };
         ui.separator();
         ui.label(if anims == 0 {
             "no UV animations".to_string()
@@ -370,7 +638,10 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
             .small()
             .weak(),
     );
-    ui.checkbox(&mut state.browser.viewable_only, "only CMDL/TXTR in PAKs");
+    ui.checkbox(
+        &mut state.browser.viewable_only,
+        "only CMDL/ANCS/TXTR in PAKs",
+    );
     if let Some(e) = &state.browser.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
@@ -447,12 +718,12 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                             });
                         }
                     }
-                    FileKind::Cmdl | FileKind::Txtr => {
+                    FileKind::Cmdl | FileKind::Ancs | FileKind::Txtr => {
                         let spec = entry.path.display().to_string();
-                        let icon = if entry.kind == FileKind::Cmdl {
-                            "CMDL"
-                        } else {
-                            "TXTR"
+                        let icon = match entry.kind {
+                            FileKind::Cmdl => "CMDL",
+                            FileKind::Ancs => "ANCS",
+                            _ => "TXTR",
                         };
                         let selected = current.as_deref() == Some(&spec);
                         if ui
@@ -481,23 +752,15 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
 
 fn central(ui: &mut Ui, state: &mut AppState) {
     let ppp = ui.ctx().pixels_per_point();
-    let avail = ui.available_size();
-    // Room for the title line and, when the selection has textures, the thumbnail strip.
-    let strip = if state.texture_count() == 0 {
-        0.0
-    } else {
-        130.0
-    };
-    let side = (avail.x - 16.0).min(avail.y - 40.0 - strip).max(32.0);
-    // The preview quad is square; the model scene will take the whole rect.
-    let want = ((side * ppp).round() as u32, (side * ppp).round() as u32);
-    state.requests.viewport_size = Some(want);
     let Some(doc) = &state.doc else {
+        let avail = ui.available_size();
+        let side = (avail.x - 16.0).min(avail.y - 40.0).max(32.0);
+        state.requests.viewport_size = Some(((side * ppp) as u32, (side * ppp) as u32));
         ui.centered_and_justified(|ui| {
             ui.label(
                 RichText::new(
-                    "Open a CMDL, TXTR or PAK from the file browser, drop a file on the window,\n\
-                     or type a spec (file.pak:0xID) in the Open field.",
+                    "Open a CMDL, ANCS, TXTR or PAK from the file browser, drop a file on the\n\
+                     window, or type a spec (file.pak:0xID) in the Open field.",
                 )
                 .size(16.0)
                 .weak(),
@@ -510,27 +773,110 @@ fn central(ui: &mut Ui, state: &mut AppState) {
             sets,
             surface_count,
             triangle_count,
+            animations,
+            ..
         } => format!(
-            "{} — {} material set{}, {} surfaces, {} triangles",
+            "{} — {} material set{}, {} surfaces, {} triangles{}",
             doc.spec,
             sets.len(),
             if sets.len() == 1 { "" } else { "s" },
             surface_count,
-            triangle_count
+            triangle_count,
+            if animations.is_empty() {
+                String::new()
+            } else {
+                format!(", {} animations", animations.len())
+            }
         ),
         Content::Texture { summary, .. } => format!("{} — {summary}", doc.spec),
     };
+    let is_model = matches!(doc.content, Content::Model { .. });
+    let areas = doc.areas.clone();
     ui.horizontal(|ui| {
         ui.add_space(8.0);
         ui.label(RichText::new(title).strong());
     });
+    if is_model {
+        model_bar(ui, state, &areas);
+    }
+    let model_view = state.shows_model();
+    if model_view
+        && ui.input(|i| i.key_pressed(egui::Key::F))
+        && !ui.ctx().egui_wants_keyboard_input()
+    {
+        state.frame_model();
+    }
+    if ui.input(|i| i.key_pressed(egui::Key::Space)) && !ui.ctx().egui_wants_keyboard_input() {
+        state.playing = !state.playing;
+    }
+
+    let avail = ui.available_size();
+    // Room for the thumbnail strip when the selection has textures.
+    let strip = if state.texture_count() == 0 {
+        0.0
+    } else {
+        130.0
+    };
+    let (want_w, want_h) = if model_view {
+        // The model takes the whole panel.
+        let w = (avail.x - 16.0).max(32.0);
+        let h = (avail.y - 8.0 - strip).max(32.0);
+        (w, h)
+    } else {
+        // The preview quad is square.
+        let side = (avail.x - 16.0).min(avail.y - 8.0 - strip).max(32.0);
+        (side, side)
+    };
+    let want = ((want_w * ppp).round() as u32, (want_h * ppp).round() as u32);
+    state.requests.viewport_size = Some(want);
     let Some((tex, [w, h])) = state.viewport_texture else {
         return;
     };
+    if model_view && state.frame_pending && (w, h) == want {
+        state.frame_model();
+        state.frame_pending = false;
+    }
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
         egui::Image::new((tex, size)).paint_at(ui, rect);
+        let pixel_at = |pos: egui::Pos2| {
+            let rel = (pos - response.rect.min) * ppp;
+            let (x, y) = (rel.x.floor(), rel.y.floor());
+            (x >= 0.0 && y >= 0.0 && (x as u32) < w && (y as u32) < h)
+                .then_some((x as u32, y as u32))
+        };
+        if model_view {
+            let d = response.drag_delta() * ppp;
+            if response.dragged_by(egui::PointerButton::Primary) {
+                state.camera.orbit(d.x, d.y);
+            } else if response.dragged_by(egui::PointerButton::Secondary)
+                || response.dragged_by(egui::PointerButton::Middle)
+            {
+                state.camera.pan(d.x, d.y, h as f32);
+            }
+            if response.hovered() {
+                let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+                if scroll != 0.0 {
+                    state.camera.zoom(scroll);
+                }
+            }
+            if response.clicked()
+                && let Some(p) = response.interact_pointer_pos().and_then(pixel_at)
+            {
+                state.requests.pick = Some(p);
+                state.tab = RightTab::Inspector;
+            }
+            if let Some(p) = state.model_pick.as_ref().filter(|p| p.camera == state.camera) {
+                let c = response.rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
+                ui.painter()
+                    .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
+            }
+            response.on_hover_text(
+                "Left-drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick the material · F: frame · Space: play/pause",
+            );
+            return;
+        }
         if let Some(camera) = state.settings.orbit.as_mut() {
             if response.dragged() {
                 let d = response.drag_delta();
@@ -543,14 +889,10 @@ fn central(ui: &mut Ui, state: &mut AppState) {
                 }
             }
         } else if response.clicked()
-            && let Some(pos) = response.interact_pointer_pos()
+            && let Some(p) = response.interact_pointer_pos().and_then(pixel_at)
         {
-            let rel = (pos - response.rect.min) * ppp;
-            let (x, y) = (rel.x.floor(), rel.y.floor());
-            if x >= 0.0 && y >= 0.0 && (x as u32) < w && (y as u32) < h {
-                state.requests.inspect = Some((x as u32, y as u32));
-                state.tab = RightTab::Inspector;
-            }
+            state.requests.inspect = Some(p);
+            state.tab = RightTab::Inspector;
         }
         if let Some(r) = state
             .report
@@ -570,13 +912,69 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     });
     texture_strip(ui, state);
     let Some(doc) = &state.doc else { return };
-    for w in &doc.warnings {
+    for w in doc.warnings.iter().chain(&state.view_status.warnings) {
         ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
     }
     let s = &state.view_status;
     if let Some(e) = &s.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
+}
+
+/// The model's view controls: model or material quad, lights, framing.
+fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
+    ui.horizontal(|ui| {
+        ui.add_space(8.0);
+        let before = state.view_mode;
+        ui.selectable_value(&mut state.view_mode, ViewMode::Model, "Model")
+            .on_hover_text("The whole model, lit and animated");
+        ui.selectable_value(
+            &mut state.view_mode,
+            ViewMode::MaterialQuad,
+            "Material quad",
+        )
+        .on_hover_text("The selected material on a flat quad (pixel-exact CPU trace)");
+        if state.view_mode != before {
+            state.requests.reload_view = true;
+        }
+        if state.view_mode != ViewMode::Model {
+            return;
+        }
+        ui.separator();
+        ui.label("Lights");
+        let mut choice = None;
+        egui::ComboBox::from_id_salt("lights")
+            .selected_text(state.lights.label().to_string())
+            .width(180.0)
+            .show_ui(ui, |ui| {
+                let mut options = vec![LightChoice::Basic, LightChoice::None];
+                options.extend(
+                    areas
+                        .iter()
+                        .map(|(l, s)| LightChoice::Area(format!("area: {l}"), s.clone())),
+                );
+                for o in options {
+                    if ui.selectable_label(state.lights == o, o.label()).clicked() {
+                        choice = Some(o);
+                    }
+                }
+            })
+            .response
+            .on_hover_text("basic preset, no lights, or an MREA's first light layer");
+        if let Some(c) = choice
+            && c != state.lights
+        {
+            state.set_lights(c);
+        }
+        ui.separator();
+        if ui
+            .button("Frame model")
+            .on_hover_text("Point the camera at the whole model (F)")
+            .clicked()
+        {
+            state.frame_model();
+        }
+    });
 }
 
 /// Paints a grey checkerboard (so transparent pixels read as such).
@@ -707,8 +1105,14 @@ fn path_status(ui: &mut Ui, state: &AppState) {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
         ui.painter().circle_filled(rect.center(), 4.5, color);
         ui.label(text);
-        if let Some(edit) = &state.edit {
-            ui.weak(format!("key {:016x}", edit.key().short_hash()));
+        if state.shows_model() && s.uber_draws > 0 {
+            ui.colored_label(
+                Color32::from_rgb(240, 200, 80),
+                format!("· {} draws on the ubershader", s.uber_draws),
+            );
+        }
+        if let (Some(edit), Some(key)) = (&state.edit, state.shown_key()) {
+            ui.weak(format!("key {:016x}", key.short_hash()));
             match edit.last_edit {
                 EditKind::Value => {
                     ui.weak("· last edit: value (uniforms)");
@@ -788,45 +1192,11 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
         state.select_material(s, m);
     }
 
-    ui.horizontal(|ui| {
-        ui.label("View:");
-        ui.selectable_value(
-            &mut state.settings.compositing,
-            Compositing::ExactTev,
-            "exact TEV output",
-        )
-        .on_hover_text("Blending off: the target holds exactly what the TEV wrote");
-        ui.selectable_value(
-            &mut state.settings.compositing,
-            Compositing::GxBlend,
-            "GX blend",
-        )
-        .on_hover_text("The material's blend over the background colour");
-        ui.separator();
-        ui.selectable_value(&mut state.settings.sampling, Sampling::Nearest, "nearest");
-        ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
-    });
-    ui.horizontal(|ui| {
-        ui.label("Preview");
-        let flat = state.settings.orbit.is_none();
-        if ui
-            .selectable_label(flat, "flat quad (pixel-exact)")
-            .on_hover_text("Screen-covering quad; the pixel inspector traces it")
-            .clicked()
-        {
-            state.settings.orbit = None;
-        }
-        if ui
-            .selectable_label(!flat, "plane in 3D (orbit)")
-            .on_hover_text(
-                "Drag to rotate, scroll to zoom; view-dependent UV animations follow the camera",
-            )
-            .clicked()
-            && flat
-        {
-            state.settings.orbit = Some(super::camera::OrbitCamera::default());
-        }
-    });
+    // The quad preview's own settings (the model view draws with Prime's blending and
+    // filtering).
+    if !state.shows_model() {
+        quad_settings(ui, state);
+    }
     ui.horizontal(|ui| {
         ui.label("Show");
         let d = &mut state.settings.alpha_display;
@@ -900,6 +1270,48 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
             material_editor(ui, edit);
         });
     edit.commit(&before);
+}
+
+fn quad_settings(ui: &mut Ui, state: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.label("View:");
+        ui.selectable_value(
+            &mut state.settings.compositing,
+            Compositing::ExactTev,
+            "exact TEV output",
+        )
+        .on_hover_text("Blending off: the target holds exactly what the TEV wrote");
+        ui.selectable_value(
+            &mut state.settings.compositing,
+            Compositing::GxBlend,
+            "GX blend",
+        )
+        .on_hover_text("The material's blend over the background colour");
+        ui.separator();
+        ui.selectable_value(&mut state.settings.sampling, Sampling::Nearest, "nearest");
+        ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Preview");
+        let flat = state.settings.orbit.is_none();
+        if ui
+            .selectable_label(flat, "flat quad (pixel-exact)")
+            .on_hover_text("Screen-covering quad; the pixel inspector traces it")
+            .clicked()
+        {
+            state.settings.orbit = None;
+        }
+        if ui
+            .selectable_label(!flat, "plane in 3D (orbit)")
+            .on_hover_text(
+                "Drag to rotate, scroll to zoom; view-dependent UV animations follow the camera",
+            )
+            .clicked()
+            && flat
+        {
+            state.settings.orbit = Some(super::camera::OrbitCamera::default());
+        }
+    });
 }
 
 const COMPARES: [Compare; 8] = [
@@ -1253,7 +1665,64 @@ fn rgba_cell(ui: &mut Ui, v: [i32; 4]) {
     ui.monospace(format!("{:5} {:5} {:5} {:5}", v[0], v[1], v[2], v[3]));
 }
 
+fn model_inspector(ui: &mut Ui, state: &mut AppState) {
+    let Some(p) = &state.model_pick else {
+        ui.weak("Click the model to see the surface, material and exact pixel under the cursor.");
+        return;
+    };
+    ui.heading(format!("Pixel ({}, {})", p.x, p.y));
+    egui::Grid::new("model_pick").num_columns(2).show(ui, |ui| {
+        ui.label("displayed RGBA8");
+        ui.horizontal(|ui| rgba_cell(ui, p.rgba.map(i32::from)));
+        ui.end_row();
+        match &p.hit {
+            Some(hit) => {
+                ui.label("surface");
+                ui.monospace(format!("{}", hit.surface));
+                ui.end_row();
+                ui.label("material");
+                ui.monospace(format!("{} (set {})", hit.material, p.set));
+                ui.end_row();
+                ui.label("depth");
+                ui.monospace(format!("{:.6}", hit.depth));
+                ui.end_row();
+            }
+            None => {
+                ui.label("surface");
+                ui.weak("background");
+                ui.end_row();
+            }
+        }
+    });
+    if let Some(hit) = &p.hit {
+        if let Some(m) = state
+            .doc
+            .as_ref()
+            .and_then(|d| d.material(p.set, hit.material))
+        {
+            ui.separator();
+            ui.label("Material stages");
+            for (i, st) in m.material.stages.iter().enumerate() {
+                ui.monospace(format!("{i}: {}", describe_color(st)));
+                ui.monospace(format!("   {}", describe_alpha(st)));
+            }
+        }
+        if ui.button("Edit this material").clicked() {
+            state.tab = RightTab::Material;
+        }
+    }
+    ui.separator();
+    ui.weak(
+        "The exact TEV trace runs on the material quad: switch to \"Material quad\" and click \
+         a pixel there.",
+    );
+}
+
 fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
+    if state.shows_model() {
+        model_inspector(ui, state);
+        return;
+    }
     if state.settings.orbit.is_some() {
         ui.weak("The pixel inspector traces the flat quad: switch the preview to \"flat quad\".");
         return;
@@ -1387,6 +1856,74 @@ mod tests {
         assert_eq!(konst_sel_name(0x1F), "K3_A");
         assert_eq!(op_name(14), "RGB8_GT");
         assert_eq!(op_name(2), "2 (= GR16_GT)");
+    }
+
+    fn demo_spec(name: &str) -> String {
+        let pak = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+        format!("{}:{name}", pak.display())
+    }
+
+    #[test]
+    fn a_character_opens_in_the_model_view_playing_its_first_clip() {
+        let mut state = AppState::new(std::env::temp_dir());
+        state.open(&demo_spec("worm_character"));
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert!(state.shows_model());
+        assert_eq!(state.animation, Some(0));
+        assert!(state.playing && state.animating());
+        let duration = f64::from(state.animation_duration().unwrap());
+        assert!(duration > 0.0);
+        // The clock loops over the clip.
+        state.tick(duration * 0.75);
+        state.tick(duration * 0.5);
+        assert!((state.settings.time - duration * 0.25).abs() < 1e-9);
+        // The MREA of the same PAK is offered, and choosing it loads its lights.
+        let doc = state.doc.as_ref().unwrap();
+        let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
+        state.set_lights(LightChoice::Area(label, spec));
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert_eq!(state.lights_revision, 1);
+        assert_ne!(
+            state.light_set,
+            crate::gx::lights::LightPreset::Basic.light_set()
+        );
+        // Frame model puts the camera back on the model's box.
+        let framed = state.camera;
+        state.camera.pan(100.0, 50.0, 500.0);
+        state.camera.zoom(300.0);
+        assert_ne!(state.camera, framed);
+        state.frame_model();
+        assert_eq!(state.camera, framed);
+        state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
+        for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
+            state.tab = tab;
+            run_frame(&mut state);
+        }
+        // Switching to the material quad is a view reload and leaves the model view.
+        state.requests = Requests::default();
+        state.view_mode = ViewMode::MaterialQuad;
+        assert!(!state.shows_model());
+        run_frame(&mut state);
+    }
+
+    #[test]
+    fn edits_survive_selecting_another_material() {
+        let mut state = AppState::new(std::env::temp_dir());
+        state.open(&demo_spec("showcase"));
+        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        let edit = state.edit.as_mut().unwrap();
+        let before = edit.program.clone();
+        edit.program.konst[1] = [1, 2, 3, 4];
+        edit.commit(&before);
+        state.select_material(0, 5);
+        assert_eq!(state.edit.as_ref().unwrap().revision, 0);
+        state.select_material(0, 0);
+        let edit = state.edit.as_ref().unwrap();
+        assert_eq!(edit.revision, 1);
+        assert_eq!(edit.program.konst[1], [1, 2, 3, 4]);
+        // A new document forgets them.
+        state.open(&demo_spec("showcase"));
+        assert_eq!(state.edit.as_ref().unwrap().revision, 0);
     }
 
     #[test]

@@ -1,10 +1,10 @@
 //! The central 3D view: an [`OffscreenTarget`] this module owns, shown in egui as a native
 //! texture, and read back for screenshots and the pixel inspector.
 //!
-//! What is drawn into it is a [`ViewContent`]: today the material preview quad (also used
-//! for TXTR previews through a pass-through material). The full model renderer
-//! (`render::scene::Scene`) plugs in as another variant with an orbit camera; the target,
-//! the egui texture, screenshots and readback stay the same.
+//! What is drawn into it is a [`ViewContent`]: the whole model through
+//! [`crate::render::Scene`] (orbit camera, animation, lights, live material edits, picking),
+//! or the material preview quad (also used for TXTR previews through a pass-through
+//! material). The target, the egui texture, screenshots and readback are shared.
 
 use glam::Mat4;
 
@@ -21,6 +21,13 @@ use crate::render::{
     GpuMaterial, MaterialPipeline, OffscreenTarget, QuadRenderer, RenderContext, RgbaImage,
     TextureData,
 };
+
+use std::sync::Arc;
+
+use crate::gx::lights::LightSet;
+use crate::gx::tev::TevOptions;
+use crate::render::pick::PickHit;
+use crate::render::scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions};
 
 use super::camera::OrbitCamera;
 use super::edit::MaterialEdit;
@@ -169,17 +176,60 @@ impl QuadView {
     }
 }
 
-/// What the viewport draws. New kinds of content (the model scene) are new variants.
+/// A whole model drawn by [`Scene`], and what of the UI's state it last took over (so
+/// each change reaches the GPU once).
+pub struct SceneView {
+    pub scene: Scene,
+    /// The document's assets it was built from (the same document reuses the scene).
+    assets: Arc<ModelAssets>,
+    /// (material set, TEV switches) the materials were built with.
+    built: (usize, TevOptions),
+    /// (set, material, revision) of the last edit written into the scene.
+    applied_edit: Option<(usize, usize, u64)>,
+    lights_revision: Option<u64>,
+    /// The last frame's statistics.
+    pub stats: FrameStats,
+}
+
+/// A pick's hit (None on background) and the displayed pixel's exact RGBA8.
+pub type PickedPixel = (Option<PickHit>, [u8; 4]);
+
+/// What the model view takes from the UI each frame.
+#[derive(Debug, Clone, Copy)]
+pub struct SceneInputs<'a> {
+    pub camera: crate::render::OrbitCamera,
+    /// Seconds (skeletal and UV animations).
+    pub time: f64,
+    pub animation: Option<usize>,
+    pub lights: &'a LightSet,
+    /// Bumped whenever `lights` changes.
+    pub lights_revision: u64,
+    pub material_set: usize,
+    pub tev: TevOptions,
+    /// The selected material index and its edit.
+    pub edit: Option<(usize, &'a MaterialEdit)>,
+}
+
+/// What the viewport draws.
 pub enum ViewContent {
     Empty,
     Quad(Box<QuadView>),
+    Scene(Box<SceneView>),
 }
 
 /// Per-frame status shown in the UI.
 #[derive(Debug, Clone, Default)]
 pub struct ViewStatus {
-    /// Which pipeline drew the last frame.
+    /// Which pipeline drew the last frame (the selected material's, in the model view).
     pub path: Option<SelectedPath>,
+    /// Model view: draws of the last frame made with the ubershader (pipelines compiling).
+    pub uber_draws: usize,
+    /// Model view: the material whose path is reported.
+    pub selected_material: Option<usize>,
+    /// Problems building the model scene (missing textures, …).
+    pub warnings: Vec<String>,
+    /// Model view: the selected material's specialized shader key as the scene draws it.
+    pub shader_key: Option<crate::gx::key::ShaderKey>,
     /// The pipeline error of the current structure (the last good pipeline keeps drawing).
     pub pipeline_error: Option<String>,
     /// A failure that stopped drawing entirely.
@@ -392,6 +442,8 @@ impl DisplayPass {
 /// The offscreen target, its egui texture and the content drawn into it.
 pub struct Viewport {
     display: DisplayPass,
+    /// The model scene while the quad preview of the same model is shown.
+    parked: Option<Box<SceneView>>,
     pub target: OffscreenTarget,
     pub texture_id: egui::TextureId,
     pub content: ViewContent,
@@ -412,6 +464,7 @@ impl Viewport {
         );
         Ok(Self {
             display,
+            parked: None,
             target,
             texture_id,
             content: ViewContent::Empty,
@@ -455,6 +508,7 @@ impl Viewport {
         sampling: Sampling,
     ) {
         self.status = ViewStatus::default();
+        self.park_scene();
         match QuadView::new(ctx, edit, textures, sampling) {
             Ok(q) => self.content = ViewContent::Quad(Box::new(q)),
             Err(e) => {
@@ -466,7 +520,132 @@ impl Viewport {
 
     pub fn clear_content(&mut self) {
         self.content = ViewContent::Empty;
+        self.parked = None;
         self.status = ViewStatus::default();
+    }
+
+    /// Keeps the current scene aside (the quad preview of the same model does not drop it).
+    fn park_scene(&mut self) {
+        if let ViewContent::Scene(_) = &self.content
+            && let ViewContent::Scene(sv) = std::mem::replace(&mut self.content, ViewContent::Empty)
+        {
+            self.parked = Some(sv);
+        }
+    }
+
+    /// Shows the model of `assets`: the current or parked scene when it was built from the
+    /// same assets, else a new [`Scene`] (textures uploaded, pipelines requested).
+    pub fn show_scene(
+        &mut self,
+        ctx: &RenderContext,
+        assets: &Arc<ModelAssets>,
+        material_set: usize,
+        tev: TevOptions,
+    ) {
+        if let ViewContent::Scene(sv) = &self.content
+            && Arc::ptr_eq(&sv.assets, assets)
+        {
+            return;
+        }
+        if let Some(sv) = self.parked.take()
+            && Arc::ptr_eq(&sv.assets, assets)
+        {
+            self.content = ViewContent::Scene(sv);
+            return;
+        }
+        self.status = ViewStatus::default();
+        let options = SceneOptions {
+            material_set,
+            tev,
+            ..SceneOptions::default()
+        };
+        match Scene::with_options(ctx, (**assets).clone(), options) {
+            Ok(scene) => {
+                self.status.warnings = scene.warnings.clone();
+                self.content = ViewContent::Scene(Box::new(SceneView {
+                    scene,
+                    assets: assets.clone(),
+                    built: (material_set, tev),
+                    applied_edit: None,
+                    lights_revision: None,
+                    stats: FrameStats::default(),
+                }));
+            }
+            Err(e) => {
+                self.content = ViewContent::Empty;
+                self.status.error = Some(e.to_string());
+            }
+        }
+    }
+
+    /// The model scene, when the viewport shows one.
+    pub fn scene_view(&mut self) -> Option<&mut SceneView> {
+        match &mut self.content {
+            ViewContent::Scene(sv) => Some(sv),
+            _ => None,
+        }
+    }
+
+    /// Hands the UI's state to the model scene: material set and TEV switches (rebuilds
+    /// the materials), camera, clock, animation, lights, and the selected material's edit
+    /// (value edits rewrite uniforms; structural ones request a pipeline).
+    pub fn update_scene(&mut self, ctx: &RenderContext, inputs: &SceneInputs<'_>) {
+        let ViewContent::Scene(sv) = &mut self.content else {
+            return;
+        };
+        let scene = &mut sv.scene;
+        if sv.built != (inputs.material_set, inputs.tev) {
+            let options = SceneOptions {
+                material_set: inputs.material_set,
+                tev: inputs.tev,
+                ..*scene.options()
+            };
+            if let Err(e) = scene.rebuild_materials(ctx, options) {
+                self.status.error = Some(e.to_string());
+            }
+            sv.built = (inputs.material_set, inputs.tev);
+            sv.applied_edit = None;
+        }
+        scene.set_camera(inputs.camera);
+        scene.set_time(inputs.time);
+        scene.set_animation(inputs.animation);
+        if sv.lights_revision != Some(inputs.lights_revision) {
+            scene.set_lights(inputs.lights.clone());
+            sv.lights_revision = Some(inputs.lights_revision);
+        }
+        if let Some((index, edit)) = inputs.edit {
+            let key = (inputs.material_set, index, edit.revision);
+            if sv.applied_edit != Some(key) {
+                let material = edit.to_material();
+                if let Some(m) = scene.material_mut(inputs.material_set, index)
+                    && *m != material
+                {
+                    *m = material;
+                    scene.mark_material_dirty(index);
+                }
+                sv.applied_edit = Some(key);
+            }
+        }
+        self.status.selected_material = inputs.edit.map(|(i, _)| i);
+    }
+
+    /// Which surface and material cover target pixel (x, y) of the model view, with the
+    /// displayed pixel's exact RGBA8. None when the viewport shows no model.
+    pub fn pick(
+        &mut self,
+        ctx: &RenderContext,
+        x: u32,
+        y: u32,
+    ) -> Option<Result<PickedPixel, String>> {
+        let (w, h) = (self.target.width, self.target.height);
+        let ViewContent::Scene(sv) = &mut self.content else {
+            return None;
+        };
+        let hit = match sv.scene.pick(ctx, w, h, x, y) {
+            Ok(hit) => hit,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        Some(self.read_pixel(ctx, x, y).map(|rgba| (hit, rgba)))
     }
 
     /// Draws one frame into the target with the current edit and settings.
@@ -560,18 +739,57 @@ impl Viewport {
                     }
                 }
             }
+            (ViewContent::Scene(sv), _) => {
+                // A transparent background (the quad preview's default) shows the model
+                // over the viewer's grey; screenshots still clear to transparent.
+                let clear = if settings.background[3] == 0 {
+                    ClearMode::BACKGROUND
+                } else {
+                    ClearMode::Color([r, g, b, a])
+                };
+                match sv.scene.render(ctx, &self.target, clear) {
+                    Ok(stats) => {
+                        sv.stats = stats;
+                        self.status.uber_draws = stats.uber_draws;
+                        self.status.error = None;
+                        let status = self
+                            .status
+                            .selected_material
+                            .and_then(|i| sv.scene.material_status(i));
+                        self.status.path = status.as_ref().map(|(p, _)| *p);
+                        self.status.pipeline_error =
+                            status.and_then(|(_, e)| e.map(|e| e.to_string()));
+                        let key = self
+                            .status
+                            .selected_material
+                            .and_then(|i| sv.scene.shader_key(i));
+                        if self.status.shader_key.as_ref() != key {
+                            self.status.shader_key = key.cloned();
+                        }
+                    }
+                    Err(e) => {
+                        self.status.path = None;
+                        self.status.error = Some(e.to_string());
+                    }
+                }
+            }
             _ => {
                 let _ = self.target.begin_pass(&mut encoder, Some(clear));
             }
         }
-        self.display
-            .encode(ctx, &mut encoder, settings.alpha_display, 12.0);
+        // Prime's framebuffer alpha is not coverage: the model view shows colour only
+        // unless the alpha channel is asked for.
+        let display = match (&self.content, settings.alpha_display) {
+            (ViewContent::Scene(_), AlphaDisplay::Checker) => AlphaDisplay::Rgb,
+            (_, d) => d,
+        };
+        self.display.encode(ctx, &mut encoder, display, 12.0);
         ctx.queue.submit([encoder.finish()]);
     }
 
     /// Whether the specialized pipeline is still compiling (keep redrawing until it is).
     pub fn pipeline_pending(&self) -> bool {
-        self.status.path == Some(SelectedPath::Uber)
+        self.status.path == Some(SelectedPath::Uber) || self.status.uber_draws > 0
     }
 
     /// Reads the whole target back (exact RGBA8).
@@ -592,12 +810,20 @@ impl Viewport {
         if path.as_os_str().is_empty() {
             return Err("no screenshot path given".into());
         }
-        let mut settings = *settings;
-        if transparent {
-            settings.background = [0, 0, 0, 0];
-        }
-        self.render(ctx, edit, &settings);
-        let image = self.read(ctx)?;
+        let image = if let ViewContent::Scene(sv) = &mut self.content {
+            // The same path as `tevscope render` (pipelines finished, alpha from depth
+            // when transparent), at the viewport's size and camera.
+            sv.scene
+                .render_to_image(ctx, self.target.width, self.target.height, transparent)
+                .map_err(|e| e.to_string())?
+        } else {
+            let mut settings = *settings;
+            if transparent {
+                settings.background = [0, 0, 0, 0];
+            }
+            self.render(ctx, edit, &settings);
+            self.read(ctx)?
+        };
         let png = image.encode_png().map_err(|e| e.to_string())?;
         std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(image)
@@ -605,17 +831,20 @@ impl Viewport {
 
     /// Reads one pixel of the target.
     pub fn read_pixel(&self, ctx: &RenderContext, x: u32, y: u32) -> Result<[u8; 4], String> {
-        if x >= self.target.width || y >= self.target.height {
-            return Err(format!("pixel ({x}, {y}) outside the target"));
-        }
-        Ok(self.read(ctx)?.pixel(x, y))
+        let bytes =
+            crate::render::target::read_texture_region(ctx, &self.target.color, (x, y), (1, 1), 4)
+                .map_err(|e| e.to_string())?;
+        bytes
+            .get(..4)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| "short pixel readback".to_string())
     }
 
     /// The last frame's vertex-side uniforms (for the CPU trace).
     pub fn draw_uniforms(&self) -> DrawUniforms {
         match &self.content {
             ViewContent::Quad(q) => q.draw,
-            ViewContent::Empty => DrawUniforms::default(),
+            ViewContent::Empty | ViewContent::Scene(_) => DrawUniforms::default(),
         }
     }
 }

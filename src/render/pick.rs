@@ -1,0 +1,329 @@
+//! The pick pass: which surface (and so which material) covers a pixel.
+//!
+//! [`Scene::pick`](super::scene::Scene::pick) draws the scene's triangles once more into an
+//! `Rg32Uint` target with its own depth buffer (same camera, same skinning palette, same
+//! culling and depth test as the colour pass), writing per pixel `surface + 1` (0 = nothing)
+//! and the fragment depth's bits, then reads back the one pixel asked for. The surface
+//! index reaches the fragment through the draw's instance index (`first_instance` =
+//! surface), so one pipeline serves every surface. Pipelines and the uniform are made
+//! once; the targets only when the size changes.
+
+use super::RenderError;
+use super::context::RenderContext;
+use super::pipeline_cache::{gpu_vertex_layout, skin_vertex_layout};
+use super::target::{DEPTH_FORMAT, read_texture_region};
+
+/// What a pick found under a pixel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PickHit {
+    /// Surface index in the CMDL.
+    pub surface: usize,
+    /// Material index (in the active material set) of that surface.
+    pub material: usize,
+    /// Window-space depth of the nearest fragment (0 = near plane … 1 = far plane).
+    pub depth: f32,
+}
+
+/// Format of the ID target: (surface + 1, depth bits).
+pub const PICK_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Uint;
+
+/// Uniform of the pick pass (one matrix; model space = world space in a scene).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct PickUniforms {
+    pub clip_from_model: [[f32; 4]; 4],
+}
+
+const PICK_COMMON: &str = "
+struct PickUniforms { clip_from_model: mat4x4<f32> }
+@group(0) @binding(0) var<uniform> u_pick: PickUniforms;
+
+struct PickOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) @interpolate(flat) surface: u32,
+}
+
+@fragment
+fn fs_main(i: PickOut) -> @location(0) vec2<u32> {
+    return vec2<u32>(i.surface + 1u, bitcast<u32>(i.position.z));
+}
+";
+
+const PICK_PLAIN: &str = "
+@vertex
+fn vs_main(@location(0) position: vec3<f32>, @builtin(instance_index) surface: u32) -> PickOut {
+    var o: PickOut;
+    o.position = u_pick.clip_from_model * vec4<f32>(position, 1.0);
+    o.surface = surface;
+    return o;
+}
+";
+
+/// The skinned position exactly as the generated vertex stage computes it
+/// (`gx::wgsl::vertex`), so picked pixels line up with drawn ones.
+const PICK_SKINNED: &str = "
+@vertex
+fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index) surface: u32) -> PickOut {
+    var o: PickOut;
+    let p_bind = vec4<f32>(position, 1.0);
+    var pos_model = vec3<f32>(0.0);
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let w = s.bone_weights[k];
+        if (w != 0.0) {
+            pos_model = pos_model + w * skin_rows(u_skin.bones[s.bone_indices[k]].model_from_bind, p_bind);
+        }
+    }
+    o.position = u_pick.clip_from_model * vec4<f32>(pos_model, 1.0);
+    o.surface = surface;
+    return o;
+}
+";
+
+fn shader_source(skinned: bool) -> String {
+    let mut s = String::from(PICK_COMMON);
+    if skinned {
+        // The palette sits in group 1 here (the pick pass has no texture group).
+        s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));
+        s.push_str(PICK_SKINNED);
+    } else {
+        s.push_str(PICK_PLAIN);
+    }
+    s
+}
+
+struct PickTargets {
+    width: u32,
+    height: u32,
+    ids: wgpu::Texture,
+    ids_view: wgpu::TextureView,
+    depth_view: wgpu::TextureView,
+}
+
+/// GPU objects of the pick pass (owned by a scene, made on its first pick).
+pub(crate) struct PickPass {
+    pipeline: wgpu::RenderPipeline,
+    uniforms: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+    targets: Option<PickTargets>,
+}
+
+impl PickPass {
+    /// Builds the pipeline for plain or skinned geometry with the scene's face culling.
+    pub fn new(
+        ctx: &RenderContext,
+        skinned: bool,
+        cull: Option<wgpu::Face>,
+    ) -> Result<Self, RenderError> {
+        let device = &ctx.device;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("pick"),
+            source: wgpu::ShaderSource::Wgsl(shader_source(skinned).into()),
+        });
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("pick uniforms"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let groups = [Some(&layout), Some(&ctx.layouts.skin_group)];
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("pick"),
+            bind_group_layouts: if skinned { &groups[..] } else { &groups[..1] },
+            immediate_size: 0,
+        });
+        let buffers = [Some(gpu_vertex_layout()), Some(skin_vertex_layout())];
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("pick"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("vs_main"),
+                compilation_options: Default::default(),
+                buffers: if skinned { &buffers[..] } else { &buffers[..1] },
+            },
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs_main"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: PICK_FORMAT,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                front_face: wgpu::FrontFace::Ccw,
+                cull_mode: cull,
+                ..Default::default()
+            },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            }),
+            multisample: wgpu::MultisampleState::default(),
+            multiview_mask: None,
+            cache: None,
+        });
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("pick uniforms"),
+            size: std::mem::size_of::<PickUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("pick uniforms"),
+            layout: &layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniforms.as_entire_binding(),
+            }],
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(RenderError::wgpu("building the pick pipeline", &e));
+        }
+        Ok(Self {
+            pipeline,
+            uniforms,
+            bind_group,
+            targets: None,
+        })
+    }
+
+    fn ensure_targets(&mut self, ctx: &RenderContext, width: u32, height: u32) {
+        if self
+            .targets
+            .as_ref()
+            .is_some_and(|t| (t.width, t.height) == (width, height))
+        {
+            return;
+        }
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let texture = |label, format, usage| {
+            ctx.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let ids = texture(
+            "pick ids",
+            PICK_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let depth = texture(
+            "pick depth",
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        self.targets = Some(PickTargets {
+            width,
+            height,
+            ids_view: ids.create_view(&wgpu::TextureViewDescriptor::default()),
+            depth_view: depth.create_view(&wgpu::TextureViewDescriptor::default()),
+            ids,
+        });
+    }
+
+    /// Records and submits the ID pass (`draw` records the scene's draws: pipeline and
+    /// group 0 are bound), then reads pixel (x, y) back as (surface + 1, depth).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        &mut self,
+        ctx: &RenderContext,
+        width: u32,
+        height: u32,
+        x: u32,
+        y: u32,
+        uniforms: &PickUniforms,
+        draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
+    ) -> Result<Option<(u32, f32)>, RenderError> {
+        self.ensure_targets(ctx, width, height);
+        let Some(t) = &self.targets else {
+            return Ok(None);
+        };
+        ctx.queue
+            .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(uniforms));
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("pick"),
+            });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("pick pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &t.ids_view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &t.depth_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Discard,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &self.bind_group, &[]);
+            draw(&mut pass);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let bytes = read_texture_region(ctx, &t.ids, (x, y), (1, 1), 8)?;
+        let word = |i: usize| {
+            bytes
+                .get(i..i + 4)
+                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let id = word(0);
+        Ok((id != 0).then(|| (id - 1, f32::from_bits(word(4)))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_shaders_validate() {
+        for skinned in [false, true] {
+            let src = shader_source(skinned);
+            let module = naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| panic!("{e}"));
+            naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all(),
+            )
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("skinned {skinned}: {e:?}"));
+        }
+    }
+}
