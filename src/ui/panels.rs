@@ -611,6 +611,11 @@ fn timeline(ui: &mut Ui, state: &mut AppState) {
         });
         ui.separator();
         ui.weak(&state.adapter);
+        if state.shows_model() {
+            // The model view's controls, always in sight but out of the picture's way.
+            ui.separator();
+            ui.weak("drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play");
+        }
     });
 }
 
@@ -867,14 +872,15 @@ fn central(ui: &mut Ui, state: &mut AppState) {
                 state.requests.pick = Some(p);
                 state.tab = RightTab::Inspector;
             }
-            if let Some(p) = state.model_pick.as_ref().filter(|p| p.camera == state.camera) {
+            if let Some(p) = state
+                .model_pick
+                .as_ref()
+                .filter(|p| p.camera == state.camera)
+            {
                 let c = response.rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
             }
-            response.on_hover_text(
-                "Left-drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick the material · F: frame · Space: play/pause",
-            );
             return;
         }
         if let Some(camera) = state.settings.orbit.as_mut() {
