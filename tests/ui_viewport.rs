@@ -13,6 +13,18 @@ use tevscope::ui::viewport::{ViewSettings, Viewport};
 const SIZE: u32 = 48;
 
 /// Pixels checked per material: corners, centre and a diagonal.
+/// An egui renderer and a viewport of `width` × `height` pixels on it.
+fn viewport_of(ctx: &RenderContext, width: u32, height: u32) -> (egui_wgpu::Renderer, Viewport) {
+    let mut egui_renderer = egui_wgpu::Renderer::new(
+        &ctx.device,
+        wgpu::TextureFormat::Rgba8Unorm,
+        egui_wgpu::RendererOptions::default(),
+    );
+    let mut viewport = Viewport::new(ctx, &mut egui_renderer).expect("viewport");
+    viewport.resize(ctx, &mut egui_renderer, width, height);
+    (egui_renderer, viewport)
+}
+
 fn probes() -> Vec<(u32, u32)> {
     let mut p = vec![(0, 0), (SIZE - 1, 0), (0, SIZE - 1), (SIZE - 1, SIZE - 1)];
     p.extend((0..SIZE).step_by(7).map(|i| (i, (i * 5 + 3) % SIZE)));
@@ -67,13 +79,7 @@ fn viewport_matches_the_cpu_trace_for_every_material_and_edit() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let mut egui_renderer = egui_wgpu::Renderer::new(
-        &ctx.device,
-        wgpu::TextureFormat::Rgba8Unorm,
-        egui_wgpu::RendererOptions::default(),
-    );
-    let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
-    viewport.resize(&ctx, &mut egui_renderer, SIZE, SIZE);
+    let (_egui_renderer, mut viewport) = viewport_of(&ctx, SIZE, SIZE);
     assert_eq!(
         (viewport.target.width, viewport.target.height),
         (SIZE, SIZE)
@@ -133,13 +139,7 @@ fn texture_preview_shows_the_texels() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let mut egui_renderer = egui_wgpu::Renderer::new(
-        &ctx.device,
-        wgpu::TextureFormat::Rgba8Unorm,
-        egui_wgpu::RendererOptions::default(),
-    );
-    let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
-    viewport.resize(&ctx, &mut egui_renderer, 16, 8);
+    let (_egui_renderer, mut viewport) = viewport_of(&ctx, 16, 8);
     let mut state = AppState::new(dir.clone());
     state.open(dir.join("mp1_i8_16x8.TXTR").to_str().expect("utf-8 path"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
@@ -164,13 +164,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let mut egui_renderer = egui_wgpu::Renderer::new(
-        &ctx.device,
-        wgpu::TextureFormat::Rgba8Unorm,
-        egui_wgpu::RendererOptions::default(),
-    );
-    let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
-    viewport.resize(&ctx, &mut egui_renderer, 32, 32);
+    let (_egui_renderer, mut viewport) = viewport_of(&ctx, 32, 32);
     let mut state = AppState::new(dir.clone());
     state.open(dir.join("0x7EC00000.CMDL").to_str().expect("utf-8 path"));
     let edit = state.edit.as_ref().expect("material");
@@ -253,13 +247,7 @@ mod model_view {
     impl Harness {
         fn open(spec: &str) -> Option<Self> {
             let ctx = RenderContext::for_tests()?;
-            let mut egui_renderer = egui_wgpu::Renderer::new(
-                &ctx.device,
-                wgpu::TextureFormat::Rgba8Unorm,
-                egui_wgpu::RendererOptions::default(),
-            );
-            let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
-            viewport.resize(&ctx, &mut egui_renderer, W, H);
+            let (_egui_renderer, viewport) = super::viewport_of(&ctx, W, H);
             let mut state = AppState::new(std::env::temp_dir());
             state.open(spec);
             assert!(state.load_error.is_none(), "{:?}", state.load_error);
@@ -554,7 +542,7 @@ mod conformance_character {
     use tevscope::render::RenderContext;
     use tevscope::ui::app::sync_view;
     use tevscope::ui::panels::{AppState, RightTab};
-    use tevscope::ui::viewport::{ViewSettings, Viewport};
+    use tevscope::ui::viewport::ViewSettings;
 
     /// The conformance ANCS (2 animations) over the two-material-set cube: switching the
     /// set in the panel rebuilds the scene's materials for that set.
@@ -567,13 +555,7 @@ mod conformance_character {
         let Some(ctx) = RenderContext::for_tests() else {
             return;
         };
-        let mut egui_renderer = egui_wgpu::Renderer::new(
-            &ctx.device,
-            wgpu::TextureFormat::Rgba8Unorm,
-            egui_wgpu::RendererOptions::default(),
-        );
-        let mut viewport = Viewport::new(&ctx, &mut egui_renderer).expect("viewport");
-        viewport.resize(&ctx, &mut egui_renderer, 64, 64);
+        let (_egui_renderer, mut viewport) = super::viewport_of(&ctx, 64, 64);
         let mut state = AppState::new(std::env::temp_dir());
         state.open(&spec);
         assert!(state.load_error.is_none(), "{:?}", state.load_error);
