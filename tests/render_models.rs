@@ -680,14 +680,18 @@ fn cli_renders_a_character_from_a_pak() {
     assert!(format!("{err:#}").contains("wave_uncompressed"), "{err:#}");
 
     let spec = format!("{}:0xAC000001", pak.display());
-    for (path, name) in [
-        (ShaderPath::Specialized, "specialized"),
-        (ShaderPath::Uber, "uber"),
+    for (path, name, exact_blend) in [
+        (ShaderPath::Specialized, "specialized", false),
+        (ShaderPath::Uber, "uber", false),
+        (ShaderPath::Specialized, "specialized", true),
     ] {
-        let bench = tevscope::cli::render::bench(&spec, (64, 64), 3, path, true).expect("bench");
+        let mut req = tevscope::cli::render::RenderRequest::new(spec.clone(), "");
+        (req.width, req.height, req.shader, req.exact_blend) = (64, 64, path, exact_blend);
+        let bench = tevscope::cli::render::bench(&req, 3, true).expect("bench");
         let v: serde_json::Value = serde_json::from_str(&bench).expect("json");
         assert_eq!(v["frames"], 3);
         assert_eq!(v["shader"], name);
+        assert_eq!(v["exact_blend"], exact_blend);
         assert!(v["fps_median"].as_f64().is_some_and(|f| f > 0.0));
     }
 }
@@ -707,10 +711,136 @@ fn bench_1280x720() {
         dir.join("pwe/Sphere.CMDL").display().to_string(),
         format!("{}:0xAC000001", dir.join("mp1_fixtures.pak").display()),
     ] {
-        for path in [ShaderPath::Specialized, ShaderPath::Uber] {
-            let r =
-                tevscope::cli::render::bench(&spec, (1280, 720), 60, path, false).expect("bench");
+        for (path, exact_blend) in [
+            (ShaderPath::Specialized, false),
+            (ShaderPath::Uber, false),
+            (ShaderPath::Specialized, true),
+        ] {
+            let mut req = tevscope::cli::render::RenderRequest::new(spec.clone(), "");
+            (req.width, req.height, req.shader, req.exact_blend) = (1280, 720, path, exact_blend);
+            let r = tevscope::cli::render::bench(&req, 60, false).expect("bench");
             eprintln!("{r}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact blending.
+
+/// With `TevOptions::exact_blend`, blended surfaces match GX's integer blend (the CPU
+/// reference `gx::tev::blend`) exactly, for several factor pairs (and a source alpha of 1,
+/// which blends as 0), each over an opaque backdrop; host fixed-function blending misses
+/// by an LSB somewhere.
+#[test]
+fn shader_blending_is_exact() {
+    use tevscope::gx::tev::{BlendOptions, TevOptions, blend as gx_blend};
+    let Some(ctx) = ctx() else { return };
+    let flat = |blend: Blend| {
+        let mut m = material(
+            vec![stage(
+                [CZERO, CZERO, CZERO, RASC],
+                [AZERO, AZERO, AZERO, RASA],
+                0x0C,
+                RASTER_COLOR0A0,
+                false,
+            )],
+            false,
+        );
+        if blend != Blend::OPAQUE {
+            m.blend = blend;
+            m.depth_sorted = true;
+            m.depth_write = false;
+            m.flags = flags::KONST | flags::TRANSPARENT;
+        }
+        m
+    };
+    let blends = [
+        (
+            BlendMode::Blend,
+            BlendFactor::SrcAlpha,
+            BlendFactor::InvSrcAlpha,
+        ),
+        (BlendMode::Blend, BlendFactor::SrcAlpha, BlendFactor::One),
+        (BlendMode::Blend, BlendFactor::SrcClr, BlendFactor::Zero),
+        (
+            BlendMode::Blend,
+            BlendFactor::InvSrcClr,
+            BlendFactor::SrcClr,
+        ),
+        (
+            BlendMode::Blend,
+            BlendFactor::DstAlpha,
+            BlendFactor::InvSrcAlpha,
+        ),
+        // CMDL materials store only the factors (Prime always blends in BLEND mode), so
+        // SUBTRACT is covered by the shader tests and the CPU reference, not here.
+        (BlendMode::Blend, BlendFactor::One, BlendFactor::InvSrcAlpha),
+    ]
+    .map(|(mode, src, dst)| Blend { mode, src, dst });
+    let backdrop = [37, 201, 113, 255];
+    let fronts = [
+        [200, 100, 37, 77],
+        [13, 250, 128, 1],
+        [129, 3, 255, 200],
+        [90, 180, 60, 130],
+        [250, 250, 250, 33],
+        [20, 40, 60, 255],
+    ];
+    let mut b = CmdlBuilder::new(Game::Mp1);
+    let back = b.add_gx_material(&flat(Blend::OPAQUE), &[]);
+    // One column per blend: the backdrop behind, the blended square in front.
+    for (i, (blend, front)) in blends.iter().zip(fronts).enumerate() {
+        let x = i as f32 * 1.5;
+        let m = b.add_gx_material(&flat(*blend), &[]);
+        quad(&mut b, back, x, 0.0, -0.5, 1.0, [backdrop; 4]);
+        quad(&mut b, m, x, 0.0, 0.5, 1.0, [front; 4]);
+    }
+    let cmdl = b.build().expect("model");
+    let camera = |scene: &Scene| {
+        let mut c = scene.camera();
+        (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
+        c
+    };
+    let render = |exact: bool| {
+        let options = tevscope::render::SceneOptions {
+            tev: TevOptions {
+                exact_blend: exact,
+                ..TevOptions::default()
+            },
+            ..Default::default()
+        };
+        let mut scene =
+            Scene::with_options(&ctx, ModelAssets::new(cmdl.clone()), options).expect("scene");
+        let mut c = camera(&scene);
+        c.distance *= 1.2;
+        scene.set_camera(c);
+        scene.finish_pipelines(&ctx);
+        let image = scene
+            .render_to_image(&ctx, 480, 120, false)
+            .expect("render");
+        (scene, image)
+    };
+    let (scene, exact) = render(true);
+    let (_, host) = render(false);
+    let mut host_misses = 0;
+    for (i, (blend, front)) in blends.iter().zip(fronts).enumerate() {
+        let centre = Vec3::new(i as f32 * 1.5 - 0.5, 0.5, 0.5);
+        let cam = scene.camera().frame_camera(480.0 / 120.0);
+        let clip = cam.clip_from_view * cam.view_from_world * centre.extend(1.0);
+        let (x, y) = (
+            ((clip.x / clip.w * 0.5 + 0.5) * 480.0) as u32,
+            ((0.5 - clip.y / clip.w * 0.5) * 120.0) as u32,
+        );
+        let want = gx_blend(*blend, front, backdrop, BlendOptions::default());
+        assert_eq!(
+            exact.pixel(x, y),
+            want,
+            "{blend:?} of {front:?} over {backdrop:?} at ({x}, {y})"
+        );
+        host_misses += usize::from(host.pixel(x, y) != want);
+    }
+    assert!(
+        host_misses > 0,
+        "host blending matched GX everywhere: pick other values"
+    );
 }

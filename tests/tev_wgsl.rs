@@ -344,3 +344,40 @@ fn every_conformance_cmdl_material_generates_valid_wgsl() {
         "validated {validated} shaders"
     );
 }
+
+/// Exact blending in the shader: every pair of GX blend factors and SUBTRACT generate WGSL
+/// that naga accepts; the additive-alpha case is pinned as a snapshot.
+#[test]
+fn shader_blending_validates_for_every_factor_pair() {
+    let options = TevOptions {
+        exact_blend: true,
+        ..TevOptions::default()
+    };
+    let mut m = lightmapped();
+    for src in BlendFactor::ALL {
+        for dst in BlendFactor::ALL {
+            m.blend = Blend {
+                mode: BlendMode::Blend,
+                src,
+                dst,
+            };
+            let p = TevProgram::from_material(&m, &options);
+            let key = ShaderKey::new(&m, &p);
+            assert_eq!(p.blend, m.blend);
+            assert_eq!(
+                key.fragment.shader_blend.is_some(),
+                m.blend != Blend::OPAQUE
+            );
+            validate(generate(&key)).expect("valid");
+        }
+    }
+    m.blend.mode = BlendMode::Subtract;
+    let p = TevProgram::from_material(&m, &options);
+    validate(generate(&ShaderKey::new(&m, &p))).expect("valid");
+    m.blend = Blend {
+        mode: BlendMode::Blend,
+        src: BlendFactor::SrcAlpha,
+        dst: BlendFactor::One,
+    };
+    insta::assert_snapshot!(fragment(&m, &options));
+}

@@ -124,6 +124,9 @@ pub enum Command {
         /// Time the specialized pipelines or the ubershader.
         #[arg(long, value_enum, default_value = "specialized")]
         shader: ShaderPath,
+        /// Blend in the shader with GX's integer rule (exact) instead of host blending.
+        #[arg(long)]
+        exact_blend: bool,
         #[arg(long)]
         json: bool,
     },
@@ -166,6 +169,9 @@ pub struct RenderArgs {
     /// Keep the background transparent.
     #[arg(long)]
     pub transparent: bool,
+    /// Blend in the shader with GX's integer rule (exact) instead of host blending.
+    #[arg(long)]
+    pub exact_blend: bool,
     #[arg(long, value_enum)]
     pub game: Option<GameArg>,
 }

@@ -110,10 +110,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             size,
             frames,
             shader,
+            exact_blend,
             json,
         } => {
             let file = file.unwrap_or_else(|| demo_path("showcase"));
-            render::bench(&file, args::parse_size(&size)?, frames, shader.into(), json)?
+            let mut request = render::RenderRequest::new(file, "");
+            (request.width, request.height) = args::parse_size(&size)?;
+            request.shader = shader.into();
+            request.exact_blend = exact_blend;
+            render::bench(&request, frames, json)?
         }
         Command::View { file } => return view(file),
     };
@@ -293,6 +298,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             material_set: args.set,
             game: game(args.game),
             shader: args.shader.into(),
+            exact_blend: args.exact_blend,
             ..render::RenderRequest::new(args.file.clone(), args.output.clone())
         };
         return render::render_model(&request);

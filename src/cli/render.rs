@@ -42,6 +42,8 @@ pub struct RenderRequest {
     pub game: Option<Game>,
     /// Specialized pipelines (default) or the ubershader only.
     pub shader: ShaderPath,
+    /// Exact GX blending in the shader (`TevOptions::exact_blend`).
+    pub exact_blend: bool,
 }
 
 impl RenderRequest {
@@ -61,6 +63,7 @@ impl RenderRequest {
             material_set: 0,
             game: None,
             shader: ShaderPath::Specialized,
+            exact_blend: false,
         }
     }
 }
@@ -76,6 +79,10 @@ fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<(Scene, Strin
     let options = crate::render::SceneOptions {
         material_set: req.material_set,
         shader: req.shader,
+        tev: crate::gx::tev::TevOptions {
+            exact_blend: req.exact_blend,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let mut scene = Scene::with_options(ctx, model.assets, options)
@@ -138,6 +145,8 @@ pub struct BenchReport {
     pub triangles: usize,
     /// "specialized" or "uber".
     pub shader: &'static str,
+    /// Blending done exactly in the shader (`--exact-blend`).
+    pub exact_blend: bool,
     /// CPU update + command recording per frame (ms).
     pub cpu_ms_mean: f64,
     pub cpu_ms_median: f64,
@@ -177,17 +186,12 @@ fn ms(d: Duration) -> f64 {
 
 /// Renders `frames` frames of `file` offscreen at `size` (time advancing 1/60 s per frame,
 /// the orbit camera turning) and reports CPU and GPU frame times.
-pub fn bench_report(
-    file: &str,
-    size: (u32, u32),
-    frames: u32,
-    shader: ShaderPath,
-) -> Result<BenchReport> {
+/// Times `frames` frames of `req` (file, size, shader path and blending; no output file).
+pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
     let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
-    let mut req = RenderRequest::new(file, "");
-    (req.width, req.height) = size;
-    req.shader = shader;
-    let (mut scene, label, _) = build_scene(&ctx, &req)?;
+    let size = (req.width, req.height);
+    let shader = req.shader;
+    let (mut scene, label, _) = build_scene(&ctx, req)?;
     if scene.is_skinned() && scene.animation().is_none() && !scene.animation_names().is_empty() {
         scene.set_animation(Some(0));
     }
@@ -225,6 +229,7 @@ pub fn bench_report(
         surfaces: scene.cmdl().surfaces.len(),
         triangles: scene.cmdl().triangle_count(),
         shader: shader_name(shader),
+        exact_blend: req.exact_blend,
         cpu_ms_mean,
         cpu_ms_median,
         gpu_ms_mean,
@@ -235,19 +240,13 @@ pub fn bench_report(
 }
 
 /// `tevscope bench FILE [--size WxH] [--frames N] [--json]`.
-pub fn bench(
-    file: &str,
-    size: (u32, u32),
-    frames: u32,
-    shader: ShaderPath,
-    json: bool,
-) -> Result<String> {
-    let r = bench_report(file, size, frames, shader)?;
+pub fn bench(req: &RenderRequest, frames: u32, json: bool) -> Result<String> {
+    let r = bench_report(req, frames)?;
     if json {
         return Ok(serde_json::to_string_pretty(&r)? + "\n");
     }
     Ok(format!(
-        "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders)\n  CPU update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n",
+        "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders{})\n  CPU update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n",
         r.file,
         r.adapter,
         r.frames,
@@ -256,6 +255,11 @@ pub fn bench(
         r.surfaces,
         r.triangles,
         r.shader,
+        if r.exact_blend {
+            ", exact blending"
+        } else {
+            ""
+        },
         r.cpu_ms_mean,
         r.cpu_ms_median,
         r.gpu_ms_mean,

@@ -12,7 +12,8 @@ use super::tev::{
     StageReads, SwapTable, TevProgram, stage_texcoord, stage_texture_map,
 };
 use super::types::{
-    AlphaInput, AlphaOp, AlphaTest, ColorInput, CombineKind, Compare, KonstSel, Material, TevReg,
+    AlphaInput, AlphaOp, AlphaTest, Blend, BlendMode, ColorInput, CombineKind, Compare, KonstSel,
+    Material, TevReg,
 };
 use super::wgsl::vertex::VertexKey;
 
@@ -77,6 +78,10 @@ pub struct FragmentKey {
     pub alpha_one_as_zero: bool,
     /// None when the test passes whatever the references are.
     pub alpha_test: Option<AlphaTestKey>,
+    /// The blend the shader does itself against a copy of the destination (exact GX
+    /// integer blending, [`crate::gx::tev::TevOptions::exact_blend`]); None: the renderer
+    /// blends with fixed-function blending, or the material does not blend.
+    pub shader_blend: Option<Blend>,
 }
 
 /// One stage's structure.
@@ -212,7 +217,14 @@ impl FragmentKey {
             missing_texture: program.options.missing_texture,
             alpha_one_as_zero: program.options.alpha_one_as_zero,
             alpha_test: AlphaTestKey::of(&program.alpha_test),
+            shader_blend: (program.options.exact_blend && reads_destination(program.blend))
+                .then_some(program.blend),
         }
+    }
+
+    /// Whether the shader reads the destination (group 3, `t_dst`).
+    pub fn reads_destination(&self) -> bool {
+        self.shader_blend.is_some()
     }
 
     /// Registers the final pixel is read from (colour, alpha).
@@ -334,5 +346,15 @@ mod tests {
             ref1: 0,
         };
         assert_eq!(AlphaTestKey::of(&t), None);
+    }
+}
+
+/// Whether a blend reads the framebuffer: SUBTRACT, or BLEND other than ONE/ZERO (LOGIC,
+/// which Prime never uses, stays with the host).
+pub fn reads_destination(blend: Blend) -> bool {
+    match blend.mode {
+        BlendMode::Subtract => true,
+        BlendMode::Blend => blend != Blend::OPAQUE,
+        BlendMode::None | BlendMode::Logic => false,
     }
 }

@@ -81,6 +81,10 @@ pub struct TevOptions {
     /// Write an alpha of exactly 1 as 0 so fixed-function blending treats it as the
     /// hardware does (`gx.md` §8.2, §16). Default off (the written TEV output stays exact).
     pub alpha_one_as_zero: bool,
+    /// Blend in the shader against a copy of the destination with GX's integer rule
+    /// (`gx.md` §8.2): exact, at the cost of a copy of the target before each blended
+    /// draw. Default off: host fixed-function blending, which may differ by 1 LSB (§8.4).
+    pub exact_blend: bool,
     pub depth_write: DepthWriteRule,
 }
 
@@ -92,6 +96,7 @@ impl Default for TevOptions {
             missing_texture: MissingTexture::White,
             reflection_pass_through: true,
             alpha_one_as_zero: false,
+            exact_blend: false,
             depth_write: DepthWriteRule::MaterialFlag,
         }
     }

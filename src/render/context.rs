@@ -35,6 +35,11 @@ pub struct Layouts {
     pub pipeline_layout: wgpu::PipelineLayout,
     pub skin_group: wgpu::BindGroupLayout,
     pub skinned_pipeline_layout: wgpu::PipelineLayout,
+    /// Group 3: the destination copy of shaders that blend themselves.
+    pub destination_group: wgpu::BindGroupLayout,
+    /// [`Layouts::pipeline_layout`] / [`Layouts::skinned_pipeline_layout`] plus group 3.
+    pub blending_pipeline_layout: wgpu::PipelineLayout,
+    pub skinned_blending_pipeline_layout: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -96,12 +101,50 @@ impl Layouts {
                 bind_group_layouts: &[Some(&draw_group), Some(&texture_group), Some(&skin_group)],
                 immediate_size: 0,
             });
+        let destination_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tevscope destination group"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+        let blending_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("tevscope shader-blending material pipeline layout"),
+                bind_group_layouts: &[
+                    Some(&draw_group),
+                    Some(&texture_group),
+                    None,
+                    Some(&destination_group),
+                ],
+                immediate_size: 0,
+            });
+        let skinned_blending_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("tevscope skinned shader-blending material pipeline layout"),
+                bind_group_layouts: &[
+                    Some(&draw_group),
+                    Some(&texture_group),
+                    Some(&skin_group),
+                    Some(&destination_group),
+                ],
+                immediate_size: 0,
+            });
         Self {
             draw_group,
             texture_group,
             pipeline_layout,
             skin_group,
             skinned_pipeline_layout,
+            destination_group,
+            blending_pipeline_layout,
+            skinned_blending_pipeline_layout,
         }
     }
 }

@@ -120,6 +120,14 @@ impl ShaderId {
             Self::Source { .. } => false,
         }
     }
+
+    /// Whether the shader blends itself against a destination copy (group 3).
+    pub fn reads_destination(&self) -> bool {
+        match self {
+            Self::Specialized(k) => k.fragment.reads_destination(),
+            Self::Uber(_) | Self::Source { .. } => false,
+        }
+    }
 }
 
 /// Builds one pipeline (shader from the cache, naga-validated; wgpu errors captured).
@@ -133,10 +141,11 @@ pub fn build_pipeline(
     let skinned = key.shader.skinned();
     let buffers = [Some(gpu_vertex_layout()), Some(skin_vertex_layout())];
     let buffers = if skinned { &buffers[..] } else { &buffers[..1] };
-    let layout = if skinned {
-        &layouts.skinned_pipeline_layout
-    } else {
-        &layouts.pipeline_layout
+    let layout = match (skinned, key.shader.reads_destination()) {
+        (false, false) => &layouts.pipeline_layout,
+        (true, false) => &layouts.skinned_pipeline_layout,
+        (false, true) => &layouts.blending_pipeline_layout,
+        (true, true) => &layouts.skinned_blending_pipeline_layout,
     };
     let pipeline = RenderContext::capture(device, "creating a render pipeline", || {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {

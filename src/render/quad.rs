@@ -189,7 +189,12 @@ pub fn render_material_quad(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let quad = QuadRenderer::new(ctx, &options.geometry, &options.draw);
-    let gpu = GpuMaterial::new(ctx, material, &options.tev, &quad.draw_uniforms, &bound);
+    // The quad writes the TEV output itself: no shader blending against a destination.
+    let tev = TevOptions {
+        exact_blend: false,
+        ..options.tev
+    };
+    let gpu = GpuMaterial::new(ctx, material, &tev, &quad.draw_uniforms, &bound);
     let pipeline = quad_pipeline(ctx, &gpu, options.path)?;
     let target = OffscreenTarget::new(ctx, options.width, options.height)?;
     let mut encoder = ctx

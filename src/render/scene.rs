@@ -137,6 +137,8 @@ pub struct FrameStats {
     pub uniform_blocks_uploaded: usize,
     /// Materials drawn with the ubershader while their pipeline compiles.
     pub uber_draws: usize,
+    /// Copies of the target made for shaders that blend themselves.
+    pub destination_copies: usize,
 }
 
 /// One surface's draw.
@@ -168,6 +170,61 @@ struct MaterialSlot {
     written: Option<DrawUniforms>,
     transparent: bool,
     occluder: bool,
+}
+
+/// The copy of the target that shaders blending themselves read (group 3), sized to the
+/// last target drawn.
+struct Destination {
+    width: u32,
+    height: u32,
+    texture: wgpu::Texture,
+    bind_group: wgpu::BindGroup,
+}
+
+impl Destination {
+    fn new(ctx: &RenderContext, width: u32, height: u32) -> Self {
+        let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("blend destination copy"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("blend destination"),
+            layout: &ctx.layouts.destination_group,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&view),
+            }],
+        });
+        Self {
+            width,
+            height,
+            texture,
+            bind_group,
+        }
+    }
+
+    fn copy_from(&self, encoder: &mut wgpu::CommandEncoder, target: &OffscreenTarget) {
+        encoder.copy_texture_to_texture(
+            target.color.as_image_copy(),
+            self.texture.as_image_copy(),
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
 }
 
 struct SkinGpu {
@@ -206,6 +263,8 @@ pub struct Scene {
     has_lines: Vec<bool>,
     /// The ID pass, made on the first [`Scene::pick`].
     pick: Option<PickPass>,
+    /// Made when a shader that blends itself first draws.
+    destination: Option<Destination>,
     /// Problems found while building (missing textures, unusable materials, …).
     pub warnings: Vec<String>,
 }
@@ -339,6 +398,7 @@ impl Scene {
             transparent_order: Vec::new(),
             has_lines: Vec::new(),
             pick: None,
+            destination: None,
             warnings,
         };
         scene.rebuild_materials(ctx, options)?;
@@ -533,7 +593,7 @@ impl Scene {
 
     fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
         let state = RenderState::for_program(&gpu.program, options.blend, options.cull);
-        gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT))
+        Self::without_host_blend(gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT)))
     }
 
     /// Keys of the line pipeline (GX lines are never culled).
@@ -541,7 +601,16 @@ impl Scene {
         let mut state = RenderState::for_program(&gpu.program, options.blend, options.cull);
         state.topology = wgpu::PrimitiveTopology::LineList;
         state.cull = None;
-        gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT))
+        Self::without_host_blend(gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT)))
+    }
+
+    /// A specialized shader that blends itself writes its result as is; the ubershader
+    /// standing in while it compiles keeps fixed-function blending.
+    fn without_host_blend(mut keys: (PipelineKey, PipelineKey)) -> (PipelineKey, PipelineKey) {
+        if keys.0.shader.reads_destination() {
+            keys.0.state.blend = None;
+        }
+        keys
     }
 
     /// The uploaded texture `id` (uploaded on first use), or None (with a warning) when
@@ -842,68 +911,134 @@ impl Scene {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("scene"),
             });
-        {
-            let clear_color = match clear {
-                ClearMode::Color([r, g, b, a]) => Some(wgpu::Color { r, g, b, a }),
-                ClearMode::Transparent => Some(wgpu::Color::TRANSPARENT),
-                ClearMode::Load => None,
-            };
-            let mut pass = target.begin_pass(&mut encoder, clear_color);
-            if let Some(index_buffer) = &self.index_buffer {
-                pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-                pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
-                if let Some(skin) = &self.skin {
-                    pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
-                    pass.set_bind_group(2, &skin.bind_group, &[]);
+        let clear_color = match clear {
+            ClearMode::Color([r, g, b, a]) => Some(wgpu::Color { r, g, b, a }),
+            ClearMode::Transparent => Some(wgpu::Color::TRANSPARENT),
+            ClearMode::Load => None,
+        };
+        if let Some(index_buffer) = &self.index_buffer {
+            // Draw order: opaque surfaces, then transparent ones back to front.
+            let opaque = self.surfaces.iter().enumerate().filter(
+                |(_, s)| matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent),
+            );
+            let sorted = self
+                .transparent_order
+                .iter()
+                .map(|&(_, i)| (i, &self.surfaces[i]));
+            let mut draws: Vec<(
+                usize,
+                &MaterialSlot,
+                &Selected,
+                bool,
+                std::ops::Range<u32>,
+                i32,
+            )> = Vec::new();
+            for (_, s) in opaque.chain(sorted) {
+                let Some(Some(slot)) = self.slots.get(s.material) else {
+                    continue;
+                };
+                if slot.occluder && !self.options.show_occluders {
+                    continue;
                 }
-                let opaque = self.surfaces.iter().enumerate().filter(
-                    |(_, s)| matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent),
-                );
-                let sorted = self
-                    .transparent_order
-                    .iter()
-                    .map(|&(_, i)| (i, &self.surfaces[i]));
-                let mut bound: Option<(usize, bool)> = None;
-                for (_, s) in opaque.chain(sorted) {
-                    let Some(Some(slot)) = self.slots.get(s.material) else {
-                        continue;
-                    };
-                    if slot.occluder && !self.options.show_occluders {
-                        continue;
-                    }
-                    for (lines, selected, range) in [
-                        (
-                            false,
-                            &slot.selected,
-                            s.first_index..s.first_index + s.index_count,
-                        ),
-                        (
-                            true,
-                            &slot.line_selected,
-                            s.first_line_index..s.first_line_index + s.line_index_count,
-                        ),
-                    ] {
-                        let Some(selected) = selected else { continue };
-                        if range.is_empty() {
-                            continue;
-                        }
-                        if bound != Some((s.material, lines)) {
-                            pass.set_pipeline(&selected.pipeline);
-                            slot.gpu.bind(&mut pass);
-                            bound = Some((s.material, lines));
-                        }
-                        if selected.path != SelectedPath::Specialized {
-                            stats.uber_draws += 1;
-                        }
-                        pass.draw_indexed(range, s.base_vertex, 0..1);
-                        stats.draws += 1;
+                for (lines, selected, range) in [
+                    (
+                        false,
+                        &slot.selected,
+                        s.first_index..s.first_index + s.index_count,
+                    ),
+                    (
+                        true,
+                        &slot.line_selected,
+                        s.first_line_index..s.first_line_index + s.line_index_count,
+                    ),
+                ] {
+                    if let Some(selected) = selected
+                        && !range.is_empty()
+                    {
+                        draws.push((s.material, slot, selected, lines, range, s.base_vertex));
                     }
                 }
             }
+            // Shaders that blend themselves read a copy of the target as it is before
+            // their draw: the pass ends, the target is copied, a new pass loads it.
+            let reads_destination = |slot: &MaterialSlot, selected: &Selected, lines: bool| {
+                let keys = if lines { &slot.line_keys } else { &slot.keys };
+                selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
+            };
+            if draws.iter().any(|d| reads_destination(d.1, d.2, d.3)) {
+                Self::ensure_destination(&mut self.destination, ctx, target);
+            }
+            let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
+            let mut pass = Self::begin_pass(
+                &mut encoder,
+                target,
+                clear_color,
+                index_buffer,
+                vertices,
+                skin,
+            );
+            let mut bound: Option<(usize, bool)> = None;
+            for (material, slot, selected, lines, range, base_vertex) in draws {
+                if reads_destination(slot, selected, lines)
+                    && let Some(d) = &self.destination
+                {
+                    drop(pass);
+                    d.copy_from(&mut encoder, target);
+                    pass =
+                        Self::begin_pass(&mut encoder, target, None, index_buffer, vertices, skin);
+                    pass.set_bind_group(3, &d.bind_group, &[]);
+                    bound = None;
+                    stats.destination_copies += 1;
+                }
+                if bound != Some((material, lines)) {
+                    pass.set_pipeline(&selected.pipeline);
+                    slot.gpu.bind(&mut pass);
+                    bound = Some((material, lines));
+                }
+                if selected.path != SelectedPath::Specialized {
+                    stats.uber_draws += 1;
+                }
+                pass.draw_indexed(range, base_vertex, 0..1);
+                stats.draws += 1;
+            }
+        } else {
+            drop(target.begin_pass(&mut encoder, clear_color));
         }
         stats.cpu = start.elapsed();
         ctx.queue.submit([encoder.finish()]);
         Ok(stats)
+    }
+
+    /// A pass on `target` with the scene's buffers (and skin palette) bound.
+    fn begin_pass<'e>(
+        encoder: &'e mut wgpu::CommandEncoder,
+        target: &OffscreenTarget,
+        clear: Option<wgpu::Color>,
+        index_buffer: &wgpu::Buffer,
+        vertex_buffer: &wgpu::Buffer,
+        skin: Option<&SkinGpu>,
+    ) -> wgpu::RenderPass<'e> {
+        let mut pass = target.begin_pass(encoder, clear);
+        pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        pass.set_vertex_buffer(0, vertex_buffer.slice(..));
+        if let Some(skin) = skin {
+            pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
+            pass.set_bind_group(2, &skin.bind_group, &[]);
+        }
+        pass
+    }
+
+    fn ensure_destination(
+        destination: &mut Option<Destination>,
+        ctx: &RenderContext,
+        target: &OffscreenTarget,
+    ) {
+        if destination
+            .as_ref()
+            .is_none_or(|d| (d.width, d.height) != (target.width, target.height))
+        {
+            *destination = Some(Destination::new(ctx, target.width, target.height));
+        }
     }
 
     /// Which surface covers pixel (x, y) of a `width` × `height` view with the current

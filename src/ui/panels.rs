@@ -1233,6 +1233,16 @@ fn material_tab(ui: &mut Ui, state: &mut AppState) {
                 "write source alpha 1 as 0 (§8.2)",
             )
             .changed();
+        options_changed |= ui
+            .checkbox(
+                &mut options.exact_blend,
+                "exact GX blending in the shader (§8.2; model view)",
+            )
+            .on_hover_text(
+                "Blended surfaces read a copy of the target and blend with GX's integer rule; \
+                 off: host blending, which may differ by 1 LSB",
+            )
+            .changed();
         ui.horizontal(|ui| {
             ui.label("final pixel from");
             options_changed |= ui

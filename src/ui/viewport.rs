@@ -147,7 +147,7 @@ impl QuadView {
             gpu: GpuMaterial::with_program(
                 ctx,
                 &edit.material,
-                edit.program.clone(),
+                quad_program(edit),
                 &quad.draw_uniforms,
                 &[],
             ),
@@ -168,12 +168,20 @@ impl QuadView {
         self.gpu = GpuMaterial::with_program(
             ctx,
             &edit.material,
-            edit.program.clone(),
+            quad_program(edit),
             &self.quad.draw_uniforms,
             &bound,
         );
         self.revision = edit.revision;
     }
+}
+
+/// The edited program as the quad draws it: the quad shows the TEV output (or host
+/// blending over the background), never a shader blending against a destination copy.
+fn quad_program(edit: &MaterialEdit) -> crate::gx::tev::TevProgram {
+    let mut program = edit.program.clone();
+    program.options.exact_blend = false;
+    program
 }
 
 /// A whole model drawn by [`Scene`], and what of the UI's state it last took over (so
@@ -670,7 +678,7 @@ impl Viewport {
                 }
                 if q.revision != edit.revision {
                     q.gpu
-                        .update_program(ctx, &edit.material, edit.program.clone());
+                        .update_program(ctx, &edit.material, quad_program(edit));
                     q.revision = edit.revision;
                 }
                 let seconds = uv_seconds(settings.time, &UvAnimOptions::default());

@@ -30,6 +30,8 @@
 //! - group 0, binding 2: the ubershader's program buffer (ubershader only).
 //! - group 1, binding 2k: `texture_2d<f32>` of texture map k; binding 2k + 1: its sampler.
 //! - group 2: skinning palette (skinned draws only).
+//! - group 3, binding 0: `texture_2d<f32>` copy of the destination (specialized shaders that
+//!   blend themselves, [`crate::gx::key::FragmentKey::shader_blend`], only).
 
 use bytemuck::{Pod, Zeroable};
 
@@ -48,6 +50,7 @@ pub const BINDING_TEV_UNIFORMS: u32 = 1;
 pub const BINDING_UBER_PROGRAM: u32 = 2;
 pub const GROUP_TEXTURES: u32 = 1;
 pub const GROUP_SKIN: u32 = 2;
+pub const GROUP_DESTINATION: u32 = 3;
 
 /// One vertex as the renderer uploads it (96 bytes).
 #[repr(C)]

@@ -11,12 +11,12 @@ use std::fmt::Write as _;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::interface::{BINDING_TEV_UNIFORMS, GROUP_DRAW, GROUP_TEXTURES};
+use super::interface::{BINDING_TEV_UNIFORMS, GROUP_DESTINATION, GROUP_DRAW, GROUP_TEXTURES};
 use crate::gx::key::{AlphaTestKey, FragmentKey, OpKey, StageKey};
 use crate::gx::tev::{AlphaSubRounding, StageOrigin, SwapTable, TevProgram};
 use crate::gx::types::{
-    AlphaInput, AlphaOp, ColorInput, CombineKind, Compare, CompareMode, KonstSel, KonstSource,
-    TevBias, TevReg, TevScale,
+    AlphaInput, AlphaOp, Blend, BlendFactor, BlendMode, ColorInput, CombineKind, Compare,
+    CompareMode, KonstSel, KonstSource, TevBias, TevReg, TevScale,
 };
 
 /// `TevUniforms` (group 0, binding 1): every TEV value that is not structure.
@@ -450,6 +450,12 @@ fn generate_bindings(key: &FragmentKey, out: &mut String) {
     for map in key.texture_maps() {
         out.push_str(&texture_binding_wgsl(map));
     }
+    if key.reads_destination() {
+        let _ = writeln!(
+            out,
+            "@group({GROUP_DESTINATION}) @binding(0) var t_dst: texture_2d<f32>;"
+        );
+    }
 }
 
 /// Appends the specialized fragment stage for `key` (uniforms, texture bindings, TEV
@@ -550,7 +556,70 @@ fn fs_main(key: &FragmentKey) -> String {
         o.push_str("    let written = select(pixel, vec4<i32>(pixel.rgb, 0), pixel.a == 1);\n");
         result = "written";
     }
+    if let Some(b) = key.shader_blend {
+        o.push_str(&shader_blend_code(b));
+        result = "blended";
+    }
     let _ = writeln!(o, "    return vec4<f32>({result}) / 255.0;\n}}");
+    o
+}
+
+/// One GX blend factor as per-lane 8-bit values; `as_source` picks what SRCCLR names (the
+/// destination's colour for the source factor, the source's for the destination factor).
+fn blend_factor(f: BlendFactor, as_source: bool) -> String {
+    let other = if as_source {
+        "vec4<i32>(dst.rgb, 255)"
+    } else {
+        "src"
+    };
+    match f {
+        BlendFactor::Zero | BlendFactor::InvDstAlpha => "vec4<i32>(0)".into(),
+        BlendFactor::One | BlendFactor::DstAlpha => "vec4<i32>(255)".into(),
+        BlendFactor::SrcClr => other.into(),
+        BlendFactor::InvSrcClr => format!("vec4<i32>(255) - {other}"),
+        BlendFactor::SrcAlpha => "vec4<i32>(src.a)".into(),
+        BlendFactor::InvSrcAlpha => "vec4<i32>(255 - src.a)".into(),
+    }
+}
+
+/// The blend against the destination copy (`gx.md` §8.2), leaving `blended`.
+fn shader_blend_code(b: Blend) -> String {
+    let mut o = String::new();
+    o.push_str(
+        "    // Destination: the target as it was before this draw (group 3).
+    let dst = tev_u8_from_unorm(textureLoad(t_dst, vec2<i32>(in.clip_position.xy), 0));
+",
+    );
+    match b.mode {
+        BlendMode::Subtract => {
+            o.push_str(
+                "    // GX SUBTRACT: dst - src, at least 0 (factors ignored).
+",
+            );
+            o.push_str(
+                "    let blended = max(dst - pixel, vec4<i32>(0));
+",
+            );
+        }
+        _ => {
+            let _ = writeln!(
+                o,
+                "    // GX BLEND: (src * {:?}' + dst * {:?}') >> 8, at most 255, with f' = f + (f >> 7).
+    // The framebuffer is RGB8: DSTALPHA reads 255. A source alpha of 1 blends as 0.",
+                b.src, b.dst
+            );
+            o.push_str(
+                "    let src = select(pixel, vec4<i32>(pixel.rgb, 0), pixel.a == 1);
+",
+            );
+            let _ = writeln!(o, "    let sf = {};", blend_factor(b.src, true));
+            let _ = writeln!(o, "    let df = {};", blend_factor(b.dst, false));
+            o.push_str(
+                "    let blended = min((src * (sf + (sf >> vec4<u32>(7u))) + dst * (df + (df >> vec4<u32>(7u)))) >> vec4<u32>(8u), vec4<i32>(255));
+",
+            );
+        }
+    }
     o
 }
 
