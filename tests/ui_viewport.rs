@@ -353,6 +353,43 @@ mod model_view {
         assert!(covered > (W * H / 20) as usize, "{covered} pixels drawn");
     }
 
+    /// The "exact GX blending" switch: the model view then draws what `tevscope render
+    /// --exact-blend` draws, and only blended pixels change.
+    #[test]
+    fn exact_blending_switch_matches_the_cli() {
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        let host = h.settled_frame();
+        let mut options = h.state.tev_options;
+        options.exact_blend = true;
+        h.state.tev_options = options;
+        if let Some(edit) = h.state.edit.as_mut() {
+            edit.reset(options);
+        }
+        let exact = h.settled_frame();
+        let dir = std::env::temp_dir().join(format!("tevscope-uivp-exact-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let out = dir.join("exact.png");
+        let mut req = tevscope::cli::render::RenderRequest::new(demo("showcase"), &out);
+        (req.width, req.height, req.exact_blend) = (W, H, true);
+        tevscope::cli::render::render_model(&req).expect("tevscope render --exact-blend");
+        let cli = RgbaImage::decode_png(&std::fs::read(&out).expect("png")).expect("decode");
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(differing_pixels(&exact, &cli), 0, "viewer and CLI disagree");
+        // Blending moves by at most 1 LSB per channel; something moves.
+        let changed = differing_pixels(&host, &exact);
+        assert!(changed > 0, "exact blending changed nothing");
+        let worst = host
+            .pixels
+            .iter()
+            .zip(&exact.pixels)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap_or(0);
+        assert!(worst <= 1, "exact and host blending differ by {worst}");
+    }
+
     /// The showcase material that reads a konst colour, and the pixel of one of its
     /// surfaces (found by picking).
     fn konst_material(h: &mut Harness) -> (usize, (u32, u32)) {
