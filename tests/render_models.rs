@@ -197,7 +197,7 @@ fn checker() -> TextureData {
         (0..size * size)
             .flat_map(|i| {
                 let (x, y) = (i % size, i / size);
-                if ((x / cell) + (y / cell)) % 2 == 0 {
+                if ((x / cell) + (y / cell)).is_multiple_of(2) {
                     [240, 220, 40, 255]
                 } else {
                     [30, 60, 200, 0]

@@ -262,6 +262,16 @@ impl StageKey {
     }
 }
 
+/// Whether a blend reads the framebuffer: SUBTRACT, or BLEND other than ONE/ZERO (LOGIC,
+/// which Prime never uses, stays with the host).
+pub fn reads_destination(blend: Blend) -> bool {
+    match blend.mode {
+        BlendMode::Subtract => true,
+        BlendMode::Blend => blend != Blend::OPAQUE,
+        BlendMode::None | BlendMode::Logic => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,15 +356,5 @@ mod tests {
             ref1: 0,
         };
         assert_eq!(AlphaTestKey::of(&t), None);
-    }
-}
-
-/// Whether a blend reads the framebuffer: SUBTRACT, or BLEND other than ONE/ZERO (LOGIC,
-/// which Prime never uses, stays with the host).
-pub fn reads_destination(blend: Blend) -> bool {
-    match blend.mode {
-        BlendMode::Subtract => true,
-        BlendMode::Blend => blend != Blend::OPAQUE,
-        BlendMode::None | BlendMode::Logic => false,
     }
 }

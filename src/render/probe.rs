@@ -237,6 +237,9 @@ pub fn texcoord_probe_wgsl(key: &VertexKey, tile_w: u32) -> String {
     s
 }
 
+/// One item's probed coordinates: per texgen, per vertex (None: no point landed there).
+pub type TexcoordRows = Vec<Vec<Option<[f32; 3]>>>;
+
 /// Per item, per texgen, per vertex: the (s, t, q) the generated vertex stage outputs, or
 /// None where no point landed on the vertex's pixel. Each item takes one row of
 /// `tile_w` × `tile_h` tiles, one tile per texgen.
@@ -245,7 +248,7 @@ pub fn read_texcoords(
     items: &[TexcoordItem],
     tile_w: u32,
     tile_h: u32,
-) -> Result<Vec<Vec<Vec<Option<[f32; 3]>>>>, RenderError> {
+) -> Result<Vec<TexcoordRows>, RenderError> {
     let limit = ctx.device.limits().max_texture_dimension_2d;
     let per_target = (limit / tile_h.max(1)).max(1) as usize;
     let mut out = Vec::with_capacity(items.len());
@@ -260,7 +263,7 @@ fn read_texcoords_chunk(
     items: &[TexcoordItem],
     tile_w: u32,
     tile_h: u32,
-) -> Result<Vec<Vec<Vec<Option<[f32; 3]>>>>, RenderError> {
+) -> Result<Vec<TexcoordRows>, RenderError> {
     let columns = items
         .iter()
         .map(|i| i.vertex_key.texgens.len())

@@ -172,6 +172,17 @@ struct MaterialSlot {
     occluder: bool,
 }
 
+/// One draw of a frame, in order.
+struct Draw<'a> {
+    material: usize,
+    slot: &'a MaterialSlot,
+    selected: &'a Selected,
+    /// The GX-lines pipeline of the material.
+    lines: bool,
+    range: std::ops::Range<u32>,
+    base_vertex: i32,
+}
+
 /// The copy of the target that shaders blending themselves read (group 3), sized to the
 /// last target drawn.
 struct Destination {
@@ -925,14 +936,7 @@ impl Scene {
                 .transparent_order
                 .iter()
                 .map(|&(_, i)| (i, &self.surfaces[i]));
-            let mut draws: Vec<(
-                usize,
-                &MaterialSlot,
-                &Selected,
-                bool,
-                std::ops::Range<u32>,
-                i32,
-            )> = Vec::new();
+            let mut draws: Vec<Draw<'_>> = Vec::new();
             for (_, s) in opaque.chain(sorted) {
                 let Some(Some(slot)) = self.slots.get(s.material) else {
                     continue;
@@ -955,7 +959,14 @@ impl Scene {
                     if let Some(selected) = selected
                         && !range.is_empty()
                     {
-                        draws.push((s.material, slot, selected, lines, range, s.base_vertex));
+                        draws.push(Draw {
+                            material: s.material,
+                            slot,
+                            selected,
+                            lines,
+                            range,
+                            base_vertex: s.base_vertex,
+                        });
                     }
                 }
             }
@@ -965,7 +976,10 @@ impl Scene {
                 let keys = if lines { &slot.line_keys } else { &slot.keys };
                 selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
             };
-            if draws.iter().any(|d| reads_destination(d.1, d.2, d.3)) {
+            if draws
+                .iter()
+                .any(|d| reads_destination(d.slot, d.selected, d.lines))
+            {
                 Self::ensure_destination(&mut self.destination, ctx, target);
             }
             let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
@@ -978,7 +992,15 @@ impl Scene {
                 skin,
             );
             let mut bound: Option<(usize, bool)> = None;
-            for (material, slot, selected, lines, range, base_vertex) in draws {
+            for Draw {
+                material,
+                slot,
+                selected,
+                lines,
+                range,
+                base_vertex,
+            } in draws
+            {
                 if reads_destination(slot, selected, lines)
                     && let Some(d) = &self.destination
                 {
