@@ -204,14 +204,16 @@ pub fn bake(tree: &MetaClip, clips: &[Clip], mode: SlerpMode) -> Option<Clip> {
         get: impl Fn(&ChannelSample) -> Option<T>,
     ) -> Vec<T> {
         let values: Vec<Option<T>> = frames.iter().map(|f| f.get(&bone).and_then(&get)).collect();
-        let mut last = values.iter().flatten().next().copied();
+        let Some(first) = values.iter().flatten().next().copied() else {
+            return Vec::new();
+        };
         values
             .into_iter()
-            .map(|v| {
-                if v.is_some() {
-                    last = v;
+            .scan(first, |last, v| {
+                if let Some(v) = v {
+                    *last = v;
                 }
-                last.expect("component present in some frame")
+                Some(*last)
             })
             .collect()
     }
