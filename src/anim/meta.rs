@@ -350,6 +350,17 @@ mod tests {
         assert!(baked.frame_count as usize <= MAX_BAKED_FRAMES + 1);
         assert!(baked.frame_count as usize * baked.channels.len() <= MAX_BAKED_SAMPLES + 1);
         assert!((baked.duration - 2.0e9).abs() < 1.0e3);
+        // Non-finite lengths and intervals bake to something small, never a panic.
+        for (duration, interval) in [
+            (f32::INFINITY, 1.0 / 30.0),
+            (f32::NAN, f32::NAN),
+            (1.0, 0.0),
+        ] {
+            let mut odd = clip(0.0, 1.0, 31, 0.0);
+            (odd.duration, odd.interval) = (duration, interval);
+            let baked = bake(&tree, &[odd], SlerpMode::default()).expect("bakes");
+            assert!(baked.frame_count as usize <= MAX_BAKED_FRAMES + 1);
+        }
     }
 
     #[test]
