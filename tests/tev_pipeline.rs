@@ -176,6 +176,51 @@ fn request_reports_pending_then_ready() {
     ));
 }
 
+/// The cache forgets its least recently used pipelines beyond its capacity; a forgotten
+/// key is simply built again.
+#[test]
+fn the_pipeline_cache_forgets_the_least_recently_used() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let cache = tevscope::render::PipelineCache::with_capacity(
+        ctx.device.clone(),
+        ctx.layouts.clone(),
+        ctx.shaders.clone(),
+        2,
+    );
+    let scene = Scene::new(&ctx);
+    let gm = scene.material(&ctx, &textured([5, 6, 7, 8]));
+    let key = |cull| {
+        let mut state = RenderState::EXACT_QUAD;
+        state.cull = cull;
+        keys(&gm, state).0
+    };
+    let (a, b, c) = (
+        key(None),
+        key(Some(wgpu::Face::Front)),
+        key(Some(wgpu::Face::Back)),
+    );
+    cache.get_blocking(&a).expect("a");
+    cache.get_blocking(&b).expect("b");
+    assert!(
+        matches!(cache.request(&a), PipelineStatus::Ready(_)),
+        "a is now the newest"
+    );
+    let c_first = cache.get_blocking(&c).expect("c");
+    assert_eq!(cache.len(), 2);
+    // b was the least recently used: requesting it builds it again.
+    assert!(matches!(cache.request(&b), PipelineStatus::Pending));
+    cache.wait_idle();
+    assert!(matches!(cache.request(&b), PipelineStatus::Ready(_)));
+    // Rebuilding b pushed out a (used before c); c is still the same cached pipeline.
+    assert_eq!(cache.len(), 2);
+    let c_again = cache.get_blocking(&c).expect("c");
+    assert!(Arc::ptr_eq(&c_first, &c_again));
+    assert!(matches!(cache.request(&a), PipelineStatus::Pending));
+    cache.wait_idle();
+}
+
 #[test]
 fn an_invalid_shader_is_an_error_and_keeps_the_last_good_pipeline() {
     let Some(ctx) = RenderContext::for_tests() else {

@@ -19,6 +19,7 @@
 pub mod camera;
 pub mod context;
 pub mod convert;
+pub mod lru;
 pub mod material;
 pub mod pick;
 pub mod pipeline_cache;

@@ -8,7 +8,6 @@
 //! is ready it is swapped in on the next frame. A shader that fails validation is an error
 //! value: the draw keeps its last good pipeline.
 
-use std::collections::HashMap;
 use std::sync::mpsc::{Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -16,6 +15,7 @@ use std::thread::JoinHandle;
 use super::SharedError;
 use super::context::{Layouts, RenderContext};
 use super::convert::RenderState;
+use super::lru::LruMap;
 use super::shader_cache::{ShaderCache, ShaderId};
 use crate::gx::wgsl::interface::GpuVertex;
 
@@ -44,24 +44,36 @@ enum Slot {
     Done(BuildResult),
 }
 
+impl Slot {
+    /// A pipeline being built stays (its builder will fill it in).
+    fn evictable(&self) -> bool {
+        matches!(self, Slot::Done(_))
+    }
+}
+
+/// How many pipelines (built or failed) the cache keeps before forgetting the least
+/// recently used.
+pub const PIPELINE_CACHE_CAPACITY: usize = 512;
+
 struct Shared {
     device: wgpu::Device,
     layouts: Layouts,
     shaders: Arc<ShaderCache>,
-    slots: Mutex<HashMap<PipelineKey, Slot>>,
+    slots: Mutex<LruMap<PipelineKey, Slot>>,
     /// Signalled whenever a slot leaves `Pending`.
     done: Condvar,
 }
 
 impl Shared {
-    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<PipelineKey, Slot>> {
+    fn slots(&self) -> std::sync::MutexGuard<'_, LruMap<PipelineKey, Slot>> {
         self.slots
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn finish(&self, key: PipelineKey, result: BuildResult) {
-        self.slots().insert(key, Slot::Done(result));
+        self.slots()
+            .insert(key, Slot::Done(result), Slot::evictable);
         self.done.notify_all();
     }
 }
@@ -194,11 +206,21 @@ pub struct PipelineCache {
 
 impl PipelineCache {
     pub fn new(device: wgpu::Device, layouts: Layouts, shaders: Arc<ShaderCache>) -> Self {
+        Self::with_capacity(device, layouts, shaders, PIPELINE_CACHE_CAPACITY)
+    }
+
+    /// A cache keeping at most `capacity` built pipelines (plus those being built).
+    pub fn with_capacity(
+        device: wgpu::Device,
+        layouts: Layouts,
+        shaders: Arc<ShaderCache>,
+        capacity: usize,
+    ) -> Self {
         let shared = Arc::new(Shared {
             device,
             layouts,
             shaders,
-            slots: Mutex::new(HashMap::new()),
+            slots: Mutex::new(LruMap::new(capacity)),
             done: Condvar::new(),
         });
         let (tx, rx) = channel::<PipelineKey>();
@@ -240,7 +262,7 @@ impl PipelineCache {
                 None => break,
             }
         }
-        slots.insert(key.clone(), Slot::Pending);
+        slots.insert(key.clone(), Slot::Pending, Slot::evictable);
         drop(slots);
         let s = &self.shared;
         let result = build_pipeline(&s.device, &s.layouts, &s.shaders, key);
@@ -263,7 +285,7 @@ impl PipelineCache {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let sent = jobs.as_ref().is_some_and(|tx| tx.send(key.clone()).is_ok());
         if sent {
-            slots.insert(key.clone(), Slot::Pending);
+            slots.insert(key.clone(), Slot::Pending, Slot::evictable);
             PipelineStatus::Pending
         } else {
             // No worker: build here.

@@ -4,7 +4,7 @@
 //! carrying the WGSL and naga's report, never a device error; failures are cached too, so
 //! a broken key is reported once.
 
-use std::collections::HashMap;
+use super::lru::LruMap;
 use std::sync::{Arc, Mutex};
 
 use super::context::RenderContext;
@@ -54,21 +54,23 @@ pub struct CompiledShader {
 /// Thread-safe cache of compiled shaders (the pipeline worker compiles from it too).
 pub struct ShaderCache {
     device: wgpu::Device,
-    shaders: Mutex<HashMap<ShaderId, Result<Arc<CompiledShader>, SharedError>>>,
+    shaders: Mutex<LruMap<ShaderId, Result<Arc<CompiledShader>, SharedError>>>,
 }
+
+/// How many shaders the cache keeps before forgetting the least recently used.
+pub const SHADER_CACHE_CAPACITY: usize = 512;
 
 impl ShaderCache {
     pub fn new(device: wgpu::Device) -> Self {
         Self {
             device,
-            shaders: Mutex::new(HashMap::new()),
+            shaders: Mutex::new(LruMap::new(SHADER_CACHE_CAPACITY)),
         }
     }
 
     fn lock(
         &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<ShaderId, Result<Arc<CompiledShader>, SharedError>>>
-    {
+    ) -> std::sync::MutexGuard<'_, LruMap<ShaderId, Result<Arc<CompiledShader>, SharedError>>> {
         self.shaders
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -82,7 +84,13 @@ impl ShaderCache {
         // Compile outside the lock: generation and naga take milliseconds and the worker
         // thread shares this cache.
         let result = self.compile(id);
-        self.lock().entry(id.clone()).or_insert(result).clone()
+        let mut shaders = self.lock();
+        // Another thread may have compiled it meanwhile: keep the first.
+        if let Some(r) = shaders.get(id) {
+            return r.clone();
+        }
+        shaders.insert(id.clone(), result.clone(), |_| true);
+        result
     }
 
     fn compile(&self, id: &ShaderId) -> Result<Arc<CompiledShader>, SharedError> {
