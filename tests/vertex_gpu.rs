@@ -29,6 +29,8 @@
 //!
 //! Cases come from a seeded generator (`VERTEX_GPU_SEED` overrides the seed).
 
+mod tev_common;
+
 use glam::{Mat4, Quat, Vec3, Vec4};
 use tevscope::formats::mrea::parse_mrea;
 use tevscope::gx::frame::{FrameCamera, FrameOptions, FrameUpdate, pack_light};
@@ -457,36 +459,6 @@ struct LightCase {
     vertices: Vec<GpuVertex>,
 }
 
-/// A one-stage program whose output is raster channel `channel` (RASC, RASA).
-fn raster_probe_material(texgens: Vec<TexGen>, channel: u8) -> Material {
-    let st = TevStage::from_words(
-        TevStage::color_inputs_word([
-            ColorInput::Zero,
-            ColorInput::Zero,
-            ColorInput::Zero,
-            ColorInput::Rasc,
-        ]),
-        TevStage::alpha_inputs_word([
-            AlphaInput::Zero,
-            AlphaInput::Zero,
-            AlphaInput::Zero,
-            AlphaInput::Rasa,
-        ]),
-        0x100,
-        0x100,
-        0,
-        0,
-        if channel == 0 { 4 } else { 5 },
-        0xFF,
-        0xFF,
-    )
-    .expect("probe stage");
-    Material {
-        stages: vec![st],
-        ..bare_material(texgens)
-    }
-}
-
 #[derive(Default)]
 struct Tally {
     exact: usize,
@@ -501,7 +473,8 @@ fn check_lighting(ctx: &RenderContext, cases: &[LightCase]) -> Tally {
         let mut items = Vec::with_capacity(chunk.len() * 2);
         for case in chunk {
             for ch in 0..2u8 {
-                let material = raster_probe_material(case.key.texgens.clone(), ch);
+                let material =
+                    tev_common::raster_probe(&bare_material(case.key.texgens.clone()), ch);
                 let program = TevProgram::from_material(&material, &TevOptions::default());
                 items.push(PointItem {
                     vertex_key: case.key.clone(),
