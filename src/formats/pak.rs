@@ -499,17 +499,7 @@ fn parse_v35(data: &[u8], file: &str, wide: bool, strict: bool) -> Result<Pak> {
     let mut entries = Vec::with_capacity(count);
     for index in 0..count {
         let at = r.pos();
-        let flag = r.u32("resource[].compressed")?;
-        if flag > 1 {
-            return Err(r.err_at(
-                &format!("resource[{index}].compressed"),
-                at,
-                ErrorKind::OutOfRange {
-                    value: flag.into(),
-                    expected: "0 or 1".into(),
-                },
-            ));
-        }
+        let flag = compressed_flag(&mut r, &format!("resource[{index}].compressed"))?;
         let fourcc = r.fourcc("resource[].type")?;
         check_fourcc(&r, &format!("resource[{index}].type"), at + 4, &fourcc)?;
         let id = read_id(&mut r, "resource[].id")?;
@@ -618,17 +608,7 @@ fn parse_v2(data: &[u8], file: &str) -> Result<Pak> {
     let mut entries = Vec::with_capacity(count);
     for index in 0..count {
         let at = rshd.pos();
-        let flag = rshd.u32("RSHD.compressed")?;
-        if flag > 1 {
-            return Err(rshd.err_at(
-                &format!("RSHD[{index}].compressed"),
-                at,
-                ErrorKind::OutOfRange {
-                    value: flag.into(),
-                    expected: "0 or 1".into(),
-                },
-            ));
-        }
+        let flag = compressed_flag(&mut rshd, &format!("RSHD[{index}].compressed"))?;
         let fourcc = rshd.fourcc("RSHD.type")?;
         let id = rshd.u64("RSHD.id")?;
         let size = rshd.u32("RSHD.size")?;
@@ -866,6 +846,23 @@ pub fn decompress_lzo_segments(
         index += 1;
     }
     Ok(out)
+}
+
+/// A resource entry's compressed flag: 0 (raw) or 1 (compressed).
+fn compressed_flag(r: &mut Reader, field: &str) -> Result<u32> {
+    let at = r.pos();
+    let flag = r.u32(field)?;
+    if flag > 1 {
+        return Err(r.err_at(
+            field,
+            at,
+            ErrorKind::OutOfRange {
+                value: flag.into(),
+                expected: "0 or 1".into(),
+            },
+        ));
+    }
+    Ok(flag)
 }
 
 fn read_cmpd_headers(r: &mut Reader) -> Result<Vec<(u8, u32, u32)>> {
