@@ -133,6 +133,8 @@ pub struct AppState {
     /// egui copies of the selection's texture maps, made on first display.
     thumbnails: Option<Vec<Option<Thumbnail>>>,
     pub open_text: String,
+    /// Explicit choices for what opened models refer to.
+    pub references: super::document::References,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
     /// The viewport's egui texture and its size in physical pixels.
@@ -177,6 +179,7 @@ impl AppState {
             report: None,
             thumbnails: None,
             open_text: String::new(),
+            references: Default::default(),
             screenshot_path: String::new(),
             screenshot_transparent: false,
             viewport_texture: None,
@@ -309,7 +312,7 @@ impl AppState {
             }
             return;
         }
-        match Document::open(spec) {
+        match Document::open_with(spec, &self.references) {
             Ok(doc) => {
                 self.load_error = None;
                 self.screenshot_path = doc
@@ -650,6 +653,7 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     if let Some(e) = &state.browser.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
+    references(ui, state);
     ui.separator();
     let current = state.doc.as_ref().map(|d| d.spec.clone());
     let mut go_to = None;
@@ -753,6 +757,48 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     if let Some(s) = open {
         state.requests.open = Some(s);
     }
+}
+
+/// Explicit choices for the files a model refers to (otherwise found by asset ID beside it,
+/// by name, or as the only one of their type), and a button to reopen with them.
+fn references(ui: &mut Ui, state: &mut AppState) {
+    let header = if state.references.is_empty() {
+        "References: automatic".to_owned()
+    } else {
+        "References: chosen".to_owned()
+    };
+    egui::CollapsingHeader::new(header)
+        .id_salt("references")
+        .show(ui, |ui| {
+            let r = &mut state.references;
+            for (label, value, hint) in [
+                ("Textures", &mut r.texture_dir, "folder searched first"),
+                ("Skin", &mut r.skin, "CSKR file or PAK:ID"),
+                ("Skeleton", &mut r.skeleton, "CINF file or PAK:ID"),
+                ("Animation", &mut r.anim, "name, ANIM file or PAK:ID"),
+            ] {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{label:<9}"));
+                    ui.add(
+                        egui::TextEdit::singleline(value)
+                            .hint_text(hint)
+                            .desired_width(f32::INFINITY),
+                    );
+                });
+            }
+            ui.horizontal(|ui| {
+                let open = state.doc.as_ref().map(|d| d.spec.clone());
+                if ui
+                    .add_enabled(open.is_some(), egui::Button::new("Reopen with these"))
+                    .clicked()
+                {
+                    state.requests.open = open;
+                }
+                if ui.button("Clear").clicked() {
+                    state.references = Default::default();
+                }
+            });
+        });
 }
 
 fn central(ui: &mut Ui, state: &mut AppState) {
@@ -920,6 +966,15 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     let Some(doc) = &state.doc else { return };
     for w in doc.warnings.iter().chain(&state.view_status.warnings) {
         ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
+    }
+    if !doc.sources.is_empty() {
+        egui::CollapsingHeader::new(format!("Files used ({})", doc.sources.len()))
+            .id_salt("files_used")
+            .show(ui, |ui| {
+                for s in &doc.sources {
+                    ui.label(RichText::new(s).small().monospace());
+                }
+            });
     }
     let s = &state.view_status;
     if let Some(e) = &s.error {
