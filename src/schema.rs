@@ -919,7 +919,7 @@ mod tests {
         m.flags = m.effective_flags();
         // Unused bits and an invalid input field survive the trip.
         m.tev_stages[0].color_combine |= 0x8000;
-        m.tev_stages[0].color_inputs |= 17 << 15 | 1 << 25;
+        m.tev_stages[0].color_inputs = m.tev_stages[0].color_inputs & !(31 << 15) | 17 << 15 | 1 << 25;
         m.texgens[0] |= 1 << 30;
         let set = MaterialSet {
             game: Game::Mp1,
