@@ -463,7 +463,11 @@ impl UvAnimationInfo {
             .ok_or_else(|| {
                 schema_err(
                     format!("{at}/mode"),
-                    format!("UV-animation mode {} is unknown to {}", self.mode, game_name(game)),
+                    format!(
+                        "UV-animation mode {} is unknown to {}",
+                        self.mode,
+                        game_name(game)
+                    ),
                 )
             })?;
         if self.parameters.len() != count {
@@ -600,14 +604,13 @@ impl MaterialInfo {
             .map(|(i, t)| t.to_word(&format!("texgens/{i}")))
             .collect::<Result<Vec<_>, _>>()?;
         // Konsts are present when the flag says so or there are any (an empty block is legal).
-        let konst_colors = (self.flags & gx::flags::KONST != 0
-            || !self.konst_colors_rgba.is_empty())
-        .then(|| {
-            self.konst_colors_rgba
-                .iter()
-                .map(|&c| u32::from_be_bytes(c))
-                .collect()
-        });
+        let konst_colors =
+            (self.flags & gx::flags::KONST != 0 || !self.konst_colors_rgba.is_empty()).then(|| {
+                self.konst_colors_rgba
+                    .iter()
+                    .map(|&c| u32::from_be_bytes(c))
+                    .collect()
+            });
         let mut m = Material {
             flags: self.flags,
             texture_indices: self.texture_indices.clone(),
@@ -863,8 +866,16 @@ impl CmdlInfo {
                     size: s.size,
                 })
                 .collect(),
-            material_sets: cmdl.material_sets.iter().map(MaterialSetInfo::new).collect(),
-            material_counts: cmdl.material_sets.iter().map(|s| s.materials.len()).collect(),
+            material_sets: cmdl
+                .material_sets
+                .iter()
+                .map(MaterialSetInfo::new)
+                .collect(),
+            material_counts: cmdl
+                .material_sets
+                .iter()
+                .map(|s| s.materials.len())
+                .collect(),
             array_counts: ArrayCountsInfo {
                 positions: counts.positions,
                 normals: counts.normals,
@@ -919,7 +930,8 @@ mod tests {
         m.flags = m.effective_flags();
         // Unused bits and an invalid input field survive the trip.
         m.tev_stages[0].color_combine |= 0x8000;
-        m.tev_stages[0].color_inputs = m.tev_stages[0].color_inputs & !(31 << 15) | 17 << 15 | 1 << 25;
+        m.tev_stages[0].color_inputs =
+            m.tev_stages[0].color_inputs & !(31 << 15) | 17 << 15 | 1 << 25;
         m.texgens[0] |= 1 << 30;
         let set = MaterialSet {
             game: Game::Mp1,

@@ -41,7 +41,12 @@ pub fn edit(
         ),
     };
     doc.apply_patch(&ops, format!("patch {patch}"))
-        .with_context(|| format!("{}: patch {patch} not applied; nothing written", doc.label()))?;
+        .with_context(|| {
+            format!(
+                "{}: patch {patch} not applied; nothing written",
+                doc.label()
+            )
+        })?;
     doc.save_to(&target)?;
     Ok(format!(
         "{}: {} operation(s) applied, wrote {}\n",

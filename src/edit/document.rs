@@ -75,7 +75,11 @@ pub struct Command {
 
 impl Command {
     /// The command that turns `before` into `after` (only the sets that differ).
-    pub fn between(label: impl Into<String>, before: &[MaterialSet], after: Vec<MaterialSet>) -> Self {
+    pub fn between(
+        label: impl Into<String>,
+        before: &[MaterialSet],
+        after: Vec<MaterialSet>,
+    ) -> Self {
         let changes = after
             .into_iter()
             .enumerate()
@@ -151,7 +155,12 @@ impl Document {
         })?;
         let Some(member) = member else {
             let label = path.display().to_string();
-            return Self::from_bytes(Origin::Loose { path }, file_bytes.clone(), file_bytes, label);
+            return Self::from_bytes(
+                Origin::Loose { path },
+                file_bytes.clone(),
+                file_bytes,
+                label,
+            );
         };
         let pak = Pak::parse(&file_bytes, &path.display().to_string())?;
         let entry = source::resolve_member(&pak, member).ok_or_else(|| {
@@ -225,7 +234,13 @@ impl Document {
     }
 
     /// Replaces one material as one command (for editors that change typed fields).
-    pub fn set_material(&mut self, set: usize, index: usize, material: Material, label: impl Into<String>) {
+    pub fn set_material(
+        &mut self,
+        set: usize,
+        index: usize,
+        material: Material,
+        label: impl Into<String>,
+    ) {
         let mut after = self.cmdl.material_sets.clone();
         if let Some(slot) = after.get_mut(set).and_then(|s| s.materials.get_mut(index)) {
             *slot = material;
@@ -303,7 +318,12 @@ impl Document {
                 let e = pak.entries().get(*entry).cloned().ok_or_else(|| {
                     DocumentError::Open(format!("{}: resource {entry} vanished", path.display()))
                 })?;
-                Ok(pak_splice::replace_resource(&pak, &self.file_bytes, &e, &model)?)
+                Ok(pak_splice::replace_resource(
+                    &pak,
+                    &self.file_bytes,
+                    &e,
+                    &model,
+                )?)
             }
         }
     }

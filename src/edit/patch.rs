@@ -96,9 +96,9 @@ fn same(requested: &Value, actual: &Value) -> bool {
             },
         },
         // Fields the request leaves out are derived and filled in; the ones it gives must hold.
-        (Value::Object(a), Value::Object(b)) => a
-            .iter()
-            .all(|(k, v)| b.get(k).is_some_and(|w| same(v, w))),
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
+        }
         (Value::Array(a), Value::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
         }
@@ -158,7 +158,9 @@ pub fn apply(
             Some(array) => doc
                 .pointer(array)
                 .and_then(Value::as_array)
-                .map_or(path.clone(), |a| format!("{array}/{}", a.len().saturating_sub(1))),
+                .map_or(path.clone(), |a| {
+                    format!("{array}/{}", a.len().saturating_sub(1))
+                }),
             None => path.clone(),
         };
         let requested = match op {

@@ -6,7 +6,9 @@
 //! old ones, and only the size of the edited row and the offsets of data after it (plus, in
 //! MP3's version 2, the DATA section size) are rewritten.
 
-use super::pak::{Compression, Pak, PakEntry, PakLayout, compress_cmpd, compress_lzo, compress_zlib};
+use super::pak::{
+    Compression, Pak, PakEntry, PakLayout, compress_cmpd, compress_lzo, compress_zlib,
+};
 use super::{ErrorKind, FormatError, Result};
 
 /// Bytes of one resource-table row.
@@ -130,7 +132,10 @@ mod tests {
             );
         }
         assert_eq!(back.named(), pak.named());
-        assert_eq!(back.compression_of(&out, &back.entries()[1]), pak.compression_of(&data, &e));
+        assert_eq!(
+            back.compression_of(&out, &back.entries()[1]),
+            pak.compression_of(&data, &e)
+        );
         // Putting the original back gives the original archive when it was stored raw.
         if !compress {
             let again = replace_resource(&back, &out, &back.entries()[1], &mid).unwrap();
