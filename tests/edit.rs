@@ -73,7 +73,7 @@ fn write_patch(dir: &Path, patch: &Value) -> String {
 }
 
 fn file_of(spec: &str) -> PathBuf {
-    PathBuf::from(tevscope::load::source::split_spec(spec).unwrap().0)
+    tevscope::load::source::split_spec(spec).unwrap().0
 }
 
 /// The model bytes `spec` names inside `file` (a written copy of its file).
