@@ -17,7 +17,9 @@ use crate::schema::{MaterialInfo, MaterialSetInfo, SchemaError};
 /// GX has four konst colour registers (K0–K3).
 pub const MAX_KONSTS: usize = 4;
 
-/// Why one operation was refused.
+/// Why one operation was refused. The messages are complete (they include what the JSON Patch
+/// crate or serde said, which applies to the single operation and would otherwise name it as
+/// operation 0), so no variant chains a source.
 #[derive(Debug, thiserror::Error)]
 pub enum Refusal {
     #[error(
@@ -25,12 +27,12 @@ pub enum Refusal {
          texture lists and model data are read-only)"
     )]
     NotEditable,
-    #[error("{0}")]
-    Patch(#[source] json_patch::PatchError),
+    #[error("{}", .0.kind)]
+    Patch(json_patch::PatchError),
     #[error("the material no longer fits the schema: {0}")]
-    Schema(#[source] serde_json::Error),
+    Schema(serde_json::Error),
     #[error("{0}")]
-    Field(#[source] SchemaError),
+    Field(SchemaError),
     #[error(
         "{field} would be {actual}, not {requested}: it is derived from other fields or read-only"
     )]
@@ -43,14 +45,14 @@ pub enum Refusal {
     Limit { field: String, message: String },
 }
 
-/// A refused patch: which operation (index in the patch and kind), at which path, and why.
+/// A refused patch: which operation (index in the patch and kind), at which path, and why (in
+/// the message, so a one-line report is complete).
 #[derive(Debug, thiserror::Error)]
 #[error("patch operation {index} ({op} {path}) refused: {reason}")]
 pub struct PatchError {
     pub index: usize,
     pub op: &'static str,
     pub path: String,
-    #[source]
     pub reason: Refusal,
 }
 
