@@ -30,6 +30,17 @@ fn schema_err(field: impl Into<String>, message: impl Into<String>) -> SchemaErr
     }
 }
 
+/// Checks `(name, value, max)` fields of the element at `at`.
+fn check_ranges(at: &str, fields: &[(&str, u32, u32)]) -> Result<(), SchemaError> {
+    match fields.iter().find(|(_, v, max)| v > max) {
+        Some((name, v, max)) => Err(schema_err(
+            format!("{at}/{name}"),
+            format!("{v} is out of range 0–{max}"),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn v3(v: [f32; 3]) -> [f64; 3] {
     v.map(f64::from)
 }
@@ -216,19 +227,15 @@ impl CombineInfo {
 
     /// Re-encodes over `word`, keeping its unused bits.
     fn to_word(&self, word: u32, field: &str) -> Result<u32, SchemaError> {
-        for (name, v, max) in [
-            ("op", self.op, 15),
-            ("bias", self.bias, 3),
-            ("scale", self.scale, 3),
-            ("out_reg", self.out_reg, 3),
-        ] {
-            if v > max {
-                return Err(schema_err(
-                    format!("{field}/{name}"),
-                    format!("{v} is out of range 0–{max}"),
-                ));
-            }
-        }
+        check_ranges(
+            field,
+            &[
+                ("op", self.op.into(), 15),
+                ("bias", self.bias.into(), 3),
+                ("scale", self.scale.into(), 3),
+                ("out_reg", self.out_reg.into(), 3),
+            ],
+        )?;
         let c = gx::TevCombine {
             op: self.op,
             bias: self.bias,
@@ -309,17 +316,14 @@ impl TevStageInfo {
             let f = format!("{at}/alpha_inputs/{i}");
             alpha_inputs |= input_bits(name, gx::AlphaInput::bits, &f)? << (5 * i);
         }
-        for (name, v) in [
-            ("konst_alpha_input", self.konst_alpha_input),
-            ("konst_color_input", self.konst_color_input),
-        ] {
-            if v > 31 {
-                return Err(schema_err(
-                    format!("{at}/{name}"),
-                    format!("konst selector {v} is out of range 0–31"),
-                ));
-            }
-        }
+        // Konst selectors are 5-bit fields.
+        check_ranges(
+            at,
+            &[
+                ("konst_alpha_input", self.konst_alpha_input.into(), 31),
+                ("konst_color_input", self.konst_color_input.into(), 31),
+            ],
+        )?;
         Ok(TevStageWords {
             color_inputs,
             alpha_inputs,
@@ -389,19 +393,15 @@ impl TexGenInfo {
 
     /// The texgen word (validity of type and source is checked with the material).
     pub fn to_word(&self, at: &str) -> Result<u32, SchemaError> {
-        for (name, v, max) in [
-            ("type", self.kind, 15),
-            ("source", self.source, 31),
-            ("mtx_field", self.mtx_field, 31),
-            ("post_mtx_field", self.post_mtx_field, 63),
-        ] {
-            if v > max {
-                return Err(schema_err(
-                    format!("{at}/{name}"),
-                    format!("{v} is out of range 0–{max}"),
-                ));
-            }
-        }
+        check_ranges(
+            at,
+            &[
+                ("type", self.kind, 15),
+                ("source", self.source, 31),
+                ("mtx_field", self.mtx_field, 31),
+                ("post_mtx_field", self.post_mtx_field, 63),
+            ],
+        )?;
         Ok(self.flags & !TEXGEN_MASK
             | self.kind
             | self.source << 4
@@ -910,19 +910,7 @@ impl CmdlInfo {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::formats::material::MaterialBuilder;
-
-    fn sample() -> Material {
-        MaterialBuilder::textured_lit(0)
-            .konst(1, [1, 2, 3, 4])
-            .uv_animation(gx::UvAnimation::Scroll {
-                offset_u: 0.25,
-                offset_v: 0.5,
-                speed_u: 1.0,
-                speed_v: -1.0,
-            })
-            .build()
-    }
+    use crate::testing::sample_material as sample;
 
     #[test]
     fn material_round_trips_through_the_schema() {

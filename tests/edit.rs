@@ -137,45 +137,51 @@ fn sources(mut m: Value) -> Value {
     // Bits 0x8 and 0x400 follow the konsts and the indirect slot.
     let flags = o["flags"].as_u64().unwrap() & !0x408;
     o.insert("flags".into(), json!(flags));
-    for k in [
-        "flags_decoded",
-        "texture_file_ids",
-        "konst_colors",
-        "tev_stage_count",
-        "texgen_count",
-        "material_animations_section_size",
-        "uv_animation_count",
-        "gx_valid",
-    ] {
-        o.remove(k);
-    }
-    for s in o["tev_stages"].as_array_mut().unwrap() {
-        let s = s.as_object_mut().unwrap();
-        for k in [
-            "color_input_flags",
-            "alpha_input_flags",
-            "color_combine_flags",
-            "alpha_combine_flags",
-        ] {
-            s.remove(k);
+    let drop = |v: &mut Value, keys: &[&str]| {
+        let o = v.as_object_mut().unwrap();
+        keys.iter().for_each(|k| {
+            o.remove(*k);
+        });
+    };
+    drop(
+        &mut m,
+        &[
+            "flags_decoded",
+            "texture_file_ids",
+            "konst_colors",
+            "tev_stage_count",
+            "texgen_count",
+            "material_animations_section_size",
+            "uv_animation_count",
+            "gx_valid",
+        ],
+    );
+    let derived: [(&str, &[&str]); 3] = [
+        (
+            "tev_stages",
+            &[
+                "color_input_flags",
+                "alpha_input_flags",
+                "color_combine_flags",
+                "alpha_combine_flags",
+            ],
+        ),
+        (
+            "texgens",
+            &[
+                "flags",
+                "type_name",
+                "source_name",
+                "gx_tex_mtx",
+                "gx_post_tex_mtx",
+            ],
+        ),
+        ("uv_animations", &["mode_name", "parameter_names"]),
+    ];
+    for (list, keys) in derived {
+        for e in m[list].as_array_mut().unwrap() {
+            drop(e, keys);
         }
-    }
-    for t in o["texgens"].as_array_mut().unwrap() {
-        let t = t.as_object_mut().unwrap();
-        for k in [
-            "flags",
-            "type_name",
-            "source_name",
-            "gx_tex_mtx",
-            "gx_post_tex_mtx",
-        ] {
-            t.remove(k);
-        }
-    }
-    for a in o["uv_animations"].as_array_mut().unwrap() {
-        let a = a.as_object_mut().unwrap();
-        a.remove("mode_name");
-        a.remove("parameter_names");
     }
     m
 }
@@ -453,7 +459,7 @@ fn refused_patches_write_nothing_and_name_operation_and_path() {
                 json!({"op": "replace", "path": format!("{base}/tev_stages/0/konst_color_input"), "value": 32}),
             ],
             0,
-            "konst selector",
+            "out of range 0–31",
         ),
         (
             vec![

@@ -48,26 +48,34 @@ fn edited_saved_and_reopened_model_renders_like_the_edited_document() {
         let base = format!("/material_sets/0/materials/{m}");
         let konsts = doc.cmdl().material_sets[0].materials[m].konst_rgba().len();
         for k in 0..konsts {
-            ops.push(json!({"op": "replace", "path": format!("{base}/konst_colors_rgba/{k}"),
-                            "value": [255, 64 * k, 32, 255]}));
+            ops.push(
+                json!({"op": "replace", "path": format!("{base}/konst_colors_rgba/{k}"),
+                            "value": [255, 64 * k, 32, 255]}),
+            );
         }
         ops.push(json!({"op": "copy", "from": format!("{base}/tev_stages/0"),
                         "path": format!("{base}/tev_stages/-")}));
-        ops.push(json!({"op": "replace", "path": format!("{base}/tev_stages/0/color_inputs/3"),
-                        "value": "KONST"}));
+        ops.push(
+            json!({"op": "replace", "path": format!("{base}/tev_stages/0/color_inputs/3"),
+                        "value": "KONST"}),
+        );
     }
     let patch: json_patch::Patch = serde_json::from_value(json!(ops)).unwrap();
     doc.apply_patch(&patch, "recolour").unwrap();
     let edited = render(&ctx, doc.cmdl().clone(), &dir);
 
-    let out = std::env::temp_dir().join(format!("tevscope-edit-render-{}.CMDL", std::process::id()));
+    let out =
+        std::env::temp_dir().join(format!("tevscope-edit-render-{}.CMDL", std::process::id()));
     doc.save_to(&out).unwrap();
     assert!(!doc.is_dirty());
     let bytes = std::fs::read(&out).unwrap();
     let _ = std::fs::remove_file(&out);
     let reopened = render(&ctx, Cmdl::parse(&bytes, "reopened").unwrap(), &dir);
 
-    assert_eq!((reopened.width, reopened.height), (edited.width, edited.height));
+    assert_eq!(
+        (reopened.width, reopened.height),
+        (edited.width, edited.height)
+    );
     assert!(
         reopened.pixels == edited.pixels,
         "the reopened model draws differently from the edited document"

@@ -1378,16 +1378,9 @@ mod tests {
     use super::*;
 
     fn sample() -> Material {
-        MaterialBuilder::textured_lit(0)
-            .konst(1, [1, 2, 3, 4])
-            .uv_animation(gx::UvAnimation::Scroll {
-                offset_u: 0.25,
-                offset_v: 0.5,
-                speed_u: 1.0,
-                speed_v: -1.0,
-            })
-            .indirect_texture_slot(0)
-            .build()
+        let mut m = crate::testing::sample_material();
+        m.indirect_texture_slot = Some(0);
+        m
     }
 
     #[test]
