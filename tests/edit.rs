@@ -292,6 +292,26 @@ fn empty_patch_writes_every_conformance_cmdl_and_pak_byte_identically() {
 }
 
 #[test]
+fn info_json_reads_back_into_the_schema_types() {
+    let Some(dir) = conformance_dir() else { return };
+    for spec in model_specs(&dir) {
+        let bytes = model_in(&spec, &file_of(&spec));
+        let cmdl = Cmdl::parse(&bytes, "m").unwrap();
+        let info = CmdlInfo::new(&cmdl, "m", bytes.len());
+        let text = serde_json::to_string(&info).unwrap();
+        let back: CmdlInfo = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mut changed = Vec::new();
+        diff(
+            &serde_json::to_value(&back).unwrap(),
+            &serde_json::to_value(&info).unwrap(),
+            "",
+            &mut changed,
+        );
+        assert!(back == info, "{spec}: {:?}", &changed[..changed.len().min(5)]);
+    }
+}
+
+#[test]
 fn every_operation_kind_changes_its_targets_and_nothing_else() {
     let Some(dir) = conformance_dir() else { return };
     let tmp = scratch("kinds");
@@ -576,7 +596,7 @@ fn random_op(info: &Value, m: usize, kind: u8, a: u8, b: u8) -> Value {
     let stages = n("tev_stages");
     let pick = |x: u8, len: usize| x as usize % len.max(1);
     let input = ["CPREV", "TEXC", "RASC", "KONST", "ZERO", "HALF"][b as usize % 6];
-    let op = match kind % 8 {
+    let op = match kind % 11 {
         0 => {
             json!({"op": "replace", "path": format!("{base}/tev_stages/{}/color_op/out_reg", pick(a, stages)), "value": b % 4})
         }
@@ -595,6 +615,14 @@ fn random_op(info: &Value, m: usize, kind: u8, a: u8, b: u8) -> Value {
             json!({"op": "replace", "path": format!("{base}/tev_stages/{}/color_inputs/{}", pick(a, stages), b % 4),
                      "value": input})
         }
+        7 => json!({"op": "add", "path": format!("{base}/texgens/{}", pick(a, n("texgens") + 1)),
+                     "value": {"type": b % 2, "source": 4 + b % 8, "mtx_field": a % 32,
+                               "normalize": a % 2 == 0, "post_mtx_field": 61}}),
+        8 => json!({"op": "remove", "path": format!("{base}/texgens/{}", pick(a, n("texgens")))}),
+        9 => {
+            json!({"op": "move", "from": format!("{base}/texture_indices/{}", pick(a, n("texture_indices"))),
+                     "path": format!("{base}/texture_indices/{}", pick(b, n("texture_indices")))})
+        }
         _ => match n("uv_animations") {
             0 => {
                 json!({"op": "replace", "path": format!("{base}/blend_source_factor"), "value": b % 8})
@@ -610,7 +638,7 @@ proptest! {
 
     #[test]
     fn undo_of_any_edit_sequence_restores_the_bytes(
-        edits in proptest::collection::vec((0usize..3, any::<u8>(), any::<u8>(), any::<u8>()), 1..12)
+        edits in proptest::collection::vec((0usize..3, any::<u8>(), any::<u8>(), any::<u8>()), 1..16)
     ) {
         let Some(dir) = conformance_dir() else { return Ok(()) };
         let spec = dir.join("mp1_cube_skinned.CMDL").display().to_string();

@@ -366,3 +366,96 @@ pub fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     result
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::formats::Game;
+    use crate::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
+    use crate::testing::sample_material;
+
+    /// Two materials, one triangle each.
+    fn doc() -> Document {
+        let mut b = CmdlBuilder::new(Game::Mp1);
+        b.add_texture(0x1234);
+        let tri = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+            .map(|p| MeshVertex::new(p).normal([0.0, 0.0, 1.0]).uv(0, [0.0, 0.0]));
+        for _ in 0..2 {
+            let m = b.add_material(sample_material());
+            b.add_mesh(m, &tri, &[[0, 1, 2]]).unwrap();
+        }
+        let bytes = b.build_bytes().unwrap();
+        Document::from_cmdl_bytes(PathBuf::from("t.CMDL"), bytes).unwrap()
+    }
+
+    fn with_group(d: &Document, m: usize, g: u32) -> Material {
+        let mut mat = d.cmdl().material_sets[0].materials[m].clone();
+        mat.group_index = g;
+        mat
+    }
+
+    #[test]
+    fn undo_redo_and_the_dirty_marker() {
+        let mut d = doc();
+        let original = d.model_bytes();
+        assert!(!d.is_dirty() && !d.undo() && !d.redo());
+        d.set_material(0, 0, with_group(&d, 0, 5), "group 5");
+        d.set_material(0, 1, with_group(&d, 1, 6), "group 6");
+        assert!(d.is_dirty());
+        assert_eq!(d.history().collect::<Vec<_>>(), ["group 5", "group 6"]);
+        let two = d.model_bytes();
+        assert!(d.undo());
+        assert_eq!(d.redo_history().collect::<Vec<_>>(), ["group 6"]);
+        assert!(d.undo());
+        assert_eq!(d.model_bytes(), original);
+        assert!(!d.is_dirty());
+        assert!(d.redo() && d.redo());
+        assert_eq!(d.model_bytes(), two);
+        // A no-op edit records nothing.
+        d.set_material(0, 0, with_group(&d, 0, 5), "same");
+        assert_eq!(d.history().count(), 2);
+    }
+
+    #[test]
+    fn a_new_edit_after_undo_drops_the_redo_branch_and_the_saved_state() {
+        let mut d = doc();
+        d.set_material(0, 0, with_group(&d, 0, 5), "a");
+        let dir = std::env::temp_dir().join(format!("tevscope-doc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("saved.CMDL");
+        d.save_to(&out).unwrap();
+        assert!(!d.is_dirty());
+        assert_eq!(std::fs::read(&out).unwrap(), d.model_bytes());
+        assert!(d.undo());
+        assert!(d.is_dirty());
+        d.set_material(0, 1, with_group(&d, 1, 9), "b");
+        assert!(!d.redo());
+        // The saved state ("a") can no longer be reached: dirty at every depth.
+        assert!(d.is_dirty());
+        assert!(d.undo());
+        assert!(d.is_dirty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file_and_the_target_alone() {
+        let dir = std::env::temp_dir().join(format!("tevscope-write-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("target")).unwrap();
+        std::fs::write(dir.join("target/keep"), b"x").unwrap();
+        // Renaming a file over a non-empty folder fails.
+        assert!(write_atomically(&dir.join("target"), b"bytes").is_err());
+        assert!(write_atomically(&dir.join("missing/out"), b"bytes").is_err());
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, ["target"]);
+        assert_eq!(std::fs::read(dir.join("target/keep")).unwrap(), b"x");
+        write_atomically(&dir.join("ok"), b"bytes").unwrap();
+        assert_eq!(std::fs::read(dir.join("ok")).unwrap(), b"bytes");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
