@@ -307,7 +307,11 @@ fn info_json_reads_back_into_the_schema_types() {
             "",
             &mut changed,
         );
-        assert!(back == info, "{spec}: {:?}", &changed[..changed.len().min(5)]);
+        assert!(
+            back == info,
+            "{spec}: {:?}",
+            &changed[..changed.len().min(5)]
+        );
     }
 }
 

@@ -5,7 +5,6 @@ use std::fmt::Write as _;
 use anyhow::Context as _;
 use serde_json::Value;
 
-use crate::formats::Game;
 use crate::formats::cmdl::{Cmdl, CmdlOptions, UvSource};
 use crate::formats::material::{Material, MaterialSet, UvAnimationWords, VertexAttributes};
 use crate::gx;
@@ -34,10 +33,6 @@ pub fn info_cmdl_with(
     } else {
         Ok(cmdl_text(&cmdl, label, bytes.len()))
     }
-}
-
-fn game_name(g: Game) -> &'static str {
-    schema::game_name(g)
 }
 
 /// The whole model in the conformance JSON shape (every array element by section size).
@@ -310,7 +305,7 @@ pub fn cmdl_text(cmdl: &Cmdl, label: &str, size: usize) -> String {
         out,
         "{label}: CMDL version {} ({}), {size} bytes",
         cmdl.version,
-        game_name(game)
+        schema::game_name(game)
     )
     .ok();
     writeln!(

@@ -174,8 +174,12 @@ pub fn apply(
             let value = doc.pointer(&pointer).cloned().unwrap_or(Value::Null);
             let info: MaterialInfo =
                 serde_json::from_value(value).map_err(|e| fail(Refusal::Schema(e)))?;
-            let set = &sets[s];
-            let before = &set.materials[m];
+            let Some((set, before)) = sets
+                .get(s)
+                .and_then(|set| Some((set, set.materials.get(m)?)))
+            else {
+                return Err(fail(Refusal::NotEditable));
+            };
             let after = info
                 .to_material(before, set.game)
                 .map_err(|e| fail(Refusal::Field(e)))?;
@@ -211,5 +215,35 @@ fn repad_changed(before: &[MaterialSet], after: &mut [MaterialSet]) {
         if a.materials != b.materials {
             a.repad();
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_fields_inside_one_material_are_editable() {
+        assert_eq!(
+            material_of("/material_sets/1/materials/2/tev_stages/0"),
+            Some((1, 2))
+        );
+        assert_eq!(material_of("/material_sets/1/materials/2"), None);
+        assert_eq!(material_of("/material_sets/1/texture_file_ids/0"), None);
+        assert_eq!(material_of("/positions/0"), None);
+        assert_eq!(material_of("/material_sets/-/materials/0/flags"), None);
+    }
+
+    #[test]
+    fn requested_values_compare_as_stored() {
+        // Integers exactly, floats as f32, objects by the keys the request gives.
+        assert!(same(&json!(2), &json!(2.0)));
+        assert!(same(&json!(0.1), &json!(f64::from(0.1f32))));
+        assert!(!same(&json!(16_777_217u32), &json!(16_777_216u32)));
+        assert!(same(&json!({"a": 1}), &json!({"a": 1, "derived": 5})));
+        assert!(!same(&json!({"a": 1, "typo": 5}), &json!({"a": 1})));
+        assert!(!same(&json!([1, 2]), &json!([1, 2, 3])));
     }
 }
