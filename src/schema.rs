@@ -436,7 +436,7 @@ impl UvAnimationInfo {
     pub fn new(a: &UvAnimationWords) -> Self {
         Self {
             mode: a.mode,
-            mode_name: UvAnimationWords::mode_name(a.mode).into(),
+            mode_name: gx::UvAnimation::mode_name(a.mode).into(),
             parameters: a
                 .params
                 .iter()
@@ -449,7 +449,7 @@ impl UvAnimationInfo {
                     }
                 })
                 .collect(),
-            parameter_names: UvAnimationWords::parameter_names(a.mode)
+            parameter_names: gx::UvAnimation::parameter_names(a.mode)
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

@@ -139,7 +139,7 @@ pub fn combine_text(inputs: [&str; 4], word: u32) -> String {
 }
 
 fn uv_text(a: &UvAnimationWords) -> String {
-    let names = UvAnimationWords::parameter_names(a.mode);
+    let names = gx::UvAnimation::parameter_names(a.mode);
     let params: Vec<String> = a
         .params
         .iter()
@@ -156,7 +156,7 @@ fn uv_text(a: &UvAnimationWords) -> String {
     format!(
         "mode {} {}({})",
         a.mode,
-        UvAnimationWords::mode_name(a.mode),
+        gx::UvAnimation::mode_name(a.mode),
         params.join(", ")
     )
 }
