@@ -431,6 +431,46 @@ fn mp3_pak_member_is_recompressed_as_cmpd() {
     Cmdl::parse(&pak.read(&data, e).unwrap(), "m").unwrap();
 }
 
+#[test]
+fn the_binary_reads_the_patch_from_stdin_and_refuses_conflicting_targets() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let Some(dir) = conformance_dir() else { return };
+    let tmp = scratch("binary");
+    let model = tmp.join("m.CMDL");
+    std::fs::copy(dir.join("mp1_cube_skinned.CMDL"), &model).unwrap();
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tevscope"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A command refused before it reads stdin closes the pipe early.
+        let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+        child.wait_with_output().unwrap()
+    };
+    let m = model.display().to_string();
+    let patch =
+        r#"[{"op": "replace", "path": "/material_sets/0/materials/1/group_index", "value": 7}]"#;
+    let out = run(&["edit", &m, "--patch", "-", "--in-place"], patch);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let info = info_value(&std::fs::read(&model).unwrap());
+    assert_eq!(info["material_sets"][0]["materials"][1]["group_index"], 7);
+    let o = tmp.join("o.CMDL").display().to_string();
+    let out = run(&["edit", &m, "--patch", "-", "--in-place", "-o", &o], patch);
+    assert!(!out.status.success());
+    assert!(!Path::new(&o).exists());
+    let out = run(&["edit", &m, "--patch", "-"], "[{\"op\": \"frobnicate\"}]");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a JSON Patch"));
+}
+
 // ------------------------------------------------------------------------------------------------
 // Refusals
 
