@@ -661,7 +661,7 @@ fn random_op(info: &Value, m: usize, kind: u8, a: u8, b: u8) -> Value {
         }
         7 => json!({"op": "add", "path": format!("{base}/texgens/{}", pick(a, n("texgens") + 1)),
                      "value": {"type": b % 2, "source": 4 + b % 8, "mtx_field": a % 32,
-                               "normalize": a % 2 == 0, "post_mtx_field": 61}}),
+                               "normalize": a.is_multiple_of(2), "post_mtx_field": 61}}),
         8 => json!({"op": "remove", "path": format!("{base}/texgens/{}", pick(a, n("texgens")))}),
         9 => {
             json!({"op": "move", "from": format!("{base}/texture_indices/{}", pick(a, n("texture_indices"))),
