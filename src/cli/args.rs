@@ -130,6 +130,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Apply a JSON Patch (RFC 6902) over the `info --json` document to a CMDL's materials.
+    Edit {
+        /// A CMDL, or a model inside a PAK (`FILE.pak:0xID` or `FILE.pak:name`).
+        file: String,
+        /// The patch file (`-` reads standard input).
+        #[arg(long)]
+        patch: String,
+        /// Where to write the result (the CMDL, or the whole PAK for a PAK member).
+        #[arg(short, long, conflicts_with = "in_place")]
+        output: Option<PathBuf>,
+        /// Overwrite the input file (the PAK for a PAK member).
+        #[arg(long)]
+        in_place: bool,
+    },
     /// Open the viewer (the built-in demo when no file is given).
     View { file: Option<String> },
 }

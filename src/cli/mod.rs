@@ -6,6 +6,7 @@
 pub mod anim;
 pub mod args;
 pub mod cmdl;
+pub mod edit;
 pub mod pak_txtr;
 pub mod render;
 pub mod tev;
@@ -120,6 +121,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             request.exact_blend = exact_blend;
             render::bench(&request, frames, json)?
         }
+        Command::Edit {
+            file,
+            patch,
+            output,
+            in_place,
+        } => edit::edit(&file, &patch, output.as_deref(), in_place)?,
         Command::View { file } => return view(file),
     };
     print!("{out}");
