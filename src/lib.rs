@@ -16,6 +16,7 @@
 pub mod anim;
 pub mod cli;
 pub mod demo;
+pub mod export;
 pub mod formats;
 pub mod gx;
 pub mod load;
