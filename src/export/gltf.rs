@@ -237,7 +237,12 @@ impl Builder {
         while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
-        self.root.buffers[0].byte_length = USize64::from(self.bin.len());
+        if self.bin.is_empty() {
+            // Nothing refers to an empty buffer, and glTF forbids one.
+            self.root.buffers.clear();
+        } else {
+            self.root.buffers[0].byte_length = USize64::from(self.bin.len());
+        }
         (self.root, self.bin, self.warnings)
     }
 }
@@ -398,15 +403,13 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
     let mut uv_sets_of_material: HashMap<usize, usize> = HashMap::new();
     let mut non_finite = 0usize;
     let mut bad_weights = 0usize;
-    let mut skipped_lines = 0usize;
     for (si, surface) in cmdl.surfaces.iter().enumerate() {
         let mesh = &surface.mesh;
-        skipped_lines += mesh.lines.len() + mesh.points.len();
-        if mesh.triangles.is_empty() {
+        if mesh.triangles.is_empty() && mesh.lines.is_empty() && mesh.points.is_empty() {
             continue;
         }
         let verts = cmdl.resolved_vertices(surface);
-        let (prim, uv_sets) = primitive(
+        let (prims, uv_sets) = primitives_of(
             &mut b,
             surface,
             &verts,
@@ -414,13 +417,13 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
             &mut non_finite,
             &mut bad_weights,
         );
-        summary.primitives += 1;
+        summary.primitives += prims.len();
         summary.vertices += verts.len();
         summary.triangles += mesh.triangles.len();
         let m = surface.material_index as usize;
         let e = uv_sets_of_material.entry(m).or_insert(uv_sets);
         *e = (*e).min(uv_sets);
-        primitives.push((si, m, prim));
+        primitives.extend(prims.into_iter().map(|p| (si, m, p)));
     }
     if non_finite > 0 {
         b.warnings.push(format!(
@@ -430,11 +433,6 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
     if bad_weights > 0 {
         b.warnings.push(format!(
             "{bad_weights} vertices' skin weights did not sum to 1 (renormalised, or bound to the root when all were 0)"
-        ));
-    }
-    if skipped_lines > 0 {
-        b.warnings.push(format!(
-            "{skipped_lines} line segments and points left out (glTF primitives here are triangles)"
         ));
     }
 
@@ -453,7 +451,8 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
                 }
             };
             let ids = set.material_texture_ids(i);
-            let uv_sets = uv_sets_of_material.get(&i).copied().unwrap_or(0);
+            // An unused material constrains no UV set.
+            let uv_sets = uv_sets_of_material.get(&i).copied().unwrap_or(8);
             let mat = material(&mut b, i, m.flags, gx.as_ref(), &ids, &texture_of, uv_sets)?;
             material_index.insert(i, b.root.push(mat));
         }
@@ -461,7 +460,7 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
     summary.materials = material_index.len();
 
     let mesh = if primitives.is_empty() {
-        b.warnings.push("the model has no triangles".into());
+        b.warnings.push("the model has no geometry".into());
         None
     } else {
         let prims = primitives
@@ -615,15 +614,16 @@ fn rest_pose(
     pose
 }
 
-/// One surface as a primitive; returns it (material unset) and its number of UV sets.
-fn primitive(
+/// One surface's primitives (triangles, then lines, then points, sharing the vertex
+/// attributes; material unset) and its number of UV sets.
+fn primitives_of(
     b: &mut Builder,
     surface: &Surface,
     verts: &[ResolvedVertex],
     skin: Option<&SkinContext>,
     non_finite: &mut usize,
     bad_weights: &mut usize,
-) -> (json::mesh::Primitive, usize) {
+) -> (Vec<json::mesh::Primitive>, usize) {
     use json::accessor::ComponentType as C;
     use json::buffer::Target;
     use json::mesh::Semantic;
@@ -710,40 +710,46 @@ fn primitive(
         let a = b.floats(&weights, false, Some(Target::ArrayBuffer));
         attributes.insert(Valid(Semantic::Weights(0)), a);
     }
-    let tris = &surface.mesh.triangles;
     let wide = verts.len() > usize::from(u16::MAX);
-    let bytes: Vec<u8> = if wide {
-        tris.iter()
-            .flatten()
-            .flat_map(|i| i.to_le_bytes())
-            .collect()
-    } else {
-        tris.iter()
-            .flatten()
-            .flat_map(|&i| (i as u16).to_le_bytes())
-            .collect()
-    };
-    let indices = b.accessor(
-        &bytes,
-        tris.len() * 3,
-        if wide { C::U32 } else { C::U16 },
-        1,
-        false,
-        None,
-        Some(Target::ElementArrayBuffer),
-    );
-    (
-        json::mesh::Primitive {
-            attributes,
+    let mesh = &surface.mesh;
+    let lists: [(&[u32], json::mesh::Mode); 3] = [
+        (mesh.triangles.as_flattened(), json::mesh::Mode::Triangles),
+        (mesh.lines.as_flattened(), json::mesh::Mode::Lines),
+        (&mesh.points, json::mesh::Mode::Points),
+    ];
+    let mut prims = Vec::new();
+    for (indices, mode) in lists {
+        if indices.is_empty() {
+            continue;
+        }
+        let bytes: Vec<u8> = if wide {
+            indices.iter().flat_map(|i| i.to_le_bytes()).collect()
+        } else {
+            indices
+                .iter()
+                .flat_map(|&i| (i as u16).to_le_bytes())
+                .collect()
+        };
+        let accessor = b.accessor(
+            &bytes,
+            indices.len(),
+            if wide { C::U32 } else { C::U16 },
+            1,
+            false,
+            None,
+            Some(Target::ElementArrayBuffer),
+        );
+        prims.push(json::mesh::Primitive {
+            attributes: attributes.clone(),
             extensions: None,
             extras: None,
-            indices: Some(indices),
+            indices: Some(accessor),
             material: None,
-            mode: Valid(json::mesh::Mode::Triangles),
+            mode: Valid(mode),
             targets: None,
-        },
-        uv_sets,
-    )
+        });
+    }
+    (prims, uv_sets)
 }
 
 /// The PBR view of a GX material, with the GX description in extras.
@@ -1021,7 +1027,7 @@ pub fn to_glb(export: &GltfExport) -> Result<Vec<u8>, ExportError> {
             length: 0,
         },
         json: json.into(),
-        bin: Some(export.bin.as_slice().into()),
+        bin: (!export.bin.is_empty()).then(|| export.bin.as_slice().into()),
     };
     glb.to_vec().map_err(ExportError::Glb)
 }
@@ -1043,10 +1049,12 @@ impl GltfExport {
                     .unwrap_or_else(|| "model".into());
                 let bin_name = format!("{stem}.bin");
                 let mut root = self.root.clone();
-                root.buffers[0].uri = Some(bin_name.clone());
+                if let Some(buffer) = root.buffers.first_mut() {
+                    buffer.uri = Some(bin_name.clone());
+                    super::write_atomic(&path.with_file_name(&bin_name), &self.bin)?;
+                }
                 let json =
                     json::serialize::to_vec_pretty(&root).map_err(ExportError::Json)?;
-                super::write_atomic(&path.with_file_name(&bin_name), &self.bin)?;
                 super::write_atomic(path, &json)
             }
             _ => Err(ExportError::Invalid(format!(
