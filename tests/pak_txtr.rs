@@ -608,7 +608,8 @@ fn cli_info_json_uses_conformance_names() {
     let cmpr = whole.find(0x1A00_0002, Some(*b"TXTR")).unwrap().unwrap();
     assert_eq!(cmpr.bytes.len(), 64);
     assert!(
-        tevscope::cli::pak_txtr::texture(&spec, &std::env::temp_dir().join("x.png"), 0, false).is_err()
+        tevscope::cli::pak_txtr::texture(&spec, &std::env::temp_dir().join("x.png"), 0, false)
+            .is_err()
     );
     let out: Value =
         serde_json::from_str(&tevscope::cli::pak_txtr::info_pak(&res, true).unwrap()).unwrap();

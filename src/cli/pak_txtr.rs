@@ -14,11 +14,11 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::export::write_texture_pngs;
 use crate::formats::image::RgbaImage;
 use crate::formats::pak::{Pak, PakArchive};
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
-use crate::export::write_texture_pngs;
 use crate::load::source::{self, Resource};
 use crate::render::TextureData;
 
@@ -479,7 +479,11 @@ pub fn texture(spec: &str, out: &Path, mip: u32, all_mips: bool) -> anyhow::Resu
             out.display()
         );
         if files.len() < t.mip_count as usize {
-            let _ = write!(text, "\nwarning: levels from {} on are cut short", files.len());
+            let _ = write!(
+                text,
+                "\nwarning: levels from {} on are cut short",
+                files.len()
+            );
         }
         return Ok(text);
     }

@@ -33,8 +33,8 @@ use serde::Serialize;
 
 use super::ExportError;
 use crate::anim::{
-    BindRotations, Clip, ClipBinding, Pose, PoseOptions, RootMotion, Skeleton,
-    SkinBinding, SkinOptions,
+    BindRotations, Clip, ClipBinding, Pose, PoseOptions, RootMotion, Skeleton, SkinBinding,
+    SkinOptions,
 };
 use crate::formats::cmdl::{ResolvedVertex, Surface};
 use crate::formats::image::RgbaImage;
@@ -320,11 +320,21 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
 
     let skin = match &assets.skin {
         Some(s) if !s.skeleton.is_empty() => {
+            // As the renderer: only positions the surfaces use count (the position
+            // section's 32-byte padding adds entries no skin group covers).
+            let used = cmdl
+                .surfaces
+                .iter()
+                .flat_map(|s| &s.mesh.vertices)
+                .map(|v| usize::from(v.position) + 1)
+                .max()
+                .unwrap_or(0)
+                .min(cmdl.positions.len());
             let binding = SkinBinding::new(
                 &s.cskr,
                 &s.skeleton,
-                cmdl.positions.len(),
-                cmdl.normals.len(),
+                used,
+                cmdl.normals.len().min(used),
                 SkinOptions::default(),
             )
             .map_err(ExportError::Anim)?;
@@ -360,8 +370,9 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
                 continue;
             }
             let Some(t) = assets.textures.get(&u64::from(id)) else {
-                b.warnings
-                    .push(format!("texture 0x{id:08X} missing or undecodable; left out"));
+                b.warnings.push(format!(
+                    "texture 0x{id:08X} missing or undecodable; left out"
+                ));
                 continue;
             };
             let Some(level0) = t.levels.first() else {
@@ -833,7 +844,9 @@ fn material(
     // Alpha: punchthrough is an alpha test (MASK at its reference); else any real blend.
     let test = gx.alpha_test;
     let blends = match gx.blend.mode {
-        BlendMode::Blend => !(gx.blend.src == BlendFactor::One && gx.blend.dst == BlendFactor::Zero),
+        BlendMode::Blend => {
+            !(gx.blend.src == BlendFactor::One && gx.blend.dst == BlendFactor::Zero)
+        }
         BlendMode::Subtract => true,
         BlendMode::None | BlendMode::Logic => false,
     };
@@ -886,7 +899,11 @@ fn animation(
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
     let mut scaled = false;
-    for (ci, (channel, &bone)) in clip.channels.iter().zip(&binding.bone_of_channel).enumerate()
+    for (ci, (channel, &bone)) in clip
+        .channels
+        .iter()
+        .zip(&binding.bone_of_channel)
+        .enumerate()
     {
         if options.pose.root_motion == RootMotion::Skip
             && skeleton.bones()[bone].id == crate::anim::skeleton::ROOT_MOTION_BONE_ID
@@ -982,11 +999,7 @@ fn animation(
 }
 
 fn pick<T: Copy + Default>(values: &[T], k: usize) -> T {
-    values
-        .get(k)
-        .or(values.last())
-        .copied()
-        .unwrap_or_default()
+    values.get(k).or(values.last()).copied().unwrap_or_default()
 }
 
 /// Key times of a clip (strictly increasing) with the stored key each one reads; a final
@@ -1053,8 +1066,7 @@ impl GltfExport {
                     buffer.uri = Some(bin_name.clone());
                     super::write_atomic(&path.with_file_name(&bin_name), &self.bin)?;
                 }
-                let json =
-                    json::serialize::to_vec_pretty(&root).map_err(ExportError::Json)?;
+                let json = json::serialize::to_vec_pretty(&root).map_err(ExportError::Json)?;
                 super::write_atomic(path, &json)
             }
             _ => Err(ExportError::Invalid(format!(
