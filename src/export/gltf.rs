@@ -97,6 +97,24 @@ pub fn z_up_to_y_up() -> Quat {
     Quat::from_rotation_x(-FRAC_PI_2)
 }
 
+/// Component type, components per element, and whether integers are normalised.
+#[derive(Clone, Copy)]
+struct Layout {
+    component: json::accessor::ComponentType,
+    width: usize,
+    normalized: bool,
+}
+
+impl Layout {
+    fn new(component: json::accessor::ComponentType, width: usize) -> Self {
+        Self {
+            component,
+            width,
+            normalized: false,
+        }
+    }
+}
+
 struct Builder {
     root: json::Root,
     bin: Vec<u8>,
@@ -177,9 +195,7 @@ impl Builder {
         &mut self,
         bytes: &[u8],
         count: usize,
-        component: json::accessor::ComponentType,
-        width: usize,
-        normalized: bool,
+        layout: Layout,
         bounds: Option<(Vec<f32>, Vec<f32>)>,
         target: Option<json::buffer::Target>,
     ) -> json::Index<json::Accessor> {
@@ -192,14 +208,14 @@ impl Builder {
             buffer_view: Some(view),
             byte_offset: None,
             count: USize64::from(count),
-            component_type: Valid(json::accessor::GenericComponentType(component)),
+            component_type: Valid(json::accessor::GenericComponentType(layout.component)),
             extensions: None,
             extras: None,
-            type_: Valid(type_of(width)),
+            type_: Valid(type_of(layout.width)),
             min,
             max,
             name: None,
-            normalized,
+            normalized: layout.normalized,
             sparse: None,
         })
     }
@@ -225,9 +241,7 @@ impl Builder {
         self.accessor(
             &f32_bytes(values),
             values.len(),
-            json::accessor::ComponentType::F32,
-            N,
-            false,
+            Layout::new(json::accessor::ComponentType::F32, N),
             bounds,
             target,
         )
@@ -669,9 +683,10 @@ fn primitives_of(
         let a = b.accessor(
             &bytes,
             verts.len(),
-            C::U8,
-            4,
-            true,
+            Layout {
+                normalized: true,
+                ..Layout::new(C::U8, 4)
+            },
             None,
             Some(Target::ArrayBuffer),
         );
@@ -711,9 +726,7 @@ fn primitives_of(
         let a = b.accessor(
             &joints,
             verts.len(),
-            if wide { C::U16 } else { C::U8 },
-            4,
-            false,
+            Layout::new(if wide { C::U16 } else { C::U8 }, 4),
             None,
             Some(Target::ArrayBuffer),
         );
@@ -744,9 +757,7 @@ fn primitives_of(
         let accessor = b.accessor(
             &bytes,
             indices.len(),
-            if wide { C::U32 } else { C::U16 },
-            1,
-            false,
+            Layout::new(if wide { C::U32 } else { C::U16 }, 1),
             None,
             Some(Target::ElementArrayBuffer),
         );
