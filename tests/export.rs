@@ -7,22 +7,22 @@
 //! - a skinned character posed at time T by a small glTF evaluator below (node hierarchy ×
 //!   skin) lands within 1e-4 of tevscope's skinning at T.
 //!
-//! The tevscope side of the pose comparison is the CPU skinning (`anim::skin_positions`),
-//! which the renderer's GPU skinning equals within 1 LSB of the image
+//! The tevscope side of the pose comparison is the CPU skinning (`golden::cpu_skinned`, on
+//! `anim::skin_positions`), which the renderer's GPU skinning equals within 1 LSB of the image
 //! (`render_models::gpu_skinning_matches_cpu_skinning`,
 //! `demo_images::worm_gpu_skinning_matches_cpu_skinning`): the renderer has no readback of
 //! skinned vertex positions.
 
 #![allow(clippy::unwrap_used)]
 
+mod golden;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use glam::{Mat4, Quat, Vec3};
-use tevscope::anim::{
-    Clip, ClipBinding, Pose, PoseOptions, SkinBinding, SkinOptions, skin_positions,
-};
+use tevscope::anim::{Clip, PoseOptions};
 use tevscope::cli::export::{ExportRequest, export};
 use tevscope::export::gltf::z_up_to_y_up;
 use tevscope::formats::anim::Anim;
@@ -511,41 +511,25 @@ fn evaluate_skinned(g: &Read, world: &[Mat4]) -> Vec<Vec3> {
     out
 }
 
-/// tevscope's skinned positions at `t`, per exported vertex, in glTF's Y-up space.
+/// tevscope's skinned positions at `t`, per exported vertex, in glTF's Y-up space: the
+/// CPU skinning reference the GPU-skinning tests compare the renderer with.
 fn tevscope_skinned(model: &LoadedModel, clip: usize, t: f32) -> Vec<Vec3> {
-    let cmdl: &Cmdl = &model.assets.cmdl;
     let skin = model.assets.skin.as_ref().unwrap();
-    let options = PoseOptions::default();
-    let (_, c) = &skin.clips[clip];
-    let binding = ClipBinding::new(c, &skin.skeleton).unwrap();
-    let mut pose = Pose::bind(&skin.skeleton, &options);
-    pose.sample(&skin.skeleton, c, &binding, t, &options);
-    let palette = pose.skin_palette(&skin.skeleton, &options);
-    let used = cmdl
-        .surfaces
-        .iter()
-        .flat_map(|s| &s.mesh.vertices)
-        .map(|v| usize::from(v.position) + 1)
-        .max()
-        .unwrap();
-    let skin_binding = SkinBinding::new(
-        &skin.cskr,
+    let skinned = golden::cpu_skinned(
+        &model.assets.cmdl,
         &skin.skeleton,
-        used,
-        cmdl.normals.len().min(used),
-        SkinOptions::default(),
-    )
-    .unwrap();
-    let positions: Vec<Vec3> = cmdl
-        .positions
-        .values
-        .iter()
-        .map(|&p| Vec3::from(p))
-        .collect();
-    let skinned = skin_positions(&skin_binding, &palette, &positions);
+        &skin.cskr,
+        &skin.clips[clip].1,
+        t,
+        &PoseOptions::default(),
+    );
     let to_y_up = Mat4::from_quat(z_up_to_y_up());
-    source_vertices(cmdl)
-        .map(|v| to_y_up.transform_point3(skinned[usize::from(v.position)]))
+    source_vertices(&model.assets.cmdl)
+        .map(|v| {
+            to_y_up.transform_point3(Vec3::from(
+                skinned.positions.values[usize::from(v.position)],
+            ))
+        })
         .collect()
 }
 
