@@ -680,3 +680,79 @@ fn texture_all_mips_and_extract_png() {
         assert_eq!(img, want, "{stem}");
     }
 }
+
+/// MP2 scale channels: Prime's children do not inherit a parent's scale, glTF's do; the
+/// export moves scale to joint nodes of its own and must still pose exactly at the keys.
+#[test]
+fn scaled_bones_pose_like_tevscope_at_the_keys() {
+    use tevscope::export::gltf::{GltfOptions, build_gltf, to_glb};
+    let (mut model, _) =
+        load_model(&format!("{DEMO}:worm_character"), None, None, None, None).unwrap();
+    let skin = model.assets.skin.as_mut().unwrap();
+    // Scale every bone that has children, differently at each key.
+    let parents: Vec<u32> = skin
+        .skeleton
+        .bones()
+        .iter()
+        .filter(|b| !b.children.is_empty())
+        .map(|b| b.id)
+        .collect();
+    assert!(parents.len() >= 2);
+    let clip = &mut skin.clips[0].1;
+    let keys = clip.key_frames.len();
+    for (n, id) in parents.iter().enumerate() {
+        let values: Vec<Vec3> = (0..keys)
+            .map(|k| Vec3::new(1.0 + 0.05 * (k + n) as f32, 1.0, 0.8 + 0.03 * k as f32))
+            .collect();
+        match clip.channels.iter_mut().find(|c| c.bone_id == *id) {
+            Some(c) => c.scale = Some(values),
+            None => clip.channels.push(tevscope::anim::Channel {
+                bone_id: *id,
+                rotation: None,
+                translation: None,
+                scale: Some(values),
+            }),
+        }
+    }
+    let clip = clip.clone();
+    let export = build_gltf(
+        &model.assets,
+        &GltfOptions {
+            animations: Some(vec![0]),
+            name: "scaled".into(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(
+        export
+            .warnings
+            .iter()
+            .any(|w| w.contains("scale sits on a child node")),
+        "{:?}",
+        export.warnings
+    );
+    let path = out_dir("scaled").join("scaled.glb");
+    std::fs::write(&path, to_glb(&export).unwrap()).unwrap();
+    let g = read(&path);
+    let mut worst = 0.0f32;
+    for &f in clip.key_frames.iter().step_by(3) {
+        let t = f as f32 * clip.interval;
+        let got = evaluate_skinned(&g, &world_matrices(&g, &node_locals(&g, Some(0), t)));
+        let want = tevscope_skinned(&model, 0, t);
+        worst = worst.max(max_distance(&got, &want));
+    }
+    assert!(worst <= 1e-4, "scaled pose off by {worst}");
+    if let Some(script) = validator() {
+        let out = Command::new("node")
+            .arg(script)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}

@@ -15,8 +15,11 @@
 //!   longer than its last key, one closing key at the clip's duration holds what tevscope
 //!   plays there (format 0 interpolates towards frame 0, format 2 holds the last key), so
 //!   durations match.
-//! - Scale channels (MP2) are exported as glTF scale, which children inherit in glTF but
-//!   not in Prime (`formats.md` §7.5); such clips are reported in the warnings.
+//! - Scale (MP2): Prime's children do not inherit a parent's scale (`formats.md` §7.5),
+//!   glTF's do. When an exported clip or the rest pose scales a bone with children, each
+//!   bone's scale moves to a child node of its own (the skin's joint) and children's
+//!   offsets are multiplied by the parent's scale at every key: exact at the keys, and
+//!   between keys a lerp of the products stands in for the product of the lerps.
 //! - Materials: base colour texture = the first colour map a TEV stage reads, factor = the
 //!   konst or colour register the first stage reading one uses, alpha mode from
 //!   punchthrough and blend factors; the full GX material goes into `extras.gx`.
@@ -521,8 +524,32 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
         (Some(ctx), Some(s)) => {
             let skeleton = ctx.skeleton;
             let pose = rest_pose(skeleton, &s.clips, options, &mut b.warnings);
-            let first = b.root.nodes.len() as u32;
-            let bone_node = |i: usize| json::Index::<json::Node>::new(first + i as u32);
+            let wanted: Vec<usize> = match &options.animations {
+                Some(list) => list.clone(),
+                None => (0..s.clips.len()).collect(),
+            };
+            let mut clips = Vec::with_capacity(wanted.len());
+            for &ci in &wanted {
+                clips.push(s.clips.get(ci).ok_or_else(|| {
+                    ExportError::Invalid(format!(
+                        "no animation {ci}; the character has {}",
+                        s.clips.len()
+                    ))
+                })?);
+            }
+            let plain: Vec<&Clip> = clips.iter().map(|(_, c)| c).collect();
+            let nodes = BoneNodes {
+                first: b.root.nodes.len() as u32,
+                count: skeleton.len() as u32,
+                split_scale: needs_split_scale(skeleton, &plain, &pose),
+            };
+            if nodes.split_scale {
+                b.warnings.push(
+                    "bones with children are scaled: each bone's scale sits on a child node \
+                     (the skin's joint), as Prime's children do not inherit it"
+                        .into(),
+                );
+            }
             for (i, bone) in skeleton.bones().iter().enumerate() {
                 let l = pose.local[i];
                 let name = if bone.name.is_empty() {
@@ -530,20 +557,40 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
                 } else {
                     bone.name.clone()
                 };
+                // With scale split off, the parent's scale multiplies the offset here.
+                let translation = match bone.parent {
+                    Some(p) if nodes.split_scale => pose.local[p].scale * l.translation,
+                    _ => l.translation,
+                };
+                let mut children: Vec<_> = bone.children.iter().map(|&c| nodes.bone(c)).collect();
+                if nodes.split_scale {
+                    children.push(nodes.scale(i));
+                }
+                let own_scale = !nodes.split_scale && l.scale != Vec3::ONE;
                 b.root.push(json::Node {
                     name: Some(name),
-                    translation: Some(l.translation.to_array()),
+                    translation: Some(translation.to_array()),
                     rotation: Some(json::scene::UnitQuaternion(
                         l.rotation.normalize().to_array(),
                     )),
-                    scale: (l.scale != Vec3::ONE).then(|| l.scale.to_array()),
-                    children: (!bone.children.is_empty())
-                        .then(|| bone.children.iter().map(|&c| bone_node(c)).collect()),
+                    scale: own_scale.then(|| l.scale.to_array()),
+                    children: (!children.is_empty()).then_some(children),
                     extras: raw_extras(&serde_json::json!({ "bone_id": bone.id }))?,
                     ..Default::default()
                 });
                 if bone.parent.is_none() {
-                    root_children.push(bone_node(i));
+                    root_children.push(nodes.bone(i));
+                }
+            }
+            if nodes.split_scale {
+                for (i, bone) in skeleton.bones().iter().enumerate() {
+                    let l = pose.local[i];
+                    b.root.push(json::Node {
+                        name: Some(format!("{} scale", bone.name)),
+                        scale: (l.scale != Vec3::ONE).then(|| l.scale.to_array()),
+                        extras: raw_extras(&serde_json::json!({ "bone_id": bone.id }))?,
+                        ..Default::default()
+                    });
                 }
             }
             let with_rotation = options.pose.bind_rotations == BindRotations::Use;
@@ -560,7 +607,7 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
                 extensions: None,
                 extras: None,
                 inverse_bind_matrices: Some(ibm),
-                joints: (0..skeleton.len()).map(bone_node).collect(),
+                joints: (0..skeleton.len()).map(|i| nodes.scale(i)).collect(),
                 name: Some(options.name.clone()),
                 skeleton: Some(root_node),
             });
@@ -574,18 +621,8 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
                 });
                 scene_nodes.push(node);
             }
-            let wanted: Vec<usize> = match &options.animations {
-                Some(list) => list.clone(),
-                None => (0..s.clips.len()).collect(),
-            };
-            for ci in wanted {
-                let Some((name, clip)) = s.clips.get(ci) else {
-                    return Err(ExportError::Invalid(format!(
-                        "no animation {ci}; the character has {}",
-                        s.clips.len()
-                    )));
-                };
-                if let Some(a) = animation(&mut b, name, clip, skeleton, options, bone_node)? {
+            for (name, clip) in clips {
+                if let Some(a) = animation(&mut b, name, clip, skeleton, options, nodes)? {
                     summary.animations.push(a);
                 }
             }
@@ -878,6 +915,78 @@ fn material(
     Ok(m)
 }
 
+/// Where a bone's transform goes: its node (translation, rotation, and scale unless split)
+/// and, when scale is split off, the child node carrying the scale (the skin's joint).
+#[derive(Clone, Copy)]
+struct BoneNodes {
+    first: u32,
+    count: u32,
+    split_scale: bool,
+}
+
+impl BoneNodes {
+    fn bone(&self, i: usize) -> json::Index<json::Node> {
+        json::Index::new(self.first + i as u32)
+    }
+    fn scale(&self, i: usize) -> json::Index<json::Node> {
+        if self.split_scale {
+            json::Index::new(self.first + self.count + i as u32)
+        } else {
+            self.bone(i)
+        }
+    }
+}
+
+/// The channel (index) driving each bone's rotation, translation and scale: the last one
+/// wins, as in [`Pose::sample`]; bone 3 is left out when root motion is skipped.
+type Drivers = Vec<[Option<usize>; 3]>;
+
+fn drivers(clip: &Clip, binding: &ClipBinding, skeleton: &Skeleton, pose: &PoseOptions) -> Drivers {
+    let mut out = vec![[None; 3]; skeleton.len()];
+    for (ci, (c, &bone)) in clip
+        .channels
+        .iter()
+        .zip(&binding.bone_of_channel)
+        .enumerate()
+    {
+        if pose.root_motion == RootMotion::Skip
+            && skeleton.bones()[bone].id == crate::anim::skeleton::ROOT_MOTION_BONE_ID
+        {
+            continue;
+        }
+        for (slot, present) in [
+            c.rotation.is_some(),
+            c.translation.is_some(),
+            c.scale.is_some(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if present {
+                out[bone][slot] = Some(ci);
+            }
+        }
+    }
+    out
+}
+
+/// Whether any exported clip scales a bone that has children: glTF children inherit a
+/// parent's scale, Prime's do not (`formats.md` §7.5), so scale moves to its own node.
+fn needs_split_scale(skeleton: &Skeleton, clips: &[&Clip], rest: &Pose) -> bool {
+    let parent_scaled = |i: usize, scaled: bool| scaled && !skeleton.bones()[i].children.is_empty();
+    rest.local
+        .iter()
+        .enumerate()
+        .any(|(i, l)| parent_scaled(i, l.scale != Vec3::ONE))
+        || clips.iter().any(|clip| {
+            clip.channels.iter().any(|c| {
+                skeleton
+                    .index_of(c.bone_id)
+                    .is_some_and(|i| parent_scaled(i, c.scale.is_some()))
+            })
+        })
+}
+
 /// One clip as a glTF animation (None, with a warning, when it does not fit the skeleton).
 fn animation(
     b: &mut Builder,
@@ -885,7 +994,7 @@ fn animation(
     clip: &Clip,
     skeleton: &Skeleton,
     options: &GltfOptions,
-    bone_node: impl Fn(usize) -> json::Index<json::Node>,
+    nodes: BoneNodes,
 ) -> Result<Option<AnimationExport>, ExportError> {
     use json::animation::Property;
     let binding = match ClipBinding::new(clip, skeleton) {
@@ -897,89 +1006,105 @@ fn animation(
         }
     };
     let (times, source_of_key) = key_times(clip);
-    if times.len() < clip.key_frames.len() {
+    if source_of_key.len() < clip.key_frames.len() {
         b.warnings.push(format!(
             "animation {name:?}: {} keys at repeated times left out",
-            clip.key_frames.len() - times.len()
+            clip.key_frames.len() - source_of_key.len()
         ));
     }
     let closing = times.len() > source_of_key.len();
     let end_sample = closing.then(|| clip.sample(clip.duration, false, options.pose.slerp));
+    let drive = drivers(clip, &binding, skeleton, &options.pose);
+    // Values of channel `ci`'s component at every key time (the closing key sampled).
+    let rotations = |ci: usize| -> Vec<Quat> {
+        let v = clip.channels[ci].rotation.as_deref().unwrap_or_default();
+        let mut out: Vec<Quat> = source_of_key.iter().map(|&k| pick(v, k)).collect();
+        if let Some(e) = &end_sample {
+            out.push(e[ci].rotation.unwrap_or_default());
+        }
+        out
+    };
+    let vectors = |ci: usize, scale: bool| -> Vec<Vec3> {
+        let c = &clip.channels[ci];
+        let v = if scale { &c.scale } else { &c.translation };
+        let v = v.as_deref().unwrap_or_default();
+        let mut out: Vec<Vec3> = source_of_key.iter().map(|&k| pick(v, k)).collect();
+        if let Some(e) = &end_sample {
+            let s = if scale {
+                e[ci].scale
+            } else {
+                e[ci].translation
+            };
+            out.push(s.unwrap_or_default());
+        }
+        out
+    };
     let n_times: Vec<[f32; 1]> = times.iter().map(|&t| [t]).collect();
     let input = b.floats(&n_times, true, None);
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
-    let mut scaled = false;
-    for (ci, (channel, &bone)) in clip
-        .channels
-        .iter()
-        .zip(&binding.bone_of_channel)
-        .enumerate()
-    {
-        if options.pose.root_motion == RootMotion::Skip
-            && skeleton.bones()[bone].id == crate::anim::skeleton::ROOT_MOTION_BONE_ID
-        {
-            continue;
+    let mut push = |b: &mut Builder, node, path: Property, output| {
+        let sampler = json::Index::new(samplers.len() as u32);
+        samplers.push(json::animation::Sampler {
+            extensions: None,
+            extras: None,
+            input,
+            interpolation: Valid(json::animation::Interpolation::Linear),
+            output,
+        });
+        channels.push(json::animation::Channel {
+            sampler,
+            target: json::animation::Target {
+                extensions: None,
+                extras: None,
+                node,
+                path: Valid(path),
+            },
+            extensions: None,
+            extras: None,
+        });
+        let _ = b;
+    };
+    for (bone, d) in drive.iter().enumerate() {
+        if let Some(ci) = d[0] {
+            let out: Vec<[f32; 4]> = rotations(ci)
+                .iter()
+                .map(|q| q.normalize().to_array())
+                .collect();
+            let a = b.floats(&out, false, None);
+            push(b, nodes.bone(bone), Property::Rotation, a);
         }
-        let end = end_sample.as_ref().and_then(|s| s.get(ci));
-        let mut push = |b: &mut Builder, path: Property, output| {
-            let sampler = json::Index::new(samplers.len() as u32);
-            samplers.push(json::animation::Sampler {
-                extensions: None,
-                extras: None,
-                input,
-                interpolation: Valid(json::animation::Interpolation::Linear),
-                output,
-            });
-            channels.push(json::animation::Channel {
-                sampler,
-                target: json::animation::Target {
-                    extensions: None,
-                    extras: None,
-                    node: bone_node(bone),
-                    path: Valid(path),
-                },
-                extensions: None,
-                extras: None,
-            });
-            let _ = b;
+        // With scale split off, a child's offset is scaled by its parent's scale here
+        // (exact at the keys; between keys the product of two lerps is approximated by
+        // a lerp of products).
+        let parent_scale = skeleton.bones()[bone]
+            .parent
+            .filter(|_| nodes.split_scale)
+            .and_then(|p| drive[p][2]);
+        let translation = match (d[1], parent_scale) {
+            (Some(ci), None) => Some(vectors(ci, false)),
+            (t, Some(pi)) => {
+                let offset = skeleton.bones()[bone].local_offset;
+                let t = t.map_or_else(|| vec![offset; times.len()], |ci| vectors(ci, false));
+                Some(
+                    t.iter()
+                        .zip(vectors(pi, true))
+                        .map(|(t, s)| *t * s)
+                        .collect(),
+                )
+            }
+            (None, None) => None,
         };
-        if let Some(values) = &channel.rotation {
-            let mut out: Vec<[f32; 4]> = source_of_key
-                .iter()
-                .map(|&k| pick(values, k).normalize().to_array())
-                .collect();
-            if let Some(e) = end {
-                out.push(e.rotation.unwrap_or_default().normalize().to_array());
-            }
+        if let Some(t) = translation {
+            let out: Vec<[f32; 3]> = t.iter().map(|v| v.to_array()).collect();
             let a = b.floats(&out, false, None);
-            push(b, Property::Rotation, a);
+            push(b, nodes.bone(bone), Property::Translation, a);
         }
-        for (values, path, sample) in [
-            (
-                &channel.translation,
-                Property::Translation,
-                end.and_then(|e| e.translation),
-            ),
-            (&channel.scale, Property::Scale, end.and_then(|e| e.scale)),
-        ] {
-            let Some(values) = values else { continue };
-            scaled |= path == Property::Scale;
-            let mut out: Vec<[f32; 3]> = source_of_key
-                .iter()
-                .map(|&k| pick(values, k).to_array())
-                .collect();
-            if closing {
-                out.push(sample.unwrap_or_default().to_array());
-            }
+        if let Some(ci) = d[2] {
+            let out: Vec<[f32; 3]> = vectors(ci, true).iter().map(|v| v.to_array()).collect();
             let a = b.floats(&out, false, None);
-            push(b, path, a);
+            push(b, nodes.scale(bone), Property::Scale, a);
         }
-    }
-    if scaled {
-        b.warnings.push(format!(
-            "animation {name:?}: scale channels; glTF children inherit a parent's scale, Prime's do not"
-        ));
     }
     let export = AnimationExport {
         name: name.to_string(),
