@@ -756,3 +756,70 @@ fn scaled_bones_pose_like_tevscope_at_the_keys() {
         );
     }
 }
+
+/// The GPU side: each character rendered by tevscope's scene, posed at T and skinned on
+/// the GPU (the colour pass's palette and influences, read back per vertex), against the
+/// exported glTF posed at T by the evaluator above.
+#[test]
+fn gpu_skinned_characters_match_the_exported_gltf() {
+    let Some(ctx) = tevscope::render::RenderContext::for_tests() else {
+        return;
+    };
+    let mut characters = vec![format!("{DEMO}:worm_character")];
+    if let Some(dir) = tevscope::testing::conformance_dir() {
+        characters.push(format!(
+            "{}:fixture_cube",
+            dir.join("mp1_fixtures.pak").display()
+        ));
+    }
+    let dir = out_dir("gpu");
+    let to_y_up = Mat4::from_quat(z_up_to_y_up());
+    let mut compared = 0;
+    for spec in &characters {
+        let (model, _) = load_model(spec, None, None, None, None).unwrap();
+        let path = dir.join("character.glb");
+        export(
+            &ExportRequest {
+                file: spec,
+                output: &path,
+                anim: None,
+                set: 0,
+                time: None,
+                skin: None,
+                skeleton: None,
+                game: None,
+            },
+            false,
+        )
+        .unwrap();
+        let g = read(&path);
+        let mut scene = tevscope::render::Scene::new(&ctx, model.assets.clone()).unwrap();
+        let skin = model.assets.skin.as_ref().unwrap();
+        for (ci, (name, clip)) in skin.clips.iter().enumerate() {
+            scene.set_animation(Some(ci));
+            let end = if clip.looping { 0.999 } else { 1.0 };
+            for f in [0.0, 0.29, 0.63, end] {
+                let t = clip.duration * f;
+                scene.set_time(f64::from(t));
+                let gpu: Vec<Vec3> = scene
+                    .gpu_skinned_positions(&ctx)
+                    .unwrap()
+                    .expect("a skinned scene")
+                    .into_iter()
+                    .map(|p| to_y_up.transform_point3(Vec3::from(p)))
+                    .collect();
+                let gltf = evaluate_skinned(&g, &world_matrices(&g, &node_locals(&g, Some(ci), t)));
+                let d = max_distance(&gpu, &gltf);
+                assert!(d <= 1e-4, "{spec} {name} at {t}s: GPU vs glTF off by {d}");
+                let cpu = tevscope_skinned(&model, ci, t);
+                let d = max_distance(&gpu, &cpu);
+                assert!(
+                    d <= 1e-5,
+                    "{spec} {name} at {t}s: GPU vs CPU skinning off by {d}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 12, "only {compared} poses compared");
+}
