@@ -5,13 +5,9 @@
 //! - the files re-read with the `gltf` crate, with vertex, triangle, joint, animation
 //!   duration and key counts equal to the sources';
 //! - a skinned character posed at time T by a small glTF evaluator below (node hierarchy ×
-//!   skin) lands within 1e-4 of tevscope's skinning at T.
-//!
-//! The tevscope side of the pose comparison is the CPU skinning (`golden::cpu_skinned`, on
-//! `anim::skin_positions`), which the renderer's GPU skinning equals within 1 LSB of the image
-//! (`render_models::gpu_skinning_matches_cpu_skinning`,
-//! `demo_images::worm_gpu_skinning_matches_cpu_skinning`): the renderer has no readback of
-//! skinned vertex positions.
+//!   skin) lands within 1e-4 of tevscope's GPU skinning at T (the scene's vertex stage,
+//!   read back per vertex on lavapipe: `Scene::gpu_skinned_positions`) and of its CPU
+//!   skinning reference (`golden::cpu_skinned`), also with `--time T` as the rest pose.
 
 #![allow(clippy::unwrap_used)]
 
