@@ -819,3 +819,92 @@ fn gpu_skinned_characters_match_the_exported_gltf() {
     }
     assert!(compared >= 12, "only {compared} poses compared");
 }
+
+/// `tevscope export` as a command: the `--json` report (a public interface), and clear
+/// errors that leave nothing behind.
+#[test]
+fn export_command_line() {
+    let dir = out_dir("cli");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tevscope"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let spec = format!("{DEMO}:worm_character");
+    let glb = dir.join("worm.glb");
+    let out = run(&[
+        "export",
+        &spec,
+        "-o",
+        glb.to_str().unwrap(),
+        "--anim",
+        "curl",
+        "--time",
+        "0.5",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for field in [
+        "input",
+        "output",
+        "primitives",
+        "vertices",
+        "triangles",
+        "joints",
+        "materials",
+        "textures",
+        "animations",
+        "warnings",
+    ] {
+        assert!(report.get(field).is_some(), "no {field} in {report}");
+    }
+    assert_eq!(report["joints"], 6);
+    let animations = report["animations"].as_array().unwrap();
+    assert_eq!(animations.len(), 1);
+    assert_eq!(animations[0]["name"], "curl");
+    let duration = animations[0]["duration"].as_f64().unwrap();
+    assert!((duration - 1.5).abs() < 1e-5, "{duration}");
+    assert!(read(&glb).doc.animations().count() == 1);
+
+    let text = run(&[
+        "export",
+        &spec,
+        "-o",
+        dir.join("all.gltf").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("3 animations"), "{text}");
+    assert!(dir.join("all.bin").is_file());
+
+    let bad = dir.join("worm.obj");
+    let out = run(&["export", &spec, "-o", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(".glb or .gltf"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(&[
+        "export",
+        &spec,
+        "-o",
+        glb.to_str().unwrap(),
+        "--anim",
+        "nope",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("wave, curl"));
+    // Only what was asked for was written (no temporary files, nothing for the failures).
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["all.bin", "all.gltf", "worm.glb"]);
+}
