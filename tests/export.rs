@@ -537,10 +537,8 @@ fn max_distance(a: &[Vec3], b: &[Vec3]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-/// Each character's animations, posed at several times by the glTF evaluator (animated
-/// file) and as the nodes' rest pose (`--time`), against tevscope's skinning.
-#[test]
-fn posed_characters_match_tevscope_skinning() {
+/// The skinned, animated characters: the demo worm and the conformance cube.
+fn characters() -> Vec<String> {
     let mut characters = vec![format!("{DEMO}:worm_character")];
     if let Some(dir) = tevscope::testing::conformance_dir() {
         characters.push(format!(
@@ -548,6 +546,14 @@ fn posed_characters_match_tevscope_skinning() {
             dir.join("mp1_fixtures.pak").display()
         ));
     }
+    characters
+}
+
+/// Each character's animations, posed at several times by the glTF evaluator (animated
+/// file) and as the nodes' rest pose (`--time`), against tevscope's skinning.
+#[test]
+fn posed_characters_match_tevscope_skinning() {
+    let characters = characters();
     let dir = out_dir("pose");
     let mut compared = 0;
     for spec in &characters {
@@ -761,13 +767,7 @@ fn gpu_skinned_characters_match_the_exported_gltf() {
     let Some(ctx) = tevscope::render::RenderContext::for_tests() else {
         return;
     };
-    let mut characters = vec![format!("{DEMO}:worm_character")];
-    if let Some(dir) = tevscope::testing::conformance_dir() {
-        characters.push(format!(
-            "{}:fixture_cube",
-            dir.join("mp1_fixtures.pak").display()
-        ));
-    }
+    let characters = characters();
     let dir = out_dir("gpu");
     let to_y_up = Mat4::from_quat(z_up_to_y_up());
     let mut compared = 0;

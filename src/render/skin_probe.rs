@@ -7,7 +7,7 @@ use super::RenderError;
 use super::context::RenderContext;
 use super::pick::SKINNED_POSITION;
 use super::pipeline_cache::{gpu_vertex_layout, skin_vertex_layout};
-use super::probe::{TEXCOORD_FORMAT, read_texture};
+use super::probe::{TEXCOORD_FORMAT, float_target, read_texture};
 
 /// Pixels per row of the readback target.
 const ROW: u32 = 256;
@@ -92,20 +92,7 @@ pub(crate) fn read_skinned_positions(
         multiview_mask: None,
         cache: None,
     });
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("skin probe"),
-        size: wgpu::Extent3d {
-            width: ROW,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: TEXCOORD_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+    let texture = float_target(ctx, "skin probe", ROW, height);
     let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
         label: Some("skin probe"),
