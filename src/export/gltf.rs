@@ -313,7 +313,7 @@ fn joint_weights(inf: &crate::anim::VertexInfluence, root: u32) -> ([u16; 4], [f
         .map(|s| weights[s])
         .sum();
     weights[largest] = 1.0 - others;
-    ((joints), weights, (sum - 1.0).abs() > 1e-3)
+    (joints, weights, (sum - 1.0).abs() > 1e-3)
 }
 
 struct SkinContext<'a> {
