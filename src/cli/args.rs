@@ -94,10 +94,15 @@ pub enum Command {
         /// Pose the nodes at this time of the (first) animation instead of the bind pose.
         #[arg(long)]
         time: Option<f32>,
+        /// A CSKR (file or `PAK:ID`) instead of the one the character names.
         #[arg(long)]
         skin: Option<String>,
+        /// A CINF (file or `PAK:ID`) instead of the one the character names.
         #[arg(long)]
         skeleton: Option<String>,
+        /// A folder searched for textures before the input's own; may be repeated.
+        #[arg(long = "texture-dir")]
+        texture_dir: Vec<PathBuf>,
         #[arg(long)]
         json: bool,
         #[arg(long, value_enum)]
@@ -189,10 +194,16 @@ pub struct RenderArgs {
     /// Animation: an ANIM file or `PAK:ID`, or an animation name of the character.
     #[arg(long)]
     pub anim: Option<String>,
+    /// A CSKR (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skin: Option<String>,
+    /// A CINF (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skeleton: Option<String>,
+    /// A folder searched for textures (by asset ID in file names) before the input's own;
+    /// may be given more than once.
+    #[arg(long = "texture-dir")]
+    pub texture_dir: Vec<PathBuf>,
     /// An MREA (its first light layer) or a preset: basic, none.
     #[arg(long)]
     pub lights: Option<String>,

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::export::{ExportSummary, GltfOptions, build_gltf};
 use crate::formats::Game;
-use crate::load::{LoadedModel, load_model};
+use crate::load::{LoadRequest, LoadedModel, load};
 
 /// What `export` was asked for.
 pub struct ExportRequest<'a> {
@@ -20,6 +20,8 @@ pub struct ExportRequest<'a> {
     pub time: Option<f32>,
     pub skin: Option<&'a str>,
     pub skeleton: Option<&'a str>,
+    /// Folders searched for textures before the input's own.
+    pub texture_dirs: Vec<std::path::PathBuf>,
     pub game: Option<Game>,
 }
 
@@ -36,13 +38,14 @@ struct ExportReport<'a> {
 /// Loads the request's model and exports it; returns the printed report.
 pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
     let all = req.anim.is_none_or(|a| a.eq_ignore_ascii_case("all"));
-    let (model, mut warnings) = load_model(
-        req.file,
-        req.skin,
-        req.skeleton,
-        if all { None } else { req.anim },
-        req.game,
-    )?;
+    let (model, mut warnings) = load(&LoadRequest {
+        file: req.file.to_owned(),
+        skin: req.skin.map(str::to_owned),
+        skeleton: req.skeleton.map(str::to_owned),
+        anim: if all { None } else { req.anim.map(str::to_owned) },
+        texture_dirs: req.texture_dirs.clone(),
+        game: req.game,
+    })?;
     let options = gltf_options(&model, all, req.set, req.time);
     let export = build_gltf(&model.assets, &options)?;
     export.write(req.output)?;

@@ -76,6 +76,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             time,
             skin,
             skeleton,
+            texture_dir,
             json,
             game: g,
         } => export::export(
@@ -87,6 +88,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 time,
                 skin: skin.as_deref(),
                 skeleton: skeleton.as_deref(),
+                texture_dirs: texture_dir,
                 game: game(g),
             },
             json,
@@ -317,6 +319,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             anim: args.anim.clone(),
             skin: args.skin.clone(),
             skeleton: args.skeleton.clone(),
+            texture_dirs: args.texture_dir.clone(),
             lights: args.lights.clone(),
             camera: args
                 .camera

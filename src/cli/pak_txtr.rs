@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::export::write_texture_pngs;
 use crate::formats::image::RgbaImage;
-use crate::formats::pak::{Pak, PakArchive};
+use crate::formats::pak::Pak;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
 use crate::load::source::{self, Resource};
@@ -591,9 +591,7 @@ pub fn import_texture(
 /// TXTR is also decoded to `OUT_DIR/0xID.png` (level 0); textures that do not decode are
 /// listed as warnings.
 pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<String> {
-    let bytes =
-        std::fs::read(pak_path).with_context(|| format!("reading {}", pak_path.display()))?;
-    let archive = PakArchive::new(bytes, &pak_path.display().to_string())?;
+    let archive = crate::load::source::open_archive(pak_path)?;
     let pak = &archive.pak;
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = 0;
@@ -627,7 +625,7 @@ pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<Str
             Err(err) => failures.push(err.to_string()),
         }
     }
-    let report = PakReport::new(pak, &archive.data, None);
+    let report = PakReport::new(pak, archive.bytes(), None);
     let json_path = out_dir.join("pak.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json_path.display()))?;

@@ -5,5 +5,5 @@
 pub mod model;
 pub mod source;
 
-pub use model::{LoadedModel, load_lights, load_model};
+pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
 pub use source::{Resolver, Resource, open, split_spec};
