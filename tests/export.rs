@@ -110,6 +110,7 @@ fn cases() -> Vec<Case> {
     let mut found = Vec::new();
     collect_cmdls(&dir.join("pwe"), &mut found);
     collect_cmdls(&dir.join("real"), &mut found);
+    collect_cmdls(&dir.join("areas"), &mut found);
     found.sort();
     assert!(
         found.len() >= 6,

@@ -42,7 +42,11 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         file: req.file.to_owned(),
         skin: req.skin.map(str::to_owned),
         skeleton: req.skeleton.map(str::to_owned),
-        anim: if all { None } else { req.anim.map(str::to_owned) },
+        anim: if all {
+            None
+        } else {
+            req.anim.map(str::to_owned)
+        },
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
     })?;
