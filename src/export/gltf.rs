@@ -40,7 +40,6 @@ use crate::anim::{
     SkinOptions,
 };
 use crate::formats::cmdl::{ResolvedVertex, Surface};
-use crate::formats::image::RgbaImage;
 use crate::gx::tev::{stage_texcoord, stage_texture_map};
 use crate::gx::types::{
     AlphaInput, BlendFactor, BlendMode, ColorInput, Compare, Material as GxMaterial, TexGenSrc,
@@ -392,19 +391,10 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
                 ));
                 continue;
             };
-            let Some(level0) = t.levels.first() else {
+            if t.levels.is_empty() {
                 continue;
-            };
-            let png = RgbaImage {
-                width: t.width,
-                height: t.height,
-                pixels: level0.clone(),
             }
-            .encode_png()
-            .map_err(|source| ExportError::Png {
-                what: format!("texture 0x{id:08X}"),
-                source,
-            })?;
+            let png = super::textures::level_png(t, 0, &format!("texture 0x{id:08X}"))?;
             let view = b.view(&png, None);
             let image = b.root.push(json::Image {
                 buffer_view: Some(view),

@@ -27,6 +27,25 @@ pub fn png_name(stem: &str, level: usize) -> String {
     }
 }
 
+/// Mip `level` of `texture` as a PNG file's bytes (`what` names it in errors).
+pub(crate) fn level_png(
+    texture: &TextureData,
+    level: usize,
+    what: &str,
+) -> Result<Vec<u8>, ExportError> {
+    let (width, height) = texture.level_size(level);
+    RgbaImage {
+        width,
+        height,
+        pixels: texture.levels.get(level).cloned().unwrap_or_default(),
+    }
+    .encode_png()
+    .map_err(|source| ExportError::Png {
+        what: what.to_string(),
+        source,
+    })
+}
+
 /// Writes level 0 of `texture` (every level with `all_mips`) into `dir`.
 pub fn write_texture_pngs(
     texture: &TextureData,
@@ -36,18 +55,9 @@ pub fn write_texture_pngs(
 ) -> Result<Vec<TextureFile>, ExportError> {
     let count = if all_mips { texture.levels.len() } else { 1 };
     let mut written = Vec::with_capacity(count);
-    for (level, pixels) in texture.levels.iter().take(count).enumerate() {
+    for level in 0..count {
         let (width, height) = texture.level_size(level);
-        let png = RgbaImage {
-            width,
-            height,
-            pixels: pixels.clone(),
-        }
-        .encode_png()
-        .map_err(|source| ExportError::Png {
-            what: format!("{stem} level {level}"),
-            source,
-        })?;
+        let png = level_png(texture, level, &format!("{stem} level {level}"))?;
         let path = dir.join(png_name(stem, level));
         write_atomic(&path, &png)?;
         written.push(TextureFile {
