@@ -106,6 +106,12 @@ pub fn gltf_options(model: &LoadedModel, all: bool, set: usize, time: Option<f32
         animations,
         pose_at: time.and_then(|t| pose_clip.map(|c| (c, t))),
         pose: Default::default(),
-        name: model.label.clone(),
+        // The label without its folders: `demo.pak:0xDE060001.ANCS (worm)`.
+        name: model
+            .label
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&model.label)
+            .to_string(),
     }
 }
