@@ -17,6 +17,7 @@ pub mod anim;
 pub mod cli;
 pub mod demo;
 pub mod edit;
+pub mod export;
 pub mod formats;
 pub mod gx;
 pub mod load;

@@ -7,6 +7,7 @@ pub mod anim;
 pub mod args;
 pub mod cmdl;
 pub mod edit;
+pub mod export;
 pub mod pak_txtr;
 pub mod render;
 pub mod tev;
@@ -61,8 +62,38 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             game: g,
         } => info(&file, json, game(g))?,
-        Command::Texture { file, output, mip } => pak_txtr::texture(&file, &output, mip as u32)?,
-        Command::Extract { file, output } => pak_txtr::extract(&file, &output)?,
+        Command::Texture {
+            file,
+            output,
+            mip,
+            all_mips,
+        } => pak_txtr::texture(&file, &output, mip as u32, all_mips)?,
+        Command::Extract { file, output, png } => pak_txtr::extract(&file, &output, png)?,
+        Command::Export {
+            file,
+            output,
+            anim,
+            set,
+            time,
+            skin,
+            skeleton,
+            texture_dir,
+            json,
+            game: g,
+        } => export::export(
+            &export::ExportRequest {
+                file: &file,
+                output: &output,
+                anim: anim.as_deref(),
+                set,
+                time,
+                skin: skin.as_deref(),
+                skeleton: skeleton.as_deref(),
+                texture_dirs: texture_dir,
+                game: game(g),
+            },
+            json,
+        )?,
         Command::Pose {
             anim,
             skeleton,

@@ -2,7 +2,7 @@
 //! GPU work the UI asks for (open, inspect, screenshot) is queued in [`Requests`] and
 //! carried out by the app after the frame, so this module runs headless in tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText, Ui};
 
@@ -137,6 +137,9 @@ pub struct AppState {
     pub references: super::document::References,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
+    /// File → Export: the glTF path, and whether only the playing animation goes in.
+    pub export_path: String,
+    pub export_current_only: bool,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     pub view_status: ViewStatus,
@@ -182,6 +185,8 @@ impl AppState {
             references: Default::default(),
             screenshot_path: String::new(),
             screenshot_transparent: false,
+            export_path: String::new(),
+            export_current_only: false,
             viewport_texture: None,
             view_status: ViewStatus::default(),
             adapter: String::new(),
@@ -318,6 +323,11 @@ impl AppState {
                 self.screenshot_path = doc
                     .dir
                     .join(format!("{}.png", doc.stem))
+                    .display()
+                    .to_string();
+                self.export_path = doc
+                    .dir
+                    .join(format!("{}.glb", doc.stem))
                     .display()
                     .to_string();
                 self.doc = Some(doc);
@@ -496,6 +506,8 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
         ui.strong("tevscope");
         ui.separator();
+        ui.menu_button("File", |ui| file_menu(ui, state));
+        ui.separator();
         ui.label("Open:");
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
@@ -523,6 +535,65 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
     }
     if let Some(e) = &state.load_error {
         ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
+    }
+}
+
+/// File → Export: glTF of the open model or character, and its textures as PNG.
+fn file_menu(ui: &mut Ui, state: &mut AppState) {
+    let Some(doc) = &state.doc else {
+        ui.label("Open a model or character to export it.");
+        return;
+    };
+    let stem = doc.stem.clone();
+    let Some((assets, _, _)) = state.model() else {
+        ui.label("Export works on models and characters.");
+        return;
+    };
+    let assets = std::sync::Arc::clone(assets);
+    ui.label("Export to (.glb or .gltf):");
+    ui.add(egui::TextEdit::singleline(&mut state.export_path).desired_width(360.0));
+    if assets.skin.is_some() {
+        ui.checkbox(
+            &mut state.export_current_only,
+            "only the current animation (else all)",
+        );
+    }
+    let path = PathBuf::from(state.export_path.trim());
+    let result = if ui
+        .button("Export glTF")
+        .on_hover_text("The model with its skeleton, skin, animations and textures, as loaded (material edits are not included)")
+        .clicked()
+    {
+        let only = if state.export_current_only {
+            Some(state.animation)
+        } else {
+            None
+        };
+        Some(match only {
+            Some(None) => Err(anyhow::anyhow!("no animation is playing (bind pose)")),
+            Some(Some(i)) => super::export::export_gltf(&assets, &stem, &path, state.set, Some(i)),
+            None => super::export::export_gltf(&assets, &stem, &path, state.set, None),
+        })
+    } else if ui
+        .button("Export textures as PNG")
+        .on_hover_text("Every texture with its mip levels, into a folder next to the glTF path")
+        .clicked()
+    {
+        let dir = path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(format!("{stem}_textures"));
+        Some(super::export::export_textures(&assets, &dir))
+    } else {
+        None
+    };
+    match result {
+        Some(Ok(line)) => {
+            state.load_error = None;
+            state.notice = Some(line);
+        }
+        Some(Err(e)) => state.load_error = Some(format!("export failed: {e:#}")),
+        None => {}
     }
 }
 
