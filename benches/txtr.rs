@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 use tevscope::formats::txtr::{EncodeOptions, TexFormat, Txtr};
 
 /// A picture with gradients, hard edges and translucency, so no format gets a trivial

@@ -19,8 +19,11 @@ pub mod demo;
 pub mod edit;
 pub mod export;
 pub mod formats;
+pub mod geom;
 pub mod gx;
+pub mod image;
 pub mod load;
+pub mod model;
 pub mod render;
 pub mod schema;
 #[doc(hidden)]

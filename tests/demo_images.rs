@@ -18,7 +18,7 @@ use glam::{Vec3, Vec4};
 use golden::{check_golden, compare, out_dir};
 use tevscope::demo::{self, ShowcaseTile};
 use tevscope::formats::cmdl::Aabb;
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 use tevscope::load::{load_lights, load_model};
 use tevscope::render::scene::{ModelAssets, Scene};
 use tevscope::render::{OrbitCamera, RenderContext};

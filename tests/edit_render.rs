@@ -8,10 +8,11 @@ use std::path::Path;
 use serde_json::json;
 use tevscope::edit::Document;
 use tevscope::formats::cmdl::Cmdl;
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
 use tevscope::render::scene::{ModelAssets, Scene};
-use tevscope::render::{RenderContext, TextureData};
+use tevscope::model::TextureData;
+use tevscope::render::RenderContext;
 
 fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
     let mut textures = HashMap::new();
@@ -19,7 +20,7 @@ fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
         for &id in &set.texture_ids {
             if let Ok(bytes) = std::fs::read(dir.join(format!("0x{id:08X}.TXTR"))) {
                 let txtr = Txtr::parse(&bytes, "t").unwrap();
-                textures.insert(u64::from(id), TextureData::from_txtr(&txtr).unwrap());
+                textures.insert(u64::from(id), tevscope::load::decode_texture(&txtr).unwrap().0);
             }
         }
     }

@@ -637,7 +637,7 @@ fn posed_characters_match_tevscope_skinning() {
 #[test]
 fn texture_all_mips_and_extract_png() {
     use tevscope::cli::pak_txtr::{extract, texture};
-    use tevscope::formats::image::RgbaImage;
+    use tevscope::image::RgbaImage;
     use tevscope::formats::txtr::Txtr;
     let dir = out_dir("png");
     let spec = format!("{DEMO}:tex_rgba8_wheel");

@@ -568,7 +568,7 @@ fn txtr_encoders_round_trip_every_format() {
         [0, 0, 255, 255],
         [255, 255, 255, 255],
     ];
-    let img = tevscope::formats::image::RgbaImage::from_fn(32, 16, |x, y| {
+    let img = tevscope::image::RgbaImage::from_fn(32, 16, |x, y| {
         colours[((x / 4 + y / 4) % 4) as usize]
     });
     for format in TexFormat::ALL {
@@ -756,7 +756,7 @@ fn cli_extract_and_texture() {
     let png = out.join("tex.png");
     let spec = format!("{}:0x1A000001", dir.join("mp1_fixtures.pak").display());
     tevscope::cli::pak_txtr::texture(&spec, &png, 1, false).unwrap();
-    let img = tevscope::formats::image::RgbaImage::load_png(&png).unwrap();
+    let img = tevscope::image::RgbaImage::load_png(&png).unwrap();
     assert_eq!((img.width, img.height), (4, 4));
     assert_eq!(img.pixel(1, 0), [0, 0, 0, 255]);
     assert!(tevscope::cli::pak_txtr::texture(&spec, &png, 2, false).is_err());
@@ -764,7 +764,7 @@ fn cli_extract_and_texture() {
     assert!(tevscope::cli::pak_txtr::texture(&cmdl_spec, &png, 0, false).is_err());
 
     // import-texture: PNG → TXTR → PNG.
-    let src = tevscope::formats::image::RgbaImage::from_fn(16, 16, |x, y| {
+    let src = tevscope::image::RgbaImage::from_fn(16, 16, |x, y| {
         [x as u8 * 16, y as u8 * 16, 0, 255]
     });
     src.save_png(out.join("in.png")).unwrap();

@@ -15,7 +15,8 @@ use tevscope::gx::types::{
 use tevscope::load::model::load_model;
 use tevscope::render::quad::{QuadOptions, render_material_quad};
 use tevscope::render::scene::Scene;
-use tevscope::render::{RenderContext, ShaderPath, TextureData};
+use tevscope::model::TextureData;
+use tevscope::render::{RenderContext, ShaderPath};
 use tevscope::testing::conformance_dir;
 
 /// `real/<folder>/textures.json` entries with their folder.
@@ -138,7 +139,7 @@ fn every_real_texture_draws_its_texels() {
     for (path, _) in &textures {
         let label = path.display().to_string();
         let txtr = Txtr::parse(&std::fs::read(path).expect("read"), &label).expect("parse");
-        let data = TextureData::from_txtr(&txtr).expect("decode");
+        let data = tevscope::load::decode_texture(&txtr).expect("decode").0;
         let (w, h) = (data.width, data.height);
         let options = QuadOptions::new(w, h, ShaderPath::Specialized);
         let image = render_material_quad(&ctx, &material, &[Some(data.clone())], &options)

@@ -22,7 +22,7 @@ use tevscope::formats::cinf::Cinf;
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
 use tevscope::formats::cskr::Cskr;
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
 use tevscope::gx::types::{
     AlphaTest, AttnFn, Blend, BlendFactor, BlendMode, ChannelControl, ColorSrc, DiffuseFn,
@@ -30,7 +30,8 @@ use tevscope::gx::types::{
     flags,
 };
 use tevscope::render::scene::{ModelAssets, Scene, SkinAssets};
-use tevscope::render::{OrbitCamera, RenderContext, ShaderPath, TextureData};
+use tevscope::model::TextureData;
+use tevscope::render::{OrbitCamera, RenderContext, ShaderPath};
 
 fn ctx() -> Option<RenderContext> {
     RenderContext::for_tests()
@@ -50,7 +51,7 @@ fn sibling_textures(cmdl: &Cmdl, dir: &Path) -> HashMap<u64, TextureData> {
             let txtr = Txtr::parse(&bytes, &path.display().to_string()).expect("sibling TXTR");
             out.insert(
                 u64::from(id),
-                TextureData::from_txtr(&txtr).expect("decode"),
+                tevscope::load::decode_texture(&txtr).expect("decode").0,
             );
         }
     }

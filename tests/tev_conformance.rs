@@ -10,7 +10,7 @@ use tevscope::gx::tev::{
 use tevscope::gx::wgsl::vertex::DrawUniforms;
 use tevscope::render::context::RenderContext;
 use tevscope::render::quad::{QuadGeometry, ShaderPath};
-use tevscope::render::texture::TextureData;
+use tevscope::model::TextureData;
 
 fn inputs(case: &Case, program: &TevProgram) -> PixelInputs {
     PixelInputs::sampled(program, [[0; 4]; 2], |map, _| case.slot_rgba[map as usize])

@@ -21,7 +21,8 @@ use tevscope::render::pipeline_cache::{
 use tevscope::render::quad::{QuadGeometry, QuadRenderer};
 use tevscope::render::shader_cache::ShaderId;
 use tevscope::render::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
-use tevscope::render::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use tevscope::model::TextureData;
+use tevscope::render::texture::{GpuTexture, SamplerMode, Wrap};
 
 /// colour = TEXC × KONST (K0), alpha = TEXA; one texture.
 fn textured(konst: [u8; 4]) -> Material {

@@ -12,7 +12,7 @@ use tevscope::gx::types::*;
 use tevscope::gx::wgsl::vertex::DrawUniforms;
 use tevscope::render::context::RenderContext;
 use tevscope::render::quad::{QuadGeometry, ShaderPath};
-use tevscope::render::texture::TextureData;
+use tevscope::model::TextureData;
 
 const TILE: u32 = 16;
 

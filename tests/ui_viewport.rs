@@ -187,7 +187,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
         .expect("screenshot");
     let bytes = std::fs::read(&out).expect("png written");
     assert_eq!(&bytes[1..4], b"PNG");
-    let decoded = tevscope::formats::image::RgbaImage::decode_png(&bytes).expect("decodes");
+    let decoded = tevscope::image::RgbaImage::decode_png(&bytes).expect("decodes");
     assert_eq!((decoded.width, decoded.height), (32, 32));
     assert_eq!(decoded.pixels, image.pixels, "the PNG is the exact target");
     // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.

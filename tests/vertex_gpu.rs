@@ -50,7 +50,8 @@ use tevscope::render::probe::{
     PointItem, TexcoordItem, bare_material, pixel_center_ndc, read_texcoords, render_point_tiles,
 };
 use tevscope::render::target::RgbaImage;
-use tevscope::render::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use tevscope::model::TextureData;
+use tevscope::render::texture::{GpuTexture, SamplerMode, Wrap};
 
 const TILE: u32 = 32;
 const VERTS: usize = (TILE * TILE) as usize;

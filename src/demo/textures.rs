@@ -5,7 +5,7 @@
 
 use std::f32::consts::{PI, TAU};
 
-use crate::formats::image::RgbaImage;
+use crate::image::RgbaImage;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr};
 
 use super::DemoError;

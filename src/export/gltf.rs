@@ -45,7 +45,7 @@ use crate::gx::types::{
     AlphaInput, BlendFactor, BlendMode, ColorInput, Compare, Material as GxMaterial, TexGenSrc,
     flags,
 };
-use crate::render::scene::ModelAssets;
+use crate::load::ModelAssets;
 
 /// What to export.
 #[derive(Debug, Clone, Default)]

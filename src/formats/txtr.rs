@@ -6,7 +6,7 @@
 //! palette entries are alpha-first, and CMPR interpolates with 3/8–5/8 weights and makes
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
-use super::image::RgbaImage;
+use crate::image::RgbaImage;
 use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
 

@@ -18,8 +18,8 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
-use crate::render::TextureData;
-use crate::render::scene::{ModelAssets, SkinAssets};
+use super::cpu::{ModelAssets, SkinAssets, decode_texture};
+use crate::model::TextureData;
 
 /// A model with what it needs, and the animation the request asked for.
 pub struct LoadedModel {
@@ -161,7 +161,7 @@ fn load_textures(
             let loaded = resolver.find(id, Some(*b"TXTR")).and_then(|r| {
                 r.map(|r| {
                     let t = Txtr::parse(&r.bytes, &r.label)?;
-                    Ok((TextureData::from_txtr(&t)?, r.label, t.warnings))
+                    Ok((decode_texture(&t)?.0, r.label, t.warnings))
                 })
                 .transpose()
             });
