@@ -10,8 +10,8 @@ use tevscope::edit::Document;
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
-use tevscope::render::scene::{ModelAssets, Scene};
-use tevscope::model::TextureData;
+use tevscope::load::ModelAssets;
+use tevscope::render::scene::Scene;
 use tevscope::render::RenderContext;
 
 fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
@@ -26,7 +26,7 @@ fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
     }
     let mut assets = ModelAssets::new(cmdl);
     assets.textures = textures;
-    let mut scene = Scene::new(ctx, assets).unwrap();
+    let mut scene = Scene::new(ctx, assets.cpu_model().unwrap()).unwrap();
     scene.render_to_image(ctx, 96, 96, false).unwrap()
 }
 

@@ -793,7 +793,8 @@ fn gpu_skinned_characters_match_the_exported_gltf() {
         )
         .unwrap();
         let g = read(&path);
-        let mut scene = tevscope::render::Scene::new(&ctx, model.assets.clone()).unwrap();
+        let mut scene =
+            tevscope::render::Scene::new(&ctx, model.assets.cpu_model().unwrap()).unwrap();
         let skin = model.assets.skin.as_ref().unwrap();
         for (ci, (name, clip)) in skin.clips.iter().enumerate() {
             scene.set_animation(Some(ci));

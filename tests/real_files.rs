@@ -15,7 +15,6 @@ use tevscope::gx::types::{
 use tevscope::load::model::load_model;
 use tevscope::render::quad::{QuadOptions, render_material_quad};
 use tevscope::render::scene::Scene;
-use tevscope::model::TextureData;
 use tevscope::render::{RenderContext, ShaderPath};
 use tevscope::testing::conformance_dir;
 
@@ -168,7 +167,7 @@ fn real_model_opens_with_its_textures_and_draws() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let mut scene = Scene::new(&ctx, loaded.assets).expect("scene");
+    let mut scene = Scene::new(&ctx, loaded.assets.cpu_model().expect("model")).expect("scene");
     let image = scene.render_to_image(&ctx, 128, 128, true).expect("render");
     let covered = image.pixels.chunks(4).filter(|p| p[3] != 0).count();
     assert!(covered > 128 * 128 / 10, "only {covered} pixels drawn");
