@@ -20,8 +20,8 @@ use tevscope::demo::{self, ShowcaseTile};
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::geom::Aabb;
 use tevscope::image::RgbaImage;
-use tevscope::load::{load_lights, load_model};
 use tevscope::load::ModelAssets;
+use tevscope::load::{load_lights, load_model};
 use tevscope::render::scene::Scene;
 use tevscope::render::{OrbitCamera, RenderContext};
 
@@ -213,8 +213,8 @@ fn worm_gpu_skinning_matches_cpu_skinning() {
         );
         let mut cpu_assets = ModelAssets::new(cmdl);
         cpu_assets.textures = assets.textures.clone();
-        let mut cpu = Scene::new(&ctx, cpu_assets.cpu_model().expect("model"))
-            .expect("CPU-skinned scene");
+        let mut cpu =
+            Scene::new(&ctx, cpu_assets.cpu_model().expect("model")).expect("CPU-skinned scene");
         assert!(!cpu.is_skinned());
         cpu.set_lights(load_lights(Some(&spec("lights"))).expect("demo lights"));
         cpu.set_camera(camera);

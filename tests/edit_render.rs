@@ -8,11 +8,11 @@ use std::path::Path;
 use serde_json::json;
 use tevscope::edit::Document;
 use tevscope::formats::cmdl::Cmdl;
-use tevscope::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
+use tevscope::image::RgbaImage;
 use tevscope::load::ModelAssets;
-use tevscope::render::scene::Scene;
 use tevscope::render::RenderContext;
+use tevscope::render::scene::Scene;
 
 fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
     let mut textures = HashMap::new();
@@ -20,7 +20,10 @@ fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
         for &id in &set.texture_ids {
             if let Ok(bytes) = std::fs::read(dir.join(format!("0x{id:08X}.TXTR"))) {
                 let txtr = Txtr::parse(&bytes, "t").unwrap();
-                textures.insert(u64::from(id), tevscope::load::decode_texture(&txtr).unwrap().0);
+                textures.insert(
+                    u64::from(id),
+                    tevscope::load::decode_texture(&txtr).unwrap().0,
+                );
             }
         }
     }

@@ -637,8 +637,8 @@ fn posed_characters_match_tevscope_skinning() {
 #[test]
 fn texture_all_mips_and_extract_png() {
     use tevscope::cli::pak_txtr::{extract, texture};
-    use tevscope::image::RgbaImage;
     use tevscope::formats::txtr::Txtr;
+    use tevscope::image::RgbaImage;
     let dir = out_dir("png");
     let spec = format!("{DEMO}:tex_rgba8_wheel");
     let (res, _) = tevscope::load::source::open(&spec).unwrap();

@@ -22,16 +22,16 @@ use tevscope::formats::cinf::Cinf;
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
 use tevscope::formats::cskr::Cskr;
-use tevscope::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
 use tevscope::gx::types::{
     AlphaTest, AttnFn, Blend, BlendFactor, BlendMode, ChannelControl, ColorSrc, DiffuseFn,
     GX_IDENTITY, GX_PTIDENTITY, Material, TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
     flags,
 };
+use tevscope::image::RgbaImage;
 use tevscope::load::{ModelAssets, SkinAssets};
-use tevscope::render::scene::Scene;
 use tevscope::model::TextureData;
+use tevscope::render::scene::Scene;
 use tevscope::render::{OrbitCamera, RenderContext, ShaderPath};
 
 fn ctx() -> Option<RenderContext> {
@@ -814,9 +814,12 @@ fn shader_blending_is_exact() {
             },
             ..Default::default()
         };
-        let mut scene =
-            Scene::with_options(&ctx, ModelAssets::new(cmdl.clone()).cpu_model().expect("model"), options)
-                .expect("scene");
+        let mut scene = Scene::with_options(
+            &ctx,
+            ModelAssets::new(cmdl.clone()).cpu_model().expect("model"),
+            options,
+        )
+        .expect("scene");
         let mut c = camera(&scene);
         c.distance *= 1.2;
         scene.set_camera(c);
@@ -876,8 +879,11 @@ fn pipeline_store_persists_across_contexts() {
         return;
     };
     assert_eq!(store.loaded_bytes, 0, "a fresh folder starts cold");
-    let mut scene = Scene::new(&first, ModelAssets::new(showcase()).cpu_model().expect("model"))
-        .expect("scene");
+    let mut scene = Scene::new(
+        &first,
+        ModelAssets::new(showcase()).cpu_model().expect("model"),
+    )
+    .expect("scene");
     scene
         .render_to_image(&first, 64, 64, false)
         .expect("render");

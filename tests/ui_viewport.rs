@@ -499,10 +499,7 @@ mod model_view {
             let y = ((0.5 - ndc.y * 0.5) * H as f32) as u32;
             let hit = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick");
             let Some(hit) = hit else { continue };
-            assert_eq!(
-                hit.material,
-                model.surfaces[hit.surface].material
-            );
+            assert_eq!(hit.material, model.surfaces[hit.surface].material);
             assert!((0.0..1.0).contains(&hit.depth));
             if hit.surface == i {
                 checked += 1;

@@ -15,10 +15,10 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::export::write_texture_pngs;
-use crate::image::RgbaImage;
 use crate::formats::pak::Pak;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
+use crate::image::RgbaImage;
 use crate::load::source::{self, Resource};
 
 fn sha256_hex(bytes: &[u8]) -> String {

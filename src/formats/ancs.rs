@@ -1066,7 +1066,6 @@ fn write_pas_value(w: &mut Writer, v: PasValue) {
     }
 }
 
-
 /// An optional field must be present exactly when its version gate says so, or the file
 /// would not parse back the same.
 fn gate<T>(value: &Option<T>, required: bool, field: &str, version: u16) -> Result<()> {

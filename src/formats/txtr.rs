@@ -6,9 +6,9 @@
 //! palette entries are alpha-first, and CMPR interpolates with 3/8–5/8 weights and makes
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
-use crate::image::RgbaImage;
 use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
+use crate::image::RgbaImage;
 
 /// Size of the fixed header (format, width, height, mip count).
 pub const HEADER_SIZE: usize = 12;

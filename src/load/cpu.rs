@@ -12,8 +12,7 @@ use crate::formats::cskr::Cskr;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::model::{
-    CpuMaterial, CpuMaterialSet, CpuMesh, CpuModel, CpuSkin, CpuSurface, TextureData,
-    TextureError,
+    CpuMaterial, CpuMaterialSet, CpuMesh, CpuModel, CpuSkin, CpuSurface, TextureData, TextureError,
 };
 
 /// A skeleton, its skin and the character's animations, as read from their files.
@@ -204,4 +203,119 @@ pub fn decode_texture(txtr: &Txtr) -> Result<(TextureData, Option<String>), Text
     };
     data.validate()?;
     Ok((data, error.map(|e| format!("mip chain cut short: {e}"))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::cinf::Cinf;
+    use crate::testing::conformance_file;
+
+    fn id(v: &serde_json::Value) -> u64 {
+        u64::from_str_radix(v.as_str().expect("hex id").trim_start_matches("0x"), 16).expect("id")
+    }
+
+    /// The CPU model of the skinned cube has the surfaces, triangles, materials, texture
+    /// slots and bone weights its conformance JSON describes.
+    #[test]
+    fn conformance_cube_becomes_the_cpu_model_its_json_describes() {
+        let Some((bytes, json)) = conformance_file("mp1_cube_skinned.CMDL") else {
+            return;
+        };
+        let cmdl = Cmdl::parse(&bytes, "cube").expect("parses");
+        let model = ModelAssets::new(cmdl).cpu_model().expect("model");
+        let positions: Vec<[f32; 3]> =
+            serde_json::from_value(json["positions"].clone()).expect("positions");
+        let surfaces = json["surfaces"].as_array().expect("surfaces");
+        assert_eq!(model.surfaces.len(), surfaces.len());
+        let mut triangles = 0;
+        for (s, want) in model.surfaces.iter().zip(surfaces) {
+            assert_eq!(s.material as u64, want["material_index"].as_u64().unwrap());
+            let count = want["triangle_count"].as_u64().unwrap() as usize;
+            assert_eq!(s.triangles.len(), count);
+            triangles += count;
+            // Each triangle's corners are the positions the file's indices name.
+            let by_position: Vec<[[f32; 3]; 3]> =
+                serde_json::from_value::<Vec<[usize; 3]>>(want["triangles_pos"].clone())
+                    .expect("triangles_pos")
+                    .iter()
+                    .map(|t| t.map(|p| positions[p]))
+                    .collect();
+            let ours: Vec<[[f32; 3]; 3]> = s
+                .triangles
+                .iter()
+                .map(|t| t.map(|v| model.mesh.positions[(s.vertices.start + v) as usize]))
+                .collect();
+            assert_eq!(ours, by_position);
+            assert!(s.lines.is_empty());
+        }
+        assert_eq!(model.triangle_count(), triangles);
+        let mesh = &model.mesh;
+        assert!(mesh.len() > 0);
+        for array_len in [mesh.normals.len(), mesh.colors[0].len(), mesh.tex.len()] {
+            assert_eq!(array_len, mesh.len());
+        }
+        assert_eq!(model.aabb.min, [-0.5, -0.5, 0.0]);
+        assert_eq!(model.aabb.max, [0.5, 0.5, 1.0]);
+
+        let sets = json["material_sets"].as_array().expect("sets");
+        assert_eq!(model.material_sets.len(), sets.len());
+        for (set, want) in model.material_sets.iter().zip(sets) {
+            let materials = want["materials"].as_array().expect("materials");
+            assert_eq!(set.materials.len(), materials.len());
+            for (m, want) in set.materials.iter().zip(materials) {
+                let gx = m.gx.as_ref().expect("converts to gx");
+                assert_eq!(
+                    gx.stages.len() as u64,
+                    want["tev_stage_count"].as_u64().unwrap()
+                );
+                let ids: Vec<u64> = want["texture_file_ids"]
+                    .as_array()
+                    .expect("ids")
+                    .iter()
+                    .map(id)
+                    .collect();
+                let ours: Vec<u64> = m
+                    .textures
+                    .iter()
+                    .map(|t| *t.as_ref().expect("slot"))
+                    .collect();
+                assert_eq!(ours, ids);
+            }
+        }
+        assert!(model.skin.is_none());
+        assert!(model.warnings.is_empty(), "{:?}", model.warnings);
+    }
+
+    #[test]
+    fn a_skin_gives_every_vertex_weights_that_sum_to_one() {
+        let (Some((cmdl, _)), Some((cskr, _)), Some((cinf, _))) = (
+            conformance_file("mp1_cube_skinned.CMDL"),
+            conformance_file("mp1_cube.CSKR"),
+            conformance_file("mp1_skeleton.CINF"),
+        ) else {
+            return;
+        };
+        let mut assets = ModelAssets::new(Cmdl::parse(&cmdl, "cube").expect("cmdl"));
+        assets.skin = Some(SkinAssets {
+            skeleton: Skeleton::from_cinf(&Cinf::parse(&cinf, "cinf", None).expect("cinf"))
+                .expect("skeleton"),
+            cskr: Cskr::parse(&cskr, "cskr", None).expect("cskr"),
+            clips: Vec::new(),
+        });
+        let model = assets.cpu_model().expect("model");
+        let skin = model.skin.as_ref().expect("skinned");
+        assert_eq!(skin.influences.len(), model.mesh.len());
+        for v in &skin.influences {
+            let n = v.count as usize;
+            assert!((1..=4).contains(&n));
+            assert!((v.weights.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{v:?}");
+            assert!(v.weights[n..].iter().all(|&w| w == 0.0));
+            assert!(
+                v.bones[..n]
+                    .iter()
+                    .all(|&b| (b as usize) < skin.skeleton.len())
+            );
+        }
+    }
 }

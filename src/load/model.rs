@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
+use super::cpu::{ModelAssets, SkinAssets, decode_texture};
 use crate::anim::{Clip, MetaClip, Skeleton, SlerpMode, bake};
 use crate::formats::Game;
 use crate::formats::ancs::{Ancs, MetaAnim};
@@ -18,7 +19,6 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
-use super::cpu::{ModelAssets, SkinAssets, decode_texture};
 use crate::model::TextureData;
 
 /// A model with what it needs, and the animation the request asked for.

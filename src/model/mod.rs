@@ -104,7 +104,13 @@ impl CpuModel {
 
     /// The GX form of material `index` of set `set`, when it could be read.
     pub fn material(&self, set: usize, index: usize) -> Option<&gx::types::Material> {
-        self.material_sets.get(set)?.materials.get(index)?.gx.as_ref().ok()
+        self.material_sets
+            .get(set)?
+            .materials
+            .get(index)?
+            .gx
+            .as_ref()
+            .ok()
     }
 
     pub fn material_mut(&mut self, set: usize, index: usize) -> Option<&mut gx::types::Material> {

@@ -14,11 +14,11 @@ use super::convert::RenderState;
 use super::material::{BoundTexture, GpuMaterial};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
-use crate::model::TextureData;
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::DrawUniforms;
+use crate::model::TextureData;
 
 pub use super::pipeline_cache::ShaderPath;
 

@@ -12,8 +12,8 @@ use crate::gx::types::{
     AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
     TevStage, TexGen, TexGenSrc, TexGenType,
 };
-use crate::load::source::{self, Resolver, Resource};
 use crate::load::ModelAssets;
+use crate::load::source::{self, Resolver, Resource};
 use crate::model::{CpuModel, TextureData};
 use std::sync::Arc;
 

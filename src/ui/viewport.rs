@@ -25,12 +25,12 @@ use std::sync::Arc;
 
 use crate::gx::lights::LightSet;
 use crate::gx::tev::TevOptions;
-use crate::render::pick::PickHit;
 use crate::model::{CpuModel, TextureData};
+use crate::render::pick::PickHit;
 use crate::render::scene::{ClearMode, FrameStats, Scene, SceneOptions};
 
-use crate::render::OrbitCamera;
 use super::edit::MaterialEdit;
+use crate::render::OrbitCamera;
 
 /// How the preview quad is composited into the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
