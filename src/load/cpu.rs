@@ -251,7 +251,7 @@ mod tests {
         }
         assert_eq!(model.triangle_count(), triangles);
         let mesh = &model.mesh;
-        assert!(mesh.len() > 0);
+        assert!(!mesh.is_empty());
         for array_len in [mesh.normals.len(), mesh.colors[0].len(), mesh.tex.len()] {
             assert_eq!(array_len, mesh.len());
         }

@@ -78,7 +78,7 @@ mod tests {
         let mut t = TextureData::solid(8, 4, [1, 2, 3, 4]);
         assert!(t.validate().is_ok());
         t.levels.push(vec![0; 4 * 2 * 4]);
-        t.levels.push(vec![0; 2 * 1 * 4]);
+        t.levels.push(vec![0; 2 * 4]);
         t.levels.push(vec![0; 4]);
         assert!(t.validate().is_ok(), "8x4, 4x2, 2x1, 1x1");
         t.levels.push(vec![0; 4]);
