@@ -9,10 +9,15 @@
 use serde::Serialize;
 
 use super::Game;
+use super::cmdl::CmdlOptions;
 use super::error::{ErrorKind, FormatError, Result};
-use super::pak::decompress_lzo_segments;
+use super::pak::{decompress_lzo_segments, lzo_segments};
 use super::reader::{Reader, Writer};
 use crate::gx::lights::{Falloff, PrimeLight, PrimeLightType};
+
+pub mod geometry;
+
+pub use geometry::{WorldGeometry, WorldModel, WorldModelHeader};
 
 pub const MREA_MAGIC: u32 = 0xDEAD_BEEF;
 pub const LIGHTS_MAGIC: u32 = 0xBABE_DEAD;
@@ -143,8 +148,36 @@ pub struct Mrea {
     pub header_size: u64,
     pub compressed_blocks: Vec<BlockHeader>,
     pub lights_section: Option<LightsSection>,
+    /// World geometry (MP1/MP2; None for MP3, whose geometry is not read).
+    pub geometry: Option<WorldGeometry>,
+    /// [MP2] The section named by header word 0x64 (§9.5.7), when it parses.
+    pub unknown_section_2: Option<UnknownSection2>,
     /// Non-fatal findings (unknown falloff, non-finite floats, missing lights section).
     pub warnings: Vec<String>,
+    /// What the writer needs beyond the typed fields.
+    #[serde(skip)]
+    pub(crate) raw: RawParts,
+}
+
+/// [MP2] "Unknown 2" section: u32 n + n × u32, u32 m + m × u8 (0xFF on, 0x00 off) [RDS].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnknownSection2 {
+    pub index: u32,
+    pub u32_array: Vec<u32>,
+    pub u8_array: Vec<u8>,
+}
+
+/// Bytes kept verbatim for the writer: every section (decompressed), the padding regions of
+/// the header in file order, each block as stored (leading padding + payload) and what
+/// follows the last section or block.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct RawParts {
+    pub sections: Vec<Vec<u8>>,
+    pub header_pads: Vec<Vec<u8>>,
+    pub blocks: Vec<Vec<u8>>,
+    pub trailing: Vec<u8>,
+    /// Sections the geometry run had when parsed.
+    pub geometry_sections: usize,
 }
 
 impl Mrea {
@@ -303,9 +336,16 @@ pub fn write_lights_section(section: &LightsSection, w: &mut Writer) {
     }
 }
 
-fn read_sizes(r: &mut Reader, count: usize) -> Result<Vec<u32>> {
+/// Reads the bytes up to the next multiple of 32 (they are kept for the writer).
+fn read_pad(r: &mut Reader, field: &str, pads: &mut Vec<Vec<u8>>) -> Result<()> {
+    let n = r.pos().next_multiple_of(32) - r.pos();
+    pads.push(r.bytes(field, n)?.to_vec());
+    Ok(())
+}
+
+fn read_sizes(r: &mut Reader, count: usize, pads: &mut Vec<Vec<u8>>) -> Result<Vec<u32>> {
     let sizes = r.u32_vec("data_section_sizes", count)?;
-    r.align("data_section_sizes.padding", 32)?;
+    read_pad(r, "data_section_sizes.padding", pads)?;
     Ok(sizes)
 }
 
@@ -327,8 +367,14 @@ fn game_of(version: u32, r: &Reader) -> Result<Game> {
     }
 }
 
-/// Parses an MREA's layout and its lights.
+/// Parses an MREA: layout, lights and (MP1/MP2) world geometry, with default options.
 pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
+    parse_mrea_with(data, file, &CmdlOptions::default())
+}
+
+/// [`parse_mrea`] with the CMDL switches for the world geometry (short normal/UV scales,
+/// display-list decoding).
+pub fn parse_mrea_with(data: &[u8], file: &str, options: &CmdlOptions) -> Result<Mrea> {
     let mut r = Reader::new(data, file);
     r.expect_u32("magic", MREA_MAGIC)?;
     let version = r.u32("version")?;
@@ -345,6 +391,9 @@ pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
             parse_blocked_layout(&mut r, game, version, area_transform, world_model_count)?
         }
     };
+    let buffers = SectionBuffers::load(data, file, &mut mrea)?;
+    let section = |i: usize| buffers.reader(i);
+
     // Lights.
     let lights_index = match game {
         Game::Mp3 => mrea.section_index("LITE"),
@@ -352,33 +401,11 @@ pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
     };
     match lights_index {
         Some(i) if (i as usize) < mrea.data_section_sizes.len() => {
-            let section = load_section(data, file, &mrea, i as usize)?;
-            let mut sr = match &section {
-                SectionBytes::InFile(start, len) => r.slice("lights_section", *start, *len)?,
-                SectionBytes::Decompressed(bytes, _) => Reader::new(bytes, file),
-            };
-            match parse_lights_section(&mut sr, game, &mut warnings) {
-                Ok(mut lights) => {
-                    if matches!(section, SectionBytes::Decompressed(..)) {
-                        lights.offset = None;
-                    }
-                    mrea.lights_section = Some(lights);
-                }
-                Err(e) => {
-                    // Errors inside a decompressed block name the block's offset.
-                    return Err(match section {
-                        SectionBytes::Decompressed(_, block_offset) => FormatError {
-                            field: format!(
-                                "{} (decompressed section {i}, byte {:#x})",
-                                e.field, e.offset
-                            ),
-                            offset: block_offset,
-                            ..e
-                        },
-                        SectionBytes::InFile(..) => e,
-                    });
-                }
+            let mut lights = parse_lights_section(&mut section(i as usize)?, game, &mut warnings)?;
+            if !mrea.compressed_blocks.is_empty() {
+                lights.offset = None;
             }
+            mrea.lights_section = Some(lights);
         }
         Some(i) => warnings.push(format!(
             "lights section index {i} is not one of the {} data sections",
@@ -386,6 +413,76 @@ pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
         )),
         None => warnings.push("the area names no lights section".into()),
     }
+
+    // World geometry (§9.5.1).
+    if game != Game::Mp3 {
+        let first = mrea.section_index("geometry_section").unwrap_or(0) as usize;
+        if first != 0 {
+            warnings.push(format!(
+                "{file}: geometry_section at byte offset 0x40: section index {first} (0 in every known file); following it"
+            ));
+        }
+        let count = mrea.data_section_sizes.len();
+        if first >= count {
+            return Err(FormatError::new(
+                file,
+                "geometry_section",
+                0x40,
+                ErrorKind::OutOfRange {
+                    value: first as i64,
+                    expected: format!("below the {count} data sections"),
+                },
+            ));
+        }
+        let geometry = WorldGeometry::parse(
+            &section,
+            game,
+            first,
+            world_model_count,
+            count,
+            options,
+            &mut warnings,
+        )?;
+        let end = first + geometry.section_count();
+        // §9.5.10: the run should stop before the next indexed section.
+        if let Some(s) = mrea
+            .section_index
+            .iter()
+            .find(|s| (first + 1..end).contains(&(s.index as usize)))
+        {
+            warnings.push(format!(
+                "{file}: {} names section {}, which lies inside the world geometry (sections {first}–{})",
+                s.name,
+                s.index,
+                end - 1
+            ));
+        }
+        mrea.raw.geometry_sections = geometry.section_count();
+        mrea.geometry = Some(geometry);
+    }
+    if let Some(i) = mrea.section_index("unknown_section_2") {
+        if (i as usize) < mrea.data_section_sizes.len() {
+            let mut ur = section(i as usize)?;
+            let parsed = (|| -> Result<UnknownSection2> {
+                let n = ur.count("unknown_section_2.u32_count", 4)?;
+                let u32_array = ur.u32_vec("unknown_section_2.u32_array", n)?;
+                let m = ur.count("unknown_section_2.u8_count", 1)?;
+                let u8_array = ur.bytes("unknown_section_2.u8_array", m)?.to_vec();
+                Ok(UnknownSection2 {
+                    index: i,
+                    u32_array,
+                    u8_array,
+                })
+            })();
+            match parsed {
+                Ok(u) => mrea.unknown_section_2 = Some(u),
+                Err(e) => warnings.push(format!("{e} (section kept verbatim)")),
+            }
+        }
+    }
+    mrea.raw.sections = (0..mrea.data_section_sizes.len())
+        .map(|i| section(i).map(|r| r.data().to_vec()))
+        .collect::<Result<_>>()?;
     mrea.warnings.extend(warnings);
     Ok(mrea)
 }
@@ -404,9 +501,10 @@ fn parse_mp1_layout(
             index: r.u32(name)?,
         });
     }
-    r.align("header.padding", 32)?;
+    let mut pads = Vec::new();
+    read_pad(r, "header.padding", &mut pads)?;
     let n = r.check_count("data_section_sizes", count.into(), 4)?;
-    let sizes = read_sizes(r, n)?;
+    let sizes = read_sizes(r, n, &mut pads)?;
     let header_size = r.pos() as u64;
     let mut offsets = Vec::with_capacity(n);
     let mut at = header_size;
@@ -438,7 +536,13 @@ fn parse_mp1_layout(
         header_size,
         compressed_blocks: Vec::new(),
         lights_section: None,
+        geometry: None,
+        unknown_section_2: None,
         warnings: Vec::new(),
+        raw: RawParts {
+            header_pads: pads,
+            ..RawParts::default()
+        },
     })
 }
 
@@ -463,9 +567,10 @@ fn parse_blocked_layout(
     } else {
         (r.u32("compressed_block_count")?, r.u32("section_id_count")?)
     };
-    r.align("header.padding", 32)?;
+    let mut pads = Vec::new();
+    read_pad(r, "header.padding", &mut pads)?;
     let n = r.check_count("data_section_sizes", count.into(), 4)?;
-    let sizes = read_sizes(r, n)?;
+    let sizes = read_sizes(r, n, &mut pads)?;
     let k = r.check_count("compressed_block_count", block_count.into(), 16)?;
     let mut raw_blocks = Vec::with_capacity(k);
     for _ in 0..k {
@@ -476,7 +581,7 @@ fn parse_blocked_layout(
             r.u32("block.section_count")?,
         ]);
     }
-    r.align("block_headers.padding", 32)?;
+    read_pad(r, "block_headers.padding", &mut pads)?;
     if game == Game::Mp3 {
         let ids = r.check_count("section_id_count", id_count.into(), 8)?;
         for _ in 0..ids {
@@ -486,7 +591,7 @@ fn parse_blocked_layout(
                 index: r.u32("section_id.index")?,
             });
         }
-        r.align("section_ids.padding", 32)?;
+        read_pad(r, "section_ids.padding", &mut pads)?;
     }
     let header_size = r.pos() as u64;
 
@@ -583,75 +688,266 @@ fn parse_blocked_layout(
         header_size,
         compressed_blocks: blocks,
         lights_section: None,
+        geometry: None,
+        unknown_section_2: None,
         warnings: Vec::new(),
+        raw: RawParts {
+            header_pads: pads,
+            ..RawParts::default()
+        },
     })
 }
 
-/// Where a section's bytes are: a range of the file, or a decompressed copy (with the
-/// absolute offset of its block for error messages).
-enum SectionBytes {
-    InFile(usize, usize),
-    Decompressed(Vec<u8>, u64),
+/// Where the sections' bytes are: the file (MP1, stored blocks) or decompressed blocks.
+/// Readers over decompressed bytes are labelled `file [decompressed block b]` and give
+/// offsets inside that block, so errors and warnings still point at real bytes.
+struct SectionBuffers<'a> {
+    file: &'a str,
+    data: &'a [u8],
+    /// Per compressed block: its label and decompressed bytes (None for stored blocks).
+    blocks: Vec<Option<(String, Vec<u8>)>>,
+    /// Per section: block index (None = the file) and start offset in that buffer.
+    place: Vec<(Option<usize>, usize)>,
+    sizes: Vec<usize>,
 }
 
-fn load_section(data: &[u8], file: &str, mrea: &Mrea, index: usize) -> Result<SectionBytes> {
-    let size = mrea.data_section_sizes[index] as usize;
-    if mrea.compressed_blocks.is_empty() {
-        return Ok(SectionBytes::InFile(
-            mrea.data_section_offsets[index] as usize,
-            size,
-        ));
-    }
-    let Some(block) = mrea.compressed_blocks.iter().find(|b| {
-        (b.first_section as usize..(b.first_section + b.section_count) as usize).contains(&index)
-    }) else {
-        return Err(FormatError::new(
+impl<'a> SectionBuffers<'a> {
+    /// Decompresses every compressed block and records each block's stored bytes.
+    fn load(data: &'a [u8], file: &'a str, mrea: &mut Mrea) -> Result<Self> {
+        let sizes: Vec<usize> = mrea
+            .data_section_sizes
+            .iter()
+            .map(|&s| s as usize)
+            .collect();
+        let mut place = Vec::with_capacity(sizes.len());
+        let mut blocks = Vec::with_capacity(mrea.compressed_blocks.len());
+        if mrea.compressed_blocks.is_empty() {
+            place.extend(
+                mrea.data_section_offsets
+                    .iter()
+                    .map(|&o| (None, o as usize)),
+            );
+            let end = mrea
+                .data_section_offsets
+                .last()
+                .zip(sizes.last())
+                .map_or(mrea.header_size as usize, |(&o, &s)| o as usize + s);
+            mrea.raw.trailing = data[end..].to_vec();
+        }
+        let mut file_at = mrea.header_size as usize;
+        for (b, block) in mrea.compressed_blocks.iter().enumerate() {
+            let stored = if block.compressed_size == 0 {
+                block.uncompressed_size
+            } else {
+                block.compressed_size
+            } as usize;
+            let start = block.data_offset as usize;
+            let on_disk_end = file_at + stored.next_multiple_of(32);
+            mrea.raw.blocks.push(data[file_at..on_disk_end].to_vec());
+            file_at = on_disk_end;
+            let first = block.first_section as usize;
+            let base = mrea.data_section_offsets[first];
+            let index = (block.compressed_size != 0).then_some(b);
+            for i in first..first + block.section_count as usize {
+                let within = (mrea.data_section_offsets[i] - base) as usize;
+                place.push(match index {
+                    Some(b) => (Some(b), within),
+                    None => (None, start + within),
+                });
+            }
+            if block.compressed_size == 0 {
+                blocks.push(None);
+                continue;
+            }
+            if u64::from(block.uncompressed_size) > MAX_BLOCK_SIZE {
+                return Err(FormatError::new(
+                    file,
+                    "block.uncompressed_size",
+                    block.data_offset,
+                    ErrorKind::OutOfRange {
+                        value: block.uncompressed_size.into(),
+                        expected: format!("at most {MAX_BLOCK_SIZE} bytes"),
+                    },
+                ));
+            }
+            let src = &data[start..start + block.compressed_size as usize];
+            let out = decompress_lzo_segments(
+                src,
+                block.uncompressed_size as usize,
+                file,
+                block.data_offset,
+            )?;
+            blocks.push(Some((format!("{file} [decompressed block {b}]"), out)));
+        }
+        if !mrea.compressed_blocks.is_empty() {
+            mrea.raw.trailing = data[file_at.min(data.len())..].to_vec();
+        }
+        Ok(Self {
             file,
-            "compressed_blocks",
-            mrea.header_size,
-            ErrorKind::Invalid(format!("no block holds section {index}")),
-        ));
-    };
-    let field = "block.data";
-    if u64::from(block.uncompressed_size) > MAX_BLOCK_SIZE {
-        return Err(FormatError::new(
-            file,
-            "block.uncompressed_size",
-            block.data_offset,
-            ErrorKind::OutOfRange {
-                value: block.uncompressed_size.into(),
-                expected: format!("at most {MAX_BLOCK_SIZE} bytes"),
-            },
-        ));
+            data,
+            blocks,
+            place,
+            sizes,
+        })
     }
-    let start = block.data_offset as usize;
-    let within = (mrea.data_section_offsets[index]
-        - mrea.data_section_offsets[block.first_section as usize]) as usize;
-    if block.compressed_size == 0 {
-        // Stored: the section lies in the file.
-        return Ok(SectionBytes::InFile(start + within, size));
+
+    /// A reader spanning exactly section `i`.
+    fn reader(&self, i: usize) -> Result<Reader<'_>> {
+        let field = format!("data_section[{i}]");
+        let (Some(&(block, start)), Some(&len)) = (self.place.get(i), self.sizes.get(i)) else {
+            return Err(FormatError::new(
+                self.file,
+                field,
+                0,
+                ErrorKind::Invalid(format!("section {i} does not exist")),
+            ));
+        };
+        match block.and_then(|b| self.blocks[b].as_ref()) {
+            Some((label, bytes)) => Reader::new(bytes, label).slice(&field, start, len),
+            None => Reader::new(self.data, self.file).slice(&field, start, len),
+        }
     }
-    let src_end = start + block.compressed_size as usize;
-    let src = data.get(start..src_end).ok_or_else(|| {
-        FormatError::new(
-            file,
-            field,
-            block.data_offset,
-            ErrorKind::OffsetOutOfRange {
-                target: src_end as u64,
-                size: data.len() as u64,
-            },
-        )
-    })?;
-    let mut out = decompress_lzo_segments(
-        src,
-        block.uncompressed_size as usize,
-        file,
-        block.data_offset,
-    )?;
-    out.truncate(within + size);
-    out.drain(..within);
-    Ok(SectionBytes::Decompressed(out, block.data_offset))
+}
+
+// ------------------------------------------------------------------------------------------------
+// Writing a parsed area back
+
+/// The stored padding when it still has the length the layout needs, else zeros.
+fn pad_like(stored: Option<&Vec<u8>>, at: usize) -> Vec<u8> {
+    let need = at.next_multiple_of(32) - at;
+    match stored {
+        Some(p) if p.len() == need => p.clone(),
+        _ => vec![0; need],
+    }
+}
+
+impl Mrea {
+    /// Every data section as the writer stores it: the world geometry from its typed
+    /// fields, the other sections as read.
+    pub fn section_bytes(&self) -> Vec<Vec<u8>> {
+        let mut sections = self.raw.sections.clone();
+        if let Some(g) = &self.geometry {
+            let first = g.first_section.min(sections.len());
+            let end = (first + self.raw.geometry_sections).min(sections.len());
+            sections.splice(first..end, g.section_bytes().into_iter().map(|(_, b)| b));
+        }
+        sections
+    }
+
+    /// Serialises the area. A parsed, unchanged area gives back the input bytes; blocks
+    /// (MP2/MP3) whose sections are unchanged keep their stored compressed bytes, edited
+    /// ones are recompressed. An MP1 area may gain or lose geometry sections (the header's
+    /// section indices after the run shift); a compressed one may not.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let sections = self.section_bytes();
+        let delta = sections.len() as i64 - self.raw.sections.len() as i64;
+        let invalid = |field: &str, message: String| {
+            FormatError::new("MREA writer", field, 0, ErrorKind::Invalid(message))
+        };
+        let count = super::cinf::len_u32(sections.len(), "data_section_count")?;
+        let first = self.geometry.as_ref().map_or(0, |g| g.first_section);
+        let index = |s: &NamedSection| -> u32 {
+            if delta != 0 && s.index != u32::MAX && s.index as usize > first {
+                (s.index as i64 + delta) as u32
+            } else {
+                s.index
+            }
+        };
+        let world_models = self
+            .geometry
+            .as_ref()
+            .map_or(self.world_model_count, |g| g.world_models.len() as u32);
+        let mut w = Writer::new();
+        w.u32(self.magic);
+        w.u32(self.version);
+        self.area_transform.iter().for_each(|&x| w.f32(x));
+        w.u32(world_models);
+        let pads = &self.raw.header_pads;
+        let mut sizes = Writer::new();
+        for s in &sections {
+            sizes.u32(super::cinf::len_u32(s.len(), "data_section_sizes")?);
+        }
+        if self.compressed_blocks.is_empty() {
+            w.u32(count);
+            self.section_index.iter().for_each(|s| w.u32(index(s)));
+            w.bytes(&pad_like(pads.first(), w.len()));
+            w.bytes(&sizes.buf);
+            w.bytes(&pad_like(pads.get(1), w.len()));
+            sections.iter().for_each(|s| w.bytes(s));
+            w.bytes(&self.raw.trailing);
+            return Ok(w.into_inner());
+        }
+        if delta != 0 {
+            return Err(invalid(
+                "data_section_count",
+                format!(
+                    "the world geometry changed from {} to {} sections; compressed areas keep their section count",
+                    self.raw.geometry_sections,
+                    self.raw.geometry_sections as i64 + delta
+                ),
+            ));
+        }
+        let mp3 = self.game == Game::Mp3;
+        w.u32(self.script_layer_count.unwrap_or(0));
+        w.u32(count);
+        if !mp3 {
+            self.section_index.iter().for_each(|s| w.u32(s.index));
+        }
+        w.u32(self.compressed_blocks.len() as u32);
+        if mp3 {
+            w.u32(self.section_index.len() as u32);
+        }
+        w.bytes(&pad_like(pads.first(), w.len()));
+        w.bytes(&sizes.buf);
+        w.bytes(&pad_like(pads.get(1), w.len()));
+        let mut headers = Writer::new();
+        let mut bodies = Writer::new();
+        for (b, block) in self.compressed_blocks.iter().enumerate() {
+            let range =
+                block.first_section as usize..(block.first_section + block.section_count) as usize;
+            let now: Vec<u8> = sections[range.clone()].concat();
+            let before: Vec<u8> = self.raw.sections[range].concat();
+            let mut h = *block;
+            if now == before {
+                bodies.bytes(&self.raw.blocks[b]);
+            } else {
+                let size = super::cinf::len_u32(now.len(), "block.uncompressed_size")?;
+                let packed = lzo_segments(&now);
+                let slack = block.buffer_size.saturating_sub(block.uncompressed_size);
+                h.uncompressed_size = size;
+                if packed.len() < now.len() {
+                    h.compressed_size = packed.len() as u32;
+                    h.buffer_size = size + slack;
+                    bodies.bytes(&vec![0; packed.len().next_multiple_of(32) - packed.len()]);
+                    bodies.bytes(&packed);
+                } else {
+                    h.compressed_size = 0;
+                    h.buffer_size = size;
+                    bodies.bytes(&now);
+                    bodies.pad_to(32, 0);
+                }
+            }
+            headers.u32(h.buffer_size);
+            headers.u32(h.uncompressed_size);
+            headers.u32(h.compressed_size);
+            headers.u32(h.section_count);
+        }
+        w.bytes(&headers.buf);
+        w.bytes(&pad_like(pads.get(2), w.len()));
+        if mp3 {
+            for s in &self.section_index {
+                let fourcc: [u8; 4] = s.name.as_bytes().try_into().map_err(|_| {
+                    invalid("section_id.fourcc", format!("{:?} is not a FourCC", s.name))
+                })?;
+                w.bytes(&fourcc);
+                w.u32(s.index);
+            }
+            w.bytes(&pad_like(pads.get(3), w.len()));
+        }
+        w.bytes(&bodies.buf);
+        w.bytes(&self.raw.trailing);
+        Ok(w.into_inner())
+    }
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -791,14 +1087,20 @@ mod tests {
         }
     }
 
-    /// Builds an MP2/MP3 area: sections [geometry 32 B, lights, 64 B] in two blocks
-    /// (the first stored, the second LZO-compressed).
+    /// Builds an MP2/MP3 area: sections [empty material set, empty AROT, no surface-group
+    /// bounds, lights, 64 B] in two blocks (the first stored, the second LZO-compressed).
     fn build_blocked(game: Game) -> (Vec<u8>, LightsSection) {
         let lights = lights_section(game);
         let mut lw = Writer::new();
         write_lights_section(&lights, &mut lw);
         lw.pad_to(32, 0);
-        let sections: Vec<Vec<u8>> = vec![vec![0xAB; 32], lw.into_inner(), vec![0x11; 64]];
+        let sections: Vec<Vec<u8>> = vec![
+            vec![0; 32],
+            vec![0; 32],
+            vec![0; 32],
+            lw.into_inner(),
+            vec![0; 64],
+        ];
         let mut w = Writer::new();
         w.u32(MREA_MAGIC);
         w.u32(if game == Game::Mp2 {
@@ -811,9 +1113,9 @@ mod tests {
         }
         w.u32(0); // world models
         w.u32(1); // script layers
-        w.u32(3); // data sections
+        w.u32(5); // data sections
         if game == Game::Mp2 {
-            for idx in [0u32, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2] {
+            for idx in [0u32, 4, 4, 4, 4, 3, 4, 4, 4, 4, 4] {
                 w.u32(idx);
             }
             w.u32(2); // blocks
@@ -826,11 +1128,12 @@ mod tests {
             w.u32(s.len() as u32);
         }
         w.pad_to(32, 0);
-        let second: Vec<u8> = sections[1..].concat();
+        let first: Vec<u8> = sections[..3].concat();
+        let second: Vec<u8> = sections[3..].concat();
         let compressed = crate::formats::pak::lzo_segments(&second);
         // Block 0: stored geometry. Block 1: compressed lights + other.
         for h in [
-            [32u32, 32, 0, 1],
+            [96u32, 96, 0, 3],
             [
                 second.len() as u32,
                 second.len() as u32,
@@ -845,10 +1148,10 @@ mod tests {
             w.bytes(b"GEOM");
             w.u32(0);
             w.bytes(b"LITE");
-            w.u32(1);
+            w.u32(3);
             w.pad_to(32, 0);
         }
-        w.bytes(&sections[0]);
+        w.bytes(&first);
         let pad = compressed.len().next_multiple_of(32) - compressed.len();
         w.bytes(&vec![0; pad]);
         w.bytes(&compressed);
@@ -863,7 +1166,8 @@ mod tests {
             let m = parse_mrea(&bytes, "t.MREA").unwrap_or_else(|e| panic!("{game:?}: {e}"));
             assert_eq!(m.game, game);
             assert_eq!(m.compressed_blocks.len(), 2);
-            assert_eq!(m.data_section_sizes.len(), 3);
+            assert_eq!(m.data_section_sizes.len(), 5);
+            assert_eq!(m.to_bytes().expect("writes"), bytes, "{game:?} round trip");
             let got = m.lights_section.expect("lights");
             assert_eq!(got.layers, lights.layers);
             assert_eq!(got.offset, None);
@@ -920,5 +1224,78 @@ mod tests {
         let (mut index, sections) = minimal_mp1_sections(&lights);
         index[4] = 8;
         assert!(write_mp1_mrea(&[0.0; 12], 0, &index, &sections).is_err());
+    }
+
+    fn area(name: &str) -> Option<(Vec<u8>, Mrea)> {
+        let (data, _) = crate::testing::conformance_file(&format!("areas/{name}"))?;
+        let m = parse_mrea(&data, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        Some((data, m))
+    }
+
+    #[test]
+    fn area_fixtures_parse_without_warnings_and_rewrite_byte_for_byte() {
+        for name in ["mp1_area.MREA", "mp2_area.MREA"] {
+            let Some((data, m)) = area(name) else { return };
+            assert!(m.warnings.is_empty(), "{name}: {:?}", m.warnings);
+            let g = m.geometry.as_ref().expect("geometry");
+            assert_eq!(g.world_models.len(), 2);
+            assert_eq!(g.triangle_count(), 22, "{name}");
+            assert_eq!(m.to_bytes().expect("writes"), data, "{name}");
+        }
+    }
+
+    #[test]
+    fn an_edited_compressed_block_is_recompressed_and_the_others_kept() {
+        let Some((data, mut m)) = area("mp2_area.MREA") else {
+            return;
+        };
+        let g = m.geometry.as_mut().expect("geometry");
+        g.material_set.materials[2].blend_src = 1;
+        let out = m.to_bytes().expect("writes");
+        assert_ne!(out, data);
+        let again = parse_mrea(&out, "edited").expect("edited area parses");
+        let g2 = again.geometry.as_ref().expect("geometry");
+        assert_eq!(g2.material_set.materials[2].blend_src, 1);
+        assert_eq!(g2.triangle_count(), 22);
+        assert_eq!(again.raw.sections[1..], m.raw.sections[1..]);
+        // Block 0 (the geometry) was recompressed; the later blocks are the stored bytes.
+        assert_ne!(again.raw.blocks[0], m.raw.blocks[0]);
+        assert_eq!(again.raw.blocks[1..], m.raw.blocks[1..]);
+        assert_eq!(
+            again.compressed_blocks[0].buffer_size - again.compressed_blocks[0].uncompressed_size,
+            m.compressed_blocks[0].buffer_size - m.compressed_blocks[0].uncompressed_size
+        );
+        // And writing the reparsed area is stable.
+        assert_eq!(again.to_bytes().expect("writes"), out);
+    }
+
+    #[test]
+    fn an_mp1_area_may_lose_a_surface() {
+        let Some((_, mut m)) = area("mp1_area.MREA") else {
+            return;
+        };
+        let lights = m.lights_section.clone();
+        let g = m.geometry.as_mut().expect("geometry");
+        g.world_models[1].surfaces.pop();
+        g.refresh_layout();
+        let out = m.to_bytes().expect("writes");
+        let again = parse_mrea(&out, "edited").expect("edited area parses");
+        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+        assert_eq!(again.geometry.expect("geometry").triangle_count(), 20);
+        assert_eq!(again.data_section_count, m.data_section_count - 1);
+        assert_eq!(
+            again.lights_section.map(|l| l.layers),
+            lights.map(|l| l.layers)
+        );
+    }
+
+    #[test]
+    fn corrupted_area_fixtures_never_panic() {
+        for name in ["mp1_area.MREA", "mp2_area.MREA"] {
+            let Some((data, _)) = area(name) else { return };
+            let rejected = crate::testing::torture(&data, 400, |d| parse_mrea(d, name));
+            // Cutting the file anywhere before its last section loses data.
+            assert!(rejected >= data.len() - 32, "{name}: {rejected}");
+        }
     }
 }
