@@ -63,7 +63,7 @@ fn every_conformance_model_renders() {
         return;
     };
     let Some(ctx) = ctx() else { return };
-    let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe")]
+    let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe"), dir.join("areas")]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
         .map(|e| e.path())

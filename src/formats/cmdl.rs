@@ -286,9 +286,10 @@ pub struct Surface {
     pub extra_data: Vec<u8>,
     /// Zero padding from the end of the header + extra data to the 32-byte boundary.
     pub header_padding: Vec<u8>,
-    /// The display-list bytes (the stored size, or up to the section end if smaller).
+    /// The display-list bytes up to the declared size (or the section end if smaller).
     pub display_list: Vec<u8>,
-    /// Bytes after the display list up to the end of the section.
+    /// Bytes after the declared size up to the end of the section. A list whose size field
+    /// wrapped at 16 bits (`formats.md` §9.5.9) runs on into them; `mesh` decodes both.
     pub tail: Vec<u8>,
     /// Decoded geometry (not written; derived from `display_list`).
     pub mesh: SurfaceMesh,
@@ -365,23 +366,25 @@ impl Surface {
                 "non-zero padding bytes after the surface header (kept)",
             ));
         }
-        let size = (display_list_word & 0x7FFF_FFFF) as usize;
-        let dl_len = if size > r.remaining() {
+        // formats.md §9.5.9: S is the declared size, A the bytes the section holds for the list.
+        // The list is decoded over A; bytes past S are kept in `tail` so writing stays exact.
+        let size_at = material_at + 4;
+        let available = r.remaining();
+        let declared = (display_list_word & 0x7FFF_FFFF) as usize;
+        let declared = if declared > available {
             warnings.push(warning(
                 r.file(),
                 &format!("{label}.display_list_size"),
-                material_at + 4,
+                size_at,
                 format!(
-                    "display list size {size} exceeds the {} bytes left in the section; decoding to the section end",
-                    r.remaining()
+                    "display list size {declared} exceeds the {available} bytes left in the section; decoding to the section end"
                 ),
             ));
-            r.remaining()
+            available
         } else {
-            size
+            declared
         };
-        let mut dl = r.sub("display_list", dl_len)?;
-        let tail = r.rest().to_vec();
+        let mut dl = r.sub("display_list", available)?;
         let _ = r.seek("end", r.len());
 
         let Some(layout) = layouts.get(material_index as usize) else {
@@ -396,9 +399,11 @@ impl Surface {
             ));
         };
         let layout = *layout;
-        let display_list = dl.data().to_vec();
+        let display_list = dl.data()[..declared].to_vec();
+        let tail = dl.data()[declared..].to_vec();
         let mesh = display_list::decode(
             &mut dl,
+            declared,
             layout,
             counts,
             has_short_uvs,
@@ -406,6 +411,19 @@ impl Surface {
             label,
             warnings,
         );
+        let used = mesh.bytes_used;
+        if used > declared {
+            let wrapped = (used.next_multiple_of(32) - declared).is_multiple_of(0x10000);
+            warnings.push(warning(
+                r.file(),
+                &format!("{label}.display_list_size"),
+                size_at,
+                format!(
+                    "display list runs past its declared size {declared} (used {used} of {available}){}",
+                    if wrapped { "; size wrapped at 16 bits" } else { "" }
+                ),
+            ));
+        }
         Ok(Surface {
             center,
             material_index,
@@ -533,6 +551,11 @@ pub(crate) fn refresh_surface_layout(
     for s in surfaces {
         let head = s.header_size() + s.extra_data.len();
         s.header_padding = vec![0; head.next_multiple_of(32) - head];
+        // A list that ran past its declared size (§9.5.9) keeps what it used; the size
+        // written below is then the true one.
+        let overrun = s.mesh.bytes_used.saturating_sub(s.display_list.len());
+        let used_tail: Vec<u8> = s.tail.drain(..overrun.min(s.tail.len())).collect();
+        s.display_list.extend(used_tail);
         s.display_list
             .resize(s.display_list.len().next_multiple_of(32), 0);
         s.tail.clear();

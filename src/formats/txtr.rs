@@ -7,6 +7,7 @@
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
 use super::image::RgbaImage;
+use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
 
 /// Size of the fixed header (format, width, height, mip count).
@@ -238,11 +239,16 @@ pub struct Txtr {
     pub format: TexFormat,
     pub width: u16,
     pub height: u16,
-    /// Number of levels including the base level.
+    /// Number of levels including the base level, as used (see `stored_mip_count`).
     pub mip_count: u32,
+    /// The mip count as stored, written back verbatim. Tool-written files the game loads
+    /// store 0 (read as 1, `formats.md` §4.1).
+    pub stored_mip_count: u32,
     pub palette: Option<Palette>,
     /// Everything after the header and palette: the levels, then any trailing bytes.
     pub data: Vec<u8>,
+    /// Odd but loadable header values, each naming file, field and offset.
+    pub warnings: Vec<String>,
 }
 
 /// Largest valid mip count for a `width` × `height` texture: 1 + ⌊log2(max(w, h))⌋.
@@ -281,16 +287,20 @@ impl Txtr {
                 ));
             }
         }
-        let mip_count = r.u32("mip_count")?;
+        let stored_mip_count = r.u32("mip_count")?;
         let max_mips = max_mip_count(width.into(), height.into());
-        if !(1..=max_mips).contains(&mip_count) {
-            return Err(r.err_at(
+        let mut warnings = Vec::new();
+        // Odd counts are drawable: 0 means the base level alone (§4.1), and a count past the
+        // smallest level can only mean the chain down to 1×1. Both load in the game.
+        let mip_count = stored_mip_count.clamp(1, max_mips);
+        if mip_count != stored_mip_count {
+            warnings.push(warning(
+                file,
                 "mip_count",
                 8,
-                ErrorKind::OutOfRange {
-                    value: mip_count.into(),
-                    expected: format!("1..={max_mips} for {width}×{height}"),
-                },
+                format!(
+                    "mip count {stored_mip_count} is outside 1..={max_mips} for {width}×{height}; read as {mip_count}"
+                ),
             ));
         }
         let palette = match format.palette_entries() {
@@ -304,8 +314,10 @@ impl Txtr {
             width,
             height,
             mip_count,
+            stored_mip_count,
             palette,
             data: r.rest().to_vec(),
+            warnings,
         };
         let base = txtr.level_layout(0);
         if base.byte_size > txtr.data.len() {
@@ -329,7 +341,7 @@ impl Txtr {
         w.u32(self.format.id());
         w.u16(self.width);
         w.u16(self.height);
-        w.u32(self.mip_count);
+        w.u32(self.stored_mip_count);
         if let Some(p) = &self.palette {
             w.u32(p.format.id());
             w.u16(p.width);
@@ -506,8 +518,10 @@ impl Txtr {
             width: width as u16,
             height: height as u16,
             mip_count,
+            stored_mip_count: mip_count,
             palette: palette.map(|q| q.palette),
             data,
+            warnings: Vec::new(),
         })
     }
 }
@@ -1415,9 +1429,18 @@ mod tests {
         assert_eq!((e.field.as_str(), e.offset), ("format", 0));
         let d = header(1, 0, 4, 1);
         assert_eq!(Txtr::parse(&d, "t").unwrap_err().field, "width");
-        let mut d = header(1, 8, 8, 5);
-        d.extend([0; 256]);
-        assert_eq!(Txtr::parse(&d, "t").unwrap_err().field, "mip_count");
+        // Odd mip counts load (as the game loads them) with a warning naming the field, and
+        // the stored value is written back.
+        for (stored, used) in [(5, 4), (0, 1)] {
+            let mut d = header(1, 8, 8, stored);
+            d.extend([0; 256]);
+            let t = Txtr::parse(&d, "t.TXTR").unwrap();
+            assert_eq!((t.mip_count, t.stored_mip_count), (used, stored));
+            assert_eq!(t.warnings.len(), 1);
+            assert!(t.warnings[0].contains("t.TXTR") && t.warnings[0].contains("mip_count"));
+            assert_eq!(t.to_bytes(), d);
+            assert_eq!(t.decode_complete_levels().0.len(), used as usize);
+        }
         let mut d = header(1, 8, 4, 1);
         d.extend([0; 31]);
         let e = Txtr::parse(&d, "t").unwrap_err();
