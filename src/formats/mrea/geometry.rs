@@ -157,27 +157,47 @@ impl WorldModel {
         self.surfaces.iter().map(|s| s.mesh.triangles.len()).sum()
     }
 
-    /// Section roles and bytes, in file order.
-    fn section_bytes(&self, out: &mut Vec<(String, Vec<u8>)>, prefix: &str) {
-        let mut push = |role: &str, bytes: Vec<u8>| out.push((format!("{prefix}.{role}"), bytes));
-        push("header", self.header.to_bytes());
-        push("positions", self.positions.to_bytes());
-        push("normals", self.normals.to_bytes());
-        push("colors", self.colors.to_bytes());
-        push("float_uvs", self.uvs.to_bytes());
-        push("short_uvs", self.short_uvs.to_bytes());
-        push(
+    /// Section roles (`header`, `positions`, …, `surface_0`, …), in file order.
+    pub fn section_roles(&self) -> Vec<String> {
+        let mut roles: Vec<String> = [
+            "header",
+            "positions",
+            "normals",
+            "colors",
+            "float_uvs",
+            "short_uvs",
             "surface_offsets",
-            SurfaceTable::to_bytes(&self.surface_end_offsets, &self.surface_table_padding),
-        );
-        for (j, s) in self.surfaces.iter().enumerate() {
+        ]
+        .map(String::from)
+        .into();
+        roles.extend((0..self.surfaces.len()).map(|j| format!("surface_{j}")));
+        if self.mp2.is_some() {
+            roles.push("mp2_surface_group_ids".into());
+            roles.push("mp2_surface_lookup_table".into());
+        }
+        roles
+    }
+
+    /// Section bytes, in the order of [`WorldModel::section_roles`].
+    fn section_bytes(&self, out: &mut Vec<Vec<u8>>) {
+        out.push(self.header.to_bytes());
+        out.push(self.positions.to_bytes());
+        out.push(self.normals.to_bytes());
+        out.push(self.colors.to_bytes());
+        out.push(self.uvs.to_bytes());
+        out.push(self.short_uvs.to_bytes());
+        out.push(SurfaceTable::to_bytes(
+            &self.surface_end_offsets,
+            &self.surface_table_padding,
+        ));
+        for s in &self.surfaces {
             let mut w = Writer::new();
             s.write(&mut w);
-            push(&format!("surface_{j}"), w.into_inner());
+            out.push(w.into_inner());
         }
         if let Some(m) = &self.mp2 {
-            push("mp2_surface_group_ids", m.surface_group_ids_section.clone());
-            push("mp2_surface_lookup_table", m.lookup_table_section.clone());
+            out.push(m.surface_group_ids_section.clone());
+            out.push(m.lookup_table_section.clone());
         }
     }
 }
@@ -293,19 +313,34 @@ impl WorldGeometry {
             }
     }
 
-    /// Every section of the run with its role (`material_set`, `world_model_0.header`, …),
-    /// as the writer stores them.
-    pub fn section_bytes(&self) -> Vec<(String, Vec<u8>)> {
-        let mut out = vec![("material_set".to_string(), self.material_set.to_bytes())];
+    /// The role of every section of the run: `material_set`, `world_model_0.header`, …,
+    /// and for MP2 `area_octree`, `surface_group_bounds`.
+    pub fn section_roles(&self) -> Vec<String> {
+        let mut out = vec!["material_set".to_string()];
         for (k, m) in self.world_models.iter().enumerate() {
-            m.section_bytes(&mut out, &format!("world_model_{k}"));
+            out.extend(
+                m.section_roles()
+                    .into_iter()
+                    .map(|r| format!("world_model_{k}.{r}")),
+            );
+        }
+        if self.mp2_tail.is_some() {
+            out.push("area_octree".into());
+            out.push("surface_group_bounds".into());
+        }
+        out
+    }
+
+    /// Every section of the run as the writer stores it, in the order of
+    /// [`WorldGeometry::section_roles`].
+    pub fn section_bytes(&self) -> Vec<Vec<u8>> {
+        let mut out = vec![self.material_set.to_bytes()];
+        for m in &self.world_models {
+            m.section_bytes(&mut out);
         }
         if let Some(t) = &self.mp2_tail {
-            out.push(("area_octree".into(), t.area_octree.clone()));
-            out.push((
-                "surface_group_bounds".into(),
-                t.surface_group_bounds_section.clone(),
-            ));
+            out.push(t.area_octree.clone());
+            out.push(t.surface_group_bounds_section.clone());
         }
         out
     }

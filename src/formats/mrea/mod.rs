@@ -30,29 +30,30 @@ pub const LIGHT_RECORD_SIZE_MP3: usize = 0x65;
 /// Cap on a block's declared uncompressed size before allocating.
 const MAX_BLOCK_SIZE: u64 = 256 << 20;
 
-/// Section-index names per game, in header order (JSON names of the conformance files).
-const MP1_SECTIONS: [&str; 8] = [
-    "geometry_section",
-    "script_layers_section",
-    "collision_section",
-    "unknown_section_1",
-    "lights_section",
-    "visibility_tree_section",
-    "path_section",
-    "area_octree_section",
+/// Section-index names per game, in header order: the names of `mp1_lights_minimal.MREA.json`
+/// and the short ones of the area fixtures' `header.section_index`.
+const MP1_SECTIONS: [(&str, &str); 8] = [
+    ("geometry_section", "geometry"),
+    ("script_layers_section", "script_layers"),
+    ("collision_section", "collision"),
+    ("unknown_section_1", "unknown"),
+    ("lights_section", "lights"),
+    ("visibility_tree_section", "visibility"),
+    ("path_section", "path"),
+    ("area_octree_section", "area_octree"),
 ];
-const MP2_SECTIONS: [&str; 11] = [
-    "geometry_section",
-    "script_layers_section",
-    "generated_objects_section",
-    "collision_section",
-    "unknown_section_1",
-    "lights_section",
-    "visibility_tree_section",
-    "path_section",
-    "unknown_section_2",
-    "portal_area_section",
-    "static_geometry_map_section",
+const MP2_SECTIONS: [(&str, &str); 11] = [
+    ("geometry_section", "geometry"),
+    ("script_layers_section", "script_layers"),
+    ("generated_objects_section", "generated_objects"),
+    ("collision_section", "collision"),
+    ("unknown_section_1", "unknown_1"),
+    ("lights_section", "lights"),
+    ("visibility_tree_section", "visibility"),
+    ("path_section", "path"),
+    ("unknown_section_2", "unknown_2"),
+    ("portal_area_section", "portal_area"),
+    ("static_geometry_map_section", "static_geometry_map"),
 ];
 
 /// One compressed-block header (MP2/MP3).
@@ -73,6 +74,8 @@ pub struct BlockHeader {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NamedSection {
     pub name: String,
+    /// The area fixtures' name (`lights`, `unknown_1`, …); the FourCC for MP3.
+    pub short_name: String,
     pub index: u32,
 }
 
@@ -495,9 +498,10 @@ fn parse_mp1_layout(
 ) -> Result<Mrea> {
     let count = r.u32("data_section_count")?;
     let mut section_index = Vec::new();
-    for name in MP1_SECTIONS {
+    for (name, short) in MP1_SECTIONS {
         section_index.push(NamedSection {
             name: name.into(),
+            short_name: short.into(),
             index: r.u32(name)?,
         });
     }
@@ -557,9 +561,10 @@ fn parse_blocked_layout(
     let count = r.u32("data_section_count")?;
     let mut section_index = Vec::new();
     let (block_count, id_count) = if game == Game::Mp2 {
-        for name in MP2_SECTIONS {
+        for (name, short) in MP2_SECTIONS {
             section_index.push(NamedSection {
                 name: name.into(),
+                short_name: short.into(),
                 index: r.u32(name)?,
             });
         }
@@ -585,9 +590,10 @@ fn parse_blocked_layout(
     if game == Game::Mp3 {
         let ids = r.check_count("section_id_count", id_count.into(), 8)?;
         for _ in 0..ids {
-            let fourcc = r.fourcc("section_id.fourcc")?;
+            let name = super::fourcc_string(r.fourcc("section_id.fourcc")?);
             section_index.push(NamedSection {
-                name: super::fourcc_string(fourcc),
+                short_name: name.clone(),
+                name,
                 index: r.u32("section_id.index")?,
             });
         }
@@ -829,9 +835,30 @@ impl Mrea {
         if let Some(g) = &self.geometry {
             let first = g.first_section.min(sections.len());
             let end = (first + self.raw.geometry_sections).min(sections.len());
-            sections.splice(first..end, g.section_bytes().into_iter().map(|(_, b)| b));
+            sections.splice(first..end, g.section_bytes());
         }
         sections
+    }
+
+    /// What each data section holds: the geometry run's roles
+    /// ([`WorldGeometry::section_roles`]), else the header name that indexes the section
+    /// (`lights_section`, …), else `unnamed`.
+    pub fn section_roles(&self) -> Vec<String> {
+        let n = self.data_section_sizes.len();
+        let mut roles = vec!["unnamed".to_string(); n];
+        for s in &self.section_index {
+            if let Some(r) = roles.get_mut(s.index as usize) {
+                *r = s.name.clone();
+            }
+        }
+        if let Some(g) = &self.geometry {
+            for (i, role) in g.section_roles().into_iter().enumerate() {
+                if let Some(r) = roles.get_mut(g.first_section + i) {
+                    *r = role;
+                }
+            }
+        }
+        roles
     }
 
     /// Serialises the area. A parsed, unchanged area gives back the input bytes; blocks
@@ -974,7 +1001,7 @@ pub fn write_mp1_mrea(
     {
         return Err(FormatError::new(
             "MREA writer",
-            MP1_SECTIONS[i],
+            MP1_SECTIONS[i].0,
             0,
             ErrorKind::Invalid(format!("section {index} of {count} does not exist")),
         ));
