@@ -118,3 +118,32 @@ fn areas_are_written_back_byte_for_byte() {
         assert_eq!(m.to_bytes().expect("writes"), bytes, "{name}");
     }
 }
+
+#[test]
+fn areas_render_their_22_triangles_with_every_texture() {
+    let Some(dir) = conformance_dir() else { return };
+    let Some(ctx) = tevscope::render::RenderContext::for_tests() else {
+        return;
+    };
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("render_images");
+    let _ = std::fs::create_dir_all(&out);
+    for name in AREAS {
+        let path = dir.join("areas").join(name);
+        let (model, warnings) =
+            tevscope::load::load_model(path.to_str().expect("utf-8 path"), None, None, None, None)
+                .expect(name);
+        assert!(warnings.is_empty(), "{name}: {warnings:?}");
+        assert_eq!(model.assets.textures.len(), 3, "{name}: textures found");
+        let mut scene = tevscope::render::scene::Scene::new(&ctx, model.assets).expect(name);
+        assert!(scene.warnings.is_empty(), "{name}: {:?}", scene.warnings);
+        assert_eq!(scene.cmdl().triangle_count(), 22);
+        let image = scene.render_to_image(&ctx, 128, 128, false).expect(name);
+        let _ = image.save_png(out.join(format!("area_{name}.png")));
+        let background = image.pixel(0, 0);
+        let covered = image.pixels.chunks(4).filter(|p| **p != background).count();
+        assert!(
+            covered > 128 * 128 / 8,
+            "{name}: only {covered} pixels drawn"
+        );
+    }
+}
