@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::formats::Game;
 use crate::formats::cmdl::{
-    Aabb, ArrayCounts, AttributeArray, CmdlOptions, Normals, ResolvedVertex, Surface, SurfaceTable,
-    UvSource, VertexRef, material_layouts, refresh_surface_layout, short_uv_value,
+    Aabb, ArrayCounts, AttributeArray, Cmdl, CmdlOptions, Normals, ResolvedVertex, Surface,
+    SurfaceTable, UvSource, VertexRef, material_layouts, refresh_surface_layout, short_uv_value,
 };
 use crate::formats::error::{ErrorKind, FormatError, Result};
 use crate::formats::material::{MaterialSet, Within, warning};
@@ -132,6 +132,44 @@ pub struct WorldModel {
 }
 
 impl WorldModel {
+    /// A world model made of a model's arrays and surfaces (rooms built by tevscope's own
+    /// writers): identity transform, bounds from the positions, each surface's bounds as its
+    /// extra data (§9.5.8). Visor bit 0 follows the model's normal format. Call
+    /// [`WorldGeometry::refresh_layout`] before writing.
+    pub fn from_cmdl(cmdl: &Cmdl, visor_flags: u32) -> WorldModel {
+        let short = matches!(cmdl.normals, Normals::Short(_));
+        let mut surfaces = cmdl.surfaces.clone();
+        for s in &mut surfaces {
+            let mut w = Writer::new();
+            cmdl.surface_aabb(s).unwrap_or_default().write(&mut w);
+            s.extra_data = w.into_inner();
+        }
+        WorldModel {
+            header: WorldModelHeader {
+                visor_flags: (visor_flags & !visor::SHORT_NORMALS) | u32::from(short),
+                transform: [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.],
+                // The referenced positions only: the array's padding reads as extra zeros.
+                aabb: Aabb::from_points(cmdl.surfaces.iter().flat_map(|s| {
+                    s.mesh
+                        .vertices
+                        .iter()
+                        .filter_map(|v| cmdl.positions.values.get(usize::from(v.position)).copied())
+                }))
+                .unwrap_or_default(),
+                padding: Vec::new(),
+            },
+            positions: cmdl.positions.clone(),
+            normals: cmdl.normals.clone(),
+            colors: cmdl.colors.clone(),
+            uvs: cmdl.uvs.clone(),
+            short_uvs: cmdl.short_uvs.clone().unwrap_or_default(),
+            surface_end_offsets: Vec::new(),
+            surface_table_padding: Vec::new(),
+            surfaces,
+            mp2: None,
+        }
+    }
+
     /// Number of data sections the model occupies.
     pub fn section_count(&self) -> usize {
         FIXED_MODEL_SECTIONS
@@ -297,6 +335,21 @@ impl WorldGeometry {
             mp2_tail,
             options: *options,
         })
+    }
+
+    /// MP1 geometry from a material set and world models (see [`WorldModel::from_cmdl`]),
+    /// laid out for writing.
+    pub fn new_mp1(material_set: MaterialSet, world_models: Vec<WorldModel>) -> WorldGeometry {
+        let mut g = WorldGeometry {
+            game: Game::Mp1,
+            first_section: 0,
+            material_set,
+            world_models,
+            mp2_tail: None,
+            options: CmdlOptions::default(),
+        };
+        g.refresh_layout();
+        g
     }
 
     /// Number of data sections in the run.

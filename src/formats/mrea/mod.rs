@@ -1065,6 +1065,19 @@ pub fn write_minimal_mp1_mrea(lights: &LightsSection) -> Result<Vec<u8>> {
     write_mp1_mrea(&IDENTITY, 0, &index, &sections)
 }
 
+/// A whole MP1 area made by tevscope: `geometry` (e.g. [`WorldGeometry::new_mp1`]) as the
+/// first sections, then those of [`minimal_mp1_sections`] with `lights`.
+pub fn write_mp1_area(geometry: &WorldGeometry, lights: &LightsSection) -> Result<Vec<u8>> {
+    const IDENTITY: [f32; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
+    let (mut index, mut sections) = minimal_mp1_sections(lights);
+    let run = geometry.section_bytes();
+    let shift = super::cinf::len_u32(run.len(), "geometry sections")? - 1;
+    sections.splice(0..1, run);
+    index.iter_mut().skip(1).for_each(|i| *i += shift);
+    let models = super::cinf::len_u32(geometry.world_models.len(), "world_model_count")?;
+    write_mp1_mrea(&IDENTITY, models, &index, &sections)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1324,5 +1337,68 @@ mod tests {
             // Cutting the file anywhere before its last section loses data.
             assert!(rejected >= data.len() - 32, "{name}: {rejected}");
         }
+    }
+
+    /// A model from the CMDL builder: a quad strip of `n` quads at height `z`.
+    fn strip_model(n: usize, z: f32, short_normals: bool) -> crate::formats::cmdl::Cmdl {
+        use crate::formats::cmdl::{CmdlBuilder, MeshVertex};
+        use crate::formats::material::MaterialBuilder;
+        let mut b = CmdlBuilder::new(Game::Mp1);
+        b.short_normals = short_normals;
+        let t = b.add_texture(0x5A00_0001);
+        let m = b.add_material(MaterialBuilder::textured_lit(t).build());
+        let mut vertices = Vec::new();
+        let mut triangles = Vec::new();
+        for i in 0..=n {
+            for y in [0.0, 1.0] {
+                vertices.push(
+                    MeshVertex::new([i as f32, y, z])
+                        .normal([0.0, 0.0, 1.0])
+                        .uv(0, [i as f32, y]),
+                );
+            }
+        }
+        for i in 0..n as u32 {
+            triangles.push([2 * i, 2 * i + 2, 2 * i + 1]);
+            triangles.push([2 * i + 1, 2 * i + 2, 2 * i + 3]);
+        }
+        b.add_mesh(m, &vertices, &triangles).expect("mesh");
+        b.build().expect("model")
+    }
+
+    #[test]
+    fn rooms_built_from_models_write_parse_and_survive_corruption() {
+        let a = strip_model(3, 0.0, true);
+        let b = strip_model(2, 2.0, false);
+        let geometry = WorldGeometry::new_mp1(
+            a.material_sets[0].clone(),
+            vec![
+                geometry::WorldModel::from_cmdl(&a, 0),
+                geometry::WorldModel::from_cmdl(&b, 0x10),
+            ],
+        );
+        let lights = lights_section(Game::Mp1);
+        let bytes = write_mp1_area(&geometry, &lights).expect("area writes");
+        let m = parse_mrea(&bytes, "room.MREA").expect("room parses");
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        assert_eq!(m.world_model_count, 2);
+        assert_eq!(
+            m.lights_section.as_ref().map(|l| &l.layers),
+            Some(&lights.layers)
+        );
+        let g = m.geometry.as_ref().expect("geometry");
+        assert_eq!(g.triangle_count(), 10);
+        assert_eq!(g.world_models[0].positions.values, a.positions.values);
+        assert_eq!(g.world_models[1].header.visor_flags, 0x10);
+        assert!(g.world_models[0].header.short_normals());
+        assert_eq!(g.world_models[1].header.aabb.min, [0.0, 0.0, 2.0]);
+        assert_eq!(
+            g.world_models[1].surfaces[0].stored_aabb().map(|b| b.max),
+            Some([2.0, 1.0, 2.0])
+        );
+        assert_eq!(m.to_bytes().expect("writes"), bytes);
+        // Every truncation is refused (the sections fill the file); corruption never panics.
+        let rejected = crate::testing::torture(&bytes, 500, |d| parse_mrea(d, "room.MREA"));
+        assert_eq!(rejected, bytes.len());
     }
 }
