@@ -463,24 +463,25 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &CmdlOptions) -> Result
         mrea.raw.geometry_sections = geometry.section_count();
         mrea.geometry = Some(geometry);
     }
-    if let Some(i) = mrea.section_index("unknown_section_2") {
-        if (i as usize) < mrea.data_section_sizes.len() {
-            let mut ur = section(i as usize)?;
-            let parsed = (|| -> Result<UnknownSection2> {
-                let n = ur.count("unknown_section_2.u32_count", 4)?;
-                let u32_array = ur.u32_vec("unknown_section_2.u32_array", n)?;
-                let m = ur.count("unknown_section_2.u8_count", 1)?;
-                let u8_array = ur.bytes("unknown_section_2.u8_array", m)?.to_vec();
-                Ok(UnknownSection2 {
-                    index: i,
-                    u32_array,
-                    u8_array,
-                })
-            })();
-            match parsed {
-                Ok(u) => mrea.unknown_section_2 = Some(u),
-                Err(e) => warnings.push(format!("{e} (section kept verbatim)")),
-            }
+    if let Some(i) = mrea
+        .section_index("unknown_section_2")
+        .filter(|&i| (i as usize) < mrea.data_section_sizes.len())
+    {
+        let mut ur = section(i as usize)?;
+        let parsed = (|| -> Result<UnknownSection2> {
+            let n = ur.count("unknown_section_2.u32_count", 4)?;
+            let u32_array = ur.u32_vec("unknown_section_2.u32_array", n)?;
+            let m = ur.count("unknown_section_2.u8_count", 1)?;
+            let u8_array = ur.bytes("unknown_section_2.u8_array", m)?.to_vec();
+            Ok(UnknownSection2 {
+                index: i,
+                u32_array,
+                u8_array,
+            })
+        })();
+        match parsed {
+            Ok(u) => mrea.unknown_section_2 = Some(u),
+            Err(e) => warnings.push(format!("{e} (section kept verbatim)")),
         }
     }
     mrea.raw.sections = (0..mrea.data_section_sizes.len())
