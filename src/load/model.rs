@@ -15,7 +15,7 @@ use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
-use crate::formats::mrea::parse_mrea;
+use crate::formats::mrea::{parse_mrea, parse_mrea_lights};
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
 use crate::render::TextureData;
@@ -321,7 +321,7 @@ pub fn load_lights(spec: Option<&str>) -> Result<LightSet> {
         Some("none") => Ok(LightPreset::GameNoLights.light_set()),
         Some(path) => {
             let (r, _) = source::open(path)?;
-            let m = parse_mrea(&r.bytes, &r.label)?;
+            let m = parse_mrea_lights(&r.bytes, &r.label)?;
             let layer = m
                 .lights_section
                 .as_ref()

@@ -370,14 +370,42 @@ fn game_of(version: u32, r: &Reader) -> Result<Game> {
     }
 }
 
-/// Parses an MREA: layout, lights and (MP1/MP2) world geometry, with default options.
-pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
-    parse_mrea_with(data, file, &CmdlOptions::default())
+/// What [`parse_mrea_with`] reads beyond the layout and the lights.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MreaOptions {
+    /// Read the world geometry (MP1/MP2). Off for callers that only want the lights, so a
+    /// room whose geometry tevscope cannot read still lends its lights.
+    pub geometry: bool,
+    /// Switches for the geometry (short normal/UV scales, display-list decoding).
+    pub cmdl: CmdlOptions,
 }
 
-/// [`parse_mrea`] with the CMDL switches for the world geometry (short normal/UV scales,
-/// display-list decoding).
-pub fn parse_mrea_with(data: &[u8], file: &str, options: &CmdlOptions) -> Result<Mrea> {
+impl Default for MreaOptions {
+    fn default() -> Self {
+        Self {
+            geometry: true,
+            cmdl: CmdlOptions::default(),
+        }
+    }
+}
+
+/// Parses an MREA: layout, lights and (MP1/MP2) world geometry, with default options.
+pub fn parse_mrea(data: &[u8], file: &str) -> Result<Mrea> {
+    parse_mrea_with(data, file, &MreaOptions::default())
+}
+
+/// Parses the layout and the lights only (no world geometry).
+pub fn parse_mrea_lights(data: &[u8], file: &str) -> Result<Mrea> {
+    let options = MreaOptions {
+        geometry: false,
+        ..MreaOptions::default()
+    };
+    parse_mrea_with(data, file, &options)
+}
+
+/// [`parse_mrea`] with explicit options. Without the geometry the area is for reading only
+/// ([`Mrea::to_bytes`] still writes it back, from the sections as read).
+pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result<Mrea> {
     let mut r = Reader::new(data, file);
     r.expect_u32("magic", MREA_MAGIC)?;
     let version = r.u32("version")?;
@@ -418,7 +446,7 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &CmdlOptions) -> Result
     }
 
     // World geometry (§9.5.1).
-    if game != Game::Mp3 {
+    if game != Game::Mp3 && options.geometry {
         let first = mrea.section_index("geometry_section").unwrap_or(0) as usize;
         if first != 0 {
             warnings.push(format!(
@@ -443,7 +471,7 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &CmdlOptions) -> Result
             first,
             world_model_count,
             count,
-            options,
+            &options.cmdl,
             &mut warnings,
         )?;
         let end = first + geometry.section_count();
@@ -1401,5 +1429,44 @@ mod tests {
         // Every truncation is refused (the sections fill the file); corruption never panics.
         let rejected = crate::testing::torture(&bytes, 500, |d| parse_mrea(d, "room.MREA"));
         assert_eq!(rejected, bytes.len());
+    }
+
+    #[test]
+    fn geometry_errors_name_file_field_and_offset_and_lights_still_load() {
+        let Some((data, m)) = area("mp1_area.MREA") else {
+            return;
+        };
+        let set_at = m.data_section_offsets[0] as usize;
+        let mut bad = data.clone();
+        bad[set_at..set_at + 4].copy_from_slice(&0x00FF_FFFFu32.to_be_bytes());
+        let e = parse_mrea(&bad, "bad.MREA").expect_err("texture count too large");
+        assert_eq!(
+            (e.file.as_str(), e.field.as_str(), e.offset),
+            ("bad.MREA", "material_set.texture_count", set_at as u64)
+        );
+        let lights = parse_mrea_lights(&bad, "bad.MREA").expect("lights without geometry");
+        assert_eq!(lights.lights_section, m.lights_section);
+        assert!(lights.geometry.is_none());
+        assert_eq!(lights.to_bytes().expect("writes"), bad);
+
+        let table_at = m.data_section_offsets[7] as usize;
+        let mut bad = data.clone();
+        bad[table_at..table_at + 4].copy_from_slice(&100u32.to_be_bytes());
+        let e = parse_mrea(&bad, "bad.MREA").expect_err("surface count too large");
+        assert_eq!(e.field, "world_model[0].surface_offsets.surface_count");
+        assert_eq!(e.offset, table_at as u64);
+
+        // A material index past the set, in a compressed MP2 block: the error names the
+        // decompressed block and the offset inside it.
+        let Some((_, mut m2)) = area("mp2_area.MREA") else {
+            return;
+        };
+        let g = m2.geometry.as_mut().expect("geometry");
+        g.world_models[0].surfaces[1].material_index = 7;
+        let out = m2.to_bytes().expect("writes");
+        let e = parse_mrea(&out, "bad2.MREA").expect_err("material index");
+        assert_eq!(e.file, "bad2.MREA [decompressed block 0]");
+        assert_eq!(e.field, "world_model[0].surface[1].material_index");
+        assert_eq!(e.offset, m2.data_section_offsets[9] + 12);
     }
 }
