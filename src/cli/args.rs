@@ -156,10 +156,16 @@ pub struct RenderArgs {
     /// Animation: an ANIM file or `PAK:ID`, or an animation name of the character.
     #[arg(long)]
     pub anim: Option<String>,
+    /// A CSKR (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skin: Option<String>,
+    /// A CINF (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skeleton: Option<String>,
+    /// A folder searched for textures (by asset ID in file names) before the input's own;
+    /// may be given more than once.
+    #[arg(long = "texture-dir")]
+    pub texture_dir: Vec<PathBuf>,
     /// An MREA (its first light layer) or a preset: basic, none.
     #[arg(long)]
     pub lights: Option<String>,

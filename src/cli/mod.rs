@@ -289,6 +289,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             anim: args.anim.clone(),
             skin: args.skin.clone(),
             skeleton: args.skeleton.clone(),
+            texture_dirs: args.texture_dir.clone(),
             lights: args.lights.clone(),
             camera: args
                 .camera

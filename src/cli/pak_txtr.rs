@@ -15,7 +15,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::formats::image::RgbaImage;
-use crate::formats::pak::{Pak, PakArchive};
+use crate::formats::pak::Pak;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
 use crate::load::source::{self, Resource};
@@ -528,9 +528,7 @@ pub fn import_texture(
 /// `file_name` and `name` link the two). Resources that fail to decompress are
 /// skipped and reported in the error after everything else is written.
 pub fn extract(pak_path: &Path, out_dir: &Path) -> anyhow::Result<String> {
-    let bytes =
-        std::fs::read(pak_path).with_context(|| format!("reading {}", pak_path.display()))?;
-    let archive = PakArchive::new(bytes, &pak_path.display().to_string())?;
+    let archive = crate::load::source::open_archive(pak_path)?;
     let pak = &archive.pak;
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = 0;
@@ -549,7 +547,7 @@ pub fn extract(pak_path: &Path, out_dir: &Path) -> anyhow::Result<String> {
             Err(err) => failures.push(err.to_string()),
         }
     }
-    let report = PakReport::new(pak, &archive.data, None);
+    let report = PakReport::new(pak, archive.bytes(), None);
     let json_path = out_dir.join("pak.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json_path.display()))?;

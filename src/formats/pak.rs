@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::sync::Arc;
 
 use super::{ErrorKind, FormatError, Game, Reader, Result, Writer, asset_id_string, fourcc_string};
 
@@ -219,18 +220,21 @@ impl Pak {
                 });
             }
         }
+        // Only MP2 stores LZO segments, so they decide; zlib is MP1's codec but also the
+        // Echoes demo's, whose resources then name the game; with nothing compressed, the
+        // resources' versions decide.
         let (game, evidence) = if let Some(g) = given {
             (g, GameEvidence::Given)
         } else if self.layout != PakLayout::V3_5 {
             (Game::Mp3, GameEvidence::Layout)
+        } else if self.codec == Some(Compression::LzoSegments) {
+            (Game::Mp2, GameEvidence::Compression)
         } else if let Some(g) = self.content_game(data) {
             (g, GameEvidence::Content)
+        } else if self.codec.is_some() {
+            (Game::Mp1, GameEvidence::Compression)
         } else {
-            match self.codec {
-                Some(Compression::Zlib) => (Game::Mp1, GameEvidence::Compression),
-                Some(_) => (Game::Mp2, GameEvidence::Compression),
-                None => (Game::Mp1, GameEvidence::Default),
-            }
+            (Game::Mp1, GameEvidence::Default)
         };
         self.game = game;
         self.game_evidence = evidence;
@@ -443,23 +447,46 @@ impl Pak {
     }
 }
 
+/// The bytes of an opened archive: owned, or a read-only view such as a memory map (so a
+/// large PAK is listed and read on demand without being loaded whole).
+pub type ArchiveBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
 /// A PAK together with its bytes, for callers that keep an archive open.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PakArchive {
-    pub data: Vec<u8>,
+    data: ArchiveBytes,
     pub pak: Pak,
+}
+
+impl std::fmt::Debug for PakArchive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PakArchive")
+            .field("bytes", &self.bytes().len())
+            .field("pak", &self.pak)
+            .finish()
+    }
 }
 
 impl PakArchive {
     /// Parses `data` (see [`Pak::parse`]).
     pub fn new(data: Vec<u8>, file: &str) -> Result<Self> {
-        let pak = Pak::parse(&data, file)?;
+        Self::from_bytes(Arc::new(data), file)
+    }
+
+    /// Parses an archive held by any byte view (e.g. a memory map).
+    pub fn from_bytes(data: ArchiveBytes, file: &str) -> Result<Self> {
+        let pak = Pak::parse((*data).as_ref(), file)?;
         Ok(Self { data, pak })
+    }
+
+    /// The whole archive.
+    pub fn bytes(&self) -> &[u8] {
+        (*self.data).as_ref()
     }
 
     /// The decompressed bytes of `entry`.
     pub fn read(&self, entry: &PakEntry) -> Result<Vec<u8>> {
-        self.pak.read(&self.data, entry)
+        self.pak.read(self.bytes(), entry)
     }
 
     /// The decompressed bytes of the first resource with `id` (and type), if present.
@@ -1345,7 +1372,7 @@ mod tests {
             (pak.game, pak.game_evidence, pak.codec),
             (
                 Game::Mp2,
-                GameEvidence::Content,
+                GameEvidence::Compression,
                 Some(Compression::LzoSegments)
             )
         );

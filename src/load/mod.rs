@@ -6,5 +6,5 @@ pub mod area;
 pub mod model;
 pub mod source;
 
-pub use model::{LoadedModel, load_lights, load_model};
+pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

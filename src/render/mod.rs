@@ -23,6 +23,7 @@ pub mod lru;
 pub mod material;
 pub mod pick;
 pub mod pipeline_cache;
+pub mod pipeline_store;
 pub mod probe;
 pub mod quad;
 pub mod scene;

@@ -1162,21 +1162,24 @@ impl Scene {
     /// uses them (deterministic output for the CLI and tests).
     pub fn finish_pipelines(&mut self, ctx: &RenderContext) {
         let uber = self.options.shader == ShaderPath::Uber;
+        let mut keys = Vec::new();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(slot) = slot else { continue };
-            let _ = ctx
-                .pipelines
-                .get_blocking(if uber { &slot.keys.1 } else { &slot.keys.0 });
+            keys.push(if uber { &slot.keys.1 } else { &slot.keys.0 }.clone());
             slot.selected = None;
             if self.has_lines.get(i).copied().unwrap_or(false) {
-                let _ = ctx.pipelines.get_blocking(if uber {
-                    &slot.line_keys.1
-                } else {
-                    &slot.line_keys.0
-                });
+                keys.push(
+                    if uber {
+                        &slot.line_keys.1
+                    } else {
+                        &slot.line_keys.0
+                    }
+                    .clone(),
+                );
                 slot.line_selected = None;
             }
         }
+        ctx.pipelines.get_all_blocking(&keys);
     }
 }
 
