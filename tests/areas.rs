@@ -147,3 +147,28 @@ fn areas_render_their_22_triangles_with_every_texture() {
         );
     }
 }
+
+#[test]
+fn render_command_draws_an_area() {
+    let Some(dir) = conformance_dir() else { return };
+    if tevscope::render::RenderContext::for_tests().is_none() {
+        return;
+    }
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("render_images");
+    let _ = std::fs::create_dir_all(&out);
+    let png = out.join("area_cli_mp2.png");
+    let _ = std::fs::remove_file(&png);
+    let mut req = tevscope::cli::render::RenderRequest::new(
+        dir.join("areas/mp2_area.MREA").display().to_string(),
+        &png,
+    );
+    (req.width, req.height) = (64, 64);
+    let report = tevscope::cli::render::render_model(&req).expect("render");
+    assert!(report.contains("4 surfaces, 22 triangles"), "{report}");
+    assert!(!report.contains("warning"), "{report}");
+    assert!(png.is_file());
+    // An area has no skin or animation to pose.
+    req.anim = Some("walk".into());
+    let e = tevscope::cli::render::render_model(&req).expect_err("animation on an area");
+    assert!(format!("{e:#}").contains("an area has no"), "{e:#}");
+}
