@@ -260,8 +260,10 @@ pub(crate) type SectionFn<'s, 'a> = dyn Fn(usize) -> Result<Reader<'a>> + 's;
 
 impl WorldGeometry {
     /// Parses the run that starts at `first` (see §9.5.1). `section(i)` gives section `i`;
-    /// `limit` is the number of sections the run may use (up to the next indexed section).
+    /// `limit` is the number of sections the run may use. `file` names the area for errors
+    /// about its header.
     pub(crate) fn parse(
+        file: &str,
         section: &SectionFn,
         game: Game,
         first: usize,
@@ -272,7 +274,6 @@ impl WorldGeometry {
     ) -> Result<WorldGeometry> {
         let mp2 = game == Game::Mp2;
         let mut sr = section(first)?;
-        let file = sr.file();
         let set_offset = sr.abs_pos();
         let material_set =
             MaterialSet::parse(&mut sr, game, &options.material, "material_set", warnings)?;
@@ -307,10 +308,10 @@ impl WorldGeometry {
             if at + MP2_TAIL_SECTIONS > limit {
                 return Err(FormatError::new(
                     file,
-                    "world_geometry",
+                    "data_section_count",
                     0x40,
                     ErrorKind::Invalid(format!(
-                        "the area octree and surface-group bounds after the world models need sections {at} and {}, but the geometry run ends at {limit}",
+                        "the area octree and surface-group bounds after the world models need sections {at} and {}, but there are {limit}",
                         at + 1
                     )),
                 ));
@@ -605,7 +606,7 @@ fn parse_world_model(
             "surface_offsets.surface_count",
             table_at,
             ErrorKind::Invalid(format!(
-                "{n} surfaces need sections up to {}, but the geometry run ends at section {limit}",
+                "{n} surfaces need sections up to {}, but the area has {limit}",
                 end - 1
             )),
         ));

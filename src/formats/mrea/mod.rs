@@ -1,10 +1,14 @@
-//! MREA (areas): header, data-section table, compressed blocks (MP2/MP3) and the lights
-//! section (`formats.md` §9).
+//! MREA (areas): header, data-section table, compressed blocks (MP2/MP3), the lights
+//! section and (MP1/MP2) the world geometry (`formats.md` §9; geometry in [`geometry`]).
 //!
-//! Only what the viewer needs from an area is read deeply: the section layout and the
-//! light layers. Each light record is kept field by field, unknowns included, so
+//! Every section is kept, so [`Mrea::to_bytes`] writes a parsed area back byte for byte:
+//! the geometry from its typed fields, the sections tevscope does not interpret (scripts,
+//! collision, visibility, …) verbatim, and compressed blocks as stored unless something in
+//! them changed. Each light record is kept field by field, unknowns included, so
 //! [`write_lights_section`] reproduces the section bytes. Light records convert to
 //! [`gx::lights::PrimeLight`](crate::gx::lights::PrimeLight) for the GX values.
+//!
+//! MP2 blocks are segmented LZO (§9.2); no other block codec is known for these versions.
 
 use serde::Serialize;
 
@@ -130,7 +134,7 @@ pub struct LightsSection {
     pub light_record_size: usize,
 }
 
-/// A parsed area (layout and lights).
+/// A parsed area: layout, lights, world geometry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mrea {
     pub game: Game,
@@ -448,9 +452,10 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result
     // World geometry (§9.5.1).
     if game != Game::Mp3 && options.geometry {
         let first = mrea.section_index("geometry_section").unwrap_or(0) as usize;
+        let index_at: u64 = if game == Game::Mp1 { 0x40 } else { 0x44 };
         if first != 0 {
             warnings.push(format!(
-                "{file}: geometry_section at byte offset 0x40: section index {first} (0 in every known file); following it"
+                "{file}: geometry_section at byte offset {index_at:#x}: section index {first} (0 in every known file); following it"
             ));
         }
         let count = mrea.data_section_sizes.len();
@@ -458,7 +463,7 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result
             return Err(FormatError::new(
                 file,
                 "geometry_section",
-                0x40,
+                index_at,
                 ErrorKind::OutOfRange {
                     value: first as i64,
                     expected: format!("below the {count} data sections"),
@@ -466,6 +471,7 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result
             ));
         }
         let geometry = WorldGeometry::parse(
+            file,
             &section,
             game,
             first,
