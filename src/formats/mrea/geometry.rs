@@ -292,7 +292,14 @@ impl WorldGeometry {
             ));
         }
         // Every area has the short-UV section, so lightmapped materials read it (§9.5.3).
-        let layouts = material_layouts(&material_set, true, options, file, set_offset, warnings);
+        let layouts = material_layouts(
+            &material_set,
+            true,
+            options,
+            sr.file(),
+            set_offset,
+            warnings,
+        );
         let mut at = first + 1;
         let mut world_models = Vec::with_capacity(world_model_count as usize);
         for k in 0..world_model_count as usize {
@@ -602,7 +609,7 @@ fn parse_world_model(
     let end = first + FIXED_MODEL_SECTIONS + n + extra;
     if end > limit {
         return Err(FormatError::new(
-            file,
+            tr.file(),
             "surface_offsets.surface_count",
             table_at,
             ErrorKind::Invalid(format!(
@@ -617,7 +624,7 @@ fn parse_world_model(
     SurfaceTable::check(
         &surface_end_offsets,
         &surface_sizes,
-        file,
+        tr.file(),
         &format!("{label}.surface_offsets"),
         table_at,
         warnings,
@@ -648,7 +655,7 @@ fn parse_world_model(
         if let Some(b) = surface.stored_aabb() {
             check_aabb(
                 &b,
-                file,
+                sr.file(),
                 &format!("{slabel}.extra_data.aabb"),
                 surface_at + surface.header_size() as u64,
                 warnings,
@@ -663,7 +670,7 @@ fn parse_world_model(
         if let (Some(p), false) = (bad, vat_warned) {
             vat_warned = true;
             warnings.push(warning(
-                file,
+                sr.file(),
                 &format!("{slabel}.display_list"),
                 surface_at + (surface.display_list_start() + p.offset) as u64,
                 format!(

@@ -1475,4 +1475,45 @@ mod tests {
         assert_eq!(e.field, "world_model[0].surface[1].material_index");
         assert_eq!(e.offset, m2.data_section_offsets[9] + 12);
     }
+
+    #[test]
+    fn odd_but_loadable_geometry_values_are_warnings() {
+        let Some((data, m)) = area("mp1_area.MREA") else {
+            return;
+        };
+        let mut odd = data.clone();
+        let put = |b: &mut Vec<u8>, at: u64, v: u32| {
+            b[at as usize..at as usize + 4].copy_from_slice(&v.to_be_bytes())
+        };
+        // World model 0 says float normals while its primitives use VAT 1 and 2.
+        put(&mut odd, m.data_section_offsets[1], 0);
+        // World model 1's bounds have min.x > max.x.
+        put(
+            &mut odd,
+            m.data_section_offsets[10] + 0x34,
+            100f32.to_bits(),
+        );
+        // World model 1's first surface end offset disagrees with the section sizes.
+        put(&mut odd, m.data_section_offsets[16] + 4, 64);
+        let got = parse_mrea(&odd, "odd.MREA").expect("odd values still load");
+        let w = got.warnings.join("\n");
+        assert!(
+            w.contains("world_model[0].surface[0].display_list at byte offset"),
+            "{w}"
+        );
+        assert!(w.contains("does not match the float normals"), "{w}");
+        assert!(w.contains("world_model[1].header.aabb"), "{w}");
+        assert!(
+            w.contains("world_model[1].surface_offsets.end_offsets[0]"),
+            "{w}"
+        );
+        assert_eq!(got.warnings.len(), 3, "{w}");
+        let g = got.geometry.as_ref().expect("geometry");
+        assert!(matches!(
+            g.world_models[0].normals,
+            crate::formats::cmdl::Normals::Float(_)
+        ));
+        assert_eq!(g.triangle_count(), 22);
+        assert_eq!(got.to_bytes().expect("writes"), odd);
+    }
 }
