@@ -88,7 +88,16 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
             uv: uvs.len(),
             short_uv: short_uvs.len(),
         };
-        positions.extend_from_slice(&m.positions.values);
+        // Up to the last referenced position: the array's 32-byte padding reads as extra
+        // entries at the origin, which would stretch the bounds the camera frames.
+        let used = m
+            .surfaces
+            .iter()
+            .flat_map(|s| s.mesh.vertices.iter().map(|v| usize::from(v.position) + 1))
+            .max()
+            .unwrap_or(0)
+            .min(m.positions.len());
+        positions.extend_from_slice(&m.positions.values[..used]);
         normals.extend((0..m.normals.len()).map(|i| g.normal(m, i).unwrap_or_default()));
         colors.extend_from_slice(&m.colors.values);
         uvs.extend_from_slice(&m.uvs.values);
@@ -174,6 +183,8 @@ mod tests {
             assert!(top.iter().all(|v| v.position[2] == 3.0), "{top:?}");
             assert_eq!(model.aabb.min, [0.0, 0.0, 0.0]);
             assert_eq!(model.aabb.max, [12.0, 8.0, 4.0]);
+            // Padding entries past the last referenced position are left out.
+            assert_eq!(model.positions.len(), 17 + 8);
         }
     }
 
