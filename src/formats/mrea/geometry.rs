@@ -255,23 +255,37 @@ pub struct WorldGeometry {
     pub options: CmdlOptions,
 }
 
+/// Where the geometry run starts and how far it may go.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GeometryRun {
+    pub game: Game,
+    /// Index of the material-set section.
+    pub first: usize,
+    /// From the area header.
+    pub world_model_count: u32,
+    /// Sections the run may use (the area's section count).
+    pub limit: usize,
+}
+
 /// A section's bytes as a reader whose errors and warnings carry meaningful offsets.
 pub(crate) type SectionFn<'s, 'a> = dyn Fn(usize) -> Result<Reader<'a>> + 's;
 
 impl WorldGeometry {
-    /// Parses the run that starts at `first` (see §9.5.1). `section(i)` gives section `i`;
-    /// `limit` is the number of sections the run may use. `file` names the area for errors
-    /// about its header.
+    /// Parses the run `run` describes (see §9.5.1). `section(i)` gives section `i`; `file`
+    /// names the area for errors about its header.
     pub(crate) fn parse(
         file: &str,
         section: &SectionFn,
-        game: Game,
-        first: usize,
-        world_model_count: u32,
-        limit: usize,
+        run: GeometryRun,
         options: &CmdlOptions,
         warnings: &mut Vec<String>,
     ) -> Result<WorldGeometry> {
+        let GeometryRun {
+            game,
+            first,
+            world_model_count,
+            limit,
+        } = run;
         let mp2 = game == Game::Mp2;
         let mut sr = section(first)?;
         let set_offset = sr.abs_pos();

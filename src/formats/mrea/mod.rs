@@ -470,16 +470,13 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result
                 },
             ));
         }
-        let geometry = WorldGeometry::parse(
-            file,
-            &section,
+        let run = geometry::GeometryRun {
             game,
             first,
             world_model_count,
-            count,
-            &options.cmdl,
-            &mut warnings,
-        )?;
+            limit: count,
+        };
+        let geometry = WorldGeometry::parse(file, &section, run, &options.cmdl, &mut warnings)?;
         let end = first + geometry.section_count();
         // §9.5.10: the run should stop before the next indexed section.
         if let Some(s) = mrea
