@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use crate::formats::Game;
 use crate::formats::cmdl::{
-    Aabb, ArrayCounts, AttributeArray, Cmdl, CmdlOptions, Normals, ResolvedVertex, Surface,
-    SurfaceTable, UvSource, VertexRef, material_layouts, refresh_surface_layout, short_uv_value,
+    Aabb, ArrayCounts, AttributeArray, Cmdl, CmdlOptions, Normals, Surface, SurfaceTable,
+    material_layouts, refresh_surface_layout,
 };
 use crate::formats::error::{ErrorKind, FormatError, Result};
 use crate::formats::material::{MaterialSet, Within, warning};
@@ -454,43 +454,6 @@ impl WorldGeometry {
     /// Normal `i` of a world model as floats.
     pub fn normal(&self, model: &WorldModel, i: usize) -> Option<[f32; 3]> {
         model.normals.get(i, self.options.short_normal_divisor)
-    }
-
-    /// Short UV `i` of a world model as floats (u16/32768 by default).
-    pub fn short_uv(&self, model: &WorldModel, i: usize) -> Option<[f32; 2]> {
-        let raw = model.short_uvs.values.get(i)?;
-        Some(short_uv_value(*raw, self.options.short_uv_signed))
-    }
-
-    /// Looks up a vertex reference of `surface` (in `model`): TEX0 reads the short UVs when
-    /// the surface's layout says so (§9.5.5). Out-of-range indices read as zero / None.
-    pub fn resolve_vertex(
-        &self,
-        model: &WorldModel,
-        surface: &Surface,
-        v: &VertexRef,
-    ) -> ResolvedVertex {
-        let color = |c: Option<u16>| c.and_then(|i| model.colors.values.get(i as usize).copied());
-        let tex = |t: usize| {
-            let i = v.tex[t]? as usize;
-            if t == 0 && surface.mesh.layout.tex0_source == UvSource::Short {
-                self.short_uv(model, i)
-            } else {
-                model.uvs.values.get(i).copied()
-            }
-        };
-        ResolvedVertex {
-            position: model
-                .positions
-                .values
-                .get(v.position as usize)
-                .copied()
-                .unwrap_or_default(),
-            normal: v.normal.and_then(|i| self.normal(model, i as usize)),
-            colors: [color(v.colors[0]), color(v.colors[1])],
-            tex: std::array::from_fn(tex),
-            matrix_indices: v.matrix_indices,
-        }
     }
 }
 
