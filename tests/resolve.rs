@@ -137,10 +137,7 @@ fn ambiguous_parts_ask_for_a_choice_and_explicit_choices_win() {
     .expect("an explicit skin resolves it");
     assert_eq!(model.assets.textures.len(), 4, "--texture-dir is searched");
     let said = model.sources.join("\n");
-    assert!(
-        said.contains("cube_b.CSKR (given on the command line)"),
-        "{said}"
-    );
+    assert!(said.contains("cube_b.CSKR (chosen explicitly)"), "{said}");
     // Animations are missing here: a warning each, not a failure.
     assert_eq!(warnings.len(), 2, "{warnings:?}");
 }

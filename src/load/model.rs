@@ -74,7 +74,7 @@ impl Found {
             Found::ById => "by asset ID".to_owned(),
             Found::ByName => format!("by name, {}", r.label),
             Found::OnlyOfType => format!("the only {t} beside the input"),
-            Found::Given => "given on the command line".to_owned(),
+            Found::Given => "chosen explicitly".to_owned(),
         }
     }
 }

@@ -28,6 +28,7 @@ pub mod probe;
 pub mod quad;
 pub mod scene;
 pub mod shader_cache;
+pub mod skin_probe;
 pub mod target;
 pub mod texture;
 

@@ -848,6 +848,34 @@ impl Scene {
         }
     }
 
+    /// Every vertex skinned on the GPU at the current animation and time, read back:
+    /// model-space positions in the order of the surfaces' vertices (None for an unskinned
+    /// scene). What the colour pass's vertex stage computes, for tests.
+    pub fn gpu_skinned_positions(
+        &mut self,
+        ctx: &RenderContext,
+    ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
+        self.update_skin(ctx);
+        let Some(skin) = &self.skin else {
+            return Ok(None);
+        };
+        let count = self
+            .assets
+            .cmdl
+            .surfaces
+            .iter()
+            .map(|s| s.mesh.vertices.len())
+            .sum::<usize>();
+        super::skin_probe::read_skinned_positions(
+            ctx,
+            &self.vertex_buffer,
+            &skin.vertex_buffer,
+            &skin.bind_group,
+            count as u32,
+        )
+        .map(Some)
+    }
+
     /// Draws the model into `target` (one submission). Pipelines still compiling draw
     /// with the ubershader.
     pub fn render(
