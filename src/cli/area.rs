@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde::{Serialize, Serializer};
 
 use crate::formats::cmdl::{Aabb, Normals, Primitive, Surface, SurfaceMesh, UvSource};
-use crate::formats::material::{Material, MaterialSet, UvAnimationWords, VertexAttributes};
+use crate::formats::material::{Material, MaterialSet, VertexAttributes};
 use crate::formats::mrea::geometry::{
     Mp2GeometryTail, SurfaceGroupBounds, SurfaceLookupTable, WorldGeometry, WorldModel, visor,
 };
@@ -20,6 +20,7 @@ use crate::formats::mrea::{
 use crate::formats::{Game, asset_id_string};
 use crate::gx;
 use crate::gx::lights::{Falloff, GxLightValue, LightOptions};
+use crate::schema::{AabbInfo, UvAnimationInfo, alpha_input_names, color_input_names};
 
 fn f(x: f32) -> f64 {
     f64::from(x)
@@ -202,18 +203,10 @@ impl LightsReport {
     }
 }
 
-#[derive(Serialize)]
-pub struct AabbReport {
-    pub min: [f64; 3],
-    pub max: [f64; 3],
-}
-
-impl From<&Aabb> for AabbReport {
-    fn from(b: &Aabb) -> Self {
-        Self {
-            min: fa(b.min),
-            max: fa(b.max),
-        }
+fn aabb(b: &Aabb) -> AabbInfo {
+    AabbInfo {
+        min: fa(b.min),
+        max: fa(b.max),
     }
 }
 
@@ -239,7 +232,7 @@ pub struct AfterWorldModels {
 
 #[derive(Serialize)]
 pub struct BoundsReport {
-    pub aabb: AabbReport,
+    pub aabb: AabbInfo,
     pub world_model_index: u16,
     pub surface_group_index: u16,
     pub unk1_s16: i16,
@@ -249,7 +242,7 @@ pub struct BoundsReport {
 impl From<&SurfaceGroupBounds> for BoundsReport {
     fn from(b: &SurfaceGroupBounds) -> Self {
         Self {
-            aabb: (&b.aabb).into(),
+            aabb: aabb(&b.aabb),
             world_model_index: b.world_model_index,
             surface_group_index: b.surface_group_index,
             unk1_s16: b.unk1_s16,
@@ -292,7 +285,7 @@ pub struct MaterialReport {
     pub tev_stages: Vec<StageReport>,
     pub texgen_count: usize,
     pub texgen_flags: Vec<u32>,
-    pub uv_animations: Vec<UvAnimationReport>,
+    pub uv_animations: Vec<UvAnimationInfo>,
     /// Whether the material converts to a drawable GX material.
     pub gx_valid: bool,
 }
@@ -308,32 +301,6 @@ pub struct StageReport {
     pub raster: u8,
     pub texture_slot: u8,
     pub texcoord: u8,
-}
-
-#[derive(Serialize)]
-pub struct UvAnimationReport {
-    pub mode: u32,
-    pub mode_name: &'static str,
-    pub parameters: Vec<UvParameter>,
-}
-
-/// A UV-animation parameter: a float, except SRT's transform type (an integer).
-#[derive(Serialize)]
-#[serde(untagged)]
-pub enum UvParameter {
-    Int(u32),
-    Float(f64),
-}
-
-fn input_names<T>(
-    word: u32,
-    name: impl Fn(u32) -> Option<T>,
-    show: impl Fn(T) -> &'static str,
-) -> [String; 4] {
-    std::array::from_fn(|i| {
-        let v = (word >> (5 * i)) & 31;
-        name(v).map_or_else(|| format!("INVALID({v})"), |n| show(n).to_string())
-    })
 }
 
 impl MaterialReport {
@@ -366,12 +333,8 @@ impl MaterialReport {
                 .tev_stages
                 .iter()
                 .map(|s| StageReport {
-                    color_inputs: input_names(s.color_inputs, gx::ColorInput::from_bits, |c| {
-                        c.name()
-                    }),
-                    alpha_inputs: input_names(s.alpha_inputs, gx::AlphaInput::from_bits, |a| {
-                        a.name()
-                    }),
+                    color_inputs: color_input_names(s.color_inputs),
+                    alpha_inputs: alpha_input_names(s.alpha_inputs),
                     color_combine: s.color_combine,
                     alpha_combine: s.alpha_combine,
                     konst_color_input: s.kcsel,
@@ -383,28 +346,9 @@ impl MaterialReport {
                 .collect(),
             texgen_count: m.texgens.len(),
             texgen_flags: m.texgens.clone(),
-            uv_animations: m.uv_animations.iter().map(uv_animation).collect(),
+            uv_animations: m.uv_animations.iter().map(UvAnimationInfo::new).collect(),
             gx_valid: m.to_gx().is_ok(),
         }
-    }
-}
-
-fn uv_animation(a: &UvAnimationWords) -> UvAnimationReport {
-    UvAnimationReport {
-        mode: a.mode,
-        mode_name: UvAnimationWords::mode_name(a.mode),
-        parameters: a
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                if a.mode == 8 && i == 0 {
-                    UvParameter::Int(p)
-                } else {
-                    UvParameter::Float(f(f32::from_bits(p)))
-                }
-            })
-            .collect(),
     }
 }
 
@@ -422,7 +366,7 @@ pub struct WorldModelHeaderReport {
     pub visor_flags: u32,
     pub visor_flags_decoded: VisorFlagsReport,
     pub transform_rows_3x4: [[f64; 4]; 3],
-    pub aabb: AabbReport,
+    pub aabb: AabbInfo,
 }
 
 #[derive(Serialize)]
@@ -479,7 +423,7 @@ pub struct SurfaceReport {
     pub center_point: [f64; 3],
     pub surface_normal: [f64; 3],
     pub extra_data_size: usize,
-    pub surface_aabb: Option<AabbReport>,
+    pub surface_aabb: Option<AabbInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mp2_u16_pair: Option<[u16; 2]>,
     pub primitives: Vec<PrimitiveReport>,
@@ -562,7 +506,7 @@ fn surface_report(index: usize, s: &Surface) -> SurfaceReport {
         center_point: fa(s.center),
         surface_normal: fa(s.normal),
         extra_data_size: s.extra_data.len(),
-        surface_aabb: s.stored_aabb().as_ref().map(Into::into),
+        surface_aabb: s.stored_aabb().as_ref().map(aabb),
         mp2_u16_pair: s.mp2_unknown,
         primitives: mesh
             .primitives
@@ -612,7 +556,7 @@ fn world_model_report(
                 bits4_5_thermal_level: h.thermal_level(),
             },
             transform_rows_3x4: h.rows().map(fa),
-            aabb: (&h.aabb).into(),
+            aabb: aabb(&h.aabb),
         },
         normal_format: match m.normals {
             Normals::Short(_) => "s16/16384 (stride 6)",
