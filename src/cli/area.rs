@@ -117,12 +117,9 @@ pub struct LightReport {
     pub falloff_type: u32,
     pub falloff_name: &'static str,
     pub unknown_float_3: f64,
-    #[serde(
-        rename = "unknown_floats_0x51",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown_floats_0x51: Option<[f64; 4]>,
-    #[serde(rename = "unknown_u32_0x61", skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown_u32_0x61: Option<u32>,
     pub gx: GxReport,
 }
