@@ -895,8 +895,9 @@ impl Mrea {
 
     /// Serialises the area. A parsed, unchanged area gives back the input bytes; blocks
     /// (MP2/MP3) whose sections are unchanged keep their stored compressed bytes, edited
-    /// ones are recompressed. An MP1 area may gain or lose geometry sections (the header's
-    /// section indices after the run shift); a compressed one may not.
+    /// ones are recompressed. The world geometry may gain or lose sections (surfaces): the
+    /// header's section indices after the run shift, and in a compressed area the block
+    /// holding the run's last section takes the difference.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let sections = self.section_bytes();
         let delta = sections.len() as i64 - self.raw.sections.len() as i64;
@@ -936,21 +937,35 @@ impl Mrea {
             w.bytes(&self.raw.trailing);
             return Ok(w.into_inner());
         }
+        // A changed geometry run grows or shrinks the block that holds its last section.
+        let mut counts: Vec<u32> = self
+            .compressed_blocks
+            .iter()
+            .map(|b| b.section_count)
+            .collect();
         if delta != 0 {
-            return Err(invalid(
-                "data_section_count",
-                format!(
-                    "the world geometry changed from {} to {} sections; compressed areas keep their section count",
-                    self.raw.geometry_sections,
-                    self.raw.geometry_sections as i64 + delta
-                ),
-            ));
+            let last = first + self.raw.geometry_sections.saturating_sub(1);
+            let b = self
+                .compressed_blocks
+                .iter()
+                .position(|b| (b.first_section + b.section_count) as usize > last)
+                .unwrap_or(counts.len().saturating_sub(1));
+            let n = i64::from(counts[b]) + delta;
+            if n < 1 {
+                return Err(invalid(
+                    "block.section_count",
+                    format!(
+                        "block {b} would hold {n} sections after the world geometry changed by {delta}"
+                    ),
+                ));
+            }
+            counts[b] = n as u32;
         }
         let mp3 = self.game == Game::Mp3;
         w.u32(self.script_layer_count.unwrap_or(0));
         w.u32(count);
         if !mp3 {
-            self.section_index.iter().for_each(|s| w.u32(s.index));
+            self.section_index.iter().for_each(|s| w.u32(index(s)));
         }
         w.u32(self.compressed_blocks.len() as u32);
         if mp3 {
@@ -961,12 +976,16 @@ impl Mrea {
         w.bytes(&pad_like(pads.get(1), w.len()));
         let mut headers = Writer::new();
         let mut bodies = Writer::new();
+        let mut at = 0usize;
         for (b, block) in self.compressed_blocks.iter().enumerate() {
-            let range =
+            let old =
                 block.first_section as usize..(block.first_section + block.section_count) as usize;
-            let now: Vec<u8> = sections[range.clone()].concat();
-            let before: Vec<u8> = self.raw.sections[range].concat();
+            let range = at..at + counts[b] as usize;
+            at = range.end;
+            let now: Vec<u8> = sections[range].concat();
+            let before: Vec<u8> = self.raw.sections[old].concat();
             let mut h = *block;
+            h.section_count = counts[b];
             if now == before {
                 bodies.bytes(&self.raw.blocks[b]);
             } else {
@@ -1359,6 +1378,36 @@ mod tests {
             again.lights_section.map(|l| l.layers),
             lights.map(|l| l.layers)
         );
+    }
+
+    #[test]
+    fn an_mp2_area_may_lose_a_surface() {
+        let Some((_, mut m)) = area("mp2_area.MREA") else {
+            return;
+        };
+        let g = m.geometry.as_mut().expect("geometry");
+        g.world_models[1].surfaces.pop();
+        g.refresh_layout();
+        let out = m.to_bytes().expect("writes");
+        let again = parse_mrea(&out, "edited").expect("edited area parses");
+        assert!(again.warnings.is_empty(), "{:?}", again.warnings);
+        assert_eq!(
+            again.geometry.as_ref().expect("geometry").triangle_count(),
+            20
+        );
+        assert_eq!(again.data_section_count, m.data_section_count - 1);
+        assert_eq!(again.compressed_blocks[0].section_count, 25);
+        assert_eq!(again.section_index("lights_section"), Some(29));
+        assert_eq!(
+            again.lights_section.map(|l| l.layers),
+            m.lights_section.map(|l| l.layers)
+        );
+        assert_eq!(again.raw.blocks[1..], m.raw.blocks[1..]);
+        assert_eq!(again.unknown_section_2, {
+            let mut u = m.unknown_section_2.clone().expect("unknown 2");
+            u.index -= 1;
+            Some(u)
+        });
     }
 
     #[test]
