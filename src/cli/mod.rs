@@ -4,6 +4,7 @@
 //! [`main`].
 
 pub mod anim;
+pub mod area;
 pub mod args;
 pub mod cmdl;
 pub mod edit;

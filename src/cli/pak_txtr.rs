@@ -21,7 +21,7 @@ use crate::formats::{Game, asset_id_string, fourcc_string};
 use crate::image::RgbaImage;
 use crate::load::source::{self, Resource};
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .fold(String::with_capacity(64), |mut s, b| {

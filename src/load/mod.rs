@@ -2,6 +2,7 @@
 //! `PAK:ID` entries and names, and whole models resolved with their textures, skins,
 //! skeletons and animations. This is the application edge, so errors are `anyhow`.
 
+pub mod area;
 pub mod cpu;
 pub mod model;
 pub mod source;

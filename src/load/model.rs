@@ -6,6 +6,7 @@ use anyhow::{Result, anyhow, bail};
 
 use rayon::prelude::*;
 
+use super::area::{AreaView, area_model};
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
@@ -17,6 +18,7 @@ use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
+use crate::formats::mrea::{parse_mrea, parse_mrea_lights};
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
 use crate::model::TextureData;
@@ -185,7 +187,7 @@ fn load_textures(
 
 type ModelTextures = HashMap<u64, TextureData>;
 
-/// Loads a CMDL or an ANCS character with default choices (see [`load`]).
+/// Loads a CMDL, an ANCS character or an MREA area with default choices (see [`load`]).
 pub fn load_model(
     file: &str,
     skin: Option<&str>,
@@ -203,8 +205,9 @@ pub fn load_model(
     })
 }
 
-/// Loads a CMDL or an ANCS character (see the module docs) with what it refers to:
-/// explicit choices first, then by asset ID beside the input, then by name.
+/// Loads a CMDL, an ANCS character or an MREA area's world geometry (see the module docs)
+/// with what it refers to: explicit choices first, then by asset ID beside the input, then
+/// by name.
 pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
     let (input, own) = source::open(&req.file)?;
     let resolver: Box<dyn Resolver> = if req.texture_dirs.is_empty() {
@@ -331,9 +334,43 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             warnings,
         ));
     }
+    let area_magic = input
+        .bytes
+        .starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
+    if input.is(b"MREA") || (input.fourcc.is_none() && area_magic) {
+        if req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some() {
+            bail!(
+                "{}: an area has no skin, skeleton or animation",
+                input.label
+            );
+        }
+        let m = parse_mrea(&input.bytes, &input.label)?;
+        warnings.extend(m.warnings.iter().cloned());
+        let geometry = m.geometry.as_ref().ok_or_else(|| {
+            anyhow!(
+                "{}: the world geometry of MP3 areas is not read",
+                input.label
+            )
+        })?;
+        let cmdl = area_model(geometry, AreaView::default())?;
+        let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
+        return Ok((
+            LoadedModel {
+                label: input.label,
+                assets: ModelAssets {
+                    cmdl,
+                    textures,
+                    skin: None,
+                },
+                animation: None,
+                sources,
+            },
+            warnings,
+        ));
+    }
     if input.fourcc.is_some_and(|f| &f != b"CMDL") {
         bail!(
-            "{}: expected a CMDL or an ANCS, not a {}",
+            "{}: expected a CMDL, an ANCS or an MREA, not a {}",
             input.label,
             String::from_utf8_lossy(&input.fourcc.unwrap_or(*b"????"))
         );
@@ -455,7 +492,7 @@ pub fn load_lights(spec: Option<&str>) -> Result<LightSet> {
         Some("none") => Ok(LightPreset::GameNoLights.light_set()),
         Some(path) => {
             let (r, _) = source::open(path)?;
-            let m = crate::formats::mrea::parse_mrea(&r.bytes, &r.label)?;
+            let m = parse_mrea_lights(&r.bytes, &r.label)?;
             let layer = m
                 .lights_section
                 .as_ref()
