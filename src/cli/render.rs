@@ -94,7 +94,7 @@ fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
     };
     let cpu = model
         .assets
-        .cpu_model()
+        .into_cpu_model()
         .with_context(|| format!("preparing {}", model.label))?;
     let mut scene = Scene::with_options(ctx, cpu, options)
         .with_context(|| format!("preparing {}", model.label))?;

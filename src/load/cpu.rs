@@ -47,6 +47,16 @@ impl ModelAssets {
     /// The model as the renderer takes it (see [`crate::model`]). Fails only when the skin
     /// does not fit the skeleton.
     pub fn cpu_model(&self) -> Result<CpuModel> {
+        self.describe(self.textures.clone())
+    }
+
+    /// [`ModelAssets::cpu_model`] that moves the textures instead of copying them.
+    pub fn into_cpu_model(mut self) -> Result<CpuModel> {
+        let textures = std::mem::take(&mut self.textures);
+        self.describe(textures)
+    }
+
+    fn describe(&self, textures: HashMap<u64, TextureData>) -> Result<CpuModel> {
         let cmdl = &self.cmdl;
         let mut warnings = Vec::new();
         let material_sets = cmdl
@@ -119,7 +129,7 @@ impl ModelAssets {
             mesh,
             surfaces,
             material_sets,
-            textures: self.textures.clone(),
+            textures,
             skin,
             aabb,
             warnings,
