@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use anyhow::{Context as _, Result};
 
-use crate::anim::{Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence};
+use crate::anim::{AnimError, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence};
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::txtr::Txtr;
@@ -22,6 +22,30 @@ pub struct SkinAssets {
     pub cskr: Cskr,
     /// Named clips (ANCS animation names, or file names).
     pub clips: Vec<(String, Clip)>,
+}
+
+impl SkinAssets {
+    /// The skin resolved against `cmdl`. Only the positions the display lists use count: a
+    /// CMDL's position section is padded to 32 bytes, so its parsed length can include zero
+    /// entries the skin's groups (rightly) do not cover. Normals are counted the same way,
+    /// as Retro's skins list them one to one with positions.
+    pub fn binding(&self, cmdl: &Cmdl) -> Result<SkinBinding, AnimError> {
+        let used = cmdl
+            .surfaces
+            .iter()
+            .flat_map(|s| &s.mesh.vertices)
+            .map(|v| usize::from(v.position) + 1)
+            .max()
+            .unwrap_or(0)
+            .min(cmdl.positions.len());
+        SkinBinding::new(
+            &self.cskr,
+            &self.skeleton,
+            used,
+            cmdl.normals.len().min(used),
+            SkinOptions::default(),
+        )
+    }
 }
 
 /// The parsed files of a model: what [`ModelAssets::cpu_model`] describes, and what
@@ -143,24 +167,7 @@ fn cpu_skin(
     assets: &SkinAssets,
     position_of_vertex: &[u16],
 ) -> Result<(CpuSkin, Vec<String>)> {
-    // Only the positions the display lists use count: a CMDL's position section is padded
-    // to 32 bytes, so its parsed length can include zero entries the skin's groups (rightly)
-    // do not cover. Normals are counted the same way, as Retro's skins list them one to one
-    // with positions (the GPU uses position influences).
-    let used = position_of_vertex
-        .iter()
-        .map(|&p| usize::from(p) + 1)
-        .max()
-        .unwrap_or(0)
-        .min(cmdl.positions.len());
-    let binding = SkinBinding::new(
-        &assets.cskr,
-        &assets.skeleton,
-        used,
-        cmdl.normals.len().min(used),
-        SkinOptions::default(),
-    )
-    .context("skin")?;
+    let binding = assets.binding(cmdl).context("skin")?;
     let influences = position_of_vertex
         .iter()
         .map(|&p| {
