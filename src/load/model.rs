@@ -157,7 +157,9 @@ fn load_textures(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let results: Vec<(u64, Result<Option<(TextureData, String, Vec<String>)>>)> = ids
+    /// A texture, the file it came from and its parser's warnings (None: not found).
+    type Loaded = Result<Option<(TextureData, String, Vec<String>)>>;
+    let results: Vec<(u64, Loaded)> = ids
         .par_iter()
         .map(|&id| {
             let loaded = resolver.find(id, Some(*b"TXTR")).and_then(|r| {
