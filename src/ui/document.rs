@@ -137,13 +137,16 @@ impl Document {
             || resource.is(b"CMDL")
             || sniff_ext(&resource.label, "cmdl")
             || sniff_ext(&resource.label, "ancs")
+            || resource.is(b"MREA")
+            || sniff_ext(&resource.label, "mrea")
         {
+            // An area's world geometry is a model too (see `load::area`).
             return Self::open_model(spec, &resource, references);
         }
         Self::from_resource(spec, &resource)
     }
 
-    /// A CMDL or ANCS character through [`crate::load::load_model`] (textures, skin,
+    /// A CMDL, ANCS character or MREA area through [`crate::load::load_model`] (textures, skin,
     /// skeleton and animations found by asset ID), with the material entries the editor
     /// and the quad preview use.
     fn open_model(
@@ -257,7 +260,7 @@ impl Document {
                 .fourcc
                 .map_or_else(|| "unknown".to_string(), crate::formats::fourcc_string);
             return Err(anyhow!(
-                "{}: type {kind} cannot be viewed (open a CMDL, ANCS or TXTR)",
+                "{}: type {kind} cannot be viewed (open a CMDL, ANCS, MREA or TXTR)",
                 resource.label
             ));
         };
@@ -444,6 +447,30 @@ mod tests {
             .filter(|m| m.textures.iter().any(Option::is_some))
             .count();
         assert!(textured > 0, "no material found its textures");
+        assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    }
+
+    /// An area opens as a model: its world geometry, materials and textures.
+    #[test]
+    fn opens_an_area_as_a_model() {
+        let Some(dir) = crate::testing::conformance_dir() else {
+            return;
+        };
+        let path = dir.join("areas").join("mp1_area.MREA");
+        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let Content::Model {
+            sets,
+            surface_count,
+            triangle_count,
+            model,
+            ..
+        } = &doc.content
+        else {
+            panic!("not a model");
+        };
+        assert_eq!((*surface_count, *triangle_count), (4, 22));
+        assert_eq!(sets.len(), model.material_sets.len());
+        assert!(sets[0].materials.iter().all(|m| m.is_ok()));
         assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
     }
 
