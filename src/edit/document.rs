@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use json_patch::PatchOperation;
 
-use super::patch::{self, PatchError};
+use super::patch::{self, PatchError, Refusal};
 use crate::formats::FormatError;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::material::{Material, MaterialSet};
@@ -249,6 +249,47 @@ impl Document {
         self.execute(Command::between(label, &self.cmdl.material_sets, after));
     }
 
+    /// Replaces one material as one command after the checks a patch gets (hardware and game
+    /// limits the material did not already break); a refused material changes nothing. The
+    /// UV block size and count are recomputed from the animations. With `merge`, a last
+    /// command of the same label (not saved, nothing to redo) takes this change in instead
+    /// (a slider dragged over many frames is one undo step).
+    pub fn edit_material(
+        &mut self,
+        set: usize,
+        index: usize,
+        mut material: Material,
+        label: impl Into<String>,
+        merge: bool,
+    ) -> Result<(), Refusal> {
+        let label = label.into();
+        let Some((s, before)) = self
+            .cmdl
+            .material_sets
+            .get(set)
+            .and_then(|s| Some((s, s.materials.get(index)?)))
+        else {
+            return Err(Refusal::NotEditable);
+        };
+        material.refresh_uv_block();
+        let old = patch::limit_errors(before, s.game, s.texture_ids.len());
+        if let Some((field, message)) = patch::limit_errors(&material, s.game, s.texture_ids.len())
+            .into_iter()
+            .find(|e| !old.contains(e))
+        {
+            return Err(Refusal::Limit { field, message });
+        }
+        let mergeable = merge
+            && self.redo.is_empty()
+            && self.saved_depth != Some(self.undo.len())
+            && self.undo.last().is_some_and(|c| c.label == label);
+        if mergeable && let Some(last) = self.undo.pop() {
+            last.inverse().apply(&mut self.cmdl);
+        }
+        self.set_material(set, index, material, label);
+        Ok(())
+    }
+
     /// Runs a command and records it (an empty command is dropped).
     pub fn execute(&mut self, command: Command) {
         if command.is_empty() {
@@ -337,6 +378,22 @@ impl Document {
             source,
         })?;
         self.saved_depth = Some(self.undo.len());
+        Ok(())
+    }
+}
+
+impl Document {
+    /// [`Document::save_to`], then `target` is the document's file (Save As): a PAK member
+    /// stays the same resource of the written archive.
+    pub fn save_as(&mut self, target: &Path) -> Result<(), DocumentError> {
+        self.save_to(target)?;
+        let path = target.to_path_buf();
+        match &mut self.origin {
+            Origin::Loose { path: p } | Origin::Pak { path: p, .. } => *p = path,
+        }
+        if let Origin::Loose { path } = &self.origin {
+            self.label = path.display().to_string();
+        }
         Ok(())
     }
 }

@@ -17,7 +17,8 @@ use crate::render::{AdapterPreference, RenderContext};
 
 use super::ViewerOptions;
 use super::edit::trace_quad_pixel;
-use super::panels::{AppState, ModelPick, ViewMode, show};
+use super::panels::show;
+use super::state::{AppState, ModelPick, ViewMode};
 use super::viewport::{SceneInputs, Viewport};
 
 struct Gpu {
@@ -89,6 +90,8 @@ struct App {
     next_repaint: Option<Instant>,
     /// Set when the window or GPU could not be created; `run` returns it.
     fatal: Option<anyhow::Error>,
+    /// The user confirmed closing the window.
+    exit: bool,
 }
 
 impl App {
@@ -129,6 +132,7 @@ impl App {
             pending_textures: egui::TexturesDelta::default(),
             next_repaint: None,
             fatal: None,
+            exit: false,
         }
     }
 
@@ -152,14 +156,12 @@ impl App {
         ));
         self.state.view_status = gpu.viewport.status.clone();
         let input = egui_state.take_egui_input(&window);
+        if self.state.poll_loading() {
+            window.set_title(&self.state.title());
+        }
         let state = &mut self.state;
         let mut full = self.egui_ctx.run_ui(input, |ui| {
-            if ui.input(|i| {
-                i.key_pressed(egui::Key::F12)
-                    || (i.modifiers.command && i.key_pressed(egui::Key::S))
-            }) {
-                state.requests.screenshot = true;
-            }
+            shortcuts(ui, state);
             show(ui, state);
         });
         egui_state.handle_platform_output(&window, full.platform_output);
@@ -172,9 +174,12 @@ impl App {
         let mut requests = std::mem::take(&mut self.state.requests);
         if let Some(spec) = requests.open.take() {
             self.state.notice = None;
-            self.state.open(&spec);
-            requests.reload_view |= std::mem::take(&mut self.state.requests.reload_view);
-            window.set_title(&format!("tevscope — {spec}"));
+            self.state.start_open(&spec);
+        }
+        // Opening, edits and saves change the title.
+        let title = self.state.title();
+        if window.title() != title {
+            window.set_title(&title);
         }
         if let Some((w, h)) = requests.viewport_size {
             gpu.viewport.resize(&gpu.ctx, &mut gpu.egui_renderer, w, h);
@@ -237,6 +242,9 @@ impl App {
         }
         if requests.reload_view || requests.screenshot {
             window.request_redraw();
+        }
+        if requests.exit {
+            self.exit = true;
         }
 
         // Paint egui with the viewport image onto the window.
@@ -321,6 +329,10 @@ impl App {
         self.next_repaint = delay
             .filter(|d| !d.is_zero() && *d < std::time::Duration::from_secs(3600))
             .map(|d| Instant::now() + d);
+        if self.state.loading.is_some() {
+            // Poll the worker and move the progress line.
+            self.next_repaint = Some(Instant::now() + std::time::Duration::from_millis(100));
+        }
         if self.state.animating()
             || gpu.viewport.pipeline_pending()
             || repaint_now
@@ -331,13 +343,44 @@ impl App {
     }
 }
 
-impl super::panels::Requests {
+/// Keyboard shortcuts: undo/redo, save, screenshot.
+fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
+    use egui::{Key, KeyboardShortcut, Modifiers};
+    // Shift-less shortcuts also match with Shift held: the Shift ones are consumed first.
+    let (redo, redo_y, undo, save_as, save, shot) = ui.input_mut(|i| {
+        let shift = Modifiers::COMMAND | Modifiers::SHIFT;
+        (
+            i.consume_shortcut(&KeyboardShortcut::new(shift, Key::Z)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)),
+            i.consume_shortcut(&KeyboardShortcut::new(shift, Key::S)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S)),
+            i.key_pressed(Key::F12),
+        )
+    });
+    if redo || redo_y {
+        state.redo();
+    } else if undo {
+        state.undo();
+    }
+    if save_as {
+        state.save_as_dialog();
+    } else if save {
+        state.save();
+    }
+    if shot {
+        state.requests.screenshot = true;
+    }
+}
+
+impl super::state::Requests {
     fn is_empty(&self) -> bool {
         self.open.is_none()
             && !self.reload_view
             && self.inspect.is_none()
             && self.pick.is_none()
             && !self.screenshot
+            && !self.exit
     }
 }
 
@@ -372,7 +415,13 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                 lights_revision: state.lights_revision,
                 material_set: state.set,
                 tev: state.tev_options,
-                edit: state.edit.as_ref().map(|e| (state.material, e)),
+                materials: state.doc.as_ref().and_then(|d| {
+                    let super::document::Content::Model { sets, .. } = &d.content else {
+                        return None;
+                    };
+                    Some((state.doc_revision, &sets.get(state.set)?.materials[..]))
+                }),
+                selected: state.edit.as_ref().map(|_| state.material),
             },
         );
     }
@@ -462,7 +511,13 @@ impl ApplicationHandler for App {
             }
         }
         match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::CloseRequested => {
+                if self.state.request_close() {
+                    event_loop.exit();
+                } else {
+                    window.request_redraw();
+                }
+            }
             WindowEvent::Resized(size) => {
                 if let Some(gpu) = self.gpu.as_mut() {
                     gpu.resize(size.width, size.height);
@@ -470,7 +525,7 @@ impl ApplicationHandler for App {
                 window.request_redraw();
             }
             WindowEvent::DroppedFile(path) => {
-                self.state.requests.open = Some(path.display().to_string());
+                self.state.request_open(&path.display().to_string());
                 window.request_redraw();
             }
             WindowEvent::RedrawRequested => self.redraw(),
@@ -479,6 +534,10 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.exit {
+            event_loop.exit();
+            return;
+        }
         // Idle unless something animates; redraws are requested where needed.
         let Some(w) = &self.window else {
             event_loop.set_control_flow(ControlFlow::Wait);

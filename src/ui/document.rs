@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, anyhow};
 
 use crate::formats::cmdl::Aabb;
+use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::gx::types::{
     AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
@@ -157,36 +158,12 @@ impl Document {
         for (i, e) in cmdl.surface_errors() {
             warnings.push(format!("surface {i}: {e}"));
         }
-        let mut sets = Vec::new();
-        for set in &cmdl.material_sets {
-            let mut materials = Vec::new();
-            for (index, m) in set.materials.iter().enumerate() {
-                let entry = m.to_gx().map_err(|e| e.to_string()).map(|material| {
-                    let texture_ids = set.material_texture_ids(index);
-                    let textures = texture_ids
-                        .iter()
-                        .map(|id| {
-                            let id = (*id)?;
-                            let t = assets.textures.get(&u64::from(id)).cloned();
-                            if t.is_none() {
-                                let w = format!("texture 0x{id:08X} not found or unreadable");
-                                if !warnings.contains(&w) {
-                                    warnings.push(w);
-                                }
-                            }
-                            t
-                        })
-                        .collect();
-                    MaterialEntry {
-                        material,
-                        textures,
-                        texture_ids,
-                    }
-                });
-                materials.push(entry);
-            }
-            sets.push(MaterialSetEntry { materials });
-        }
+        let sets = material_entries(
+            &cmdl.material_sets,
+            &assets.textures,
+            Vec::new(),
+            &mut warnings,
+        );
         let animations = assets
             .skin
             .as_ref()
@@ -265,6 +242,33 @@ impl Document {
         })
     }
 
+    /// Rebuilds the material entries from the edited `sets`; when a texture binding changed
+    /// the model's assets are replaced too (so the scene is rebuilt) and true is returned.
+    pub fn refresh_materials(&mut self, new_sets: &[MaterialSet]) -> bool {
+        let Content::Model { sets, assets, .. } = &mut self.content else {
+            return false;
+        };
+        let mut warnings = Vec::new();
+        let previous = std::mem::take(sets);
+        *sets = material_entries(new_sets, &assets.textures, previous, &mut warnings);
+        let bindings = |s: &[MaterialSet]| -> Vec<Vec<Vec<Option<u32>>>> {
+            s.iter()
+                .map(|set| {
+                    (0..set.materials.len())
+                        .map(|i| set.material_texture_ids(i))
+                        .collect()
+                })
+                .collect()
+        };
+        if bindings(&assets.cmdl.material_sets) == bindings(new_sets) {
+            return false;
+        }
+        let mut a = (**assets).clone();
+        a.cmdl.material_sets = new_sets.to_vec();
+        *assets = Arc::new(a);
+        true
+    }
+
     /// The material at (set, index), if it converted.
     pub fn material(&self, set: usize, index: usize) -> Option<&MaterialEntry> {
         match &self.content {
@@ -272,6 +276,60 @@ impl Document {
             Content::Texture { .. } => None,
         }
     }
+}
+
+/// The viewer's entries for `sets`: each material in GX form with its decoded textures
+/// (taken from `previous` where the IDs did not change); missing textures add a warning.
+fn material_entries(
+    sets: &[MaterialSet],
+    textures: &std::collections::HashMap<u64, TextureData>,
+    mut previous: Vec<MaterialSetEntry>,
+    warnings: &mut Vec<String>,
+) -> Vec<MaterialSetEntry> {
+    let mut out = Vec::new();
+    for (s, set) in sets.iter().enumerate() {
+        let mut materials = Vec::new();
+        for (index, m) in set.materials.iter().enumerate() {
+            let entry = m.to_gx().map_err(|e| e.to_string()).map(|material| {
+                let texture_ids = set.material_texture_ids(index);
+                let kept = previous
+                    .get_mut(s)
+                    .and_then(|p| p.materials.get_mut(index))
+                    .and_then(|e| e.as_mut().ok())
+                    .filter(|e| e.texture_ids == texture_ids)
+                    .map(|e| std::mem::take(&mut e.textures));
+                if let Some(textures) = kept {
+                    return MaterialEntry {
+                        material,
+                        textures,
+                        texture_ids,
+                    };
+                }
+                let textures = texture_ids
+                    .iter()
+                    .map(|id| {
+                        let id = (*id)?;
+                        let t = textures.get(&u64::from(id)).cloned();
+                        if t.is_none() {
+                            let w = format!("texture 0x{id:08X} not found or unreadable");
+                            if !warnings.contains(&w) {
+                                warnings.push(w);
+                            }
+                        }
+                        t
+                    })
+                    .collect();
+                MaterialEntry {
+                    material,
+                    textures,
+                    texture_ids,
+                }
+            });
+            materials.push(entry);
+        }
+        out.push(MaterialSetEntry { materials });
+    }
+    out
 }
 
 fn sniff_ext(label: &str, ext: &str) -> bool {

@@ -30,6 +30,7 @@ use crate::render::pick::PickHit;
 use crate::render::scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions};
 
 use super::camera::OrbitCamera;
+use super::document::MaterialEntry;
 use super::edit::MaterialEdit;
 
 /// How the preview quad is composited into the target.
@@ -192,8 +193,8 @@ pub struct SceneView {
     assets: Arc<ModelAssets>,
     /// (material set, TEV switches) the materials were built with.
     built: (usize, TevOptions),
-    /// (set, material, revision) of the last edit written into the scene.
-    applied_edit: Option<(usize, usize, u64)>,
+    /// The document revision whose materials the scene draws.
+    applied_revision: Option<u64>,
     lights_revision: Option<u64>,
     /// The last frame's statistics.
     pub stats: FrameStats,
@@ -214,8 +215,11 @@ pub struct SceneInputs<'a> {
     pub lights_revision: u64,
     pub material_set: usize,
     pub tev: TevOptions,
-    /// The selected material index and its edit.
-    pub edit: Option<(usize, &'a MaterialEdit)>,
+    /// The document's revision and the active set's materials as it has them now (edits,
+    /// undo and redo): materials that differ from the scene's are written into it.
+    pub materials: Option<(u64, &'a [Result<MaterialEntry, String>])>,
+    /// The selected material.
+    pub selected: Option<usize>,
 }
 
 /// What the viewport draws.
@@ -574,7 +578,7 @@ impl Viewport {
                     scene,
                     assets: assets.clone(),
                     built: (material_set, tev),
-                    applied_edit: None,
+                    applied_revision: None,
                     lights_revision: None,
                     stats: FrameStats::default(),
                 }));
@@ -612,7 +616,7 @@ impl Viewport {
                 self.status.error = Some(e.to_string());
             }
             sv.built = (inputs.material_set, inputs.tev);
-            sv.applied_edit = None;
+            sv.applied_revision = None;
         }
         scene.set_camera(inputs.camera);
         scene.set_time(inputs.time);
@@ -621,20 +625,21 @@ impl Viewport {
             scene.set_lights(inputs.lights.clone());
             sv.lights_revision = Some(inputs.lights_revision);
         }
-        if let Some((index, edit)) = inputs.edit {
-            let key = (inputs.material_set, index, edit.revision);
-            if sv.applied_edit != Some(key) {
-                let material = edit.to_material();
-                if let Some(m) = scene.material_mut(inputs.material_set, index)
-                    && *m != material
+        if let Some((revision, materials)) = inputs.materials
+            && sv.applied_revision != Some(revision)
+        {
+            for (index, entry) in materials.iter().enumerate() {
+                if let Ok(entry) = entry
+                    && let Some(m) = scene.material_mut(inputs.material_set, index)
+                    && *m != entry.material
                 {
-                    *m = material;
+                    *m = entry.material.clone();
                     scene.mark_material_dirty(index);
                 }
-                sv.applied_edit = Some(key);
             }
+            sv.applied_revision = Some(revision);
         }
-        self.status.selected_material = inputs.edit.map(|(i, _)| i);
+        self.status.selected_material = inputs.selected;
     }
 
     /// Which surface and material cover target pixel (x, y) of the model view, with the
