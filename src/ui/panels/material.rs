@@ -161,7 +161,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     let textures = state.set_texture_ids().to_vec();
     let mut m = original.clone();
     let mut label = None;
-    egui::ScrollArea::vertical()
+    egui::ScrollArea::both()
         .id_salt("material_scroll")
         .show(ui, |ui| {
             summary(ui, &m);

@@ -33,8 +33,12 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
     egui::Panel::left("browser")
         .default_size(260.0)
         .show(ui, |ui| files::browser_panel(ui, state));
+    // At most 45 % of the window: the viewport stays the main thing on small screens
+    // (the editor scrolls sideways instead).
+    let max = (ui.available_width() * 0.45).max(320.0);
     egui::Panel::right("material")
-        .default_size(430.0)
+        .default_size(430.0_f32.min(max))
+        .max_size(max)
         .show(ui, |ui| right_panel(ui, state));
     egui::CentralPanel::default()
         .frame(egui::Frame::NONE.fill(Color32::from_gray(24)))
@@ -59,6 +63,7 @@ fn unsaved_prompt(ui: &mut Ui, state: &mut AppState) {
     egui::Window::new("Unsaved edits")
         .collapsible(false)
         .resizable(false)
+        .min_width(380.0)
         .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
         .show(ui.ctx(), |ui| {
             ui.label(format!("{name} has edits that are not saved."));
