@@ -19,6 +19,7 @@ pub mod edit;
 pub mod editing;
 pub mod panels;
 pub mod state;
+pub mod view_sync;
 pub mod viewport;
 
 /// How the viewer starts.

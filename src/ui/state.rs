@@ -34,6 +34,18 @@ pub struct Requests {
     pub pick: Option<(u32, u32)>,
 }
 
+impl Requests {
+    /// Whether nothing is asked for.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.open.is_none()
+            && !self.reload_view
+            && self.inspect.is_none()
+            && self.pick.is_none()
+            && !self.screenshot
+            && !self.exit
+    }
+}
+
 /// Right-panel tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RightTab {
