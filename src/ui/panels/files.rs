@@ -174,10 +174,9 @@ fn references(ui: &mut Ui, state: &mut AppState) {
                 if ui
                     .add_enabled(open.is_some(), egui::Button::new("Reopen with these"))
                     .clicked()
+                    && let Some(spec) = open
                 {
-                    if let Some(spec) = open {
-                        state.request_open(&spec);
-                    }
+                    state.request_open(&spec);
                 }
                 if ui.button("Clear").clicked() {
                     state.references = Default::default();

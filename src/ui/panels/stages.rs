@@ -5,7 +5,7 @@ use egui::{Color32, RichText, Ui};
 
 use crate::formats::material::{Material as FileMaterial, TevStageWords};
 use crate::gx::names::{TevBiasField, TevOp, TevScaleField};
-use crate::gx::tev::{describe_alpha, describe_color};
+use crate::gx::tev::{describe_alpha, describe_color, pass_through_stage};
 use crate::gx::types::{
     AlphaInput, ColorInput, KonstSel, RasterChannel, TevCombine, TevReg, TevStage,
 };
@@ -109,35 +109,9 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
         .on_hover_text("A stage that passes the previous result through (d = PREV)")
         .clicked()
     {
-        m.tev_stages.push(TevStageWords::from_gx(&pass_through()));
+        m.tev_stages
+            .push(TevStageWords::from_gx(&pass_through_stage()));
         *label = Some(format!("add stage {count}"));
-    }
-}
-
-/// A stage that writes PREV unchanged: colour and alpha d = PREV, no texture, no raster.
-fn pass_through() -> TevStage {
-    TevStage {
-        color_in: [
-            ColorInput::Zero,
-            ColorInput::Zero,
-            ColorInput::Zero,
-            ColorInput::Cprev,
-        ],
-        alpha_in: [
-            AlphaInput::Zero,
-            AlphaInput::Zero,
-            AlphaInput::Zero,
-            AlphaInput::Aprev,
-        ],
-        color_op: TevCombine::DEFAULT,
-        alpha_op: TevCombine::DEFAULT,
-        kcsel: KonstSel(0),
-        kasel: KonstSel(0),
-        raster: RasterChannel::None,
-        tex_map: None,
-        tex_coord: None,
-        tex_swap: 0,
-        ras_swap: 0,
     }
 }
 

@@ -17,7 +17,7 @@ const TEXGEN_BITS: u32 = 0x1F_FFFF;
 fn matrix_name(id: u32) -> String {
     match id {
         GX_IDENTITY => "IDENTITY".into(),
-        30..=57 if (id - 30) % 3 == 0 => format!("TEXMTX{}", (id - 30) / 3),
+        30..=57 if (id - 30).is_multiple_of(3) => format!("TEXMTX{}", (id - 30) / 3),
         _ => format!("{id} (raw)"),
     }
 }
@@ -26,7 +26,7 @@ fn matrix_name(id: u32) -> String {
 fn post_matrix_name(id: u32) -> String {
     match id {
         GX_PTIDENTITY => "PTIDENTITY".into(),
-        64..=121 if (id - 64) % 3 == 0 => format!("PTTEXMTX{}", (id - 64) / 3),
+        64..=121 if (id - 64).is_multiple_of(3) => format!("PTTEXMTX{}", (id - 64) / 3),
         _ => format!("{id} (raw)"),
     }
 }

@@ -2,8 +2,6 @@
 
 use super::*;
 
-/// How the preview quad is composited into the target.
-
 const DISPLAY_WGSL: &str = r#"
 struct Params { mode: u32, cell: f32, pad0: f32, pad1: f32 }
 @group(0) @binding(0) var src: texture_2d<f32>;

@@ -2,8 +2,6 @@
 
 use super::*;
 
-/// How the preview quad is composited into the target.
-
 /// The material preview quad and its GPU resources.
 pub struct QuadView {
     pub(super) quad: QuadRenderer,
