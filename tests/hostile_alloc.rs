@@ -103,6 +103,7 @@ fn parsers_allocate_at_most_a_small_multiple_of_their_input() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("conformance dir")
         .chain(std::fs::read_dir(dir.join("pwe")).expect("pwe"))
+        .chain(std::fs::read_dir(dir.join("areas")).expect("areas"))
         .map(|e| e.expect("entry").path())
         .filter(|p| {
             p.extension().is_some_and(|e| {

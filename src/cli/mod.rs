@@ -4,9 +4,11 @@
 //! [`main`].
 
 pub mod anim;
+pub mod area;
 pub mod args;
 pub mod cmdl;
 pub mod edit;
+pub mod export;
 pub mod pak_txtr;
 pub mod render;
 pub mod tev;
@@ -23,7 +25,7 @@ use crate::formats::txtr::Txtr;
 use crate::formats::{Game, fourcc_string};
 use crate::gx;
 use crate::load::source::{self, Resolver, Resource};
-use crate::render::TextureData;
+use crate::model::TextureData;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
 /// Entry point of the `tevscope` binary.
@@ -61,8 +63,38 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             game: g,
         } => info(&file, json, game(g))?,
-        Command::Texture { file, output, mip } => pak_txtr::texture(&file, &output, mip as u32)?,
-        Command::Extract { file, output } => pak_txtr::extract(&file, &output)?,
+        Command::Texture {
+            file,
+            output,
+            mip,
+            all_mips,
+        } => pak_txtr::texture(&file, &output, mip as u32, all_mips)?,
+        Command::Extract { file, output, png } => pak_txtr::extract(&file, &output, png)?,
+        Command::Export {
+            file,
+            output,
+            anim,
+            set,
+            time,
+            skin,
+            skeleton,
+            texture_dir,
+            json,
+            game: g,
+        } => export::export(
+            &export::ExportRequest {
+                file: &file,
+                output: &output,
+                anim: anim.as_deref(),
+                set,
+                time,
+                skin: skin.as_deref(),
+                skeleton: skeleton.as_deref(),
+                texture_dirs: texture_dir,
+                game: game(g),
+            },
+            json,
+        )?,
         Command::Pose {
             anim,
             skeleton,

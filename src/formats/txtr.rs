@@ -6,9 +6,9 @@
 //! palette entries are alpha-first, and CMPR interpolates with 3/8–5/8 weights and makes
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
-use super::image::RgbaImage;
 use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
+use crate::image::RgbaImage;
 
 /// Size of the fixed header (format, width, height, mip count).
 pub const HEADER_SIZE: usize = 12;
@@ -736,6 +736,10 @@ fn to_rgb5a3(c: [u8; 4]) -> u16 {
 /// at least [`TexFormat::level_size`] bytes (missing blocks decode as transparent black).
 /// `palette` is the expanded palette for C4/C8/C14X2 (indices past its end give
 /// transparent black).
+///
+/// Each block is decoded whole into a small array of packed texels (16-bit formats through
+/// 64K-entry lookup tables) and its rows are copied out at once; only blocks overhanging the
+/// image edge are clipped.
 pub fn decode_image(
     format: TexFormat,
     width: u32,
@@ -743,144 +747,128 @@ pub fn decode_image(
     data: &[u8],
     palette: &[[u8; 4]],
 ) -> RgbaImage {
-    let pal = |i: usize| palette.get(i).copied().unwrap_or([0; 4]);
+    let pal: Vec<u32> = palette.iter().map(|&c| u32::from_ne_bytes(c)).collect();
+    let pal = |i: usize| pal.get(i).copied().unwrap_or(0);
     match format {
-        TexFormat::I4 => decode_tiled::<4>(width, height, data, |v| {
-            let i = e4(v);
-            [i, i, i, i]
-        }),
-        TexFormat::I8 => decode_tiled::<8>(width, height, data, |v| {
-            let i = v as u8;
-            [i, i, i, i]
-        }),
-        TexFormat::IA4 => decode_tiled::<8>(width, height, data, |v| {
-            let i = e4(v);
-            [i, i, i, e4(v >> 4)]
-        }),
-        TexFormat::IA8 => decode_tiled::<16>(width, height, data, |v| ia8(v as u16)),
-        TexFormat::C4 | TexFormat::C8 => {
-            let bits = format.bits_per_texel();
-            if bits == 4 {
-                decode_tiled::<4>(width, height, data, |v| pal(v as usize))
-            } else {
-                decode_tiled::<8>(width, height, data, |v| pal(v as usize))
+        TexFormat::I4 => detile::<8, 8, 32>(width, height, data, |b, out| {
+            for (pair, &byte) in out.as_flattened_mut().chunks_exact_mut(2).zip(b) {
+                pair[0] = gray(e4(u32::from(byte >> 4)), e4(u32::from(byte >> 4)));
+                pair[1] = gray(e4(u32::from(byte)), e4(u32::from(byte)));
             }
-        }
-        TexFormat::C14X2 => decode_tiled::<16>(width, height, data, |v| pal((v & 0x3FFF) as usize)),
-        TexFormat::Rgb565 => decode_tiled::<16>(width, height, data, |v| rgb565(v as u16)),
-        TexFormat::Rgb5A3 => decode_tiled::<16>(width, height, data, |v| rgb5a3(v as u16)),
-        TexFormat::Rgba8 => decode_rgba8(width, height, data),
-        TexFormat::Cmpr => decode_cmpr(width, height, data),
-    }
-}
-
-/// De-tiles a 4/8/16-bit format: blocks row-major, texels row-major inside a block,
-/// overhanging texels discarded.
-fn decode_tiled<const BITS: u32>(
-    width: u32,
-    height: u32,
-    data: &[u8],
-    texel: impl Fn(u32) -> [u8; 4],
-) -> RgbaImage {
-    let (bw, bh) = match BITS {
-        4 => (8usize, 8usize),
-        8 => (8, 4),
-        _ => (4, 4),
-    };
-    let (w, h) = (width as usize, height as usize);
-    let blocks_x = w.div_ceil(bw);
-    let mut img = RgbaImage::new(width, height);
-    let mut block_start = 0;
-    for by in 0..h.div_ceil(bh) {
-        for bx in 0..blocks_x {
-            let Some(block) = data.get(block_start..block_start + 32) else {
-                return img;
-            };
-            block_start += 32;
-            let x0 = bx * bw;
-            let cols = bw.min(w - x0);
-            for ty in 0..bh {
-                let y = by * bh + ty;
-                if y >= h {
-                    break;
-                }
-                let row = &mut img.pixels[(y * w + x0) * 4..(y * w + x0 + cols) * 4];
-                for (tx, px) in row.chunks_exact_mut(4).enumerate() {
-                    let i = ty * bw + tx;
-                    let v = match BITS {
-                        4 => u32::from(block[i / 2] >> (4 * (1 - (i & 1)))) & 0xF,
-                        8 => u32::from(block[i]),
-                        _ => u32::from(u16::from_be_bytes([block[2 * i], block[2 * i + 1]])),
-                    };
-                    px.copy_from_slice(&texel(v));
-                }
+        }),
+        TexFormat::I8 => detile::<8, 4, 32>(width, height, data, |b, out| {
+            for (t, &i) in out.as_flattened_mut().iter_mut().zip(b) {
+                *t = gray(i, i);
             }
-        }
-    }
-    img
-}
-
-/// RGBA8: 4×4 blocks of 64 bytes, 16 (A, R) pairs then 16 (G, B) pairs.
-fn decode_rgba8(width: u32, height: u32, data: &[u8]) -> RgbaImage {
-    let (w, h) = (width as usize, height as usize);
-    let mut img = RgbaImage::new(width, height);
-    let mut block_start = 0;
-    for by in 0..h.div_ceil(4) {
-        for bx in 0..w.div_ceil(4) {
-            let Some(block) = data.get(block_start..block_start + 64) else {
-                return img;
-            };
-            block_start += 64;
-            for ty in 0..4 {
-                let y = by * 4 + ty;
-                if y >= h {
-                    break;
-                }
-                for tx in 0..4.min(w - bx * 4) {
-                    let i = ty * 4 + tx;
-                    let p = (y * w + bx * 4 + tx) * 4;
-                    img.pixels[p..p + 4].copy_from_slice(&[
-                        block[2 * i + 1],
-                        block[32 + 2 * i],
-                        block[32 + 2 * i + 1],
-                        block[2 * i],
-                    ]);
-                }
+        }),
+        TexFormat::IA4 => detile::<8, 4, 32>(width, height, data, |b, out| {
+            for (t, &v) in out.as_flattened_mut().iter_mut().zip(b) {
+                *t = gray(e4(u32::from(v)), e4(u32::from(v >> 4)));
             }
-        }
-    }
-    img
-}
-
-/// CMPR: 8×8 blocks of four 8-byte sub-blocks (TL, TR, BL, BR).
-fn decode_cmpr(width: u32, height: u32, data: &[u8]) -> RgbaImage {
-    let (w, h) = (width as usize, height as usize);
-    let mut img = RgbaImage::new(width, height);
-    let mut block_start = 0;
-    for by in 0..h.div_ceil(8) {
-        for bx in 0..w.div_ceil(8) {
-            let Some(block) = data.get(block_start..block_start + 32) else {
-                return img;
-            };
-            block_start += 32;
-            for (s, sub) in block.chunks_exact(8).enumerate() {
-                let x0 = bx * 8 + (s & 1) * 4;
-                let y0 = by * 8 + (s >> 1) * 4;
-                if x0 >= w || y0 >= h {
-                    continue;
-                }
+        }),
+        TexFormat::IA8 => detile::<4, 4, 32>(width, height, data, |b, out| {
+            for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
+                *t = gray(v[1], v[0]);
+            }
+        }),
+        TexFormat::C4 => detile::<8, 8, 32>(width, height, data, |b, out| {
+            for (pair, &byte) in out.as_flattened_mut().chunks_exact_mut(2).zip(b) {
+                pair[0] = pal(usize::from(byte >> 4));
+                pair[1] = pal(usize::from(byte & 15));
+            }
+        }),
+        TexFormat::C8 => detile::<8, 4, 32>(width, height, data, |b, out| {
+            for (t, &i) in out.as_flattened_mut().iter_mut().zip(b) {
+                *t = pal(usize::from(i));
+            }
+        }),
+        TexFormat::C14X2 => detile::<4, 4, 32>(width, height, data, |b, out| {
+            for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
+                *t = pal(usize::from(u16::from_be_bytes([v[0], v[1]]) & 0x3FFF));
+            }
+        }),
+        TexFormat::Rgb565 => detile16(width, height, data, texel_table(&RGB565_TABLE, rgb565)),
+        TexFormat::Rgb5A3 => detile16(width, height, data, texel_table(&RGB5A3_TABLE, rgb5a3)),
+        TexFormat::Rgba8 => detile::<4, 4, 64>(width, height, data, |b, out| {
+            let (ar, gb) = b.split_at(32);
+            for ((t, ar), gb) in out
+                .as_flattened_mut()
+                .iter_mut()
+                .zip(ar.chunks_exact(2))
+                .zip(gb.chunks_exact(2))
+            {
+                *t = u32::from_ne_bytes([ar[1], gb[0], gb[1], ar[0]]);
+            }
+        }),
+        TexFormat::Cmpr => detile::<8, 8, 32>(width, height, data, |b, out| {
+            for (s, sub) in b.chunks_exact(8).enumerate() {
                 let c0 = u16::from_be_bytes([sub[0], sub[1]]);
                 let c1 = u16::from_be_bytes([sub[2], sub[3]]);
-                let pal = cmpr_palette(c0, c1);
-                for ty in 0..4.min(h - y0) {
-                    let bits = sub[4 + ty];
-                    for tx in 0..4.min(w - x0) {
-                        let index = (bits >> (6 - 2 * tx)) & 3;
-                        let p = ((y0 + ty) * w + x0 + tx) * 4;
-                        img.pixels[p..p + 4].copy_from_slice(&pal[index as usize]);
+                let p = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
+                let (x0, y0) = ((s & 1) * 4, (s >> 1) * 4);
+                for (ty, &bits) in sub[4..].iter().enumerate() {
+                    let row = &mut out[y0 + ty][x0..x0 + 4];
+                    for (tx, t) in row.iter_mut().enumerate() {
+                        *t = p[usize::from((bits >> (6 - 2 * tx)) & 3)];
                     }
                 }
             }
+        }),
+    }
+}
+
+/// A texel with R = G = B = `i` and alpha `a`, packed as its RGBA8 bytes.
+#[inline]
+fn gray(i: u8, a: u8) -> u32 {
+    u32::from_ne_bytes([i, i, i, a])
+}
+
+/// Every 16-bit texel value of a format, decoded once (256 KiB; built on first use).
+type TexelTable = std::sync::OnceLock<Box<[u32]>>;
+static RGB565_TABLE: TexelTable = std::sync::OnceLock::new();
+static RGB5A3_TABLE: TexelTable = std::sync::OnceLock::new();
+
+fn texel_table(table: &'static TexelTable, decode: fn(u16) -> [u8; 4]) -> &'static [u32] {
+    table.get_or_init(|| {
+        (0..=u16::MAX)
+            .map(|v| u32::from_ne_bytes(decode(v)))
+            .collect()
+    })
+}
+
+/// A 16-bit direct-colour format (4×4 blocks of big-endian texels) through its table.
+fn detile16(width: u32, height: u32, data: &[u8], table: &[u32]) -> RgbaImage {
+    detile::<4, 4, 32>(width, height, data, |b, out| {
+        for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
+            *t = table[usize::from(u16::from_be_bytes([v[0], v[1]]))];
+        }
+    })
+}
+
+/// De-tiles a format of `BW` × `BH` texel blocks of `BYTES` bytes each: blocks row-major,
+/// texels row-major inside a block, overhanging texels discarded. `decode` turns one block
+/// into packed RGBA8 texels (`u32::from_ne_bytes([r, g, b, a])`).
+fn detile<const BW: usize, const BH: usize, const BYTES: usize>(
+    width: u32,
+    height: u32,
+    data: &[u8],
+    decode: impl Fn(&[u8; BYTES], &mut [[u32; BW]; BH]),
+) -> RgbaImage {
+    let (w, h) = (width as usize, height as usize);
+    let blocks_x = w.div_ceil(BW);
+    let blocks = blocks_x * h.div_ceil(BH);
+    let mut img = RgbaImage::new(width, height);
+    let mut texels = [[0u32; BW]; BH];
+    for (i, block) in data.chunks_exact(BYTES).take(blocks).enumerate() {
+        let Ok(block) = <&[u8; BYTES]>::try_from(block) else {
+            break;
+        };
+        decode(block, &mut texels);
+        let (x0, y0) = ((i % blocks_x) * BW, (i / blocks_x) * BH);
+        let cols = BW.min(w - x0);
+        for (ty, row) in texels.iter().enumerate().take(h - y0) {
+            let at = ((y0 + ty) * w + x0) * 4;
+            img.pixels[at..at + cols * 4].copy_from_slice(bytemuck::cast_slice(&row[..cols]));
         }
     }
     img

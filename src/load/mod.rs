@@ -2,8 +2,11 @@
 //! `PAK:ID` entries and names, and whole models resolved with their textures, skins,
 //! skeletons and animations. This is the application edge, so errors are `anyhow`.
 
+pub mod area;
+pub mod cpu;
 pub mod model;
 pub mod source;
 
+pub use cpu::{ModelAssets, SkinAssets, cpu_material_set, decode_texture};
 pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

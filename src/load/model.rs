@@ -6,9 +6,11 @@ use anyhow::{Result, anyhow, bail};
 
 use rayon::prelude::*;
 
+use super::area::{AreaView, area_model};
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
+use super::cpu::{ModelAssets, SkinAssets, decode_texture};
 use crate::anim::{Clip, MetaClip, Skeleton, SlerpMode, bake};
 use crate::formats::Game;
 use crate::formats::ancs::{Ancs, MetaAnim};
@@ -16,10 +18,10 @@ use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
+use crate::formats::mrea::{parse_mrea, parse_mrea_lights};
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
-use crate::render::TextureData;
-use crate::render::scene::{ModelAssets, SkinAssets};
+use crate::model::TextureData;
 
 /// A model with what it needs, and the animation the request asked for.
 pub struct LoadedModel {
@@ -155,13 +157,15 @@ fn load_textures(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let results: Vec<(u64, Result<Option<(TextureData, String, Vec<String>)>>)> = ids
+    /// A texture, the file it came from and its parser's warnings (None: not found).
+    type Loaded = Result<Option<(TextureData, String, Vec<String>)>>;
+    let results: Vec<(u64, Loaded)> = ids
         .par_iter()
         .map(|&id| {
             let loaded = resolver.find(id, Some(*b"TXTR")).and_then(|r| {
                 r.map(|r| {
                     let t = Txtr::parse(&r.bytes, &r.label)?;
-                    Ok((TextureData::from_txtr(&t)?, r.label, t.warnings))
+                    Ok((decode_texture(&t)?.0, r.label, t.warnings))
                 })
                 .transpose()
             });
@@ -185,7 +189,7 @@ fn load_textures(
 
 type ModelTextures = HashMap<u64, TextureData>;
 
-/// Loads a CMDL or an ANCS character with default choices (see [`load`]).
+/// Loads a CMDL, an ANCS character or an MREA area with default choices (see [`load`]).
 pub fn load_model(
     file: &str,
     skin: Option<&str>,
@@ -203,8 +207,9 @@ pub fn load_model(
     })
 }
 
-/// Loads a CMDL or an ANCS character (see the module docs) with what it refers to:
-/// explicit choices first, then by asset ID beside the input, then by name.
+/// Loads a CMDL, an ANCS character or an MREA area's world geometry (see the module docs)
+/// with what it refers to: explicit choices first, then by asset ID beside the input, then
+/// by name.
 pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
     let (input, own) = source::open(&req.file)?;
     let resolver: Box<dyn Resolver> = if req.texture_dirs.is_empty() {
@@ -331,9 +336,43 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             warnings,
         ));
     }
+    let area_magic = input
+        .bytes
+        .starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
+    if input.is(b"MREA") || (input.fourcc.is_none() && area_magic) {
+        if req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some() {
+            bail!(
+                "{}: an area has no skin, skeleton or animation",
+                input.label
+            );
+        }
+        let m = parse_mrea(&input.bytes, &input.label)?;
+        warnings.extend(m.warnings.iter().cloned());
+        let geometry = m.geometry.as_ref().ok_or_else(|| {
+            anyhow!(
+                "{}: the world geometry of MP3 areas is not read",
+                input.label
+            )
+        })?;
+        let cmdl = area_model(geometry, AreaView::default())?;
+        let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
+        return Ok((
+            LoadedModel {
+                label: input.label,
+                assets: ModelAssets {
+                    cmdl,
+                    textures,
+                    skin: None,
+                },
+                animation: None,
+                sources,
+            },
+            warnings,
+        ));
+    }
     if input.fourcc.is_some_and(|f| &f != b"CMDL") {
         bail!(
-            "{}: expected a CMDL or an ANCS, not a {}",
+            "{}: expected a CMDL, an ANCS or an MREA, not a {}",
             input.label,
             String::from_utf8_lossy(&input.fourcc.unwrap_or(*b"????"))
         );
@@ -455,7 +494,7 @@ pub fn load_lights(spec: Option<&str>) -> Result<LightSet> {
         Some("none") => Ok(LightPreset::GameNoLights.light_set()),
         Some(path) => {
             let (r, _) = source::open(path)?;
-            let m = crate::formats::mrea::parse_mrea(&r.bytes, &r.label)?;
+            let m = parse_mrea_lights(&r.bytes, &r.label)?;
             let layer = m
                 .lights_section
                 .as_ref()

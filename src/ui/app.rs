@@ -1,7 +1,7 @@
 //! The winit event loop: window, wgpu surface, egui-winit input and egui-wgpu painting.
 //!
 //! Each redraw runs the egui panels (which only edit [`AppState`] and queue
-//! [`Requests`](super::panels::Requests)), then carries the requests out on the GPU
+//! [`Requests`](super::state::Requests)), then carries the requests out on the GPU
 //! (open, viewport resize, inspect, screenshot), renders the viewport's offscreen target
 //! and paints egui — with the target as an image — onto the window.
 

@@ -8,15 +8,15 @@
 //! - [`panels`]: one file per egui panel.
 //! - [`viewport`]: the offscreen target shown in the central panel; screenshots and the
 //!   pixel inspector read it back.
-//! - [`document`], [`browser`], [`edit`]: plain data — opened files, the file browser,
-//!   the material under edit and the CPU pixel trace.
+//! - [`document`], [`browser`], [`edit`], [`export`]: plain data — opened files, the file
+//!   browser, the material under edit and the CPU pixel trace, File → Export.
 
 pub mod app;
 pub mod browser;
-pub mod camera;
 pub mod document;
 pub mod edit;
 pub mod editing;
+pub mod export;
 pub mod panels;
 pub mod state;
 pub mod view_sync;

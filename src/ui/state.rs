@@ -168,6 +168,9 @@ pub struct AppState {
     pub references: super::document::References,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
+    /// File → Export: the glTF path, and whether only the playing animation goes in.
+    pub export_path: String,
+    pub export_current_only: bool,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     pub view_status: ViewStatus,
@@ -228,6 +231,8 @@ impl AppState {
             references: Default::default(),
             screenshot_path: String::new(),
             screenshot_transparent: false,
+            export_path: String::new(),
+            export_current_only: false,
             viewport_texture: None,
             view_status: ViewStatus::default(),
             adapter: String::new(),
@@ -256,7 +261,7 @@ impl AppState {
     pub fn model(
         &self,
     ) -> Option<(
-        &std::sync::Arc<crate::render::ModelAssets>,
+        &std::sync::Arc<crate::load::ModelAssets>,
         &[super::document::AnimationInfo],
         crate::formats::cmdl::Aabb,
     )> {
@@ -392,6 +397,11 @@ impl AppState {
             .join(format!("{}.png", doc.stem))
             .display()
             .to_string();
+        self.export_path = doc
+            .dir
+            .join(format!("{}.glb", doc.stem))
+            .display()
+            .to_string();
         let is_model = matches!(doc.content, Content::Model { .. });
         self.doc = Some(doc);
         (self.editor, self.editor_note) = match opened.editor {
@@ -458,7 +468,7 @@ impl AppState {
     }
 
     /// Textures of the current selection (material maps, or the previewed TXTR).
-    pub fn current_textures(&self) -> Vec<Option<crate::render::TextureData>> {
+    pub fn current_textures(&self) -> Vec<Option<crate::model::TextureData>> {
         match &self.doc {
             Some(Document {
                 content: Content::Texture { texture, .. },

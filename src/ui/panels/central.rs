@@ -136,7 +136,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         if let Some(camera) = state.settings.orbit.as_mut() {
             if response.dragged() {
                 let d = response.drag_delta();
-                camera.drag(d.x, d.y);
+                camera.orbit(d.x, d.y);
             }
             if response.hovered() {
                 let scroll = ui.input(|i| i.smooth_scroll_delta.y);

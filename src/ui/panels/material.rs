@@ -394,7 +394,7 @@ fn quad_settings(ui: &mut Ui, state: &mut AppState) {
             .clicked()
             && flat
         {
-            state.settings.orbit = Some(crate::ui::camera::OrbitCamera::default());
+            state.settings.orbit = Some(crate::render::OrbitCamera::facing_plane());
         }
     });
 }

@@ -1,11 +1,12 @@
 //! The egui panels, one file per panel, drawn from [`AppState`] with no GPU access.
 //!
 //! - [`top_bar`]: open, save, undo/redo, screenshot, messages and the loading line;
-//!   [`files`]: the file browser; [`central`]: the viewport; [`timeline`]: the clock.
+//!   [`export`]: File → Export; [`files`]: the file browser; [`central`]: the viewport; [`timeline`]: the clock.
 //! - The right panel's tabs: [`material`] (the material's own fields), [`stages`] (TEV
 //!   stages), [`vertex`] (texgens, UV animations), [`history`], [`wgsl`], [`inspector`].
 
 mod central;
+mod export;
 mod files;
 mod history;
 mod inspector;

@@ -8,6 +8,8 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
         ui.strong("tevscope");
         ui.separator();
+        ui.menu_button("File", |ui| super::export::file_menu(ui, state));
+        ui.separator();
         ui.label("Open:");
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
