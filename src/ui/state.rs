@@ -128,9 +128,24 @@ impl Opened {
         let doc = Document::open_with(spec, references).map_err(|e| format!("{e:#}"));
         let editor = match &doc {
             Ok(d) if matches!(d.content, Content::Model { .. }) => {
-                crate::edit::Document::open(spec).map_err(|e| {
-                    format!("Read-only: {e} (open the character's CMDL to edit its materials)")
-                })
+                // Characters and areas are shown, not edited; a loose file is edited only
+                // when it is a CMDL (a PAK member's type is checked by the document).
+                let loose_other =
+                    crate::load::source::split_spec(spec).is_ok_and(|(path, member)| {
+                        member.is_none()
+                            && !path
+                                .extension()
+                                .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
+                    });
+                if loose_other {
+                    Err(
+                        "Read-only: only CMDL models are edited (open a character's or area's \
+                         CMDL to edit its materials)"
+                            .to_string(),
+                    )
+                } else {
+                    crate::edit::Document::open(spec).map_err(|e| format!("Read-only: {e}"))
+                }
             }
             _ => Err(String::new()),
         };

@@ -31,6 +31,14 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     state.open(&demo_spec("worm_character"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert!(state.shows_model());
+    // A character is shown read-only, with the reason.
+    assert!(state.editor.is_none());
+    assert!(
+        state
+            .editor_note
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Read-only"))
+    );
     assert_eq!(state.animation, Some(0));
     assert!(state.playing && state.animating());
     let duration = f64::from(state.animation_duration().unwrap());
