@@ -1,7 +1,8 @@
-//! The material being edited and the CPU side of the pixel inspector (no GPU, no egui).
+//! The selected material as drawn and the CPU side of the pixel inspector (no GPU, no egui).
 //!
-//! The UI edits a [`TevProgram`] (the stages the GPU runs, engine stages included) plus the
-//! material's vertex side. Whether an edit is a value change (uniforms only) or a
+//! [`MaterialEdit`] holds the selected material in GX form with its [`TevProgram`] (the
+//! stages the GPU runs, engine stages included); edits reach it from the document through
+//! [`MaterialEdit::sync`]. Whether a change is a value change (uniforms only) or a
 //! structural one (a new shader, ubershader meanwhile) is decided by comparing
 //! [`ShaderKey`]s, the same test the renderer uses — so the panel can say which it was.
 
