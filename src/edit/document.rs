@@ -475,6 +475,34 @@ mod tests {
     }
 
     #[test]
+    fn guarded_material_edits_merge_by_label_and_refuse_limits() {
+        let mut d = doc();
+        let original = d.model_bytes();
+        d.edit_material(0, 0, with_group(&d, 0, 1), "drag", true)
+            .unwrap();
+        d.edit_material(0, 0, with_group(&d, 0, 2), "drag", true)
+            .unwrap();
+        assert_eq!(d.history().count(), 1, "same label: one command");
+        d.edit_material(0, 0, with_group(&d, 0, 3), "drag", false)
+            .unwrap();
+        assert_eq!(d.history().count(), 2, "merge off: a new command");
+        assert!(d.undo() && d.undo());
+        assert_eq!(d.model_bytes(), original);
+        // 17 TEV stages break the GX limit: refused, nothing recorded.
+        let mut m = d.cmdl().material_sets[0].materials[0].clone();
+        m.tev_stages = vec![m.tev_stages[0]; 17];
+        let e = d.edit_material(0, 0, m, "too many", false).unwrap_err();
+        assert!(matches!(e, Refusal::Limit { .. }), "{e}");
+        assert_eq!(d.model_bytes(), original);
+        assert!(!d.is_dirty());
+        let m = d.cmdl().material_sets[0].materials[0].clone();
+        assert!(matches!(
+            d.edit_material(3, 0, m, "no set", false),
+            Err(Refusal::NotEditable)
+        ));
+    }
+
+    #[test]
     fn a_new_edit_after_undo_drops_the_redo_branch_and_the_saved_state() {
         let mut d = doc();
         d.set_material(0, 0, with_group(&d, 0, 5), "a");

@@ -269,6 +269,7 @@ fn konst_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
     ui.heading("Konst colours");
     let mut colors = m.konst_rgba();
     let mut changed = None;
+    let mut removed = false;
     egui::Grid::new("konst").num_columns(6).show(ui, |ui| {
         for (k, c) in colors.iter_mut().enumerate() {
             ui.label(format!("K{k}"));
@@ -290,16 +291,18 @@ fn konst_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
         }
         if !colors.is_empty() && ui.small_button("remove last konst").clicked() {
             colors.pop();
-            *label = Some(format!("remove K{}", colors.len()));
+            removed = true;
         }
     });
-    if let Some(k) = changed {
+    if removed {
+        *label = Some(format!("remove K{}", colors.len()));
+    } else if let Some(k) = changed {
         *label = Some(format!("K{k} colour"));
+    } else {
+        return;
     }
     let words: Vec<u32> = colors.iter().map(|c| u32::from_be_bytes(*c)).collect();
-    if label.is_some() {
-        m.konst_colors = (!words.is_empty()).then_some(words);
-    }
+    m.konst_colors = (!words.is_empty()).then_some(words);
 }
 
 /// Source and destination blend factors.
