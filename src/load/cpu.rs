@@ -9,6 +9,7 @@ use anyhow::{Context as _, Result};
 use crate::anim::{AnimError, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence};
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
+use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::model::{
@@ -83,35 +84,7 @@ impl ModelAssets {
     fn describe(&self, textures: HashMap<u64, TextureData>) -> Result<CpuModel> {
         let cmdl = &self.cmdl;
         let mut warnings = Vec::new();
-        let material_sets = cmdl
-            .material_sets
-            .iter()
-            .map(|set| CpuMaterialSet {
-                materials: set
-                    .materials
-                    .iter()
-                    .map(|m| CpuMaterial {
-                        gx: m.to_gx().map_err(|p| p.to_string()),
-                        textures: m
-                            .texture_indices
-                            .iter()
-                            .enumerate()
-                            .map(|(k, &ti)| {
-                                set.texture_ids
-                                    .get(ti as usize)
-                                    .map(|&id| u64::from(id))
-                                    .ok_or_else(|| {
-                                        format!(
-                                            "texture {k} indexes entry {ti} of a {}-entry list",
-                                            set.texture_ids.len()
-                                        )
-                                    })
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            })
-            .collect();
+        let material_sets = cmdl.material_sets.iter().map(cpu_material_set).collect();
 
         let mut mesh = CpuMesh::default();
         let mut position_of_vertex: Vec<u16> = Vec::new();
@@ -158,6 +131,36 @@ impl ModelAssets {
             aabb,
             warnings,
         })
+    }
+}
+
+/// A file material set in GX form with each material's texture IDs (the one place file
+/// materials become GX materials; the viewer's editor calls it again after each edit).
+pub fn cpu_material_set(set: &MaterialSet) -> CpuMaterialSet {
+    CpuMaterialSet {
+        materials: set
+            .materials
+            .iter()
+            .map(|m| CpuMaterial {
+                gx: m.to_gx().map_err(|p| p.to_string()),
+                textures: m
+                    .texture_indices
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &ti)| {
+                        set.texture_ids
+                            .get(ti as usize)
+                            .map(|&id| u64::from(id))
+                            .ok_or_else(|| {
+                                format!(
+                                    "texture {k} indexes entry {ti} of a {}-entry list",
+                                    set.texture_ids.len()
+                                )
+                            })
+                    })
+                    .collect(),
+            })
+            .collect(),
     }
 }
 

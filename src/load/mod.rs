@@ -7,6 +7,6 @@ pub mod cpu;
 pub mod model;
 pub mod source;
 
-pub use cpu::{ModelAssets, SkinAssets, decode_texture};
+pub use cpu::{ModelAssets, SkinAssets, cpu_material_set, decode_texture};
 pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

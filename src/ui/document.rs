@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 
+use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::gx::types::{
@@ -14,7 +15,7 @@ use crate::gx::types::{
 };
 use crate::load::ModelAssets;
 use crate::load::source::{self, Resolver, Resource};
-use crate::model::{CpuModel, TextureData};
+use crate::model::{CpuMaterialSet, CpuModel, TextureData};
 use std::sync::Arc;
 
 /// One material of a model, ready to draw.
@@ -163,40 +164,12 @@ impl Document {
             warnings.push(format!("surface {i}: {e}"));
         }
         let model = assets.cpu_model()?;
-        let mut sets = Vec::new();
-        for set in &model.material_sets {
-            let mut materials = Vec::new();
-            for m in &set.materials {
-                let entry = m.gx.clone().map(|material| {
-                    let texture_ids: Vec<Option<u32>> = m
-                        .textures
-                        .iter()
-                        .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
-                        .collect();
-                    let textures = texture_ids
-                        .iter()
-                        .map(|id| {
-                            let id = (*id)?;
-                            let t = model.textures.get(&u64::from(id)).cloned();
-                            if t.is_none() {
-                                let w = format!("texture 0x{id:08X} not found or unreadable");
-                                if !warnings.contains(&w) {
-                                    warnings.push(w);
-                                }
-                            }
-                            t
-                        })
-                        .collect();
-                    MaterialEntry {
-                        material,
-                        textures,
-                        texture_ids,
-                    }
-                });
-                materials.push(entry);
-            }
-            sets.push(MaterialSetEntry { materials });
-        }
+        let sets = material_entries(
+            &model.material_sets,
+            &model.textures,
+            Vec::new(),
+            &mut warnings,
+        );
         let animations = assets
             .skin
             .as_ref()
@@ -283,6 +256,31 @@ impl Document {
         }
     }
 
+    /// Rebuilds the material entries from the edited `sets`; when a texture binding changed
+    /// the CPU model is replaced too (so the scene is rebuilt) and true is returned.
+    pub fn refresh_materials(&mut self, new_sets: &[MaterialSet]) -> bool {
+        let Content::Model { sets, model, .. } = &mut self.content else {
+            return false;
+        };
+        let cpu_sets: Vec<CpuMaterialSet> =
+            new_sets.iter().map(crate::load::cpu_material_set).collect();
+        let mut warnings = Vec::new();
+        let previous = std::mem::take(sets);
+        *sets = material_entries(&cpu_sets, &model.textures, previous, &mut warnings);
+        let bindings = |s: &[CpuMaterialSet]| -> Vec<Vec<Vec<Result<u64, String>>>> {
+            s.iter()
+                .map(|set| set.materials.iter().map(|m| m.textures.clone()).collect())
+                .collect()
+        };
+        if bindings(&model.material_sets) == bindings(&cpu_sets) {
+            return false;
+        }
+        let mut m = (**model).clone();
+        m.material_sets = cpu_sets;
+        *model = Arc::new(m);
+        true
+    }
+
     /// The material at (set, index), if it converted.
     pub fn material(&self, set: usize, index: usize) -> Option<&MaterialEntry> {
         match &self.content {
@@ -290,6 +288,64 @@ impl Document {
             Content::Texture { .. } => None,
         }
     }
+}
+
+/// The viewer's entries for `sets`: each material in GX form with its decoded textures
+/// (taken from `previous` where the IDs did not change); missing textures add a warning.
+fn material_entries(
+    sets: &[CpuMaterialSet],
+    textures: &std::collections::HashMap<u64, TextureData>,
+    mut previous: Vec<MaterialSetEntry>,
+    warnings: &mut Vec<String>,
+) -> Vec<MaterialSetEntry> {
+    let mut out = Vec::new();
+    for (s, set) in sets.iter().enumerate() {
+        let mut materials = Vec::new();
+        for (index, m) in set.materials.iter().enumerate() {
+            let entry = m.gx.clone().map(|material| {
+                let texture_ids: Vec<Option<u32>> = m
+                    .textures
+                    .iter()
+                    .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
+                    .collect();
+                let kept = previous
+                    .get_mut(s)
+                    .and_then(|p| p.materials.get_mut(index))
+                    .and_then(|e| e.as_mut().ok())
+                    .filter(|e| e.texture_ids == texture_ids)
+                    .map(|e| std::mem::take(&mut e.textures));
+                if let Some(textures) = kept {
+                    return MaterialEntry {
+                        material,
+                        textures,
+                        texture_ids,
+                    };
+                }
+                let textures = texture_ids
+                    .iter()
+                    .map(|id| {
+                        let id = (*id)?;
+                        let t = textures.get(&u64::from(id)).cloned();
+                        if t.is_none() {
+                            let w = format!("texture 0x{id:08X} not found or unreadable");
+                            if !warnings.contains(&w) {
+                                warnings.push(w);
+                            }
+                        }
+                        t
+                    })
+                    .collect();
+                MaterialEntry {
+                    material,
+                    textures,
+                    texture_ids,
+                }
+            });
+            materials.push(entry);
+        }
+        out.push(MaterialSetEntry { materials });
+    }
+    out
 }
 
 fn sniff_ext(label: &str, ext: &str) -> bool {
