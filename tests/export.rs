@@ -107,6 +107,10 @@ fn cases() -> Vec<Case> {
         });
     }
     cases.push(Case::new(c("0x7EC00000.CMDL")));
+    // Rooms: world geometry with lightmapped materials (textures beside them).
+    for area in ["mp1_area.MREA", "mp2_area.MREA"] {
+        cases.push(Case::new(c(&format!("areas/{area}"))));
+    }
     let mut found = Vec::new();
     collect_cmdls(&dir.join("pwe"), &mut found);
     collect_cmdls(&dir.join("real"), &mut found);
@@ -319,6 +323,9 @@ fn exports_reread_with_the_sources_counts() {
             "{what}: vertices"
         );
         assert_eq!(triangles, cmdl.triangle_count(), "{what}: triangles");
+        if what.ends_with(".MREA") {
+            check_area(what, &g, positions.values().sum(), triangles);
+        }
         // Every position, bit for bit.
         let got = exported_positions(&g);
         let want: Vec<[f32; 3]> = source_vertices(cmdl)
@@ -411,6 +418,53 @@ fn exports_reread_with_the_sources_counts() {
         animations_checked >= 3,
         "only {animations_checked} animations checked"
     );
+}
+
+/// A room's export against its conformance JSON (read independently of the loader): the
+/// display lists' vertices and the 22 triangles, and each lightmapped material's lightmap
+/// named in `extras.lightmap` on UV set 0 (the short UVs), its colour map on another set.
+fn check_area(what: &str, g: &Read, vertices: usize, triangles: usize) {
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(format!("{what}.json")).unwrap()).unwrap();
+    let geometry = &json["geometry"];
+    let want_vertices: u64 = geometry["world_models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|w| w["surfaces"].as_array().unwrap())
+        .flat_map(|s| s["primitives"].as_array().unwrap())
+        .map(|p| p["vertex_count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(vertices as u64, want_vertices, "{what}: vertices");
+    assert_eq!(
+        triangles as u64,
+        geometry["triangle_count"].as_u64().unwrap()
+    );
+    assert_eq!(triangles, 22, "{what}: triangles");
+    let mut lightmapped = 0;
+    for m in g.doc.materials() {
+        let extras: serde_json::Value =
+            serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
+        if extras["flags"].as_u64().unwrap() & 0x800 == 0 {
+            continue;
+        }
+        lightmapped += 1;
+        let lightmap = &extras["lightmap"];
+        assert_eq!(lightmap["texCoord"], 0, "{what}: {extras}");
+        let index = lightmap["index"].as_u64().unwrap() as usize;
+        assert!(g.doc.textures().nth(index).is_some(), "{what}");
+        let base = m
+            .pbr_metallic_roughness()
+            .base_color_texture()
+            .expect("colour map");
+        assert_ne!(
+            base.texture().index(),
+            index,
+            "{what}: lightmap as base colour"
+        );
+        assert_ne!(base.tex_coord(), 0, "{what}");
+    }
+    assert!(lightmapped >= 1, "{what}: no lightmapped material");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -721,7 +775,7 @@ fn scaled_bones_pose_like_tevscope_at_the_keys() {
     }
     let clip = clip.clone();
     let export = build_gltf(
-        &model.assets,
+        &model.assets.cpu_model().unwrap(),
         &GltfOptions {
             animations: Some(vec![0]),
             name: "scaled".into(),

@@ -51,7 +51,7 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         game: req.game,
     })?;
     let options = gltf_options(&model, all, req.set, req.time);
-    let export = build_gltf(&model.assets, &options)?;
+    let export = build_gltf(&model.assets.cpu_model()?, &options)?;
     export.write(req.output)?;
     warnings.extend(export.warnings.iter().cloned());
     if json {
