@@ -1,4 +1,4 @@
-//! `tevscope export`: a model or character as glTF 2.0 (see [`crate::export::gltf`]).
+//! `tevscope export`: a model, character or room as glTF 2.0 (see [`crate::export::gltf`]).
 
 use std::fmt::Write as _;
 use std::path::Path;

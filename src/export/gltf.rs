@@ -1,6 +1,8 @@
-//! glTF 2.0 export of a model or character: meshes (one primitive per surface, indices as
-//! stored), the skeleton as nodes, the skin, animations at the clips' own key times, and
-//! materials with embedded PNG textures.
+//! glTF 2.0 export of a [`CpuModel`] (a model, a character or a room's world geometry):
+//! meshes (one primitive per surface, indices as stored), the skeleton as nodes, the skin,
+//! animations at the clips' own key times, and materials with embedded PNG textures. The
+//! materials and their texture slots are the CPU model's, so edited materials export as
+//! edited.
 //!
 //! Conventions:
 //! - Prime is Z-up in metres; glTF is Y-up in metres. One root node rotates −90° about X;
@@ -23,7 +25,8 @@
 //! - Materials: base colour texture = the first colour map a TEV stage reads, factor = the
 //!   konst or colour register the first stage reading one uses, alpha mode from
 //!   punchthrough and blend factors; the full GX material goes into `extras.gx`.
-//!   `doubleSided` is false: Prime culls back faces on every surface.
+//!   `doubleSided` is false: Prime culls back faces on every surface. A lightmapped material
+//!   (flag 0x800) names its lightmap (texture 0) in `extras.lightmap` instead.
 
 use std::collections::{BTreeMap, HashMap};
 use std::f32::consts::FRAC_PI_2;

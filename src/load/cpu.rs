@@ -279,7 +279,19 @@ mod tests {
                 .map(|t| t.map(|v| model.mesh.positions[(s.vertices.start + v) as usize]))
                 .collect();
             assert_eq!(ours, by_position);
-            assert!(s.lines.is_empty());
+            assert!(s.lines.is_empty() && s.points.is_empty());
+            // The attributes its material's vertex attribute flags name (two bits each:
+            // position, normal, colour 0, colour 1, then UV sets 0–7).
+            let vaf = json["material_sets"][0]["materials"][s.material]["vertex_attribute_flags"]
+                .as_u64()
+                .unwrap();
+            let has = |bit: u32| vaf >> (2 * bit) & 3 != 0;
+            let want = VertexAttributes {
+                normals: has(1),
+                colors: [has(2), has(3)],
+                uv_sets: (0..8).take_while(|&t| has(4 + t)).count() as u8,
+            };
+            assert_eq!(s.attributes, want);
         }
         assert_eq!(model.triangle_count(), triangles);
         let mesh = &model.mesh;

@@ -3,6 +3,7 @@
 //! tests. Material edits made in the viewer are exported: [`edited_model`] takes the
 //! materials from the editing document, through the same conversion the viewer draws with.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::export::{GltfOptions, build_gltf, write_texture_pngs};
@@ -11,12 +12,15 @@ use crate::model::CpuModel;
 
 /// `model` with the material sets `edited` holds (the editor's current state), converted
 /// as on load; the model itself when there are no edits to take.
-pub fn edited_model(model: &CpuModel, edited: Option<&[MaterialSet]>) -> CpuModel {
-    let mut out = model.clone();
-    if let Some(sets) = edited {
-        out.material_sets = sets.iter().map(crate::load::cpu_material_set).collect();
+pub fn edited_model<'m>(model: &'m CpuModel, edited: Option<&[MaterialSet]>) -> Cow<'m, CpuModel> {
+    match edited {
+        Some(sets) => {
+            let mut out = model.clone();
+            out.material_sets = sets.iter().map(crate::load::cpu_material_set).collect();
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(model),
     }
-    out
 }
 
 /// Writes `model` as glTF to `path` (`.glb` or `.gltf`): material set `set`, every
