@@ -1,4 +1,4 @@
-//! File → Export: the open model or character as glTF, and its textures as PNG files.
+//! File → Export: the open model, character or room as glTF, and its textures as PNG files.
 //! Plain data work on the document's [`CpuModel`] (no GPU, no egui), so it runs headless in
 //! tests. Material edits made in the viewer are exported: [`edited_model`] takes the
 //! materials from the editing document, through the same conversion the viewer draws with.
@@ -103,22 +103,27 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Materials edited in the viewer (the editing document's material sets) export as
-    /// edited: the GX description in extras carries the new konst colours.
+    /// Materials edited in the viewer export as edited: an edit through
+    /// [`crate::edit::Document`] (as the viewer makes it) reaches the glTF's GX description.
     #[test]
     fn edited_materials_are_exported_as_edited() {
         let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
-        let (loaded, _) =
-            crate::load::load_model(&format!("{pak}:showcase"), None, None, None, None).unwrap();
+        let spec = format!("{pak}:showcase");
+        let (loaded, _) = crate::load::load_model(&spec, None, None, None, None).unwrap();
         let model = loaded.assets.cpu_model().unwrap();
-        let mut sets = loaded.assets.cmdl.material_sets.clone();
-        let index = sets[0]
+        let mut editor = crate::edit::Document::open(&spec).unwrap();
+        let index = editor.cmdl().material_sets[0]
             .materials
             .iter()
             .position(|m| m.konst_colors.is_some())
             .expect("a material with konst colours in the showcase");
-        let konst = sets[0].materials[index].konst_colors.as_mut().unwrap();
-        konst.iter_mut().for_each(|k| *k = 0xFF00_00FF);
+        let mut material = editor.cmdl().material_sets[0].materials[index].clone();
+        for k in material.konst_colors.as_mut().unwrap() {
+            *k = 0xFF00_00FF;
+        }
+        editor
+            .edit_material(0, index, material, "konst", false)
+            .unwrap();
         let dir = std::env::temp_dir().join(format!("tevscope-ui-edit-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let konst_of = |edits: Option<&[MaterialSet]>, file: &str| {
@@ -130,14 +135,10 @@ mod tests {
                 serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
             extras["gx"]["konst"][0].clone()
         };
-        assert_eq!(
-            konst_of(Some(&sets), "edited.glb"),
-            serde_json::json!([255, 0, 0, 255])
-        );
-        assert_ne!(
-            konst_of(None, "loaded.glb"),
-            serde_json::json!([255, 0, 0, 255])
-        );
+        let red = serde_json::json!([255, 0, 0, 255]);
+        let edited = Some(editor.cmdl().material_sets.as_slice());
+        assert_eq!(konst_of(edited, "edited.glb"), red);
+        assert_ne!(konst_of(None, "loaded.glb"), red);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
