@@ -77,7 +77,7 @@ pub enum Command {
         #[arg(long)]
         png: bool,
     },
-    /// Export a CMDL or an ANCS character (skin, skeleton, animations) as glTF 2.0.
+    /// Export a CMDL, an ANCS character (skin, skeleton, animations) or an MREA room as glTF 2.0.
     Export {
         /// A CMDL, a `PAK:ID`, or an ANCS character.
         file: String,
