@@ -12,17 +12,17 @@ use super::DemoError;
 pub const LIGHTS_MREA: u32 = 0xDE07_0001;
 
 /// Light record types (formats.md §9.4).
-const LOCAL_AMBIENT: u32 = 0;
-const DIRECTIONAL: u32 = 1;
-const CUSTOM: u32 = 2;
-const SPOT: u32 = 3;
+pub(super) const LOCAL_AMBIENT: u32 = 0;
+pub(super) const DIRECTIONAL: u32 = 1;
+pub(super) const CUSTOM: u32 = 2;
+pub(super) const SPOT: u32 = 3;
 /// Falloff types.
-const FALLOFF_CONSTANT: u32 = 0;
-const FALLOFF_LINEAR: u32 = 1;
-const FALLOFF_QUADRATIC: u32 = 2;
+pub(super) const FALLOFF_CONSTANT: u32 = 0;
+pub(super) const FALLOFF_LINEAR: u32 = 1;
+pub(super) const FALLOFF_QUADRATIC: u32 = 2;
 
 /// One light with the unknown fields zeroed.
-fn light(
+pub(super) fn light(
     light_type: u32,
     color: [f32; 3],
     position: [f32; 3],

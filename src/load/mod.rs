@@ -6,5 +6,6 @@ pub mod area;
 pub mod model;
 pub mod source;
 
-pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
+pub use area::{LightSource, load_lights, scene_lights};
+pub use model::{LoadRequest, LoadedModel, load, load_model};
 pub use source::{Resolver, Resource, open, split_spec};
