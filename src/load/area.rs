@@ -277,6 +277,48 @@ mod tests {
     }
 
     #[test]
+    fn lights_default_to_the_areas_layer0_and_take_layers_presets_and_files() {
+        assert_eq!(LightSource::parse("layer1"), LightSource::Layer(1));
+        assert_eq!(LightSource::parse(" basic "), LightSource::Basic);
+        assert_eq!(LightSource::parse("none"), LightSource::None);
+        assert_eq!(
+            LightSource::parse("layers.MREA"),
+            LightSource::Area("layers.MREA".into())
+        );
+        for s in ["layer0", "basic", "none", "x.pak:lights"] {
+            assert_eq!(LightSource::parse(s).to_string(), s);
+        }
+        let room = crate::demo::room::room_lights();
+        let layers: Vec<Vec<PrimeLight>> = room
+            .layers
+            .iter()
+            .map(|l| l.iter().map(|r| r.to_prime_light()).collect())
+            .collect();
+        let own = |n: usize| LightSet::from_layer(&layers[n], &LightOptions::default());
+        assert_eq!(scene_lights(None, &layers).expect("default"), own(0));
+        assert_eq!(
+            scene_lights(Some("layer1"), &layers).expect("layer1"),
+            own(1)
+        );
+        assert_eq!(
+            scene_lights(Some("basic"), &layers).expect("basic"),
+            LightPreset::Basic.light_set()
+        );
+        // Models (no layers) and areas whose layer 0 is empty get the basic preset.
+        assert_eq!(
+            scene_lights(None, &[]).expect("model"),
+            LightPreset::Basic.light_set()
+        );
+        assert_eq!(
+            scene_lights(None, &[Vec::new()]).expect("dark area"),
+            LightPreset::Basic.light_set()
+        );
+        let e = scene_lights(Some("layer2"), &layers).expect_err("two layers");
+        assert!(e.to_string().contains("2 light layers"), "{e}");
+        assert!(load_lights(Some("layer0")).is_err());
+    }
+
+    #[test]
     fn world_models_hidden_in_the_combat_visor_are_left_out_by_default() {
         let Some((data, _)) = crate::testing::conformance_file("areas/mp1_area.MREA") else {
             return;
