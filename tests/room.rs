@@ -7,8 +7,8 @@
 
 mod golden;
 
-use glam::{Vec3, Vec4};
-use golden::{check_golden, compare};
+use glam::Vec3;
+use golden::{check_golden, compare, project};
 use tevscope::demo::room::{self, FLOOR, HALF_X, HALF_Y, floor_lightmap_uv, floor_tile_uv};
 use tevscope::demo::textures::{ROOM_BLOCK, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES};
 use tevscope::formats::image::RgbaImage;
@@ -23,17 +23,6 @@ fn room() -> LoadedModel {
     let (model, warnings) = load(&LoadRequest::new(ROOM)).expect("the demo room loads");
     assert!(warnings.is_empty(), "{warnings:?}");
     model
-}
-
-/// Where a world point lands in a `width` × `height` image (None when off screen).
-fn project(camera: &OrbitCamera, width: u32, height: u32, p: Vec3) -> Option<(u32, u32)> {
-    let c = camera.frame_camera(width as f32 / height as f32);
-    let clip = c.clip_from_view * c.view_from_world * Vec4::from((p, 1.0));
-    let ndc = clip.truncate() / clip.w;
-    let x = (ndc.x * 0.5 + 0.5) * width as f32;
-    let y = (0.5 - ndc.y * 0.5) * height as f32;
-    ((0.0..width as f32).contains(&x) && (0.0..height as f32).contains(&y))
-        .then_some((x as u32, y as u32))
 }
 
 fn camera(yaw: f32, pitch: f32, distance: f32) -> OrbitCamera {

@@ -19,17 +19,12 @@
 use crate::formats::Game;
 use crate::formats::cmdl::{CmdlBuilder, MeshVertex};
 use crate::formats::material::MaterialBuilder;
-use crate::formats::mrea::{
-    LIGHT_RECORD_SIZE_MP1, LIGHTS_MAGIC, LightsSection, WorldGeometry, WorldModel, write_mp1_area,
-};
+use crate::formats::mrea::{LightsSection, WorldGeometry, WorldModel, write_mp1_area};
 use crate::formats::pak::PakBuilder;
 use crate::gx::{self, AlphaInput as A, ColorInput as C, KonstSel, RasterChannel, UvAnimation};
 
-use super::lights::{
-    CUSTOM, DIRECTIONAL, FALLOFF_CONSTANT, FALLOFF_LINEAR, FALLOFF_QUADRATIC, LOCAL_AMBIENT, SPOT,
-    light,
-};
-use super::showcase::{orient, stage, textured, uv_texgen};
+use super::lights::{ambient, directional, mp1_section, point, spot};
+use super::showcase::{lightmapped, orient, stage, textured, uv_texgen};
 use super::textures::*;
 use super::{DemoError, snap3};
 
@@ -171,32 +166,6 @@ pub fn floor_lightmap_uv(p: [f32; 3]) -> [f32; 2] {
 /// flat block per unit.
 pub fn floor_tile_uv(p: [f32; 3]) -> [f32; 2] {
     [(p[0] + HALF_X) / 4.0, (p[1] + HALF_Y) / 4.0]
-}
-
-/// Lightmap × C1, then × diffuse × 2: Prime's world-geometry lightmap program.
-fn lightmapped(b: &mut CmdlBuilder, lightmap: u32, diffuse: u32) -> MaterialBuilder {
-    let mut m = MaterialBuilder::new()
-        .color0(None)
-        .flags(gx::flags::SHORT_UV | gx::flags::LIGHTMAP);
-    let lm = m.texture(b.add_texture(lightmap));
-    let tiles = m.texture(b.add_texture(diffuse));
-    let tc0 = m.texgen(uv_texgen(0, None));
-    let tc1 = m.texgen(uv_texgen(1, None));
-    let alpha_one = [A::Zero, A::Zero, A::Zero, A::Konst];
-    let s0 = stage(
-        [C::Zero, C::Texc, C::C1, C::Zero],
-        alpha_one,
-        Some((lm, tc0)),
-        RasterChannel::None,
-    );
-    let mut s1 = stage(
-        [C::Zero, C::Texc, C::Cprev, C::Zero],
-        alpha_one,
-        Some((tiles, tc1)),
-        RasterChannel::None,
-    );
-    s1.color_op.scale = 1;
-    m.stage(s0).stage(s1)
 }
 
 /// Konst K0 × the lit colour, alpha K0.a, alpha blended (glass).
@@ -353,73 +322,19 @@ fn room_parts() -> Vec<Part> {
 
 /// The room's two MP1 light layers.
 pub fn room_lights() -> LightsSection {
-    let spot_pos = [0.0, -1.0, 2.9];
     let target = [BOX_CENTRE[0], BOX_CENTRE[1], BOX_HEIGHT * 0.5];
-    let spot_dir = [0, 1, 2].map(|i| target[i] - spot_pos[i]);
-    let layer0 = vec![
-        light(
-            LOCAL_AMBIENT,
-            [0.2, 0.2, 0.25],
-            [0.0; 3],
-            [0.0, 1.0, 0.0],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-        light(
-            DIRECTIONAL,
-            [0.55, 0.5, 0.42],
-            [0.0; 3],
-            [0.3, 0.5, -0.8],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-        light(
-            SPOT,
-            [1.0, 0.95, 0.85],
-            spot_pos,
-            spot_dir,
-            750.0,
-            35.0,
-            FALLOFF_LINEAR,
-        ),
-        light(
-            CUSTOM,
-            [0.3, 0.8, 1.0],
-            [2.5, -2.0, 1.0],
-            [1.0, 0.0, 0.0],
-            56_250.0,
-            0.0,
-            FALLOFF_QUADRATIC,
-        ),
-    ];
-    let layer1 = vec![
-        light(
-            LOCAL_AMBIENT,
-            [0.15, 0.03, 0.03],
-            [0.0; 3],
-            [0.0, 1.0, 0.0],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-        light(
-            CUSTOM,
-            [1.0, 0.15, 0.1],
-            [0.0, 0.0, 2.5],
-            [1.0, 0.0, 0.0],
-            150_000.0,
-            0.0,
-            FALLOFF_QUADRATIC,
-        ),
-    ];
-    LightsSection {
-        offset: None,
-        magic: LIGHTS_MAGIC,
-        layers: vec![layer0, layer1],
-        light_record_size: LIGHT_RECORD_SIZE_MP1,
-    }
+    mp1_section(vec![
+        vec![
+            ambient([0.2, 0.2, 0.25]),
+            directional([0.55, 0.5, 0.42], [0.3, 0.5, -0.8]),
+            spot([1.0, 0.95, 0.85], [0.0, -1.0, 2.9], target, 750.0, 35.0),
+            point([0.3, 0.8, 1.0], [2.5, -2.0, 1.0], 56_250.0),
+        ],
+        vec![
+            ambient([0.15, 0.03, 0.03]),
+            point([1.0, 0.15, 0.1], [0.0, 0.0, 2.5], 150_000.0),
+        ],
+    ])
 }
 
 /// The demo room's MREA bytes.
@@ -601,6 +516,7 @@ pub fn build_stress_pak(surfaces: u32, materials: u32, models: u32) -> Result<Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::demo::lights::{CUSTOM, DIRECTIONAL, LOCAL_AMBIENT, SPOT};
     use crate::formats::mrea::parse_mrea;
 
     #[test]

@@ -393,14 +393,14 @@ fn vertex_colors(_b: &mut CmdlBuilder) -> TileDef {
     }
 }
 
-/// World-geometry style lightmap: TEX0 from the short-UV array (flag 0x2000) × C1, then
-/// × the diffuse texture on TEX1.
-fn lightmap(b: &mut CmdlBuilder) -> TileDef {
+/// Prime's world-geometry lightmap program: TEX0 (the lightmap, from the short-UV array,
+/// flag 0x2000) × C1, then × the diffuse texture on TEX1 × 2; unlit.
+pub(super) fn lightmapped(b: &mut CmdlBuilder, lightmap: u32, diffuse: u32) -> MaterialBuilder {
     let mut m = MaterialBuilder::new()
         .color0(None)
         .flags(gx::flags::SHORT_UV | gx::flags::LIGHTMAP);
-    let lm = m.texture(b.add_texture(TEX_LIGHTMAP));
-    let diffuse = m.texture(b.add_texture(TEX_C4));
+    let lm = m.texture(b.add_texture(lightmap));
+    let diffuse = m.texture(b.add_texture(diffuse));
     let tc0 = m.texgen(uv_texgen(0, None));
     let tc1 = m.texgen(uv_texgen(1, None));
     let alpha_one = [A::Zero, A::Zero, A::Zero, A::Konst];
@@ -417,7 +417,12 @@ fn lightmap(b: &mut CmdlBuilder) -> TileDef {
         RasterChannel::None,
     );
     s1.color_op.scale = 1;
-    m = m.stage(s0).stage(s1);
+    m.stage(s0).stage(s1)
+}
+
+/// The lightmap tile (see [`lightmapped`]).
+fn lightmap(b: &mut CmdlBuilder) -> TileDef {
+    let m = lightmapped(b, TEX_LIGHTMAP, TEX_C4);
     TileDef {
         name: "lightmap",
         about: "lightmap: flags 0x2000 + 0x800, TEX0 from the short-UV array (u16/32768); PREV = lightmap × C1, then × diffuse (TEX1, float UVs) × 2; no lighting (channel count 0)",

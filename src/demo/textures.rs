@@ -511,12 +511,16 @@ fn env_sky(w: u32, h: u32) -> RgbaImage {
     })
 }
 
+/// A Gaussian pool of light centred on (cu, cv) with sharpness `s`, at (u, v).
+fn pool(u: f32, v: f32, cu: f32, cv: f32, s: f32) -> f32 {
+    (-((u - cu).powi(2) + (v - cv).powi(2)) * s).exp()
+}
+
 fn lightmap_blobs(w: u32, h: u32) -> RgbaImage {
     RgbaImage::from_fn(w, h, |x, y| {
         let (u, v) = (unit(x, w), unit(y, h));
-        let pool = |cu: f32, cv: f32, s: f32| (-((u - cu).powi(2) + (v - cv).powi(2)) * s).exp();
-        let a = pool(0.3, 0.35, 18.0);
-        let b = pool(0.7, 0.7, 25.0);
+        let a = pool(u, v, 0.3, 0.35, 18.0);
+        let b = pool(u, v, 0.7, 0.7, 25.0);
         rgb(
             0.12 + 1.0 * a + 0.3 * b,
             0.12 + 0.8 * a + 0.6 * b,
@@ -595,10 +599,9 @@ fn block_centre(x: u32, y: u32, w: u32, h: u32) -> (f32, f32) {
 fn room_lightmap(w: u32, h: u32) -> RgbaImage {
     RgbaImage::from_fn(w, h, |x, y| {
         let (u, v) = block_centre(x, y, w, h);
-        let pool = |cu: f32, cv: f32, s: f32| (-((u - cu).powi(2) + (v - cv).powi(2)) * s).exp();
         // Floor u = x/8 + ½ and v = y/6 + ½: the spot's pool by the box, the water's glow.
-        let warm = pool(0.3, 0.65, 10.0);
-        let cool = pool(0.85, 0.2, 14.0);
+        let warm = pool(u, v, 0.3, 0.65, 10.0);
+        let cool = pool(u, v, 0.85, 0.2, 14.0);
         rgb(
             0.22 + 0.75 * warm + 0.1 * cool,
             0.2 + 0.6 * warm + 0.35 * cool,
