@@ -565,6 +565,46 @@ fn worm_skin(w: u32, h: u32) -> RgbaImage {
     })
 }
 
+/// The centre (0..1) of the [`ROOM_BLOCK`] block holding texel (x, y) of a `w` × `h` image.
+fn block_centre(x: u32, y: u32, w: u32, h: u32) -> (f32, f32) {
+    let c = |t: u32, n: u32| ((t / ROOM_BLOCK) as f32 + 0.5) * ROOM_BLOCK as f32 / n as f32;
+    (c(x, w), c(y, h))
+}
+
+fn room_lightmap(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| {
+        let (u, v) = block_centre(x, y, w, h);
+        // Floor u = x/8 + ½ and v = y/6 + ½: the spot's pool by the box, the water's glow.
+        let warm = pool(u, v, 0.3, 0.65, 10.0);
+        let cool = pool(u, v, 0.85, 0.2, 14.0);
+        rgb(
+            0.22 + 0.75 * warm + 0.1 * cool,
+            0.2 + 0.6 * warm + 0.35 * cool,
+            0.24 + 0.3 * warm + 0.6 * cool,
+        )
+    })
+}
+
+fn room_tiles(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| {
+        if (x / ROOM_BLOCK + y / ROOM_BLOCK).is_multiple_of(2) {
+            rgb(0.62, 0.58, 0.52)
+        } else {
+            rgb(0.42, 0.44, 0.46)
+        }
+    })
+}
+
+fn water(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| {
+        let (u, v) = (unit(x, w), unit(y, h));
+        let r = 0.5 + 0.25 * (TAU * (u + 0.5 * v)).sin() + 0.25 * (TAU * 2.0 * (v - 0.3 * u)).sin();
+        let mut c = rgb(0.08 + 0.2 * r, 0.3 + 0.3 * r, 0.55 + 0.35 * r);
+        c[3] = 180;
+        c
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,44 +628,4 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), TEXTURES.len());
     }
-}
-
-/// The centre (0..1) of the [`ROOM_BLOCK`] block holding texel (x, y) of a `w` × `h` image.
-fn block_centre(x: u32, y: u32, w: u32, h: u32) -> (f32, f32) {
-    let c = |t: u32, n: u32| ((t / ROOM_BLOCK) as f32 + 0.5) * ROOM_BLOCK as f32 / n as f32;
-    (c(x, w), c(y, h))
-}
-
-fn room_lightmap(w: u32, h: u32) -> RgbaImage {
-    RgbaImage::from_fn(w, h, |x, y| {
-        let (u, v) = block_centre(x, y, w, h);
-        // Floor u = x/8 + ½ and v = y/6 + ½: the spot's pool by the box, the water's glow.
-        let warm = pool(u, v, 0.3, 0.65, 10.0);
-        let cool = pool(u, v, 0.85, 0.2, 14.0);
-        rgb(
-            0.22 + 0.75 * warm + 0.1 * cool,
-            0.2 + 0.6 * warm + 0.35 * cool,
-            0.24 + 0.3 * warm + 0.6 * cool,
-        )
-    })
-}
-
-fn room_tiles(w: u32, h: u32) -> RgbaImage {
-    RgbaImage::from_fn(w, h, |x, y| {
-        if (x / ROOM_BLOCK + y / ROOM_BLOCK) % 2 == 0 {
-            rgb(0.62, 0.58, 0.52)
-        } else {
-            rgb(0.42, 0.44, 0.46)
-        }
-    })
-}
-
-fn water(w: u32, h: u32) -> RgbaImage {
-    RgbaImage::from_fn(w, h, |x, y| {
-        let (u, v) = (unit(x, w), unit(y, h));
-        let r = 0.5 + 0.25 * (TAU * (u + 0.5 * v)).sin() + 0.25 * (TAU * 2.0 * (v - 0.3 * u)).sin();
-        let mut c = rgb(0.08 + 0.2 * r, 0.3 + 0.3 * r, 0.55 + 0.35 * r);
-        c[3] = 180;
-        c
-    })
 }
