@@ -3,7 +3,8 @@
 //!
 //! - golden images from two camera positions (tolerance and update switch in [`golden`]);
 //! - the lightmapped floor's pixels equal the CPU TEV reference (`gx::tev`) fed with the
-//!   lightmap texel and the tile texel under them.
+//!   lightmap texel and the tile texel under them;
+//! - `tevscope bench` on the room.
 
 mod golden;
 
@@ -179,4 +180,21 @@ fn lightmapped_floor_pixels_equal_the_cpu_tev_reference() {
         "only {} distinct colours",
         colours.len()
     );
+}
+
+/// `tevscope bench AREA`: the room's surfaces and triangles, a first frame and frame times;
+/// a light layer the room lacks is an error.
+#[test]
+fn bench_times_the_room() {
+    if RenderContext::for_tests().is_none() {
+        return;
+    }
+    let mut req = tevscope::cli::render::RenderRequest::new(ROOM, "");
+    (req.width, req.height) = (96, 64);
+    let r = tevscope::cli::render::bench_report(&req, 3).expect("bench");
+    assert_eq!((r.surfaces, r.triangles, r.frames), (5, 352, 3));
+    assert!(r.first_frame_ms > 0.0 && r.fps_median > 0.0, "{r:?}");
+    req.lights = Some("layer2".into());
+    let e = tevscope::cli::render::bench_report(&req, 1).expect_err("no layer 2");
+    assert!(format!("{e:#}").contains("2 light layers"), "{e:#}");
 }
