@@ -37,7 +37,7 @@ fn stress_pak(dir: &Path) -> String {
 fn open_scene(ctx: &RenderContext, spec: &str) -> Scene {
     let (model, _) = load(&LoadRequest::new(spec)).expect("stress room loads");
     let lights = scene_lights(None, &model.light_layers).expect("lights");
-    let mut scene = Scene::new(ctx, model.assets).expect("scene");
+    let mut scene = Scene::new(ctx, model.assets.into_cpu_model().expect("model")).expect("scene");
     scene.set_lights(lights);
     scene
 }

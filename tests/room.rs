@@ -12,11 +12,12 @@ use glam::Vec3;
 use golden::{check_golden, compare, project};
 use tevscope::demo::room::{self, FLOOR, HALF_X, HALF_Y, floor_lightmap_uv, floor_tile_uv};
 use tevscope::demo::textures::{ROOM_BLOCK, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES};
-use tevscope::formats::image::RgbaImage;
 use tevscope::gx::tev::{PixelInputs, TevProgram, evaluate};
-use tevscope::load::{LoadRequest, LoadedModel, load, scene_lights};
-use tevscope::render::scene::{ModelAssets, Scene};
-use tevscope::render::{OrbitCamera, RenderContext, TextureData};
+use tevscope::image::RgbaImage;
+use tevscope::load::{LoadRequest, LoadedModel, ModelAssets, load, scene_lights};
+use tevscope::model::TextureData;
+use tevscope::render::scene::Scene;
+use tevscope::render::{OrbitCamera, RenderContext};
 
 const ROOM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak:room");
 
@@ -49,9 +50,9 @@ fn room_golden_images_lit_by_its_own_layer0() {
     let own = scene_lights(None, &layers).expect("lights");
     assert_eq!(own, scene_lights(Some("layer0"), &layers).expect("layer0"));
     assert!(scene_lights(Some("layer2"), &layers).is_err());
-    let mut scene = Scene::new(&ctx, model.assets).expect("scene");
+    let mut scene = Scene::new(&ctx, model.assets.into_cpu_model().expect("model")).expect("scene");
     assert!(scene.warnings.is_empty(), "{:?}", scene.warnings);
-    assert_eq!(scene.cmdl().surfaces.len(), 5);
+    assert_eq!(scene.model().surfaces.len(), 5);
     scene.set_time(1.0);
     let (w, h) = (480, 300);
     for (name, cam) in [
@@ -132,7 +133,7 @@ fn lightmapped_floor_pixels_equal_the_cpu_tev_reference() {
     assert_eq!(cmdl.surfaces.len(), 1);
     let mut floor = ModelAssets::new(cmdl);
     floor.textures = assets.textures.clone();
-    let mut scene = Scene::new(&ctx, floor).expect("scene");
+    let mut scene = Scene::new(&ctx, floor.into_cpu_model().expect("model")).expect("scene");
     let cam = OrbitCamera {
         target: [0.0, 0.0, 0.0],
         ..camera(20.0, 70.0, 11.0)

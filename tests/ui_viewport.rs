@@ -7,7 +7,7 @@ use tevscope::gx::types::ColorInput;
 use tevscope::render::RenderContext;
 use tevscope::render::pipeline_cache::SelectedPath;
 use tevscope::ui::edit::{EditKind, trace_quad_pixel};
-use tevscope::ui::panels::AppState;
+use tevscope::ui::state::AppState;
 use tevscope::ui::viewport::{ViewSettings, Viewport};
 
 const SIZE: u32 = 48;
@@ -187,7 +187,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
         .expect("screenshot");
     let bytes = std::fs::read(&out).expect("png written");
     assert_eq!(&bytes[1..4], b"PNG");
-    let decoded = tevscope::formats::image::RgbaImage::decode_png(&bytes).expect("decodes");
+    let decoded = tevscope::image::RgbaImage::decode_png(&bytes).expect("decodes");
     assert_eq!((decoded.width, decoded.height), (32, 32));
     assert_eq!(decoded.pixels, image.pixels, "the PNG is the exact target");
     // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.
@@ -227,7 +227,7 @@ mod model_view {
     use tevscope::render::target::RgbaImage;
     use tevscope::ui::app::{pick, sync_view};
     use tevscope::ui::edit::EditKind;
-    use tevscope::ui::panels::AppState;
+    use tevscope::ui::state::AppState;
     use tevscope::ui::viewport::{ViewSettings, Viewport};
 
     const W: u32 = 160;
@@ -425,13 +425,17 @@ mod model_view {
         h.state.select_material(0, material);
         let pipelines = h.ctx.pipelines.len();
 
-        // Value edit: every konst colour to a loud magenta, as the konst editor does.
-        let edit = h.state.edit.as_mut().expect("edit");
-        let snapshot = edit.program.clone();
-        for k in &mut edit.program.konst {
-            *k = [255, 0, 255, 255];
-        }
-        assert_eq!(edit.commit(&snapshot), EditKind::Value);
+        // Value edit through the document: every konst colour to a loud magenta, as the
+        // konst editor does.
+        let mut m = h.state.file_material().expect("editable model").clone();
+        let konsts = m.konst_colors.as_ref().map_or(0, Vec::len);
+        m.konst_colors = Some(vec![0xFF00_FFFF; konsts.max(1)]);
+        h.state.apply_material(m, "konsts magenta");
+        assert_eq!(h.state.edit_error, None);
+        assert_eq!(
+            h.state.edit.as_ref().expect("edit").last_edit,
+            EditKind::Value
+        );
         let valued = h.frame();
         assert_eq!(
             h.ctx.pipelines.len(),
@@ -447,18 +451,23 @@ mod model_view {
         );
 
         // Structural edit: every stage's colour becomes ONE (white).
-        let edit = h.state.edit.as_mut().expect("edit");
-        let snapshot = edit.program.clone();
-        for ps in &mut edit.program.stages {
-            ps.stage.color_in = [
+        let mut m = h.state.file_material().expect("editable model").clone();
+        for words in &mut m.tev_stages {
+            let mut stage = words.to_gx().expect("stage decodes");
+            stage.color_in = [
                 ColorInput::Zero,
                 ColorInput::Zero,
                 ColorInput::Zero,
                 ColorInput::One,
             ];
-            ps.stage.color_op = tevscope::gx::types::TevCombine::DEFAULT;
+            stage.color_op = tevscope::gx::types::TevCombine::DEFAULT;
+            *words = words.with_gx(&stage);
         }
-        assert_eq!(edit.commit(&snapshot), EditKind::Structure);
+        h.state.apply_material(m, "stages white");
+        assert_eq!(
+            h.state.edit.as_ref().expect("edit").last_edit,
+            EditKind::Structure
+        );
         let key_before = h
             .viewport
             .scene_view()
@@ -472,11 +481,53 @@ mod model_view {
         assert_eq!(h.viewport.status.path, Some(SelectedPath::Specialized));
         assert_ne!(structured.pixel(x, y), valued.pixel(x, y));
 
-        // Selecting another material and back keeps the edits (the scene still draws them).
+        // Selecting another material and back keeps the edits (they are the document's).
         h.state.select_material(0, (material + 1) % 29);
         h.state.select_material(0, material);
-        assert_eq!(h.state.edit.as_ref().expect("edit").revision, 2);
         assert_eq!(differing_pixels(&h.settled_frame(), &structured), 0);
+
+        // Undo and redo through the UI state give back the exact pixels of each state.
+        assert!(h.state.undo());
+        assert_eq!(differing_pixels(&h.settled_frame(), &valued), 0, "undo 1");
+        assert!(h.state.undo());
+        assert_eq!(differing_pixels(&h.settled_frame(), &before), 0, "undo 2");
+        assert!(!h.state.is_dirty());
+        assert!(h.state.redo() && h.state.redo());
+        assert_eq!(differing_pixels(&h.settled_frame(), &structured), 0, "redo");
+    }
+
+    /// A texture slot edit rebinds the texture: the scene is rebuilt from the edited
+    /// document, and undo brings the old pixels back.
+    #[test]
+    fn a_texture_slot_edit_rebinds_and_undoes() {
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        let before = h.settled_frame();
+        let textures = h.state.set_texture_ids().len();
+        // The first textured material that shows on screen takes another texture.
+        let mut changed = false;
+        for i in 0..29 {
+            h.state.select_material(0, i);
+            let Some(m) = h.state.file_material().cloned() else {
+                continue;
+            };
+            let Some(&slot) = m.texture_indices.first() else {
+                continue;
+            };
+            let mut edited = m.clone();
+            edited.texture_indices[0] = (slot + 1) % textures as u32;
+            h.state.apply_material(edited, "texture map 0");
+            assert!(h.state.requests.reload_view, "a rebinding reloads the view");
+            if differing_pixels(&h.settled_frame(), &before) > 0 {
+                changed = true;
+                break;
+            }
+            assert!(h.state.undo());
+        }
+        assert!(changed, "no texture slot edit changed the picture");
+        assert!(h.state.undo());
+        assert_eq!(differing_pixels(&h.settled_frame(), &before), 0);
     }
 
     #[test]
@@ -486,15 +537,12 @@ mod model_view {
         };
         h.settled_frame();
         let sv = h.viewport.scene_view().expect("model view");
-        let cmdl = sv.scene.cmdl().clone();
+        let model = sv.scene.model().clone();
         let camera = sv.scene.camera().frame_camera(W as f32 / H as f32);
         let clip_from_world = camera.clip_from_view * camera.view_from_world;
         let mut checked = 0;
-        for (i, s) in cmdl.surfaces.iter().enumerate() {
-            let Some(b) = cmdl.surface_aabb(s) else {
-                continue;
-            };
-            let ndc = clip_from_world.project_point3(glam::Vec3::from(b.center()));
+        for (i, s) in model.surfaces.iter().enumerate() {
+            let ndc = clip_from_world.project_point3(glam::Vec3::from(s.center));
             if ndc.x.abs() >= 1.0 || ndc.y.abs() >= 1.0 {
                 continue;
             }
@@ -502,19 +550,16 @@ mod model_view {
             let y = ((0.5 - ndc.y * 0.5) * H as f32) as u32;
             let hit = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick");
             let Some(hit) = hit else { continue };
-            assert_eq!(
-                hit.material,
-                cmdl.surfaces[hit.surface].material_index as usize
-            );
+            assert_eq!(hit.material, model.surfaces[hit.surface].material);
             assert!((0.0..1.0).contains(&hit.depth));
             if hit.surface == i {
                 checked += 1;
             }
         }
         assert!(
-            checked * 2 >= cmdl.surfaces.len(),
+            checked * 2 >= model.surfaces.len(),
             "only {checked} of {} tile centres picked their own surface",
-            cmdl.surfaces.len()
+            model.surfaces.len()
         );
         // The corner is background.
         assert_eq!(sv.scene.pick(&h.ctx, W, H, 0, 0).expect("pick"), None);
@@ -578,7 +623,7 @@ mod model_view {
 mod conformance_character {
     use tevscope::render::RenderContext;
     use tevscope::ui::app::sync_view;
-    use tevscope::ui::panels::{AppState, RightTab};
+    use tevscope::ui::state::{AppState, RightTab};
     use tevscope::ui::viewport::ViewSettings;
 
     /// The conformance ANCS (2 animations) over the two-material-set cube: switching the

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use json_patch::PatchOperation;
 
-use super::patch::{self, PatchError};
+use super::patch::{self, PatchError, Refusal};
 use crate::formats::FormatError;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::material::{Material, MaterialSet};
@@ -249,6 +249,47 @@ impl Document {
         self.execute(Command::between(label, &self.cmdl.material_sets, after));
     }
 
+    /// Replaces one material as one command after the checks a patch gets (hardware and game
+    /// limits the material did not already break); a refused material changes nothing. The
+    /// UV block size and count are recomputed from the animations. With `merge`, a last
+    /// command of the same label (not saved, nothing to redo) takes this change in instead
+    /// (a slider dragged over many frames is one undo step).
+    pub fn edit_material(
+        &mut self,
+        set: usize,
+        index: usize,
+        mut material: Material,
+        label: impl Into<String>,
+        merge: bool,
+    ) -> Result<(), Refusal> {
+        let label = label.into();
+        let Some((s, before)) = self
+            .cmdl
+            .material_sets
+            .get(set)
+            .and_then(|s| Some((s, s.materials.get(index)?)))
+        else {
+            return Err(Refusal::NotEditable);
+        };
+        material.refresh_uv_block();
+        let old = patch::limit_errors(before, s.game, s.texture_ids.len());
+        if let Some((field, message)) = patch::limit_errors(&material, s.game, s.texture_ids.len())
+            .into_iter()
+            .find(|e| !old.contains(e))
+        {
+            return Err(Refusal::Limit { field, message });
+        }
+        let mergeable = merge
+            && self.redo.is_empty()
+            && self.saved_depth != Some(self.undo.len())
+            && self.undo.last().is_some_and(|c| c.label == label);
+        if mergeable && let Some(last) = self.undo.pop() {
+            last.inverse().apply(&mut self.cmdl);
+        }
+        self.set_material(set, index, material, label);
+        Ok(())
+    }
+
     /// Runs a command and records it (an empty command is dropped).
     pub fn execute(&mut self, command: Command) {
         if command.is_empty() {
@@ -341,6 +382,22 @@ impl Document {
     }
 }
 
+impl Document {
+    /// [`Document::save_to`], then `target` is the document's file (Save As): a PAK member
+    /// stays the same resource of the written archive.
+    pub fn save_as(&mut self, target: &Path) -> Result<(), DocumentError> {
+        self.save_to(target)?;
+        let path = target.to_path_buf();
+        match &mut self.origin {
+            Origin::Loose { path: p } | Origin::Pak { path: p, .. } => *p = path,
+        }
+        if let Origin::Loose { path } = &self.origin {
+            self.label = path.display().to_string();
+        }
+        Ok(())
+    }
+}
+
 /// Writes `bytes` to a temporary file in `target`'s folder, syncs it and renames it over
 /// `target`; on failure the temporary file is removed and `target` is untouched.
 pub fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
@@ -415,6 +472,34 @@ mod tests {
         // A no-op edit records nothing.
         d.set_material(0, 0, with_group(&d, 0, 5), "same");
         assert_eq!(d.history().count(), 2);
+    }
+
+    #[test]
+    fn guarded_material_edits_merge_by_label_and_refuse_limits() {
+        let mut d = doc();
+        let original = d.model_bytes();
+        d.edit_material(0, 0, with_group(&d, 0, 1), "drag", true)
+            .unwrap();
+        d.edit_material(0, 0, with_group(&d, 0, 2), "drag", true)
+            .unwrap();
+        assert_eq!(d.history().count(), 1, "same label: one command");
+        d.edit_material(0, 0, with_group(&d, 0, 3), "drag", false)
+            .unwrap();
+        assert_eq!(d.history().count(), 2, "merge off: a new command");
+        assert!(d.undo() && d.undo());
+        assert_eq!(d.model_bytes(), original);
+        // 17 TEV stages break the GX limit: refused, nothing recorded.
+        let mut m = d.cmdl().material_sets[0].materials[0].clone();
+        m.tev_stages = vec![m.tev_stages[0]; 17];
+        let e = d.edit_material(0, 0, m, "too many", false).unwrap_err();
+        assert!(matches!(e, Refusal::Limit { .. }), "{e}");
+        assert_eq!(d.model_bytes(), original);
+        assert!(!d.is_dirty());
+        let m = d.cmdl().material_sets[0].materials[0].clone();
+        assert!(matches!(
+            d.edit_material(3, 0, m, "no set", false),
+            Err(Refusal::NotEditable)
+        ));
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn same(requested: &Value, actual: &Value) -> bool {
 }
 
 /// Error-level §3.12 findings plus the edit-only konst limit, by field.
-fn limit_errors(m: &Material, game: Game, textures: usize) -> Vec<(String, String)> {
+pub(crate) fn limit_errors(m: &Material, game: Game, textures: usize) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = m
         .problems(game, Some(textures))
         .into_iter()

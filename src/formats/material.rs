@@ -189,6 +189,20 @@ impl TevStageWords {
         )
     }
 
+    /// Encodes a GX stage over this stored one: its padding and the word bits the GX stage
+    /// does not hold are kept (an edit changes only the fields it edits).
+    pub fn with_gx(&self, s: &gx::TevStage) -> Self {
+        const INPUTS: u32 = 0xF_FFFF;
+        let mut w = Self::from_gx(s);
+        w.padding = self.padding;
+        w.order_padding = self.order_padding;
+        w.color_inputs |= self.color_inputs & !INPUTS;
+        w.alpha_inputs |= self.alpha_inputs & !INPUTS;
+        w.color_combine |= gx::TevCombine::unused_bits(self.color_combine);
+        w.alpha_combine |= gx::TevCombine::unused_bits(self.alpha_combine);
+        w
+    }
+
     /// Encodes a GX stage (padding bytes zero; swap tables are not stored by Prime).
     pub fn from_gx(s: &gx::TevStage) -> Self {
         Self {

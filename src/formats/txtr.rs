@@ -6,9 +6,9 @@
 //! palette entries are alpha-first, and CMPR interpolates with 3/8–5/8 weights and makes
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
-use super::image::RgbaImage;
 use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
+use crate::image::RgbaImage;
 
 /// Size of the fixed header (format, width, height, mip count).
 pub const HEADER_SIZE: usize = 12;
@@ -737,9 +737,9 @@ fn to_rgb5a3(c: [u8; 4]) -> u16 {
 /// `palette` is the expanded palette for C4/C8/C14X2 (indices past its end give
 /// transparent black).
 ///
-/// Each block is decoded whole into a small array of packed texels (16-bit formats through
-/// 64K-entry lookup tables) and its rows are copied out at once; only blocks overhanging the
-/// image edge are clipped.
+/// Blocks are decoded whole, a row of blocks at a time, into a small band of packed texels
+/// (branch-free arithmetic on whole values, no per-texel closures), and the band's rows are
+/// appended to the image in order, so the output is written once and never zero-filled.
 pub fn decode_image(
     format: TexFormat,
     width: u32,
@@ -749,71 +749,105 @@ pub fn decode_image(
 ) -> RgbaImage {
     let pal: Vec<u32> = palette.iter().map(|&c| u32::from_ne_bytes(c)).collect();
     let pal = |i: usize| pal.get(i).copied().unwrap_or(0);
+    let be16 = |b: &[u8], i: usize| u16::from_be_bytes([b[2 * i], b[2 * i + 1]]);
+    let (w, h) = (width, height);
     match format {
-        TexFormat::I4 => detile::<8, 8, 32>(width, height, data, |b, out| {
-            for (pair, &byte) in out.as_flattened_mut().chunks_exact_mut(2).zip(b) {
-                pair[0] = gray(e4(u32::from(byte >> 4)), e4(u32::from(byte >> 4)));
-                pair[1] = gray(e4(u32::from(byte)), e4(u32::from(byte)));
-            }
+        TexFormat::I4 => detile::<8, 8, 32>(w, h, data, |b, out, stride| {
+            texels::<8, 8>(out, stride, |i| {
+                let v = e4(u32::from(b[i / 2] >> (4 * (1 - (i & 1)))));
+                gray(v, v)
+            })
         }),
-        TexFormat::I8 => detile::<8, 4, 32>(width, height, data, |b, out| {
-            for (t, &i) in out.as_flattened_mut().iter_mut().zip(b) {
-                *t = gray(i, i);
-            }
+        TexFormat::I8 => detile::<8, 4, 32>(w, h, data, |b, out, stride| {
+            texels::<8, 4>(out, stride, |i| gray(b[i], b[i]))
         }),
-        TexFormat::IA4 => detile::<8, 4, 32>(width, height, data, |b, out| {
-            for (t, &v) in out.as_flattened_mut().iter_mut().zip(b) {
-                *t = gray(e4(u32::from(v)), e4(u32::from(v >> 4)));
-            }
+        TexFormat::IA4 => detile::<8, 4, 32>(w, h, data, |b, out, stride| {
+            texels::<8, 4>(out, stride, |i| {
+                gray(e4(u32::from(b[i])), e4(u32::from(b[i] >> 4)))
+            })
         }),
-        TexFormat::IA8 => detile::<4, 4, 32>(width, height, data, |b, out| {
-            for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
-                *t = gray(v[1], v[0]);
-            }
+        TexFormat::IA8 => detile::<4, 4, 32>(w, h, data, |b, out, stride| {
+            texels::<4, 4>(out, stride, |i| gray(b[2 * i + 1], b[2 * i]))
         }),
-        TexFormat::C4 => detile::<8, 8, 32>(width, height, data, |b, out| {
-            for (pair, &byte) in out.as_flattened_mut().chunks_exact_mut(2).zip(b) {
-                pair[0] = pal(usize::from(byte >> 4));
-                pair[1] = pal(usize::from(byte & 15));
-            }
+        TexFormat::C4 => detile::<8, 8, 32>(w, h, data, |b, out, stride| {
+            texels::<8, 8>(out, stride, |i| {
+                pal(usize::from((b[i / 2] >> (4 * (1 - (i & 1)))) & 15))
+            })
         }),
-        TexFormat::C8 => detile::<8, 4, 32>(width, height, data, |b, out| {
-            for (t, &i) in out.as_flattened_mut().iter_mut().zip(b) {
-                *t = pal(usize::from(i));
-            }
+        TexFormat::C8 => detile::<8, 4, 32>(w, h, data, |b, out, stride| {
+            texels::<8, 4>(out, stride, |i| pal(usize::from(b[i])))
         }),
-        TexFormat::C14X2 => detile::<4, 4, 32>(width, height, data, |b, out| {
-            for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
-                *t = pal(usize::from(u16::from_be_bytes([v[0], v[1]]) & 0x3FFF));
-            }
+        TexFormat::C14X2 => detile::<4, 4, 32>(w, h, data, |b, out, stride| {
+            texels::<4, 4>(out, stride, |i| pal(usize::from(be16(b, i) & 0x3FFF)))
         }),
-        TexFormat::Rgb565 => detile16(width, height, data, texel_table(&RGB565_TABLE, rgb565)),
-        TexFormat::Rgb5A3 => detile16(width, height, data, texel_table(&RGB5A3_TABLE, rgb5a3)),
-        TexFormat::Rgba8 => detile::<4, 4, 64>(width, height, data, |b, out| {
-            let (ar, gb) = b.split_at(32);
-            for ((t, ar), gb) in out
-                .as_flattened_mut()
-                .iter_mut()
-                .zip(ar.chunks_exact(2))
-                .zip(gb.chunks_exact(2))
-            {
-                *t = u32::from_ne_bytes([ar[1], gb[0], gb[1], ar[0]]);
-            }
+        TexFormat::Rgb565 => {
+            let table = texel_table(&RGB565_TABLE, packed_rgb565);
+            detile::<4, 4, 32>(w, h, data, |b, out, stride| {
+                texels::<4, 4>(out, stride, |i| table[usize::from(be16(b, i))])
+            })
+        }
+        TexFormat::Rgb5A3 => {
+            let table = texel_table(&RGB5A3_TABLE, packed_rgb5a3);
+            detile::<4, 4, 32>(w, h, data, |b, out, stride| {
+                texels::<4, 4>(out, stride, |i| table[usize::from(be16(b, i))])
+            })
+        }
+        TexFormat::Rgba8 => detile::<4, 4, 64>(w, h, data, |b, out, stride| {
+            // 16 (A, R) pairs, then 16 (G, B) pairs.
+            texels::<4, 4>(out, stride, |i| {
+                u32::from_ne_bytes([b[2 * i + 1], b[32 + 2 * i], b[33 + 2 * i], b[2 * i]])
+            })
         }),
-        TexFormat::Cmpr => detile::<8, 8, 32>(width, height, data, |b, out| {
-            for (s, sub) in b.chunks_exact(8).enumerate() {
-                let c0 = u16::from_be_bytes([sub[0], sub[1]]);
-                let c1 = u16::from_be_bytes([sub[2], sub[3]]);
-                let p = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
-                let (x0, y0) = ((s & 1) * 4, (s >> 1) * 4);
-                for (ty, &bits) in sub[4..].iter().enumerate() {
-                    let row = &mut out[y0 + ty][x0..x0 + 4];
-                    for (tx, t) in row.iter_mut().enumerate() {
-                        *t = p[usize::from((bits >> (6 - 2 * tx)) & 3)];
+        TexFormat::Cmpr => {
+            let rgb565 = texel_table(&RGB565_TABLE, packed_rgb565);
+            detile::<8, 8, 32>(w, h, data, |b, out, stride| {
+                // Four sub-blocks: top-left, top-right, bottom-left, bottom-right.
+                for (s, sub) in b.chunks_exact(8).enumerate() {
+                    let p = packed_cmpr_palette(
+                        rgb565,
+                        u16::from_be_bytes([sub[0], sub[1]]),
+                        u16::from_be_bytes([sub[2], sub[3]]),
+                    );
+                    let (x0, y0) = ((s & 1) * 4, (s >> 1) * 4);
+                    for (ty, &bits) in sub[4..].iter().enumerate() {
+                        // Most significant index pair first.
+                        let row = &mut out[(y0 + ty) * stride + x0..][..4];
+                        row[0] = p[usize::from(bits >> 6)];
+                        row[1] = p[usize::from((bits >> 4) & 3)];
+                        row[2] = p[usize::from((bits >> 2) & 3)];
+                        row[3] = p[usize::from(bits & 3)];
                     }
                 }
-            }
-        }),
+            })
+        }
+    }
+}
+
+/// Every 16-bit texel value of a direct-colour format, decoded once (256 KiB each, built on
+/// first use): one load per texel beats the arithmetic.
+type TexelTable = std::sync::OnceLock<Box<[u32]>>;
+static RGB565_TABLE: TexelTable = std::sync::OnceLock::new();
+static RGB5A3_TABLE: TexelTable = std::sync::OnceLock::new();
+
+fn texel_table(table: &'static TexelTable, decode: fn(u32) -> u32) -> &'static [u32; 65536] {
+    let t = table.get_or_init(|| (0..=u32::from(u16::MAX)).map(decode).collect());
+    // 65536 entries by construction; the fixed size lets a u16 index skip bounds checks.
+    <&[u32; 65536]>::try_from(&**t).unwrap_or(&[0; 65536])
+}
+
+/// Writes a `BW` × `BH` block's texels, `texel(i)` for texel i in row-major block order, into
+/// `out` (rows `stride` apart).
+#[inline(always)]
+fn texels<const BW: usize, const BH: usize>(
+    out: &mut [u32],
+    stride: usize,
+    texel: impl Fn(usize) -> u32,
+) {
+    for ty in 0..BH {
+        let row = &mut out[ty * stride..][..BW];
+        for (tx, t) in row.iter_mut().enumerate() {
+            *t = texel(ty * BW + tx);
+        }
     }
 }
 
@@ -823,55 +857,108 @@ fn gray(i: u8, a: u8) -> u32 {
     u32::from_ne_bytes([i, i, i, a])
 }
 
-/// Every 16-bit texel value of a format, decoded once (256 KiB; built on first use).
-type TexelTable = std::sync::OnceLock<Box<[u32]>>;
-static RGB565_TABLE: TexelTable = std::sync::OnceLock::new();
-static RGB5A3_TABLE: TexelTable = std::sync::OnceLock::new();
-
-fn texel_table(table: &'static TexelTable, decode: fn(u16) -> [u8; 4]) -> &'static [u32] {
-    table.get_or_init(|| {
-        (0..=u16::MAX)
-            .map(|v| u32::from_ne_bytes(decode(v)))
-            .collect()
-    })
+/// RGB565 → packed RGBA8 (bit replication as shifts).
+#[inline(always)]
+fn packed_rgb565(v: u32) -> u32 {
+    let (r, g, b) = (v >> 11, (v >> 5) & 63, v & 31);
+    let r = (r << 3) | (r >> 2);
+    let g = (g << 2) | (g >> 4);
+    let b = (b << 3) | (b >> 2);
+    pack(r, g, b, 255)
 }
 
-/// A 16-bit direct-colour format (4×4 blocks of big-endian texels) through its table.
-fn detile16(width: u32, height: u32, data: &[u8], table: &[u32]) -> RgbaImage {
-    detile::<4, 4, 32>(width, height, data, |b, out| {
-        for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
-            *t = table[usize::from(u16::from_be_bytes([v[0], v[1]]))];
-        }
-    })
+/// RGB5A3 → packed RGBA8: both encodings computed and one selected by bit 15.
+#[inline(always)]
+fn packed_rgb5a3(v: u32) -> u32 {
+    let e5 = |x: u32| ((x & 31) << 3) | ((x & 31) >> 2);
+    let e4 = |x: u32| (x & 15) * 0x11;
+    let e3 = |x: u32| ((x & 7) << 5) | ((x & 7) << 2) | ((x & 7) >> 1);
+    let opaque = pack(e5(v >> 10), e5(v >> 5), e5(v), 255);
+    let translucent = pack(e4(v >> 8), e4(v >> 4), e4(v), e3(v >> 12));
+    let mask = 0u32.wrapping_sub(v >> 15 & 1);
+    (opaque & mask) | (translucent & !mask)
 }
 
-/// De-tiles a format of `BW` × `BH` texel blocks of `BYTES` bytes each: blocks row-major,
-/// texels row-major inside a block, overhanging texels discarded. `decode` turns one block
-/// into packed RGBA8 texels (`u32::from_ne_bytes([r, g, b, a])`).
+/// Four channel values (each below 256) packed as the bytes R, G, B, A in memory.
+#[inline(always)]
+fn pack(r: u32, g: u32, b: u32, a: u32) -> u32 {
+    if cfg!(target_endian = "little") {
+        r | g << 8 | b << 16 | a << 24
+    } else {
+        a | b << 8 | g << 16 | r << 24
+    }
+}
+
+/// [`cmpr_palette`] as packed texels. The endpoints come from the RGB565 table; the blends
+/// are computed on two channels at once (red and blue in 16-bit lanes of one u32, where
+/// sums up to 8 × 255 cannot spill) and the 3- or 4-colour choice is a mask, not a branch
+/// (it is unpredictable from one sub-block to the next).
+#[inline(always)]
+fn packed_cmpr_palette(rgb565: &[u32; 65536], c0: u16, c1: u16) -> [u32; 4] {
+    const RB: u32 = 0x00FF_00FF;
+    const ALPHA: u32 = 0xFF00_0000;
+    // Worked on in little-endian order (R in the low byte) whatever the machine's.
+    let (p0, p1) = (
+        u32::from_le(rgb565[usize::from(c0)]),
+        u32::from_le(rgb565[usize::from(c1)]),
+    );
+    let (rb0, rb1) = (p0 & RB, p1 & RB);
+    let (g0, g1) = (p0 >> 8 & 0xFF, p1 >> 8 & 0xFF);
+    let mix = |w0: u32, w1: u32, shift: u32| {
+        ((w0 * rb0 + w1 * rb1) >> shift & RB) | ((w0 * g0 + w1 * g1) >> shift & 0xFF) << 8
+    };
+    let four = 0u32.wrapping_sub(u32::from(c0 > c1));
+    let avg = mix(1, 1, 1);
+    let p2 = (mix(5, 3, 3) & four | avg & !four) | ALPHA;
+    let p3 = (mix(3, 5, 3) & four | avg & !four) | (ALPHA & four);
+    [p0, p1, p2, p3].map(u32::to_le)
+}
+
+/// De-tiles a format of `BW` × `BH` texel blocks of `BYTES` bytes each (blocks row-major,
+/// texels row-major inside a block, overhanging texels discarded). `decode(block, out,
+/// stride)` writes the block's packed texels (`u32::from_ne_bytes([r, g, b, a])`) to
+/// `out[ty * stride + tx]`; a row of blocks lands in a band whose rows are then appended to
+/// the image.
 fn detile<const BW: usize, const BH: usize, const BYTES: usize>(
     width: u32,
     height: u32,
     data: &[u8],
-    decode: impl Fn(&[u8; BYTES], &mut [[u32; BW]; BH]),
+    decode: impl Fn(&[u8; BYTES], &mut [u32], usize),
 ) -> RgbaImage {
     let (w, h) = (width as usize, height as usize);
-    let blocks_x = w.div_ceil(BW);
-    let blocks = blocks_x * h.div_ceil(BH);
-    let mut img = RgbaImage::new(width, height);
-    let mut texels = [[0u32; BW]; BH];
-    for (i, block) in data.chunks_exact(BYTES).take(blocks).enumerate() {
-        let Ok(block) = <&[u8; BYTES]>::try_from(block) else {
-            break;
-        };
-        decode(block, &mut texels);
-        let (x0, y0) = ((i % blocks_x) * BW, (i / blocks_x) * BH);
-        let cols = BW.min(w - x0);
-        for (ty, row) in texels.iter().enumerate().take(h - y0) {
-            let at = ((y0 + ty) * w + x0) * 4;
-            img.pixels[at..at + cols * 4].copy_from_slice(bytemuck::cast_slice(&row[..cols]));
+    let stride = w.div_ceil(BW) * BW;
+    let mut band = vec![0u32; BH * stride];
+    let mut pixels: Vec<u8> = Vec::with_capacity(w * h * 4);
+    let mut blocks = data
+        .chunks_exact(BYTES)
+        .filter_map(|b| <&[u8; BYTES]>::try_from(b).ok());
+    'rows: for y0 in (0..h).step_by(BH) {
+        for x0 in (0..stride).step_by(BW) {
+            let Some(block) = blocks.next() else {
+                // Missing blocks are transparent black.
+                for row in band.chunks_exact_mut(stride) {
+                    row[x0..].fill(0);
+                }
+                append_rows(&mut pixels, &band, stride, w, BH.min(h - y0));
+                break 'rows;
+            };
+            decode(block, &mut band[x0..], stride);
         }
+        append_rows(&mut pixels, &band, stride, w, BH.min(h - y0));
     }
-    img
+    pixels.resize(w * h * 4, 0);
+    RgbaImage {
+        width,
+        height,
+        pixels,
+    }
+}
+
+/// Appends the first `rows` rows (their first `w` texels) of a band to the image bytes.
+fn append_rows(pixels: &mut Vec<u8>, band: &[u32], stride: usize, w: usize, rows: usize) {
+    for row in band.chunks_exact(stride).take(rows) {
+        pixels.extend_from_slice(bytemuck::cast_slice(&row[..w]));
+    }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1386,6 +1473,40 @@ mod tests {
         }
         // 0x7111 (A3 = 7, RGB444 = 1,1,1) is opaque grey 17, which RGB555 cannot hold.
         assert_eq!(to_rgb5a3([17, 17, 17, 255]), 0x7111);
+    }
+
+    /// The packed (SIMD-within-a-register) palette and texel paths equal the per-channel
+    /// reference for every texel value and a spread of endpoint pairs.
+    #[test]
+    fn packed_decoders_equal_the_reference() {
+        for v in 0..=u16::MAX {
+            assert_eq!(
+                packed_rgb565(u32::from(v)),
+                u32::from_ne_bytes(rgb565(v)),
+                "{v:#06x}"
+            );
+            assert_eq!(
+                packed_rgb5a3(u32::from(v)),
+                u32::from_ne_bytes(rgb5a3(v)),
+                "{v:#06x}"
+            );
+        }
+        let mut x = 0x2545_F491u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let (c0, c1) = ((x >> 16) as u16, x as u16);
+            let table = texel_table(&RGB565_TABLE, packed_rgb565);
+            let want = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
+            assert_eq!(
+                packed_cmpr_palette(table, c0, c1),
+                want,
+                "{c0:#06x} {c1:#06x}"
+            );
+            let swapped = cmpr_palette(c1, c0).map(u32::from_ne_bytes);
+            assert_eq!(packed_cmpr_palette(table, c1, c0), swapped);
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The winit event loop: window, wgpu surface, egui-winit input and egui-wgpu painting.
 //!
 //! Each redraw runs the egui panels (which only edit [`AppState`] and queue
-//! [`Requests`](super::panels::Requests)), then carries the requests out on the GPU
+//! [`Requests`](super::state::Requests)), then carries the requests out on the GPU
 //! (open, viewport resize, inspect, screenshot), renders the viewport's offscreen target
 //! and paints egui — with the target as an image — onto the window.
 
@@ -17,8 +17,11 @@ use crate::render::{AdapterPreference, RenderContext};
 
 use super::ViewerOptions;
 use super::edit::trace_quad_pixel;
-use super::panels::{AppState, ModelPick, ViewMode, show};
-use super::viewport::{SceneInputs, Viewport};
+use super::panels::show;
+use super::state::AppState;
+use super::view_sync::shortcuts;
+pub use super::view_sync::{pick, sync_view};
+use super::viewport::Viewport;
 
 struct Gpu {
     ctx: RenderContext,
@@ -89,6 +92,8 @@ struct App {
     next_repaint: Option<Instant>,
     /// Set when the window or GPU could not be created; `run` returns it.
     fatal: Option<anyhow::Error>,
+    /// The user confirmed closing the window.
+    exit: bool,
 }
 
 impl App {
@@ -129,6 +134,7 @@ impl App {
             pending_textures: egui::TexturesDelta::default(),
             next_repaint: None,
             fatal: None,
+            exit: false,
         }
     }
 
@@ -152,14 +158,12 @@ impl App {
         ));
         self.state.view_status = gpu.viewport.status.clone();
         let input = egui_state.take_egui_input(&window);
+        if self.state.poll_loading() {
+            window.set_title(&self.state.title());
+        }
         let state = &mut self.state;
         let mut full = self.egui_ctx.run_ui(input, |ui| {
-            if ui.input(|i| {
-                i.key_pressed(egui::Key::F12)
-                    || (i.modifiers.command && i.key_pressed(egui::Key::S))
-            }) {
-                state.requests.screenshot = true;
-            }
+            shortcuts(ui, state);
             show(ui, state);
         });
         egui_state.handle_platform_output(&window, full.platform_output);
@@ -172,9 +176,12 @@ impl App {
         let mut requests = std::mem::take(&mut self.state.requests);
         if let Some(spec) = requests.open.take() {
             self.state.notice = None;
-            self.state.open(&spec);
-            requests.reload_view |= std::mem::take(&mut self.state.requests.reload_view);
-            window.set_title(&format!("tevscope — {spec}"));
+            self.state.start_open(&spec);
+        }
+        // Opening, edits and saves change the title.
+        let title = self.state.title();
+        if window.title() != title {
+            window.set_title(&title);
         }
         if let Some((w, h)) = requests.viewport_size {
             gpu.viewport.resize(&gpu.ctx, &mut gpu.egui_renderer, w, h);
@@ -237,6 +244,9 @@ impl App {
         }
         if requests.reload_view || requests.screenshot {
             window.request_redraw();
+        }
+        if requests.exit {
+            self.exit = true;
         }
 
         // Paint egui with the viewport image onto the window.
@@ -321,6 +331,10 @@ impl App {
         self.next_repaint = delay
             .filter(|d| !d.is_zero() && *d < std::time::Duration::from_secs(3600))
             .map(|d| Instant::now() + d);
+        if self.state.loading.is_some() {
+            // Poll the worker and move the progress line.
+            self.next_repaint = Some(Instant::now() + std::time::Duration::from_millis(100));
+        }
         if self.state.animating()
             || gpu.viewport.pipeline_pending()
             || repaint_now
@@ -328,78 +342,6 @@ impl App {
         {
             window.request_redraw();
         }
-    }
-}
-
-impl super::panels::Requests {
-    fn is_empty(&self) -> bool {
-        self.open.is_none()
-            && !self.reload_view
-            && self.inspect.is_none()
-            && self.pick.is_none()
-            && !self.screenshot
-    }
-}
-
-/// Carries the UI's view state to the viewport: on `reload` the content (the model scene,
-/// or the material quad / texture preview), then each frame the model view's inputs
-/// (camera, clock, animation, lights, material set, the selected material's edit).
-pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
-    if reload {
-        match (state.model(), state.view_mode) {
-            (Some((assets, _, _)), ViewMode::Model) => {
-                viewport.show_scene(ctx, assets, state.set, state.tev_options);
-            }
-            _ => match &state.edit {
-                Some(edit) => viewport.show_material(
-                    ctx,
-                    edit,
-                    &state.current_textures(),
-                    state.settings.sampling,
-                ),
-                None => viewport.clear_content(),
-            },
-        }
-    }
-    if state.shows_model() {
-        viewport.update_scene(
-            ctx,
-            &SceneInputs {
-                camera: state.camera,
-                time: state.settings.time,
-                animation: state.animation,
-                lights: &state.light_set,
-                lights_revision: state.lights_revision,
-                material_set: state.set,
-                tev: state.tev_options,
-                edit: state.edit.as_ref().map(|e| (state.material, e)),
-            },
-        );
-    }
-}
-
-/// A click on the model at target pixel (x, y): the surface under it selects its
-/// material, and the inspector gets the hit and the displayed pixel.
-pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, x: u32, y: u32) {
-    match viewport.pick(ctx, x, y) {
-        Some(Ok((hit, rgba))) => {
-            let set = state.set;
-            if let Some(h) = hit
-                && h.material != state.material
-            {
-                state.select_material(set, h.material);
-            }
-            state.model_pick = Some(ModelPick {
-                x,
-                y,
-                set,
-                hit,
-                rgba,
-                camera: state.camera,
-            });
-        }
-        Some(Err(e)) => state.load_error = Some(format!("pick failed: {e}")),
-        None => {}
     }
 }
 
@@ -462,7 +404,13 @@ impl ApplicationHandler for App {
             }
         }
         match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::CloseRequested => {
+                if self.state.request_close() {
+                    event_loop.exit();
+                } else {
+                    window.request_redraw();
+                }
+            }
             WindowEvent::Resized(size) => {
                 if let Some(gpu) = self.gpu.as_mut() {
                     gpu.resize(size.width, size.height);
@@ -470,7 +418,7 @@ impl ApplicationHandler for App {
                 window.request_redraw();
             }
             WindowEvent::DroppedFile(path) => {
-                self.state.requests.open = Some(path.display().to_string());
+                self.state.request_open(&path.display().to_string());
                 window.request_redraw();
             }
             WindowEvent::RedrawRequested => self.redraw(),
@@ -479,6 +427,10 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if self.exit {
+            event_loop.exit();
+            return;
+        }
         // Idle unless something animates; redraws are requested where needed.
         let Some(w) = &self.window else {
             event_loop.set_control_flow(ControlFlow::Wait);

@@ -1,7 +1,8 @@
-//! The material being edited and the CPU side of the pixel inspector (no GPU, no egui).
+//! The selected material as drawn and the CPU side of the pixel inspector (no GPU, no egui).
 //!
-//! The UI edits a [`TevProgram`] (the stages the GPU runs, engine stages included) plus the
-//! material's vertex side. Whether an edit is a value change (uniforms only) or a
+//! [`MaterialEdit`] holds the selected material in GX form with its [`TevProgram`] (the
+//! stages the GPU runs, engine stages included); edits reach it from the document through
+//! [`MaterialEdit::sync`]. Whether a change is a value change (uniforms only) or a
 //! structural one (a new shader, ubershader meanwhile) is decided by comparing
 //! [`ShaderKey`]s, the same test the renderer uses — so the panel can say which it was.
 
@@ -10,7 +11,7 @@ use crate::gx::lighting::run_vertex;
 use crate::gx::tev::{PixelInputs, StageOrigin, TevOptions, TevProgram, TevTrace, evaluate};
 use crate::gx::types::Material;
 use crate::gx::wgsl::vertex::{DrawUniforms, VertexKey};
-use crate::render::TextureData;
+use crate::model::TextureData;
 use crate::render::quad::QuadGeometry;
 
 use super::document::sample_nearest_repeat;
@@ -28,8 +29,6 @@ pub enum EditKind {
 /// A material under edit.
 #[derive(Debug, Clone)]
 pub struct MaterialEdit {
-    /// As loaded, for "reset".
-    pub original: Material,
     /// The vertex side and the flags (texgens, channels, animations).
     pub material: Material,
     pub program: TevProgram,
@@ -45,7 +44,6 @@ impl MaterialEdit {
         let program = TevProgram::from_material(&material, &options);
         let key = ShaderKey::new(&material, &program);
         Self {
-            original: material.clone(),
             material,
             program,
             options,
@@ -74,10 +72,27 @@ impl MaterialEdit {
         kind
     }
 
-    /// Rebuilds the program from the loaded material with new TEV switches.
+    /// Shows `material` (the document's new state): classified like an edit; a change of
+    /// the vertex side only (UV animation parameters) counts as a value edit.
+    pub fn sync(&mut self, material: Material) -> EditKind {
+        if material == self.material {
+            return EditKind::None;
+        }
+        let before = self.program.clone();
+        self.program = TevProgram::from_material(&material, &self.options);
+        self.material = material;
+        let kind = self.commit(&before);
+        if kind != EditKind::None {
+            return kind;
+        }
+        self.revision += 1;
+        self.last_edit = EditKind::Value;
+        EditKind::Value
+    }
+
+    /// Rebuilds the program from the material with new TEV switches.
     pub fn reset(&mut self, options: TevOptions) {
         self.options = options;
-        self.material = self.original.clone();
         let before = self.program.clone();
         self.program = TevProgram::from_material(&self.material, &options);
         self.commit(&before);
@@ -85,38 +100,6 @@ impl MaterialEdit {
 
     pub fn key(&self) -> &ShaderKey {
         &self.key
-    }
-
-    /// The edited material as a [`Material`] (what a model scene draws): the material
-    /// stages, konsts, registers and alpha test of the program; blend and depth write only
-    /// where they were edited (the program derives them from flags, `gx.md` §8.3).
-    /// Engine-appended stages are not part of a material: the renderer adds them again
-    /// from the TEV switches.
-    pub fn to_material(&self) -> Material {
-        let mut m = self.material.clone();
-        m.stages = self
-            .program
-            .stages
-            .iter()
-            .filter(|s| matches!(s.origin, StageOrigin::Material { .. }))
-            .map(|s| s.stage)
-            .collect();
-        m.konst = self.program.konst;
-        m.registers = self.program.registers;
-        m.alpha_test = self.program.alpha_test;
-        let derived = TevProgram::from_material(&self.material, &self.options);
-        if self.program.blend != derived.blend {
-            m.blend = self.program.blend;
-            // Punchthrough forces an opaque blend; an edited blend takes over.
-            m.flags &= !crate::gx::types::flags::PUNCHTHROUGH;
-        }
-        if self.program.depth.write != derived.depth.write {
-            m.depth_write = self.program.depth.write;
-            if self.program.depth.write {
-                m.depth_sorted = false;
-            }
-        }
-        m
     }
 
     /// Whether program stage `i` is editable (material stages) or engine-appended.
@@ -244,27 +227,22 @@ mod tests {
     }
 
     #[test]
-    fn to_material_round_trips_program_edits() {
-        use crate::gx::types::{BlendFactor, BlendMode};
-        let options = TevOptions {
-            reflection_pass_through: true,
-            ..TevOptions::default()
-        };
-        let mut m = texture_preview_material();
-        // The last stage writes C0, so the engine appends its pass-through stage.
-        m.stages[0].color_op.out_reg = crate::gx::types::TevReg::C0;
-        let mut e = MaterialEdit::new(m.clone(), options);
-        assert!(e.is_engine_stage(1));
-        assert_eq!(e.to_material(), m, "no edit: the material as loaded");
-        e.program.konst[2] = [9, 8, 7, 6];
-        e.program.registers[3] = [-5, 100, 300, 1023];
-        e.program.stages[0].stage.color_in[2] = ColorInput::Konst;
-        e.program.blend.mode = BlendMode::Blend;
-        e.program.blend.src = BlendFactor::SrcAlpha;
-        e.program.depth.write = false;
-        let back = e.to_material();
-        assert_eq!(back.stages.len(), 1, "engine stage left out");
-        assert_eq!(TevProgram::from_material(&back, &options), e.program);
+    fn syncing_a_new_material_classifies_the_change() {
+        let m = texture_preview_material();
+        let mut e = MaterialEdit::new(m.clone(), TevOptions::default());
+        assert_eq!(e.sync(m.clone()), EditKind::None);
+        let mut konst = m.clone();
+        konst.konst[0] = [1, 2, 3, 4];
+        assert_eq!(e.sync(konst.clone()), EditKind::Value);
+        assert_eq!(e.program.konst[0], [1, 2, 3, 4]);
+        let mut input = konst.clone();
+        input.stages[0].color_in[3] = ColorInput::Konst;
+        assert_eq!(e.sync(input), EditKind::Structure);
+        let mut anim = konst;
+        anim.uv_animations
+            .push(crate::gx::types::UvAnimation::Model);
+        assert_ne!(e.sync(anim), EditKind::None);
+        assert_eq!(e.revision, 3);
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! The desktop viewer: winit + egui-winit + egui-wgpu.
 //!
 //! - [`app`]: the event loop, window surface and egui painting.
-//! - [`panels`]: every egui panel, drawn from [`panels::AppState`] with no GPU access
-//!   (so the UI logic runs headless in tests).
+//! - [`state`]: [`state::AppState`], everything the panels show and edit, with no GPU
+//!   access (so the UI logic runs headless in tests); [`editing`]: the editor's side of it
+//!   (edits through [`crate::edit::Document`], undo/redo, save, the unsaved-edits prompt,
+//!   opening on a worker thread).
+//! - [`panels`]: one file per egui panel.
 //! - [`viewport`]: the offscreen target shown in the central panel; screenshots and the
 //!   pixel inspector read it back.
 //! - [`document`], [`browser`], [`edit`], [`export`]: plain data — opened files, the file
@@ -10,11 +13,13 @@
 
 pub mod app;
 pub mod browser;
-pub mod camera;
 pub mod document;
 pub mod edit;
+pub mod editing;
 pub mod export;
 pub mod panels;
+pub mod state;
+pub mod view_sync;
 pub mod viewport;
 
 /// How the viewer starts.

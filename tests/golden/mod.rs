@@ -16,7 +16,7 @@ use tevscope::anim::{
 };
 use tevscope::formats::cmdl::{Cmdl, Normals};
 use tevscope::formats::cskr::Cskr;
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 use tevscope::render::OrbitCamera;
 
 /// Per-channel tolerance of the golden comparisons.

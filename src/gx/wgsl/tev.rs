@@ -259,27 +259,6 @@ fn swizzle(table: &SwapTable) -> String {
     }
 }
 
-/// Name of a konst selector as the SDK spells it.
-pub fn konst_sel_name(sel: KonstSel) -> String {
-    match sel.0 & 31 {
-        0 => "1".into(),
-        1 => "7/8".into(),
-        2 => "3/4".into(),
-        3 => "5/8".into(),
-        4 => "1/2".into(),
-        5 => "3/8".into(),
-        6 => "1/4".into(),
-        7 => "1/8".into(),
-        8..=11 => "invalid (0)".into(),
-        v @ 12..=15 => format!("K{}", v - 12),
-        v => format!(
-            "K{}_{}",
-            (v - 16) % 4,
-            ['R', 'G', 'B', 'A'][((v - 16) / 4) as usize]
-        ),
-    }
-}
-
 fn konst_color_expr(sel: KonstSel) -> String {
     match sel.source() {
         KonstSource::Fixed(v) => format!("vec3<i32>({v})"),
@@ -634,10 +613,10 @@ fn stage_code(i: usize, s: &StageKey, key: &FragmentKey, sw_quirk: bool) -> Stri
     let _ = writeln!(o, "    // {}", formula(s, true));
     let mut notes = Vec::new();
     if let Some(k) = s.kcsel {
-        notes.push(format!("konst colour {}", konst_sel_name(k)));
+        notes.push(format!("konst colour {k}"));
     }
     if let Some(k) = s.kasel {
-        notes.push(format!("konst alpha {}", konst_sel_name(k)));
+        notes.push(format!("konst alpha {k}"));
     }
     if let Some(t) = s.texture {
         match t.coord {

@@ -19,18 +19,19 @@ use crate::render::target::{COLOR_FORMAT, DEPTH_FORMAT};
 use crate::render::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::render::{
     GpuMaterial, MaterialPipeline, OffscreenTarget, QuadRenderer, RenderContext, RgbaImage,
-    TextureData,
 };
 
 use std::sync::Arc;
 
 use crate::gx::lights::LightSet;
 use crate::gx::tev::TevOptions;
+use crate::model::{CpuModel, TextureData};
 use crate::render::pick::PickHit;
-use crate::render::scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions};
+use crate::render::scene::{ClearMode, FrameStats, Scene, SceneOptions};
 
-use super::camera::OrbitCamera;
+use super::document::MaterialEntry;
 use super::edit::MaterialEdit;
+use crate::render::OrbitCamera;
 
 /// How the preview quad is composited into the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,110 +91,23 @@ impl Default for ViewSettings {
     }
 }
 
-/// The material preview quad and its GPU resources.
-pub struct QuadView {
-    quad: QuadRenderer,
-    gpu: GpuMaterial,
-    pipeline: MaterialPipeline,
-    textures: Vec<Option<TextureData>>,
-    uploaded: Vec<Option<GpuTexture>>,
-    sampling: Sampling,
-    revision: u64,
-    /// Vertex-side uniforms of the last frame (the inspector's CPU trace uses them).
-    pub draw: DrawUniforms,
-}
+mod display;
+mod quad;
 
-impl QuadView {
-    fn bound(&self) -> Vec<Option<BoundTexture>> {
-        self.uploaded
-            .iter()
-            .zip(&self.textures)
-            .map(|(gpu, data)| {
-                let gpu = gpu.as_ref()?;
-                let wrap = Wrap::Repeat;
-                let sampler = match self.sampling {
-                    Sampling::Nearest => SamplerMode::Nearest { wrap },
-                    Sampling::Gx => SamplerMode::Gx {
-                        wrap,
-                        mip_count: data.as_ref().map_or(1, |d| d.levels.len() as u32),
-                    },
-                };
-                Some(BoundTexture {
-                    texture: gpu.clone(),
-                    sampler,
-                })
-            })
-            .collect()
-    }
-
-    pub fn new(
-        ctx: &RenderContext,
-        edit: &MaterialEdit,
-        textures: &[Option<TextureData>],
-        sampling: Sampling,
-    ) -> Result<Self, String> {
-        let quad = QuadRenderer::new(ctx, &QuadGeometry::default(), &DrawUniforms::default());
-        let uploaded = textures
-            .iter()
-            .enumerate()
-            .map(|(k, t)| {
-                t.as_ref()
-                    .map(|t| GpuTexture::upload(&ctx.device, &ctx.queue, t, &format!("map {k}")))
-                    .transpose()
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
-        let mut view = Self {
-            gpu: GpuMaterial::with_program(
-                ctx,
-                &edit.material,
-                quad_program(edit),
-                &quad.draw_uniforms,
-                &[],
-            ),
-            quad,
-            pipeline: MaterialPipeline::default(),
-            textures: textures.to_vec(),
-            uploaded,
-            sampling,
-            revision: edit.revision,
-            draw: DrawUniforms::default(),
-        };
-        view.rebind(ctx, edit);
-        Ok(view)
-    }
-
-    fn rebind(&mut self, ctx: &RenderContext, edit: &MaterialEdit) {
-        let bound = self.bound();
-        self.gpu = GpuMaterial::with_program(
-            ctx,
-            &edit.material,
-            quad_program(edit),
-            &self.quad.draw_uniforms,
-            &bound,
-        );
-        self.revision = edit.revision;
-    }
-}
-
-/// The edited program as the quad draws it: the quad shows the TEV output (or host
-/// blending over the background), never a shader blending against a destination copy.
-fn quad_program(edit: &MaterialEdit) -> crate::gx::tev::TevProgram {
-    let mut program = edit.program.clone();
-    program.options.exact_blend = false;
-    program
-}
+use display::DisplayPass;
+pub use quad::QuadView;
+use quad::quad_program;
 
 /// A whole model drawn by [`Scene`], and what of the UI's state it last took over (so
 /// each change reaches the GPU once).
 pub struct SceneView {
     pub scene: Scene,
-    /// The document's assets it was built from (the same document reuses the scene).
-    assets: Arc<ModelAssets>,
+    /// The document's model it was built from (the same document reuses the scene).
+    model: Arc<CpuModel>,
     /// (material set, TEV switches) the materials were built with.
     built: (usize, TevOptions),
-    /// (set, material, revision) of the last edit written into the scene.
-    applied_edit: Option<(usize, usize, u64)>,
+    /// The document revision whose materials the scene draws.
+    applied_revision: Option<u64>,
     lights_revision: Option<u64>,
     /// The last frame's statistics.
     pub stats: FrameStats,
@@ -214,8 +128,11 @@ pub struct SceneInputs<'a> {
     pub lights_revision: u64,
     pub material_set: usize,
     pub tev: TevOptions,
-    /// The selected material index and its edit.
-    pub edit: Option<(usize, &'a MaterialEdit)>,
+    /// The document's revision and the active set's materials as it has them now (edits,
+    /// undo and redo): materials that differ from the scene's are written into it.
+    pub materials: Option<(u64, &'a [Result<MaterialEntry, String>])>,
+    /// The selected material.
+    pub selected: Option<usize>,
 }
 
 /// What the viewport draws.
@@ -242,209 +159,6 @@ pub struct ViewStatus {
     pub pipeline_error: Option<String>,
     /// A failure that stopped drawing entirely.
     pub error: Option<String>,
-}
-
-const DISPLAY_WGSL: &str = r#"
-struct Params { mode: u32, cell: f32, pad0: f32, pad1: f32 }
-@group(0) @binding(0) var src: texture_2d<f32>;
-@group(0) @binding(1) var<uniform> params: Params;
-
-@vertex
-fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4<f32> {
-    let x = f32((i << 1u) & 2u);
-    let y = f32(i & 2u);
-    return vec4<f32>(x * 2.0 - 1.0, 1.0 - y * 2.0, 0.0, 1.0);
-}
-
-@fragment
-fn fs(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<f32> {
-    let c = textureLoad(src, vec2<i32>(pos.xy), 0);
-    let cell = vec2<i32>(pos.xy / params.cell);
-    let check = select(0.235, 0.353, ((cell.x + cell.y) & 1) == 0);
-    switch params.mode {
-        case 1u: { return vec4<f32>(c.rgb, 1.0); }
-        case 2u: { return vec4<f32>(c.aaa, 1.0); }
-        default: { return vec4<f32>(mix(vec3<f32>(check), c.rgb, c.a), 1.0); }
-    }
-}
-"#;
-
-/// Turns the exact target into what the screen shows (alpha over a checkerboard, colour
-/// only, or alpha as grey): egui would otherwise read the TEV's straight alpha as
-/// premultiplied and add colour where alpha is 0.
-struct DisplayPass {
-    pipeline: wgpu::RenderPipeline,
-    layout: wgpu::BindGroupLayout,
-    params: wgpu::Buffer,
-    texture: wgpu::Texture,
-    view: wgpu::TextureView,
-    bind_group: wgpu::BindGroup,
-    mode: u32,
-}
-
-impl DisplayPass {
-    fn new(ctx: &RenderContext, target: &OffscreenTarget) -> Self {
-        let device = &ctx.device;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("viewport display"),
-            source: wgpu::ShaderSource::Wgsl(DISPLAY_WGSL.into()),
-        });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("viewport display"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-            ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("viewport display"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("viewport display"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("vs"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("fs"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: COLOR_FORMAT,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            multiview_mask: None,
-            cache: None,
-        });
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("viewport display params"),
-            size: 16,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let (texture, view, bind_group) = Self::resources(ctx, &layout, &params, target);
-        Self {
-            pipeline,
-            layout,
-            params,
-            texture,
-            view,
-            bind_group,
-            mode: u32::MAX,
-        }
-    }
-
-    fn resources(
-        ctx: &RenderContext,
-        layout: &wgpu::BindGroupLayout,
-        params: &wgpu::Buffer,
-        target: &OffscreenTarget,
-    ) -> (wgpu::Texture, wgpu::TextureView, wgpu::BindGroup) {
-        let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("viewport display"),
-            size: wgpu::Extent3d {
-                width: target.width,
-                height: target.height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: COLOR_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
-        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("viewport display"),
-            layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&target.color_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: params.as_entire_binding(),
-                },
-            ],
-        });
-        (texture, view, bind_group)
-    }
-
-    fn resize(&mut self, ctx: &RenderContext, target: &OffscreenTarget) {
-        let (texture, view, bind_group) = Self::resources(ctx, &self.layout, &self.params, target);
-        self.texture = texture;
-        self.view = view;
-        self.bind_group = bind_group;
-    }
-
-    fn encode(
-        &mut self,
-        ctx: &RenderContext,
-        encoder: &mut wgpu::CommandEncoder,
-        display: AlphaDisplay,
-        pixels_per_cell: f32,
-    ) {
-        let mode = match display {
-            AlphaDisplay::Checker => 0u32,
-            AlphaDisplay::Rgb => 1,
-            AlphaDisplay::Alpha => 2,
-        };
-        if mode != self.mode {
-            let params: [u32; 4] = [mode, pixels_per_cell.to_bits(), 0, 0];
-            ctx.queue
-                .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
-            self.mode = mode;
-        }
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("viewport display"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &self.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.bind_group, &[]);
-        pass.draw(0..3, 0..1);
-    }
 }
 
 /// The offscreen target, its egui texture and the content drawn into it.
@@ -541,22 +255,22 @@ impl Viewport {
         }
     }
 
-    /// Shows the model of `assets`: the current or parked scene when it was built from the
-    /// same assets, else a new [`Scene`] (textures uploaded, pipelines requested).
+    /// Shows `model`: the current or parked scene when it was built from the same model,
+    /// else a new [`Scene`] (textures uploaded, pipelines requested).
     pub fn show_scene(
         &mut self,
         ctx: &RenderContext,
-        assets: &Arc<ModelAssets>,
+        model: &Arc<CpuModel>,
         material_set: usize,
         tev: TevOptions,
     ) {
         if let ViewContent::Scene(sv) = &self.content
-            && Arc::ptr_eq(&sv.assets, assets)
+            && Arc::ptr_eq(&sv.model, model)
         {
             return;
         }
         if let Some(sv) = self.parked.take()
-            && Arc::ptr_eq(&sv.assets, assets)
+            && Arc::ptr_eq(&sv.model, model)
         {
             self.content = ViewContent::Scene(sv);
             return;
@@ -567,14 +281,14 @@ impl Viewport {
             tev,
             ..SceneOptions::default()
         };
-        match Scene::with_options(ctx, (**assets).clone(), options) {
+        match Scene::with_options(ctx, (**model).clone(), options) {
             Ok(scene) => {
                 self.status.warnings = scene.warnings.clone();
                 self.content = ViewContent::Scene(Box::new(SceneView {
                     scene,
-                    assets: assets.clone(),
+                    model: model.clone(),
                     built: (material_set, tev),
-                    applied_edit: None,
+                    applied_revision: None,
                     lights_revision: None,
                     stats: FrameStats::default(),
                 }));
@@ -612,7 +326,7 @@ impl Viewport {
                 self.status.error = Some(e.to_string());
             }
             sv.built = (inputs.material_set, inputs.tev);
-            sv.applied_edit = None;
+            sv.applied_revision = None;
         }
         scene.set_camera(inputs.camera);
         scene.set_time(inputs.time);
@@ -621,20 +335,21 @@ impl Viewport {
             scene.set_lights(inputs.lights.clone());
             sv.lights_revision = Some(inputs.lights_revision);
         }
-        if let Some((index, edit)) = inputs.edit {
-            let key = (inputs.material_set, index, edit.revision);
-            if sv.applied_edit != Some(key) {
-                let material = edit.to_material();
-                if let Some(m) = scene.material_mut(inputs.material_set, index)
-                    && *m != material
+        if let Some((revision, materials)) = inputs.materials
+            && sv.applied_revision != Some(revision)
+        {
+            for (index, entry) in materials.iter().enumerate() {
+                if let Ok(entry) = entry
+                    && let Some(m) = scene.material_mut(inputs.material_set, index)
+                    && *m != entry.material
                 {
-                    *m = material;
+                    *m = entry.material.clone();
                     scene.mark_material_dirty(index);
                 }
-                sv.applied_edit = Some(key);
             }
+            sv.applied_revision = Some(revision);
         }
-        self.status.selected_material = inputs.edit.map(|(i, _)| i);
+        self.status.selected_material = inputs.selected;
     }
 
     /// Which surface and material cover target pixel (x, y) of the model view, with the

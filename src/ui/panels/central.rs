@@ -1,0 +1,338 @@
+//! The central view: the viewport image, the model bar and the texture strip.
+
+use egui::{Color32, RichText, Ui};
+
+use crate::ui::document::Content;
+use crate::ui::state::{AppState, LightChoice, RightTab, ViewMode};
+
+pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
+    let ppp = ui.ctx().pixels_per_point();
+    let Some(doc) = &state.doc else {
+        let avail = ui.available_size();
+        let side = (avail.x - 16.0).min(avail.y - 40.0).max(32.0);
+        state.requests.viewport_size = Some(((side * ppp) as u32, (side * ppp) as u32));
+        ui.centered_and_justified(|ui| {
+            ui.label(
+                RichText::new(
+                    "Open a CMDL, ANCS, TXTR or PAK from the file browser, drop a file on the\n\
+                     window, or type a spec (file.pak:0xID) in the Open field.",
+                )
+                .size(16.0)
+                .weak(),
+            );
+        });
+        return;
+    };
+    let title = match &doc.content {
+        Content::Model {
+            sets,
+            surface_count,
+            triangle_count,
+            animations,
+            ..
+        } => format!(
+            "{} — {} material set{}, {} surfaces, {} triangles{}",
+            doc.spec,
+            sets.len(),
+            if sets.len() == 1 { "" } else { "s" },
+            surface_count,
+            triangle_count,
+            if animations.is_empty() {
+                String::new()
+            } else {
+                format!(", {} animations", animations.len())
+            }
+        ),
+        Content::Texture { summary, .. } => format!("{} — {summary}", doc.spec),
+    };
+    let is_model = matches!(doc.content, Content::Model { .. });
+    let areas = doc.areas.clone();
+    ui.horizontal(|ui| {
+        ui.add_space(8.0);
+        ui.label(RichText::new(title).strong());
+    });
+    if is_model {
+        model_bar(ui, state, &areas);
+    }
+    let model_view = state.shows_model();
+    if model_view
+        && ui.input(|i| i.key_pressed(egui::Key::F))
+        && !ui.ctx().egui_wants_keyboard_input()
+    {
+        state.frame_model();
+    }
+    if ui.input(|i| i.key_pressed(egui::Key::Space)) && !ui.ctx().egui_wants_keyboard_input() {
+        state.playing = !state.playing;
+    }
+
+    let avail = ui.available_size();
+    // Room for the thumbnail strip when the selection has textures.
+    let strip = if state.texture_count() == 0 {
+        0.0
+    } else {
+        130.0
+    };
+    let (want_w, want_h) = if model_view {
+        // The model takes the whole panel.
+        let w = (avail.x - 16.0).max(32.0);
+        let h = (avail.y - 8.0 - strip).max(32.0);
+        (w, h)
+    } else {
+        // The preview quad is square.
+        let side = (avail.x - 16.0).min(avail.y - 8.0 - strip).max(32.0);
+        (side, side)
+    };
+    let want = ((want_w * ppp).round() as u32, (want_h * ppp).round() as u32);
+    state.requests.viewport_size = Some(want);
+    let Some((tex, [w, h])) = state.viewport_texture else {
+        return;
+    };
+    if model_view && state.frame_pending && (w, h) == want {
+        state.frame_model();
+        state.frame_pending = false;
+    }
+    let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
+    ui.vertical_centered(|ui| {
+        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
+        egui::Image::new((tex, size)).paint_at(ui, rect);
+        let pixel_at = |pos: egui::Pos2| {
+            let rel = (pos - response.rect.min) * ppp;
+            let (x, y) = (rel.x.floor(), rel.y.floor());
+            (x >= 0.0 && y >= 0.0 && (x as u32) < w && (y as u32) < h)
+                .then_some((x as u32, y as u32))
+        };
+        if model_view {
+            let d = response.drag_delta() * ppp;
+            if response.dragged_by(egui::PointerButton::Primary) {
+                state.camera.orbit(d.x, d.y);
+            } else if response.dragged_by(egui::PointerButton::Secondary)
+                || response.dragged_by(egui::PointerButton::Middle)
+            {
+                state.camera.pan(d.x, d.y, h as f32);
+            }
+            if response.hovered() {
+                let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+                if scroll != 0.0 {
+                    state.camera.zoom(scroll);
+                }
+            }
+            if response.clicked()
+                && let Some(p) = response.interact_pointer_pos().and_then(pixel_at)
+            {
+                state.requests.pick = Some(p);
+                state.tab = RightTab::Inspector;
+            }
+            if let Some(p) = state
+                .model_pick
+                .as_ref()
+                .filter(|p| p.camera == state.camera)
+            {
+                let c = response.rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
+                ui.painter()
+                    .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
+            }
+            return;
+        }
+        if let Some(camera) = state.settings.orbit.as_mut() {
+            if response.dragged() {
+                let d = response.drag_delta();
+                camera.orbit(d.x, d.y);
+            }
+            if response.hovered() {
+                let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+                if scroll != 0.0 {
+                    camera.zoom(scroll);
+                }
+            }
+        } else if response.clicked()
+            && let Some(p) = response.interact_pointer_pos().and_then(pixel_at)
+        {
+            state.requests.inspect = Some(p);
+            state.tab = RightTab::Inspector;
+        }
+        if let Some(r) = state
+            .report
+            .as_ref()
+            .filter(|_| state.settings.orbit.is_none())
+        {
+            // Mark the inspected pixel.
+            let p = response.rect.min + egui::vec2(r.x as f32 + 0.5, r.y as f32 + 0.5) / ppp;
+            ui.painter()
+                .circle_stroke(p, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
+        }
+        response.on_hover_text(if state.settings.orbit.is_some() {
+            "Drag to rotate, scroll to zoom"
+        } else {
+            "Click a pixel to trace it through the TEV"
+        });
+    });
+    texture_strip(ui, state);
+    let Some(doc) = &state.doc else { return };
+    for w in doc.warnings.iter().chain(&state.view_status.warnings) {
+        ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
+    }
+    if !doc.sources.is_empty() {
+        egui::CollapsingHeader::new(format!("Files used ({})", doc.sources.len()))
+            .id_salt("files_used")
+            .show(ui, |ui| {
+                for s in &doc.sources {
+                    ui.label(RichText::new(s).small().monospace());
+                }
+            });
+    }
+    let s = &state.view_status;
+    if let Some(e) = &s.error {
+        ui.colored_label(Color32::from_rgb(255, 110, 110), e);
+    }
+}
+
+/// The model's view controls: model or material quad, lights, framing.
+fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
+    ui.horizontal(|ui| {
+        ui.add_space(8.0);
+        let before = state.view_mode;
+        ui.selectable_value(&mut state.view_mode, ViewMode::Model, "Model")
+            .on_hover_text("The whole model, lit and animated");
+        ui.selectable_value(
+            &mut state.view_mode,
+            ViewMode::MaterialQuad,
+            "Material quad",
+        )
+        .on_hover_text("The selected material on a flat quad (pixel-exact CPU trace)");
+        if state.view_mode != before {
+            state.requests.reload_view = true;
+        }
+        if state.view_mode != ViewMode::Model {
+            return;
+        }
+        ui.separator();
+        ui.label("Lights");
+        let mut choice = None;
+        egui::ComboBox::from_id_salt("lights")
+            .selected_text(state.lights.label().to_string())
+            .width(180.0)
+            .show_ui(ui, |ui| {
+                let mut options = vec![LightChoice::Basic, LightChoice::None];
+                options.extend(
+                    areas
+                        .iter()
+                        .map(|(l, s)| LightChoice::Area(format!("area: {l}"), s.clone())),
+                );
+                for o in options {
+                    if ui.selectable_label(state.lights == o, o.label()).clicked() {
+                        choice = Some(o);
+                    }
+                }
+            })
+            .response
+            .on_hover_text("basic preset, no lights, or an MREA's first light layer");
+        if let Some(c) = choice
+            && c != state.lights
+        {
+            state.set_lights(c);
+        }
+        ui.separator();
+        if ui
+            .button("Frame model")
+            .on_hover_text("Point the camera at the whole model (F)")
+            .clicked()
+        {
+            state.frame_model();
+        }
+    });
+}
+
+/// Paints a grey checkerboard (so transparent pixels read as such).
+fn checker(ui: &Ui, rect: egui::Rect, cell: f32) {
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::from_gray(60));
+    let cols = (rect.width() / cell).ceil() as i32;
+    let rows = (rect.height() / cell).ceil() as i32;
+    for y in 0..rows {
+        for x in 0..cols {
+            if (x + y) % 2 == 0 {
+                let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                    0.0,
+                    Color32::from_gray(90),
+                );
+            }
+        }
+    }
+}
+
+/// The selection's texture maps as thumbnails under the viewport.
+fn texture_strip(ui: &mut Ui, state: &mut AppState) {
+    if state.thumbnails.is_none() {
+        let ctx = ui.ctx().clone();
+        let thumbs = state
+            .current_textures()
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let t = t.as_ref()?;
+                let image = egui::ColorImage::from_rgba_unmultiplied(
+                    [t.width as usize, t.height as usize],
+                    t.levels.first()?,
+                );
+                let handle =
+                    ctx.load_texture(format!("map {k}"), image, egui::TextureOptions::NEAREST);
+                Some((handle, [t.width, t.height]))
+            })
+            .collect();
+        state.thumbnails = Some(thumbs);
+    }
+    let Some(thumbs) = &state.thumbnails else {
+        return;
+    };
+    if thumbs.is_empty() {
+        return;
+    }
+    let ids = state
+        .doc
+        .as_ref()
+        .and_then(|d| d.material(state.set, state.material))
+        .map(|m| m.texture_ids.clone())
+        .unwrap_or_default();
+    ui.horizontal_wrapped(|ui| {
+        ui.add_space(8.0);
+        for (k, thumb) in thumbs.iter().enumerate() {
+            ui.vertical(|ui| {
+                match thumb {
+                    Some((handle, [w, h])) => {
+                        let scale = 96.0 / (*w).max(*h) as f32;
+                        let size = egui::vec2(*w as f32 * scale, *h as f32 * scale);
+                        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+                        checker(ui, rect, 8.0);
+                        egui::Image::new((handle.id(), size)).paint_at(ui, rect);
+                        response.on_hover_text(format!("{w}x{h}"));
+                    }
+                    None => {
+                        let (rect, _) =
+                            ui.allocate_exact_size(egui::vec2(96.0, 96.0), egui::Sense::hover());
+                        ui.painter().rect_stroke(
+                            rect,
+                            2.0,
+                            egui::Stroke::new(1.0, Color32::from_rgb(255, 110, 110)),
+                            egui::StrokeKind::Inside,
+                        );
+                        ui.painter().text(
+                            rect.center(),
+                            egui::Align2::CENTER_CENTER,
+                            "missing",
+                            egui::FontId::proportional(12.0),
+                            Color32::from_rgb(255, 110, 110),
+                        );
+                    }
+                }
+                let id = ids
+                    .get(k)
+                    .copied()
+                    .flatten()
+                    .map_or_else(String::new, |id| format!(" 0x{id:08X}"));
+                ui.small(format!("map {k}{id}"));
+            });
+        }
+    });
+}

@@ -1,0 +1,90 @@
+//! The History tab: the document's edits, oldest first; clicking one undoes or redoes to it.
+
+use egui::{Color32, RichText, Ui};
+
+use crate::ui::state::AppState;
+
+pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
+    let Some(editor) = &state.editor else {
+        ui.weak(
+            state
+                .editor_note
+                .as_deref()
+                .unwrap_or("Open a CMDL model (loose or in a PAK) to edit its materials."),
+        );
+        return;
+    };
+    let done: Vec<String> = editor.history().map(str::to_owned).collect();
+    let undone: Vec<String> = editor.redo_history().map(str::to_owned).collect();
+    ui.horizontal(|ui| {
+        undo_redo_buttons(ui, state);
+        if state.is_dirty() {
+            ui.colored_label(Color32::from_rgb(240, 200, 80), "unsaved edits");
+        } else {
+            ui.weak("saved");
+        }
+    });
+    ui.separator();
+    // Target depth: how many edits stay done.
+    let mut target = None;
+    egui::ScrollArea::vertical()
+        .id_salt("history_scroll")
+        .show(ui, |ui| {
+            if ui
+                .selectable_label(done.is_empty(), "(as opened)")
+                .clicked()
+            {
+                target = Some(0);
+            }
+            for (i, label) in done.iter().enumerate() {
+                let current = i + 1 == done.len();
+                if ui
+                    .selectable_label(current, format!("{}. {label}", i + 1))
+                    .clicked()
+                {
+                    target = Some(i + 1);
+                }
+            }
+            for (i, label) in undone.iter().enumerate() {
+                let text = RichText::new(format!("{}. {label} (undone)", done.len() + i + 1))
+                    .color(Color32::GRAY);
+                if ui.selectable_label(false, text).clicked() {
+                    target = Some(done.len() + i + 1);
+                }
+            }
+        });
+    if let Some(t) = target {
+        while state.editor.as_ref().map_or(0, |e| e.history().count()) > t && state.undo() {}
+        while state.editor.as_ref().map_or(0, |e| e.history().count()) < t && state.redo() {}
+    }
+}
+
+/// Undo and Redo buttons, named after what they would undo or redo.
+pub(super) fn undo_redo_buttons(ui: &mut Ui, state: &mut AppState) {
+    let (undo, redo) = state.editor.as_ref().map_or((None, None), |e| {
+        (
+            e.history().last().map(str::to_owned),
+            e.redo_history().next().map(str::to_owned),
+        )
+    });
+    let hover = |what: &Option<String>, key: &str| {
+        what.as_ref()
+            .map_or_else(|| format!("nothing ({key})"), |w| format!("{w} ({key})"))
+    };
+    if ui
+        .add_enabled(undo.is_some(), egui::Button::new("Undo"))
+        .on_hover_text(hover(&undo, "Ctrl+Z"))
+        .on_disabled_hover_text("nothing to undo")
+        .clicked()
+    {
+        state.undo();
+    }
+    if ui
+        .add_enabled(redo.is_some(), egui::Button::new("Redo"))
+        .on_hover_text(hover(&redo, "Ctrl+Shift+Z / Ctrl+Y"))
+        .on_disabled_hover_text("nothing to redo")
+        .clicked()
+    {
+        state.redo();
+    }
+}

@@ -1,0 +1,403 @@
+//! The Material tab: selection, view options, and the material's own fields.
+
+use egui::{Color32, Ui};
+
+use crate::formats::material::{Material as FileMaterial, channel_word};
+use crate::gx::tev::{FinalRegister, MissingTexture};
+use crate::gx::types::{
+    AttnFn, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
+};
+use crate::ui::document::{Content, Document};
+use crate::ui::state::AppState;
+use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
+
+use super::{color_button, named};
+
+pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
+    // Set / material selector.
+    let mut select = None;
+    if let Some(Document {
+        content: Content::Model { sets, .. },
+        ..
+    }) = &state.doc
+    {
+        ui.horizontal(|ui| {
+            ui.label("Set");
+            egui::ComboBox::from_id_salt("set")
+                .selected_text(format!("{}", state.set))
+                .show_ui(ui, |ui| {
+                    for i in 0..sets.len() {
+                        if ui
+                            .selectable_label(i == state.set, format!("{i}"))
+                            .clicked()
+                        {
+                            select = Some((i, 0));
+                        }
+                    }
+                });
+            ui.label("Material");
+            let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+            egui::ComboBox::from_id_salt("material")
+                .width(200.0)
+                .selected_text(format!("{} / {}", state.material, materials.len()))
+                .height(500.0)
+                .show_ui(ui, |ui| {
+                    for (i, m) in materials.iter().enumerate() {
+                        let text = match m {
+                            Ok(m) => format!(
+                                "{i}: {} stage{}, {} tex",
+                                m.material.stages.len(),
+                                if m.material.stages.len() == 1 {
+                                    ""
+                                } else {
+                                    "s"
+                                },
+                                m.material.texture_count
+                            ),
+                            Err(e) => format!("{i}: error: {e}"),
+                        };
+                        if ui.selectable_label(i == state.material, text).clicked() {
+                            select = Some((state.set, i));
+                        }
+                    }
+                });
+            if ui.button("<").clicked() && state.material > 0 {
+                select = Some((state.set, state.material - 1));
+            }
+            if ui.button(">").clicked() && state.material + 1 < materials.len() {
+                select = Some((state.set, state.material + 1));
+            }
+        });
+        if let Some(Err(e)) = sets
+            .get(state.set)
+            .and_then(|s| s.materials.get(state.material))
+        {
+            ui.colored_label(Color32::from_rgb(255, 110, 110), e);
+        }
+    }
+    if let Some((s, m)) = select {
+        state.select_material(s, m);
+    }
+
+    // The quad preview's own settings (the model view draws with Prime's blending and
+    // filtering).
+    if !state.shows_model() {
+        quad_settings(ui, state);
+    }
+    ui.horizontal(|ui| {
+        ui.label("Show");
+        let d = &mut state.settings.alpha_display;
+        ui.selectable_value(d, AlphaDisplay::Checker, "RGBA over checker");
+        ui.selectable_value(d, AlphaDisplay::Rgb, "RGB");
+        ui.selectable_value(d, AlphaDisplay::Alpha, "alpha");
+        ui.separator();
+        ui.label("Background");
+        color_button(ui, &mut state.settings.background);
+    });
+
+    let Some(edit) = state.edit.as_mut() else {
+        ui.weak("No material selected.");
+        return;
+    };
+    let mut options = edit.options;
+    let mut options_changed = false;
+    ui.collapsing("TEV switches (gx.md §16)", |ui| {
+        options_changed |= ui
+            .checkbox(
+                &mut options.reflection_pass_through,
+                "engine reflection pass-through stage (§13)",
+            )
+            .changed();
+        options_changed |= ui
+            .checkbox(
+                &mut options.alpha_one_as_zero,
+                "write source alpha 1 as 0 (§8.2)",
+            )
+            .changed();
+        options_changed |= ui
+            .checkbox(
+                &mut options.exact_blend,
+                "exact GX blending in the shader (§8.2; model view)",
+            )
+            .on_hover_text(
+                "Blended surfaces read a copy of the target and blend with GX's integer rule; \
+                 off: host blending, which may differ by 1 LSB",
+            )
+            .changed();
+        ui.horizontal(|ui| {
+            ui.label("final pixel from");
+            options_changed |= ui
+                .selectable_value(
+                    &mut options.final_register,
+                    FinalRegister::LastStage,
+                    "last stage's registers",
+                )
+                .changed();
+            options_changed |= ui
+                .selectable_value(&mut options.final_register, FinalRegister::Prev, "PREV")
+                .changed();
+        });
+        ui.horizontal(|ui| {
+            ui.label("missing texture reads");
+            options_changed |= ui
+                .selectable_value(&mut options.missing_texture, MissingTexture::White, "255")
+                .changed();
+            options_changed |= ui
+                .selectable_value(&mut options.missing_texture, MissingTexture::Black, "0")
+                .changed();
+        });
+        ui.weak("Switches change how the material is drawn, not the file.");
+    });
+    if options_changed {
+        state.tev_options = options;
+        edit.reset(options);
+    }
+    if let Some(note) = &state.editor_note {
+        ui.colored_label(Color32::from_rgb(240, 200, 80), note);
+    }
+    let Some(original) = state.file_material().cloned() else {
+        return;
+    };
+    let textures = state.set_texture_ids().to_vec();
+    let mut m = original.clone();
+    let mut label = None;
+    egui::ScrollArea::both()
+        .id_salt("material_scroll")
+        .show(ui, |ui| {
+            summary(ui, &m);
+            flags_editor(ui, &mut m, &mut label);
+            textures_editor(ui, &mut m, &textures, &mut label);
+            konst_editor(ui, &mut m, &mut label);
+            blend_editor(ui, &mut m, &mut label);
+            channel_editor(ui, &mut m, &mut label);
+            super::stages::stages_editor(ui, &mut m, &mut label);
+            super::vertex::texgens_editor(ui, &mut m, &mut label);
+            super::vertex::uv_animations_editor(ui, &mut m, &mut label);
+        });
+    if let Some(label) = label
+        && m != original
+    {
+        state.apply_material(m, &label);
+    }
+}
+
+/// Counts and the texture IDs in one line.
+fn summary(ui: &mut Ui, m: &FileMaterial) {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    ui.label(format!(
+        "{} stage{}, {} texgen{}, {} texture{}, {} UV animation{}, flags 0x{:04X}",
+        m.tev_stages.len(),
+        plural(m.tev_stages.len()),
+        m.texgens.len(),
+        plural(m.texgens.len()),
+        m.texture_indices.len(),
+        plural(m.texture_indices.len()),
+        m.uv_animations.len(),
+        plural(m.uv_animations.len()),
+        m.flags
+    ));
+}
+
+/// The flag bits as named checkboxes (konst and indirect follow their blocks).
+fn flags_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
+    ui.collapsing("Flags", |ui| {
+        ui.horizontal_wrapped(|ui| {
+            for (bit, name) in [
+                (gxflags::TRANSPARENT, "depth-sorted (0x10)"),
+                (gxflags::PUNCHTHROUGH, "punchthrough (0x20)"),
+                (gxflags::SAMUS_REFLECTION, "Samus reflection (0x40)"),
+                (gxflags::DEPTH_WRITE, "depth write (0x80)"),
+                (gxflags::REFLECTION_SURFACE_EYE, "reflection eye (0x100)"),
+                (gxflags::OCCLUDER, "occluder (0x200)"),
+                (gxflags::LIGHTMAP, "lightmap (0x800)"),
+                (gxflags::SHORT_UV_ALT, "short UVs, alt (0x1000)"),
+                (gxflags::SHORT_UV, "short UVs (0x2000)"),
+            ] {
+                let mut on = m.flags & bit != 0;
+                if ui.checkbox(&mut on, name).changed() {
+                    m.flags ^= bit;
+                    *label = Some(format!("flag {name} {}", if on { "on" } else { "off" }));
+                }
+            }
+        });
+        ui.weak("konst (0x8) and indirect (0x400) follow the konst and indirect blocks.");
+    });
+}
+
+/// One combo per texture slot over the set's textures; add and remove slots.
+fn textures_editor(
+    ui: &mut Ui,
+    m: &mut FileMaterial,
+    textures: &[u32],
+    label: &mut Option<String>,
+) {
+    ui.heading("Textures");
+    let options: Vec<u32> = (0..textures.len() as u32).collect();
+    let name = |i: u32| {
+        textures.get(i as usize).map_or_else(
+            || format!("#{i} (missing)"),
+            |id| format!("#{i} 0x{id:08X}"),
+        )
+    };
+    let mut remove = None;
+    for (k, slot) in m.texture_indices.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.label(format!("map {k}"));
+            if super::combo(ui, ("texslot", k), slot, &options, name) {
+                *label = Some(format!("texture map {k}"));
+            }
+            if ui.small_button("remove").clicked() {
+                remove = Some(k);
+            }
+        });
+    }
+    if let Some(k) = remove {
+        m.texture_indices.remove(k);
+        *label = Some(format!("remove texture map {k}"));
+    }
+    if !textures.is_empty()
+        && m.texture_indices.len() < 8
+        && ui.small_button("add texture map").clicked()
+    {
+        m.texture_indices.push(0);
+        *label = Some("add texture map".into());
+    }
+}
+
+/// K0–K3 as colour pickers and exact bytes; add or remove the konst block.
+fn konst_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
+    ui.heading("Konst colours");
+    let mut colors = m.konst_rgba();
+    let mut changed = None;
+    let mut removed = false;
+    egui::Grid::new("konst").num_columns(6).show(ui, |ui| {
+        for (k, c) in colors.iter_mut().enumerate() {
+            ui.label(format!("K{k}"));
+            if color_button(ui, c) {
+                changed = Some(k);
+            }
+            for v in c.iter_mut() {
+                if ui.add(egui::DragValue::new(v)).changed() {
+                    changed = Some(k);
+                }
+            }
+            ui.end_row();
+        }
+    });
+    ui.horizontal(|ui| {
+        if colors.len() < 4 && ui.small_button("add konst").clicked() {
+            colors.push([255; 4]);
+            changed = Some(colors.len() - 1);
+        }
+        if !colors.is_empty() && ui.small_button("remove last konst").clicked() {
+            colors.pop();
+            removed = true;
+        }
+    });
+    if removed {
+        *label = Some(format!("remove K{}", colors.len()));
+    } else if let Some(k) = changed {
+        *label = Some(format!("K{k} colour"));
+    } else {
+        return;
+    }
+    let words: Vec<u32> = colors.iter().map(|c| u32::from_be_bytes(*c)).collect();
+    m.konst_colors = (!words.is_empty()).then_some(words);
+}
+
+/// Source and destination blend factors.
+fn blend_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
+    ui.heading("Blend");
+    ui.horizontal(|ui| {
+        for (name, value) in [("src", &mut m.blend_src), ("dst", &mut m.blend_dst)] {
+            ui.label(name);
+            let Some(mut f) = BlendFactor::from_u16(*value) else {
+                ui.monospace(format!("{value} (invalid)"));
+                continue;
+            };
+            if named(ui, ("blend", name), &mut f, &BlendFactor::ALL) {
+                *value = f as u16;
+                *label = Some(format!("blend {name} factor"));
+            }
+        }
+    });
+    if m.flags & gxflags::PUNCHTHROUGH != 0 {
+        ui.weak("Punchthrough draws opaque (ONE, ZERO) whatever the factors say.");
+    }
+}
+
+/// The COLOR0 channel word, decoded.
+fn channel_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
+    ui.heading("Colour channel");
+    let Some(word) = m.color_channels.first().copied() else {
+        ui.weak("no colour channel word");
+        return;
+    };
+    let mut c = ChannelControl::from_word(word);
+    let mut changed = false;
+    ui.horizontal_wrapped(|ui| {
+        changed |= ui.checkbox(&mut c.lighting, "lighting").changed();
+        ui.label("ambient");
+        changed |= named(ui, "amb_src", &mut c.ambient_src, &ColorSrc::ALL);
+        ui.label("material");
+        changed |= named(ui, "mat_src", &mut c.material_src, &ColorSrc::ALL);
+        ui.label("diffuse");
+        changed |= named(ui, "diffuse", &mut c.diffuse_fn, &DiffuseFn::ALL);
+        ui.label("attenuation");
+        changed |= named(ui, "attn", &mut c.attn_fn, &AttnFn::ALL);
+        ui.label("light mask");
+        changed |= ui
+            .add(egui::DragValue::new(&mut c.light_mask).hexadecimal(2, false, true))
+            .changed();
+    });
+    ui.weak(format!(
+        "word 0x{word:08X} (the engine replaces the light mask)"
+    ));
+    if changed {
+        // Bits above the decoded fields are kept.
+        m.color_channels[0] = channel_word(&c) | (word & !0x7FFF);
+        *label = Some("colour channel".into());
+    }
+}
+
+fn quad_settings(ui: &mut Ui, state: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.label("View:");
+        ui.selectable_value(
+            &mut state.settings.compositing,
+            Compositing::ExactTev,
+            "exact TEV output",
+        )
+        .on_hover_text("Blending off: the target holds exactly what the TEV wrote");
+        ui.selectable_value(
+            &mut state.settings.compositing,
+            Compositing::GxBlend,
+            "GX blend",
+        )
+        .on_hover_text("The material's blend over the background colour");
+        ui.separator();
+        ui.selectable_value(&mut state.settings.sampling, Sampling::Nearest, "nearest");
+        ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Preview");
+        let flat = state.settings.orbit.is_none();
+        if ui
+            .selectable_label(flat, "flat quad (pixel-exact)")
+            .on_hover_text("Screen-covering quad; the pixel inspector traces it")
+            .clicked()
+        {
+            state.settings.orbit = None;
+        }
+        if ui
+            .selectable_label(!flat, "plane in 3D (orbit)")
+            .on_hover_text(
+                "Drag to rotate, scroll to zoom; view-dependent UV animations follow the camera",
+            )
+            .clicked()
+            && flat
+        {
+            state.settings.orbit = Some(crate::render::OrbitCamera::facing_plane());
+        }
+    });
+}

@@ -1,0 +1,198 @@
+//! The egui panels, one file per panel, drawn from [`AppState`] with no GPU access.
+//!
+//! - [`top_bar`]: open, save, undo/redo, screenshot, messages and the loading line;
+//!   [`export`]: File → Export; [`files`]: the file browser; [`central`]: the viewport; [`timeline`]: the clock.
+//! - The right panel's tabs: [`material`] (the material's own fields), [`stages`] (TEV
+//!   stages), [`vertex`] (texgens, UV animations), [`history`], [`wgsl`], [`inspector`].
+
+mod central;
+mod export;
+mod files;
+mod history;
+mod inspector;
+mod material;
+mod stages;
+#[cfg(test)]
+mod tests;
+mod timeline;
+mod top_bar;
+mod vertex;
+mod wgsl;
+
+use egui::{Color32, RichText, Ui};
+
+use crate::render::pipeline_cache::SelectedPath;
+
+use super::edit::EditKind;
+use super::editing::{Answer, Pending};
+use super::state::{AppState, RightTab};
+
+/// Draws the whole UI for one frame.
+pub fn show(ui: &mut Ui, state: &mut AppState) {
+    egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
+    egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
+    egui::Panel::left("browser")
+        .default_size(260.0)
+        .show(ui, |ui| files::browser_panel(ui, state));
+    // At most 45 % of the window: the viewport stays the main thing on small screens
+    // (the editor scrolls sideways instead).
+    let max = (ui.available_width() * 0.45).max(320.0);
+    egui::Panel::right("material")
+        .default_size(430.0_f32.min(max))
+        .max_size(max)
+        .show(ui, |ui| right_panel(ui, state));
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE.fill(Color32::from_gray(24)))
+        .show(ui, |ui| central::central(ui, state));
+    unsaved_prompt(ui, state);
+}
+
+/// "Save the edits first?" before opening another file or closing the window.
+fn unsaved_prompt(ui: &mut Ui, state: &mut AppState) {
+    let Some(pending) = &state.pending else {
+        return;
+    };
+    let what = match pending {
+        Pending::Open(spec) => format!("before opening {spec}"),
+        Pending::Close => "before closing".to_string(),
+    };
+    let name = state
+        .editor
+        .as_ref()
+        .map_or_else(String::new, |e| e.label().to_string());
+    let mut answer = None;
+    egui::Window::new("Unsaved edits")
+        .collapsible(false)
+        .resizable(false)
+        .min_width(380.0)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .show(ui.ctx(), |ui| {
+            ui.label(format!("{name} has edits that are not saved."));
+            ui.label(format!("Save them {what}?"));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    answer = Some(Answer::Save);
+                }
+                if ui.button("Discard edits").clicked() {
+                    answer = Some(Answer::Discard);
+                }
+                if ui.button("Cancel").clicked() {
+                    answer = Some(Answer::Cancel);
+                }
+            });
+        });
+    if let Some(a) = answer {
+        state.answer_pending(a);
+    }
+}
+
+fn right_panel(ui: &mut Ui, state: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut state.tab, RightTab::Material, "Material");
+        let edits = state.editor.as_ref().map_or(0, |e| e.history().count());
+        ui.selectable_value(
+            &mut state.tab,
+            RightTab::History,
+            format!("History ({edits})"),
+        );
+        ui.selectable_value(&mut state.tab, RightTab::Wgsl, "WGSL");
+        ui.selectable_value(&mut state.tab, RightTab::Inspector, "Pixel inspector");
+    });
+    ui.separator();
+    path_status(ui, state);
+    match state.tab {
+        RightTab::Material => material::material_tab(ui, state),
+        RightTab::History => history::history_tab(ui, state),
+        RightTab::Wgsl => wgsl::wgsl_tab(ui, state),
+        RightTab::Inspector => inspector::inspector_tab(ui, state),
+    }
+}
+
+fn path_status(ui: &mut Ui, state: &AppState) {
+    let s = &state.view_status;
+    let (text, color) = match s.path {
+        Some(SelectedPath::Specialized) => ("specialized shader live", Color32::LIGHT_GREEN),
+        Some(SelectedPath::Uber) => (
+            "ubershader live (specialized shader compiling)",
+            Color32::from_rgb(240, 200, 80),
+        ),
+        Some(SelectedPath::LastGood) => (
+            "last good pipeline (current structure failed)",
+            Color32::from_rgb(255, 110, 110),
+        ),
+        None => ("nothing drawn", Color32::GRAY),
+    };
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+        ui.painter().circle_filled(rect.center(), 4.5, color);
+        ui.label(text);
+        if state.shows_model() && s.uber_draws > 0 {
+            ui.colored_label(
+                Color32::from_rgb(240, 200, 80),
+                format!("· {} draws on the ubershader", s.uber_draws),
+            );
+        }
+        if let (Some(edit), Some(key)) = (&state.edit, state.shown_key()) {
+            ui.weak(format!("key {:016x}", key.short_hash()));
+            match edit.last_edit {
+                EditKind::Value => {
+                    ui.weak("· last edit: value (uniforms)");
+                }
+                EditKind::Structure => {
+                    ui.weak("· last edit: structure (new shader)");
+                }
+                EditKind::None => {}
+            }
+        }
+    });
+}
+
+pub(super) fn color_button(ui: &mut Ui, rgba: &mut [u8; 4]) -> bool {
+    let mut edited = *rgba;
+    let changed = ui
+        .color_edit_button_srgba_unmultiplied(&mut edited)
+        .on_hover_text(format!("{rgba:?}"))
+        .changed();
+    if changed {
+        *rgba = edited;
+    }
+    changed
+}
+
+/// A combo box over `options` named by their `Display` (the gx name table); true when
+/// the value changed.
+pub(super) fn named<T: PartialEq + Copy + std::fmt::Display>(
+    ui: &mut Ui,
+    id: impl egui::AsIdSalt,
+    value: &mut T,
+    options: &[T],
+) -> bool {
+    combo(ui, id, value, options, |v| v.to_string())
+}
+
+/// A combo box over `options`; true when the value changed.
+pub(super) fn combo<T: PartialEq + Copy>(
+    ui: &mut Ui,
+    id: impl egui::AsIdSalt,
+    value: &mut T,
+    options: &[T],
+    name: impl Fn(T) -> String,
+) -> bool {
+    let mut changed = false;
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(RichText::new(name(*value)).monospace())
+        .width(72.0)
+        .show_ui(ui, |ui| {
+            for &o in options {
+                if ui
+                    .selectable_label(o == *value, RichText::new(name(o)).monospace())
+                    .clicked()
+                    && o != *value
+                {
+                    *value = o;
+                    changed = true;
+                }
+            }
+        });
+    changed
+}

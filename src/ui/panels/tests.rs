@@ -1,0 +1,387 @@
+//! The panels drawn headless from [`AppState`], and the editor driven through it.
+
+#![allow(clippy::unwrap_used)]
+
+use super::show;
+use crate::ui::editing::{Answer, Pending};
+use crate::ui::state::{AppState, LightChoice, Requests, RightTab, ViewMode};
+
+fn run_frame(state: &mut AppState) -> egui::FullOutput {
+    let ctx = egui::Context::default();
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1600.0, 900.0),
+        )),
+        ..Default::default()
+    };
+    let mut out = ctx.run_ui(input, |ui| show(ui, state));
+    out.textures_delta.clear();
+    out
+}
+
+fn demo_spec(name: &str) -> String {
+    let pak = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+    format!("{}:{name}", pak.display())
+}
+
+#[test]
+fn a_character_opens_in_the_model_view_playing_its_first_clip() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("worm_character"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.shows_model());
+    // A character is shown read-only, with the reason.
+    assert!(state.editor.is_none());
+    assert!(
+        state
+            .editor_note
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Read-only"))
+    );
+    assert_eq!(state.animation, Some(0));
+    assert!(state.playing && state.animating());
+    let duration = f64::from(state.animation_duration().unwrap());
+    assert!(duration > 0.0);
+    // The clock loops over the clip.
+    state.tick(duration * 0.75);
+    state.tick(duration * 0.5);
+    assert!((state.settings.time - duration * 0.25).abs() < 1e-9);
+    // The MREA of the same PAK is offered, and choosing it loads its lights.
+    let doc = state.doc.as_ref().unwrap();
+    let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
+    state.set_lights(LightChoice::Area(label, spec));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert_eq!(state.lights_revision, 1);
+    assert_ne!(
+        state.light_set,
+        crate::gx::lights::LightPreset::Basic.light_set()
+    );
+    // Frame model puts the camera back on the model's box.
+    let framed = state.camera;
+    state.camera.pan(100.0, 50.0, 500.0);
+    state.camera.zoom(300.0);
+    assert_ne!(state.camera, framed);
+    state.frame_model();
+    assert_eq!(state.camera, framed);
+    state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
+    for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
+        state.tab = tab;
+        run_frame(&mut state);
+    }
+    // Switching to the material quad is a view reload and leaves the model view.
+    state.requests = Requests::default();
+    state.view_mode = ViewMode::MaterialQuad;
+    assert!(!state.shows_model());
+    run_frame(&mut state);
+}
+
+#[test]
+fn empty_state_draws_a_frame() {
+    let mut state = AppState::new(std::env::temp_dir());
+    let out = run_frame(&mut state);
+    assert!(!out.shapes.is_empty());
+    assert_eq!(state.requests.open, None);
+    assert!(state.requests.viewport_size.is_some());
+}
+
+#[test]
+fn opening_a_whole_pak_expands_it_and_opens_its_model() {
+    let Some(dir) = crate::testing::conformance_dir() else {
+        return;
+    };
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(dir.join("tev_cases.pak").to_str().unwrap());
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    let doc = state.doc.as_ref().unwrap();
+    assert!(doc.spec.ends_with(".CMDL"), "{}", doc.spec);
+    assert!(state.edit.is_some());
+    assert_eq!(state.browser.paks.len(), 1);
+    run_frame(&mut state);
+}
+
+#[test]
+fn open_error_is_shown_not_fatal() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open("/nonexistent/model.CMDL");
+    assert!(state.load_error.is_some());
+    run_frame(&mut state);
+}
+
+#[test]
+fn every_tab_of_the_tev_cases_model_draws() {
+    let Some(dir) = crate::testing::conformance_dir() else {
+        return;
+    };
+    let mut state = AppState::new(dir.clone());
+    state.open(dir.join("0x7EC00000.CMDL").to_str().unwrap());
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.requests.reload_view);
+    assert!(state.edit.is_some());
+    state.viewport_texture = Some((egui::TextureId::User(1), [256, 256]));
+    for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
+        state.tab = tab;
+        run_frame(&mut state);
+    }
+    // The WGSL tab generated the specialized shader of the selected material.
+    let src = state.wgsl_source().unwrap().to_string();
+    assert!(src.contains("fn"), "{src}");
+    // Walk all 48 materials through the material tab.
+    state.tab = RightTab::Material;
+    for i in 0..48 {
+        state.select_material(0, i);
+        let before = state.edit.as_ref().unwrap().program.clone();
+        run_frame(&mut state);
+        run_frame(&mut state);
+        let edit = state.edit.as_ref().unwrap();
+        // Drawing the editor must not change anything by itself.
+        assert_eq!(edit.program, before, "material {i}");
+        assert_eq!(edit.revision, 0, "material {i}");
+        assert!(!state.is_dirty(), "material {i}: drawing recorded an edit");
+    }
+    // The inspector with a report.
+    let edit = state.edit.as_ref().unwrap();
+    let textures = state.current_textures();
+    state.report = Some(crate::ui::edit::trace_quad_pixel(
+        &edit.material,
+        &edit.program,
+        &textures,
+        &crate::gx::wgsl::vertex::DrawUniforms::default(),
+        256,
+        256,
+        10,
+        20,
+    ));
+    state.tab = RightTab::Inspector;
+    run_frame(&mut state);
+}
+
+/// A copy of the TEV cases model in a fresh folder (saving must not touch the fixture).
+fn scratch_model(name: &str) -> Option<(std::path::PathBuf, String)> {
+    let dir = crate::testing::conformance_dir()?;
+    let scratch = std::env::temp_dir().join(format!("tevscope-ui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let n = entry.file_name().to_string_lossy().into_owned();
+        if n.starts_with("0x7EC0000") && !n.ends_with(".json") {
+            std::fs::copy(entry.path(), scratch.join(&n)).unwrap();
+        }
+    }
+    let spec = scratch.join("0x7EC00000.CMDL").display().to_string();
+    Some((scratch, spec))
+}
+
+/// Whether any text drawn this frame contains `needle`.
+fn drew_text(out: &egui::FullOutput, needle: &str) -> bool {
+    fn walk(shape: &egui::Shape, needle: &str) -> bool {
+        match shape {
+            egui::Shape::Text(t) => t.galley.text().contains(needle),
+            egui::Shape::Vec(v) => v.iter().any(|s| walk(s, needle)),
+            _ => false,
+        }
+    }
+    out.shapes.iter().any(|c| walk(&c.shape, needle))
+}
+
+/// Konst K0 of the selected material set to `rgba` through the editor.
+fn set_konst0(state: &mut AppState, rgba: [u8; 4], label: &str) {
+    let mut m = state.file_material().unwrap().clone();
+    let mut k = m.konst_colors.clone().unwrap_or_default();
+    if k.is_empty() {
+        k.push(0);
+    }
+    k[0] = u32::from_be_bytes(rgba);
+    m.konst_colors = Some(k);
+    state.apply_material(m, label);
+}
+
+#[test]
+fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
+    let Some((scratch, spec)) = scratch_model("undo") else {
+        return;
+    };
+    let mut state = AppState::new(scratch.clone());
+    state.open(&spec);
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.editor.is_some() && !state.is_dirty());
+    assert!(!state.title().starts_with('●'));
+    let original = state.edit.as_ref().unwrap().program.clone();
+    let revision = state.doc_revision;
+
+    set_konst0(&mut state, [1, 2, 3, 4], "K0 colour");
+    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    assert!(state.is_dirty());
+    assert!(state.title().starts_with('●'), "{}", state.title());
+    assert!(state.doc_revision > revision);
+    // The document, the viewer's material and the preview program all changed.
+    let k0 = state.editor.as_ref().unwrap().cmdl().material_sets[0].materials[0].konst_rgba()[0];
+    assert_eq!(k0, [1, 2, 3, 4]);
+    assert_eq!(state.edit.as_ref().unwrap().program.konst[0], [1, 2, 3, 4]);
+    let doc = state.doc.as_ref().unwrap();
+    assert_eq!(doc.material(0, 0).unwrap().material.konst[0], [1, 2, 3, 4]);
+
+    // A structural edit: one more stage.
+    let mut m = state.file_material().unwrap().clone();
+    let stages = m.tev_stages.len();
+    m.tev_stages.push(m.tev_stages[0]);
+    state.apply_material(m, "add stage");
+    assert_eq!(
+        state.edit.as_ref().unwrap().material.stages.len(),
+        stages + 1
+    );
+    let history: Vec<_> = state
+        .editor
+        .as_ref()
+        .unwrap()
+        .history()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(history, ["material 0: K0 colour", "material 0: add stage"]);
+
+    assert!(state.undo() && state.undo());
+    assert_eq!(state.edit.as_ref().unwrap().program, original);
+    assert!(!state.is_dirty());
+    assert!(state.redo());
+    assert_eq!(state.edit.as_ref().unwrap().program.konst[0], [1, 2, 3, 4]);
+    assert!(state.redo() && !state.redo());
+    assert_eq!(
+        state.edit.as_ref().unwrap().material.stages.len(),
+        stages + 1
+    );
+
+    // A limit is refused with a message and changes nothing.
+    let mut m = state.file_material().unwrap().clone();
+    m.tev_stages = vec![m.tev_stages[0]; 17];
+    state.apply_material(m, "too many stages");
+    assert!(state.edit_error.is_some());
+    assert_eq!(state.editor.as_ref().unwrap().history().count(), 2);
+
+    // Every tab draws with the history.
+    state.viewport_texture = Some((egui::TextureId::User(1), [256, 256]));
+    for tab in [RightTab::Material, RightTab::History] {
+        state.tab = tab;
+        let out = run_frame(&mut state);
+        if tab == RightTab::History {
+            assert!(drew_text(&out, "add stage"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn save_and_reopen_gives_the_edited_material() {
+    let Some((scratch, spec)) = scratch_model("save") else {
+        return;
+    };
+    let mut state = AppState::new(scratch.clone());
+    state.open(&spec);
+    state.select_material(0, 3);
+    let mut m = state.file_material().unwrap().clone();
+    m.uv_animations
+        .push(crate::formats::material::UvAnimationWords {
+            mode: 3,
+            params: vec![0.5f32.to_bits(), 2.0f32.to_bits()],
+        });
+    m.texgens.push(m.texgens.first().copied().unwrap_or(0x3C1));
+    state.apply_material(m, "rotate");
+    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    let edited = state.file_material().unwrap().clone();
+    assert_eq!(edited.uv_animation_count, edited.uv_animations.len() as u32);
+
+    let out = scratch.join("edited.CMDL");
+    assert!(state.save_as(&out));
+    assert!(!state.is_dirty());
+    assert_eq!(state.editor.as_ref().unwrap().origin().path(), out);
+    // The original is untouched; the new file reopens with the edit.
+    let before = crate::edit::Document::open(&spec).unwrap();
+    assert_ne!(before.cmdl().material_sets[0].materials[3], edited);
+    let mut reopened = AppState::new(scratch.clone());
+    reopened.open(out.to_str().unwrap());
+    assert!(reopened.load_error.is_none(), "{:?}", reopened.load_error);
+    reopened.select_material(0, 3);
+    assert_eq!(reopened.file_material(), Some(&edited));
+    assert_eq!(
+        reopened.edit.as_ref().unwrap().material,
+        state.edit.as_ref().unwrap().material
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn unsaved_edits_prompt_before_opening_another_file_or_closing() {
+    let Some((scratch, spec)) = scratch_model("prompt") else {
+        return;
+    };
+    let mut state = AppState::new(scratch.clone());
+    state.open(&spec);
+    // Clean: opening goes ahead.
+    state.request_open("other.CMDL");
+    assert_eq!(state.requests.open.as_deref(), Some("other.CMDL"));
+    state.requests = Requests::default();
+
+    set_konst0(&mut state, [9, 9, 9, 9], "K0 colour");
+    state.request_open("other.CMDL");
+    assert_eq!(state.requests.open, None);
+    assert_eq!(state.pending, Some(Pending::Open("other.CMDL".into())));
+    let out = run_frame(&mut state);
+    assert!(drew_text(&out, "edits that are not saved"));
+    assert!(drew_text(&out, "Discard edits"));
+    state.answer_pending(Answer::Cancel);
+    assert_eq!(
+        (state.pending.clone(), state.requests.open.clone()),
+        (None, None)
+    );
+    assert!(!drew_text(
+        &run_frame(&mut state),
+        "edits that are not saved"
+    ));
+
+    state.request_open("other.CMDL");
+    state.answer_pending(Answer::Discard);
+    assert_eq!(state.requests.open.as_deref(), Some("other.CMDL"));
+    assert!(
+        state.is_dirty(),
+        "discarding only happens when the other file opens"
+    );
+
+    // Closing: Save writes the file and then closes.
+    state.requests = Requests::default();
+    assert!(!state.request_close());
+    assert_eq!(state.pending, Some(Pending::Close));
+    state.answer_pending(Answer::Save);
+    assert!(state.requests.exit && !state.is_dirty());
+    let saved = crate::edit::Document::open(&spec).unwrap();
+    assert_eq!(
+        saved.cmdl().material_sets[0].materials[0].konst_rgba()[0],
+        [9; 4]
+    );
+    assert!(state.request_close());
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn files_open_on_a_worker_thread() {
+    let Some((scratch, spec)) = scratch_model("worker") else {
+        return;
+    };
+    let mut state = AppState::new(scratch.clone());
+    state.start_open(&spec);
+    assert!(state.loading.is_some());
+    // The progress line shows while it loads.
+    if state.loading.is_some() {
+        run_frame(&mut state);
+    }
+    let started = std::time::Instant::now();
+    while !state.poll_loading() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the worker never finished"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(state.loading.is_none());
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.editor.is_some() && state.edit.is_some());
+    let _ = std::fs::remove_dir_all(&scratch);
+}

@@ -1,0 +1,102 @@
+//! The bottom bar: clock, animation choice, status.
+
+use egui::Ui;
+
+use crate::ui::document::{Content, Document};
+use crate::ui::state::AppState;
+
+pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
+    let animations: Vec<String> = state
+        .model()
+        .map(|(_, a, _)| a.iter().map(|a| a.name.clone()).collect())
+        .unwrap_or_default();
+    let duration = state.animation_duration();
+    ui.horizontal(|ui| {
+        let label = if state.playing { "Pause" } else { "Play" };
+        if ui
+            .button(label)
+            .on_hover_text("Play or pause the clock (Space)")
+            .clicked()
+        {
+            state.playing = !state.playing;
+        }
+        if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
+            state.settings.time = 0.0;
+        }
+        if !animations.is_empty() && state.shows_model() {
+            ui.label("Animation");
+            let current = state
+                .animation
+                .and_then(|a| animations.get(a))
+                .map_or("bind pose", String::as_str);
+            egui::ComboBox::from_id_salt("animation")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(state.animation.is_none(), "bind pose")
+                        .clicked()
+                    {
+                        state.animation = None;
+                    }
+                    for (i, name) in animations.iter().enumerate() {
+                        if ui
+                            .selectable_label(state.animation == Some(i), name)
+                            .clicked()
+                        {
+                            state.animation = Some(i);
+                            state.settings.time = 0.0;
+                        }
+                    }
+                });
+        }
+        let range = match duration.filter(|_| state.shows_model()) {
+            Some(d) => 0.0..=f64::from(d.max(1e-3)),
+            None => 0.0..=60.0,
+        };
+        ui.add(
+            egui::Slider::new(&mut state.settings.time, range)
+                .text("s")
+                .max_decimals(3)
+                .clamping(egui::SliderClamping::Never),
+        );
+        ui.add(
+            egui::DragValue::new(&mut state.speed)
+                .range(-8.0..=8.0)
+                .speed(0.05)
+                .prefix("speed ×"),
+        );
+        let anims = if state.shows_model() {
+            match &state.doc {
+                Some(Document {
+                    content: Content::Model { sets, .. },
+                    ..
+                }) => sets.get(state.set).map_or(0, |s| {
+                    s.materials
+                        .iter()
+                        .flatten()
+                        .map(|m| m.material.uv_animations.len())
+                        .sum()
+                }),
+                _ => 0,
+            }
+        } else {
+            state
+                .edit
+                .as_ref()
+                .map_or(0, |e| e.material.uv_animations.len())
+        };
+        ui.separator();
+        ui.label(if anims == 0 {
+            "no UV animations".to_string()
+        } else {
+            format!("{anims} UV animation{}", if anims == 1 { "" } else { "s" })
+        });
+        ui.separator();
+        ui.weak(&state.adapter);
+        if state.shows_model() {
+            // The model view's controls, always in sight but out of the picture's way.
+            ui.separator();
+            ui.weak("drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play");
+        }
+    });
+}

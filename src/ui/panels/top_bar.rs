@@ -1,0 +1,107 @@
+//! The top bar: open, save, undo/redo, screenshot, and the one-line messages.
+
+use egui::{Color32, RichText, Ui};
+
+use crate::ui::state::AppState;
+
+pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.strong("tevscope");
+        ui.separator();
+        ui.menu_button("File", |ui| super::export::file_menu(ui, state));
+        ui.separator();
+        ui.label("Open:");
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut state.open_text)
+                .hint_text("file.CMDL, file.TXTR or file.pak:0xID")
+                .desired_width(340.0),
+        );
+        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (ui.button("Open").clicked() || enter) && !state.open_text.trim().is_empty() {
+            let spec = state.open_text.trim().to_string();
+            state.request_open(&spec);
+        }
+        ui.separator();
+        file_actions(ui, state);
+        ui.separator();
+        if ui
+            .button("Screenshot")
+            .on_hover_text("Write the viewport's exact RGBA8 to the PNG path beside (F12)")
+            .clicked()
+        {
+            state.requests.screenshot = true;
+        }
+        ui.add(egui::TextEdit::singleline(&mut state.screenshot_path).desired_width(260.0));
+        ui.checkbox(&mut state.screenshot_transparent, "transparent")
+            .on_hover_text("Clear to transparent black for the screenshot");
+    });
+    if state.save_as_open {
+        ui.horizontal(|ui| {
+            ui.label("Save as:");
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut state.save_as_text)
+                    .hint_text("path of the CMDL (or PAK) to write")
+                    .desired_width(420.0),
+            );
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Write").clicked() || enter) && !state.save_as_text.trim().is_empty() {
+                let path = std::path::PathBuf::from(state.save_as_text.trim());
+                state.save_as(&path);
+            }
+            if ui.button("Cancel").clicked() {
+                state.save_as_open = false;
+            }
+        });
+    }
+    if let Some(loading) = &state.loading {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(format!(
+                "Opening {} … {:.1} s",
+                loading.spec,
+                loading.started.elapsed().as_secs_f32()
+            ));
+        });
+    }
+    if let Some(e) = &state.edit_error {
+        ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
+    }
+    if let Some(n) = &state.notice {
+        ui.label(RichText::new(n).color(Color32::LIGHT_GREEN));
+    }
+    if let Some(e) = &state.load_error {
+        ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
+    }
+}
+
+/// Save, Save As, Undo, Redo (enabled when the open file is an editable model).
+fn file_actions(ui: &mut Ui, state: &mut AppState) {
+    let editable = state.editor.is_some();
+    let dirty = state.is_dirty();
+    let what = if state
+        .editor
+        .as_ref()
+        .is_some_and(|e| matches!(e.origin(), crate::edit::Origin::Pak { .. }))
+    {
+        "the whole PAK, only this model changed"
+    } else {
+        "the CMDL"
+    };
+    if ui
+        .add_enabled(editable && dirty, egui::Button::new("Save"))
+        .on_hover_text(format!(
+            "Write the edits over the opened file: {what} (Ctrl+S)"
+        ))
+        .clicked()
+    {
+        state.save();
+    }
+    if ui
+        .add_enabled(editable, egui::Button::new("Save As…"))
+        .on_hover_text(format!("Write {what} to another file (Ctrl+Shift+S)"))
+        .clicked()
+    {
+        state.save_as_dialog();
+    }
+    super::history::undo_redo_buttons(ui, state);
+}

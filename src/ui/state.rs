@@ -1,0 +1,571 @@
+//! Everything the panels show and edit ([`AppState`]), with no GPU and no egui drawing, so
+//! the UI logic runs headless in tests. GPU work the UI asks for (open, inspect, screenshot)
+//! is queued in [`Requests`] and carried out by the app shell after the frame. Material edits
+//! go through the [`crate::edit::Document`] (see [`super::editing`]).
+
+use std::path::PathBuf;
+
+use crate::gx::key::UberKey;
+use crate::gx::tev::TevOptions;
+use crate::gx::wgsl;
+
+use super::browser::{Browser, FileKind};
+use super::document::{Content, Document};
+use super::edit::{MaterialEdit, PixelReport};
+use super::editing::{Loading, Pending};
+use super::viewport::{ViewSettings, ViewStatus};
+
+/// Work the UI asks the app to do after this frame.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Requests {
+    /// Open this spec.
+    pub open: Option<String>,
+    /// The selected material changed: rebuild the viewport content.
+    pub reload_view: bool,
+    /// Inspect this target pixel.
+    pub inspect: Option<(u32, u32)>,
+    /// Write a screenshot.
+    pub screenshot: bool,
+    /// Close the window (the user answered the unsaved-edits prompt).
+    pub exit: bool,
+    /// Desired viewport target size in physical pixels.
+    pub viewport_size: Option<(u32, u32)>,
+    /// Model view: find the surface under this target pixel and select its material.
+    pub pick: Option<(u32, u32)>,
+}
+
+impl Requests {
+    /// Whether nothing is asked for.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.open.is_none()
+            && !self.reload_view
+            && self.inspect.is_none()
+            && self.pick.is_none()
+            && !self.screenshot
+            && !self.exit
+    }
+}
+
+/// Right-panel tabs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RightTab {
+    Material,
+    History,
+    Wgsl,
+    Inspector,
+}
+
+/// Which WGSL the WGSL tab shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WgslChoice {
+    Specialized,
+    Uber,
+}
+
+/// What the central view shows for a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewMode {
+    /// The whole model through the scene renderer.
+    Model,
+    /// The selected material on the preview quad (pixel-exact, CPU-traceable).
+    MaterialQuad,
+}
+
+/// The model view's lighting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LightChoice {
+    /// tevscope's neutral preset.
+    Basic,
+    /// What the game does with no lights: ambient only.
+    None,
+    /// The first light layer of an MREA (label, spec).
+    Area(String, String),
+}
+
+impl LightChoice {
+    pub fn label(&self) -> &str {
+        match self {
+            Self::Basic => "basic",
+            Self::None => "none (game, no lights)",
+            Self::Area(label, _) => label,
+        }
+    }
+
+    /// The `load_lights` spec.
+    pub(crate) fn spec(&self) -> &str {
+        match self {
+            Self::Basic => "basic",
+            Self::None => "none",
+            Self::Area(_, spec) => spec,
+        }
+    }
+}
+
+/// What a click on the model found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelPick {
+    pub x: u32,
+    pub y: u32,
+    /// Material set the hit's material belongs to.
+    pub set: usize,
+    pub hit: Option<crate::render::PickHit>,
+    /// The displayed pixel, exact RGBA8.
+    pub rgba: [u8; 4],
+    /// The camera it was picked with (the marker shows only while it is unchanged).
+    pub camera: crate::render::OrbitCamera,
+}
+
+/// A file loaded on the worker thread: the viewer's document, and the editable model (or
+/// why the file cannot be edited).
+pub struct Opened {
+    pub doc: Result<Document, String>,
+    pub editor: Result<crate::edit::Document, String>,
+}
+
+impl Opened {
+    /// Reads and parses `spec` (no GPU; runs on any thread).
+    pub fn load(spec: &str, references: &super::document::References) -> Self {
+        let doc = Document::open_with(spec, references).map_err(|e| format!("{e:#}"));
+        let editor = match &doc {
+            Ok(d) if matches!(d.content, Content::Model { .. }) => {
+                // Characters and areas are shown, not edited; a loose file is edited only
+                // when it is a CMDL (a PAK member's type is checked by the document).
+                let loose_other =
+                    crate::load::source::split_spec(spec).is_ok_and(|(path, member)| {
+                        member.is_none()
+                            && !path
+                                .extension()
+                                .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
+                    });
+                if loose_other {
+                    Err(
+                        "Read-only: only CMDL models are edited (open a character's or area's \
+                         CMDL to edit its materials)"
+                            .to_string(),
+                    )
+                } else {
+                    crate::edit::Document::open(spec).map_err(|e| format!("Read-only: {e}"))
+                }
+            }
+            _ => Err(String::new()),
+        };
+        Self { doc, editor }
+    }
+}
+
+/// An egui copy of a texture map and its size.
+pub(crate) type Thumbnail = (egui::TextureHandle, [u32; 2]);
+
+/// Everything the panels show and edit.
+pub struct AppState {
+    pub browser: Browser,
+    pub doc: Option<Document>,
+    pub load_error: Option<String>,
+    /// A one-line message (demo missing, screenshot saved, …).
+    pub notice: Option<String>,
+    /// Selected material set and material.
+    pub set: usize,
+    pub material: usize,
+    pub edit: Option<MaterialEdit>,
+    pub tev_options: TevOptions,
+    pub settings: ViewSettings,
+    pub playing: bool,
+    pub speed: f64,
+    pub tab: RightTab,
+    pub wgsl_choice: WgslChoice,
+    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
+    pub(crate) wgsl_cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
+    pub report: Option<PixelReport>,
+    /// egui copies of the selection's texture maps, made on first display.
+    pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
+    pub open_text: String,
+    /// Explicit choices for what opened models refer to.
+    pub references: super::document::References,
+    pub screenshot_path: String,
+    pub screenshot_transparent: bool,
+    /// File → Export: the glTF path, and whether only the playing animation goes in.
+    pub export_path: String,
+    pub export_current_only: bool,
+    /// The viewport's egui texture and its size in physical pixels.
+    pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
+    pub view_status: ViewStatus,
+    pub adapter: String,
+    pub requests: Requests,
+    pub view_mode: ViewMode,
+    /// The model view's camera.
+    pub camera: crate::render::OrbitCamera,
+    /// Character animation playing (None = bind pose).
+    pub animation: Option<usize>,
+    pub lights: LightChoice,
+    pub light_set: crate::gx::lights::LightSet,
+    /// Bumped when `light_set` changes.
+    pub lights_revision: u64,
+    pub model_pick: Option<ModelPick>,
+    /// Frame the model once the viewport has its size (a newly opened model).
+    pub frame_pending: bool,
+    /// The opened model as an editable document (None for textures and characters).
+    pub editor: Option<crate::edit::Document>,
+    /// Why the open file cannot be edited, shown in the Material tab.
+    pub editor_note: Option<String>,
+    /// Bumped on every document change (edit, undo, redo), so the scene re-reads materials.
+    pub doc_revision: u64,
+    /// Label and time of the last edit (same-field edits within a second merge).
+    pub(crate) last_edit: Option<(String, std::time::Instant)>,
+    /// The last refused edit or failed save.
+    pub edit_error: Option<String>,
+    /// What waits for the unsaved-edits prompt.
+    pub pending: Option<Pending>,
+    /// The Save As path field (the fallback when no native dialog is available).
+    pub save_as_text: String,
+    /// The Save As field is shown.
+    pub save_as_open: bool,
+    /// A file opening on the worker thread.
+    pub loading: Option<Loading>,
+}
+
+impl AppState {
+    pub fn new(start_dir: PathBuf) -> Self {
+        Self {
+            browser: Browser::new(start_dir),
+            doc: None,
+            load_error: None,
+            notice: None,
+            set: 0,
+            material: 0,
+            edit: None,
+            tev_options: TevOptions::default(),
+            settings: ViewSettings::default(),
+            playing: false,
+            speed: 1.0,
+            tab: RightTab::Material,
+            wgsl_choice: WgslChoice::Specialized,
+            wgsl_cache: None,
+            report: None,
+            thumbnails: None,
+            open_text: String::new(),
+            references: Default::default(),
+            screenshot_path: String::new(),
+            screenshot_transparent: false,
+            export_path: String::new(),
+            export_current_only: false,
+            viewport_texture: None,
+            view_status: ViewStatus::default(),
+            adapter: String::new(),
+            requests: Requests::default(),
+            view_mode: ViewMode::Model,
+            camera: crate::render::OrbitCamera::default(),
+            animation: None,
+            lights: LightChoice::Basic,
+            light_set: crate::gx::lights::LightPreset::Basic.light_set(),
+            lights_revision: 0,
+            model_pick: None,
+            frame_pending: false,
+            editor: None,
+            editor_note: None,
+            doc_revision: 0,
+            last_edit: None,
+            edit_error: None,
+            pending: None,
+            save_as_text: String::new(),
+            save_as_open: false,
+            loading: None,
+        }
+    }
+
+    /// The open model's assets, animations and box (None for textures or nothing).
+    pub fn model(
+        &self,
+    ) -> Option<(
+        &std::sync::Arc<crate::load::ModelAssets>,
+        &[super::document::AnimationInfo],
+        crate::formats::cmdl::Aabb,
+    )> {
+        match &self.doc {
+            Some(Document {
+                content:
+                    Content::Model {
+                        assets,
+                        animations,
+                        aabb,
+                        ..
+                    },
+                ..
+            }) => Some((assets, animations, *aabb)),
+            _ => None,
+        }
+    }
+
+    /// Whether the central view draws the whole model.
+    pub fn shows_model(&self) -> bool {
+        self.view_mode == ViewMode::Model && self.model().is_some()
+    }
+
+    /// Points the camera at the whole model: its bounding sphere, then (when the
+    /// viewport's size is known) as close as keeps the whole box in view.
+    pub fn frame_model(&mut self) {
+        if let Some((_, _, aabb)) = self.model() {
+            self.camera = crate::render::OrbitCamera::framing(&aabb);
+            if let Some((_, [w, h])) = self.viewport_texture
+                && w > 0
+                && h > 0
+                && let Some((assets, _, _)) = self.model()
+            {
+                // Every position (a sample of very large models) inside 90 % of the view.
+                let values = &assets.cmdl.positions.values;
+                let step = (values.len() / 20_000).max(1);
+                let points: Vec<glam::Vec3> = values
+                    .iter()
+                    .step_by(step)
+                    .map(|&p| glam::Vec3::from(p))
+                    .collect();
+                let mut camera = self.camera;
+                camera.fit_points(&points, w as f32 / h as f32, 0.9);
+                self.camera = camera;
+            }
+        }
+    }
+
+    /// Switches the lights (an MREA is read now; failures keep the old lights).
+    pub fn set_lights(&mut self, choice: LightChoice) {
+        match crate::load::load_lights(Some(choice.spec())) {
+            Ok(set) => {
+                self.light_set = set;
+                self.lights = choice;
+                self.lights_revision += 1;
+            }
+            Err(e) => self.load_error = Some(format!("lights: {e:#}")),
+        }
+    }
+
+    /// Duration of the playing animation, if any.
+    pub fn animation_duration(&self) -> Option<f32> {
+        let (_, animations, _) = self.model()?;
+        animations.get(self.animation?).map(|a| a.duration)
+    }
+
+    /// Opens a spec now, on this thread (file I/O and parsing only); errors go to
+    /// `load_error`. The app opens on a worker instead ([`AppState::start_open`]).
+    pub fn open(&mut self, spec: &str) {
+        if let Some(spec) = self.resolve_open(spec) {
+            let opened = Opened::load(&spec, &self.references);
+            self.finish_open(&spec, opened);
+        }
+    }
+
+    /// The spec to load for `spec`: itself, or for a whole PAK (expanded in the browser)
+    /// its biggest model, else its first viewable resource. None after an error.
+    pub(crate) fn resolve_open(&mut self, spec: &str) -> Option<String> {
+        self.open_text = spec.to_string();
+        let whole_pak = crate::load::source::split_spec(spec)
+            .ok()
+            .filter(|(path, member)| {
+                member.is_none() && super::browser::file_kind(path) == Some(FileKind::Pak)
+            })
+            .map(|(path, _)| path);
+        let Some(pak) = whole_pak else {
+            return Some(spec.to_string());
+        };
+        let pak = pak.canonicalize().unwrap_or(pak);
+        if let Some(dir) = pak.parent() {
+            self.browser.set_dir(dir.to_path_buf());
+        }
+        if !self.browser.paks.contains_key(&pak) {
+            self.browser.toggle_pak(&pak);
+        }
+        let first = match self.browser.paks.get(&pak) {
+            // The biggest model is most likely the archive's main one.
+            Some(Ok(rows)) => rows
+                .iter()
+                .filter(|r| r.fourcc == "CMDL")
+                .max_by_key(|r| r.size)
+                .or_else(|| rows.iter().find(|r| r.viewable()))
+                .map(|r| r.spec.clone()),
+            Some(Err(e)) => {
+                self.load_error = Some(e.clone());
+                return None;
+            }
+            None => None,
+        };
+        if first.is_none() {
+            self.load_error = Some(format!(
+                "{}: no CMDL, ANCS or TXTR in this archive",
+                pak.display()
+            ));
+        }
+        first
+    }
+
+    /// Takes a loaded file as the open document (or shows why it failed).
+    pub(crate) fn finish_open(&mut self, spec: &str, opened: Opened) {
+        self.open_text = spec.to_string();
+        let doc = match opened.doc {
+            Ok(doc) => doc,
+            Err(e) => {
+                self.load_error = Some(e);
+                return;
+            }
+        };
+        self.load_error = None;
+        self.edit_error = None;
+        self.screenshot_path = doc
+            .dir
+            .join(format!("{}.png", doc.stem))
+            .display()
+            .to_string();
+        self.export_path = doc
+            .dir
+            .join(format!("{}.glb", doc.stem))
+            .display()
+            .to_string();
+        let is_model = matches!(doc.content, Content::Model { .. });
+        self.doc = Some(doc);
+        (self.editor, self.editor_note) = match opened.editor {
+            Ok(editor) => (Some(editor), None),
+            Err(note) => (None, is_model.then_some(note)),
+        };
+        self.save_as_text = self
+            .editor
+            .as_ref()
+            .map(|e| e.origin().path().display().to_string())
+            .unwrap_or_default();
+        self.doc_revision += 1;
+        self.edit = None;
+        self.model_pick = None;
+        self.set = 0;
+        self.material = 0;
+        self.animation = self
+            .model()
+            .and_then(|(_, animations, _)| (!animations.is_empty()).then_some(0));
+        // Anything that moves starts moving.
+        self.playing = self.animation.is_some() || self.has_uv_animations();
+        self.settings.time = 0.0;
+        self.frame_model();
+        self.frame_pending = true;
+        if let LightChoice::Area(_, spec) = &self.lights {
+            let still_there = self
+                .doc
+                .as_ref()
+                .is_some_and(|d| d.areas.iter().any(|(_, s)| s == spec));
+            if !still_there {
+                self.set_lights(LightChoice::Basic);
+            }
+        }
+        self.select_material(0, 0);
+    }
+
+    /// Whether any material of the open model has a UV animation.
+    fn has_uv_animations(&self) -> bool {
+        matches!(&self.doc, Some(Document { content: Content::Model { sets, .. }, .. })
+            if sets.iter().flat_map(|s| &s.materials).flatten()
+                .any(|m| !m.material.uv_animations.is_empty()))
+    }
+
+    /// Selects material (set, index) for editing and asks for a viewport rebuild.
+    pub fn select_material(&mut self, set: usize, index: usize) {
+        self.set = set;
+        self.material = index;
+        self.report = None;
+        self.thumbnails = None;
+        self.edit = match &self.doc {
+            Some(Document {
+                content: Content::Texture { .. },
+                ..
+            }) => Some(MaterialEdit::new(
+                super::document::texture_preview_material(),
+                self.tev_options,
+            )),
+            Some(doc) => doc
+                .material(set, index)
+                .map(|m| MaterialEdit::new(m.material.clone(), self.tev_options)),
+            None => None,
+        };
+        self.requests.reload_view = true;
+    }
+
+    /// Textures of the current selection (material maps, or the previewed TXTR).
+    pub fn current_textures(&self) -> Vec<Option<crate::model::TextureData>> {
+        match &self.doc {
+            Some(Document {
+                content: Content::Texture { texture, .. },
+                ..
+            }) => vec![Some(texture.clone())],
+            Some(doc) => doc
+                .material(self.set, self.material)
+                .map(|m| m.textures.clone())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        }
+    }
+
+    /// Number of texture maps of the selection (without copying them).
+    pub fn texture_count(&self) -> usize {
+        match &self.doc {
+            Some(Document {
+                content: Content::Texture { .. },
+                ..
+            }) => 1,
+            Some(doc) => doc
+                .material(self.set, self.material)
+                .map_or(0, |m| m.textures.len()),
+            None => 0,
+        }
+    }
+
+    /// Advances the animation clock.
+    pub fn tick(&mut self, dt: f64) {
+        if self.playing {
+            // A character's clip loops; otherwise the clock runs (UV animations).
+            let period = self
+                .animation_duration()
+                .filter(|d| *d > 0.0 && self.shows_model())
+                .map_or(900.0, f64::from);
+            self.settings.time = (self.settings.time + dt * self.speed).rem_euclid(period);
+        }
+    }
+
+    /// Whether anything animates (keep redrawing).
+    pub fn animating(&self) -> bool {
+        if !self.playing {
+            return false;
+        }
+        if self.shows_model() {
+            return self.animation.is_some() || self.has_uv_animations();
+        }
+        self.edit
+            .as_ref()
+            .is_some_and(|e| !e.material.uv_animations.is_empty())
+    }
+
+    /// The specialized key whose WGSL the WGSL tab shows: in the model view the scene's
+    /// own (skinned, lit as drawn), else the edit's.
+    pub(crate) fn shown_key(&self) -> Option<crate::gx::key::ShaderKey> {
+        let edit = self.edit.as_ref()?;
+        if self.shows_model()
+            && let Some(k) = &self.view_status.shader_key
+        {
+            return Some(k.clone());
+        }
+        Some(edit.key().clone())
+    }
+
+    pub(crate) fn wgsl_source(&mut self) -> Option<&str> {
+        let key = self.shown_key()?;
+        let stale = self
+            .wgsl_cache
+            .as_ref()
+            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl_choice);
+        if stale {
+            let edit = self.edit.as_ref()?;
+            let source = match self.wgsl_choice {
+                WgslChoice::Specialized => wgsl::generate(&key),
+                WgslChoice::Uber => {
+                    let mut uber = UberKey::new(&edit.material, &edit.program);
+                    uber.vertex = key.vertex.clone();
+                    wgsl::generate_uber(&uber)
+                }
+            };
+            self.wgsl_cache = Some((key, self.wgsl_choice, source));
+        }
+        self.wgsl_cache.as_ref().map(|(_, _, s)| s.as_str())
+    }
+}

@@ -1,0 +1,107 @@
+//! What the app shell does with the UI's state each frame, apart from windowing: keyboard
+//! shortcuts, carrying the state to the viewport, picking. Tests drive the viewport
+//! through the same functions.
+
+use crate::render::RenderContext;
+
+use super::state::{AppState, ModelPick, ViewMode};
+use super::viewport::{SceneInputs, Viewport};
+
+/// Keyboard shortcuts: undo/redo, save, screenshot.
+pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
+    use egui::{Key, KeyboardShortcut, Modifiers};
+    // Shift-less shortcuts also match with Shift held: the Shift ones are consumed first.
+    let (redo, redo_y, undo, save_as, save, shot) = ui.input_mut(|i| {
+        let shift = Modifiers::COMMAND | Modifiers::SHIFT;
+        (
+            i.consume_shortcut(&KeyboardShortcut::new(shift, Key::Z)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)),
+            i.consume_shortcut(&KeyboardShortcut::new(shift, Key::S)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S)),
+            i.key_pressed(Key::F12),
+        )
+    });
+    if redo || redo_y {
+        state.redo();
+    } else if undo {
+        state.undo();
+    }
+    if save_as {
+        state.save_as_dialog();
+    } else if save {
+        state.save();
+    }
+    if shot {
+        state.requests.screenshot = true;
+    }
+}
+
+/// Carries the UI's view state to the viewport: on `reload` the content (the model scene,
+/// or the material quad / texture preview), then each frame the model view's inputs
+/// (camera, clock, animation, lights, material set, the selected material's edit).
+pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
+    if reload {
+        let model = state.doc.as_ref().and_then(|d| d.cpu_model());
+        match (model, state.view_mode) {
+            (Some(model), ViewMode::Model) => {
+                viewport.show_scene(ctx, model, state.set, state.tev_options);
+            }
+            _ => match &state.edit {
+                Some(edit) => viewport.show_material(
+                    ctx,
+                    edit,
+                    &state.current_textures(),
+                    state.settings.sampling,
+                ),
+                None => viewport.clear_content(),
+            },
+        }
+    }
+    if state.shows_model() {
+        viewport.update_scene(
+            ctx,
+            &SceneInputs {
+                camera: state.camera,
+                time: state.settings.time,
+                animation: state.animation,
+                lights: &state.light_set,
+                lights_revision: state.lights_revision,
+                material_set: state.set,
+                tev: state.tev_options,
+                materials: state.doc.as_ref().and_then(|d| {
+                    let super::document::Content::Model { sets, .. } = &d.content else {
+                        return None;
+                    };
+                    Some((state.doc_revision, &sets.get(state.set)?.materials[..]))
+                }),
+                selected: state.edit.as_ref().map(|_| state.material),
+            },
+        );
+    }
+}
+
+/// A click on the model at target pixel (x, y): the surface under it selects its
+/// material, and the inspector gets the hit and the displayed pixel.
+pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, x: u32, y: u32) {
+    match viewport.pick(ctx, x, y) {
+        Some(Ok((hit, rgba))) => {
+            let set = state.set;
+            if let Some(h) = hit
+                && h.material != state.material
+            {
+                state.select_material(set, h.material);
+            }
+            state.model_pick = Some(ModelPick {
+                x,
+                y,
+                set,
+                hit,
+                rgba,
+                camera: state.camera,
+            });
+        }
+        Some(Err(e)) => state.load_error = Some(format!("pick failed: {e}")),
+        None => {}
+    }
+}
