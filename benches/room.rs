@@ -51,6 +51,8 @@ fn first_frame_cold(c: &mut Criterion, dir: &Path, spec: &str) {
         b.iter(|| {
             run += 1;
             let fresh = dir.join(format!("cold{run}"));
+            // Mesa does not create missing parents; without its folder it disables the cache.
+            std::fs::create_dir_all(fresh.join("mesa")).expect("cache folder");
             let status = Command::new(env!("CARGO_BIN_EXE_tevscope"))
                 .args(["render", spec, "--size", "1280x720", "-o"])
                 .arg(&out)
