@@ -1,5 +1,5 @@
 //! The TEV stage editor: every field of every stage with named choices (the gx name
-//! tables), and add, duplicate, remove, move up and down.
+//! tables), and add, duplicate, remove, drag to reorder (or move up and down).
 
 use egui::{Color32, RichText, Ui};
 
@@ -15,12 +15,45 @@ use super::{combo, named};
 /// GX runs at most 16 TEV stages.
 const MAX_STAGES: usize = 16;
 
-/// What a stage's buttons asked for.
+/// What a stage's buttons (or a drag) asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum StageAction {
     Up(usize),
     Down(usize),
+    /// Stage `.0` dropped onto stage `.1`'s place.
+    Move(usize, usize),
     Duplicate(usize),
     Remove(usize),
+}
+
+/// The payload of a stage being dragged: its index.
+struct StageDrag(usize);
+
+/// Applies `a` to the stage list and names the edit (for the history).
+fn apply(a: StageAction, s: &mut Vec<TevStageWords>) -> String {
+    match a {
+        StageAction::Up(i) => {
+            s.swap(i - 1, i);
+            format!("move stage {i} up")
+        }
+        StageAction::Down(i) => {
+            s.swap(i, i + 1);
+            format!("move stage {i} down")
+        }
+        StageAction::Move(from, to) => {
+            let stage = s.remove(from);
+            s.insert(to, stage);
+            format!("move stage {from} to {to}")
+        }
+        StageAction::Duplicate(i) => {
+            s.insert(i + 1, s[i]);
+            format!("duplicate stage {i}")
+        }
+        StageAction::Remove(i) => {
+            s.remove(i);
+            format!("remove stage {i}")
+        }
+    }
 }
 
 pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
@@ -49,60 +82,61 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
             continue;
         };
         let header = RichText::new(format!("stage {i}   {}", describe_color(&stage))).monospace();
-        egui::CollapsingHeader::new(header)
-            .id_salt(("stage", i))
-            .default_open(count <= 3)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    if ui
-                        .add_enabled(i > 0, egui::Button::new("up").small())
-                        .clicked()
-                    {
-                        action = Some(StageAction::Up(i));
-                    }
-                    if ui
-                        .add_enabled(i + 1 < count, egui::Button::new("down").small())
-                        .clicked()
-                    {
-                        action = Some(StageAction::Down(i));
-                    }
-                    if ui
-                        .add_enabled(count < MAX_STAGES, egui::Button::new("duplicate").small())
-                        .clicked()
-                    {
-                        action = Some(StageAction::Duplicate(i));
-                    }
-                    if ui.small_button("remove").clicked() {
-                        action = Some(StageAction::Remove(i));
-                    }
+        let (_, dropped) = ui.dnd_drop_zone::<StageDrag, ()>(egui::Frame::NONE, |ui| {
+            ui.horizontal(|ui| {
+                ui.dnd_drag_source(ui.id().with(("stage_drag", i)), StageDrag(i), |ui| {
+                    ui.label(RichText::new("☰").strong())
+                        .on_hover_text("Drag onto another stage to move it there");
                 });
-                ui.monospace(describe_alpha(&stage));
-                if let Some(field) = stage_fields(ui, i, &mut stage, &maps, &coords) {
-                    m.tev_stages[i] = words.with_gx(&stage);
-                    *label = Some(format!("stage {i} {field}"));
-                }
+                ui.vertical(|ui| {
+                    egui::CollapsingHeader::new(header)
+                        .id_salt(("stage", i))
+                        .default_open(count <= 3)
+                        .show(ui, |ui| {
+                            ui.horizontal(|ui| {
+                                if ui
+                                    .add_enabled(i > 0, egui::Button::new("up").small())
+                                    .clicked()
+                                {
+                                    action = Some(StageAction::Up(i));
+                                }
+                                if ui
+                                    .add_enabled(i + 1 < count, egui::Button::new("down").small())
+                                    .clicked()
+                                {
+                                    action = Some(StageAction::Down(i));
+                                }
+                                if ui
+                                    .add_enabled(
+                                        count < MAX_STAGES,
+                                        egui::Button::new("duplicate").small(),
+                                    )
+                                    .clicked()
+                                {
+                                    action = Some(StageAction::Duplicate(i));
+                                }
+                                if ui.small_button("remove").clicked() {
+                                    action = Some(StageAction::Remove(i));
+                                }
+                            });
+                            ui.monospace(describe_alpha(&stage));
+                            if let Some(field) = stage_fields(ui, i, &mut stage, &maps, &coords) {
+                                m.tev_stages[i] = words.with_gx(&stage);
+                                *label = Some(format!("stage {i} {field}"));
+                            }
+                        });
+                });
             });
+        });
+        if let Some(from) = dropped
+            .map(|d| d.0)
+            .filter(|&from| from != i && from < count)
+        {
+            action = Some(StageAction::Move(from, i));
+        }
     }
     if let Some(a) = action {
-        let s = &mut m.tev_stages;
-        *label = Some(match a {
-            StageAction::Up(i) => {
-                s.swap(i - 1, i);
-                format!("move stage {i} up")
-            }
-            StageAction::Down(i) => {
-                s.swap(i, i + 1);
-                format!("move stage {i} down")
-            }
-            StageAction::Duplicate(i) => {
-                s.insert(i + 1, s[i]);
-                format!("duplicate stage {i}")
-            }
-            StageAction::Remove(i) => {
-                s.remove(i);
-                format!("remove stage {i}")
-            }
-        });
+        *label = Some(apply(a, &mut m.tev_stages));
     }
     if ui
         .add_enabled(count < MAX_STAGES, egui::Button::new("add stage"))
@@ -207,4 +241,35 @@ fn combine_editor(ui: &mut Ui, id: (usize, &str), c: &mut TevCombine) -> bool {
     changed |= named(ui, (id, "out"), &mut c.out_reg, &TevReg::ALL);
     (c.op, c.bias, c.scale) = (op.0, bias.0, scale.0);
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dragged stage lands where it was dropped, the others keep their order; up, down,
+    /// duplicate and remove do what they say.
+    #[test]
+    fn stage_actions_reorder_as_asked() {
+        let stages: Vec<TevStageWords> = (0..4u32)
+            .map(|k| {
+                let mut w = TevStageWords::from_gx(&pass_through_stage());
+                w.color_inputs = k;
+                w
+            })
+            .collect();
+        let order = |s: &[TevStageWords]| s.iter().map(|w| w.color_inputs).collect::<Vec<_>>();
+        let mut s = stages.clone();
+        assert_eq!(apply(StageAction::Move(0, 2), &mut s), "move stage 0 to 2");
+        assert_eq!(order(&s), [1, 2, 0, 3]);
+        apply(StageAction::Move(3, 0), &mut s);
+        assert_eq!(order(&s), [3, 1, 2, 0]);
+        apply(StageAction::Up(1), &mut s);
+        assert_eq!(order(&s), [1, 3, 2, 0]);
+        apply(StageAction::Down(2), &mut s);
+        assert_eq!(order(&s), [1, 3, 0, 2]);
+        apply(StageAction::Duplicate(0), &mut s);
+        apply(StageAction::Remove(4), &mut s);
+        assert_eq!(order(&s), [1, 1, 3, 0]);
+    }
 }
