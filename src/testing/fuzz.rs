@@ -58,12 +58,20 @@ pub fn pak(data: &[u8]) {
     }
 }
 
-/// CMDL: parse; expand every surface to resolved vertices and check its triangles index
-/// them; convert every material of every set to `gx` and validate both WGSL generators'
-/// output with naga.
+/// CMDL: [`cmdl_materials`], then both WGSL generators on every material, validated with
+/// naga.
 pub fn cmdl(data: &[u8]) {
+    for m in cmdl_materials(data) {
+        shaders_validate(&m);
+    }
+}
+
+/// CMDL: parse; expand every surface to resolved vertices and check its triangles and
+/// lines index them; convert every material of every set to `gx` (the ones that convert
+/// are returned).
+pub fn cmdl_materials(data: &[u8]) -> Vec<Material> {
     let Ok(c) = Cmdl::parse(data, FILE) else {
-        return;
+        return Vec::new();
     };
     for (i, s) in c.surfaces.iter().enumerate() {
         let vertices = c.resolved_vertices(s);
@@ -82,14 +90,16 @@ pub fn cmdl(data: &[u8]) {
             );
         }
     }
+    let mut out = Vec::new();
     for set in &c.material_sets {
         for m in &set.materials {
             let _ = m.problems(c.game(), Some(set.texture_ids.len()));
             if let Ok(g) = m.to_gx() {
-                shaders_validate(&g);
+                out.push(g);
             }
         }
     }
+    out
 }
 
 /// Keys whose shaders already validated (generation is a pure function of the key), so
