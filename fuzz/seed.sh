@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fills fuzz/corpus/<target>/ with seed inputs: the conformance fixtures
 # ($TEVSCOPE_CONFORMANCE_DIR, default ../shared/conformance beside the repository), the
-# demo's resources (assets/demo.pak, extracted with `tevscope extract`) and this repo's
-# saved regressions. The corpus directories are git-ignored: fixtures are never committed.
+# demo's resources (assets/demo.pak, extracted with `tevscope extract`), the shared fuzz
+# regression inputs beside the fixtures and this repo's saved regressions. The corpus
+# directories are git-ignored: fixtures are never committed.
 set -euo pipefail
 fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$fuzz_dir")"
@@ -35,6 +36,8 @@ copy_matching() { # copy_matching SOURCE_DIR
 
 if [ -d "$conformance" ]; then
   copy_matching "$conformance"
+  # Inputs that once broke tevscope (fixed since): good seeds near the edges.
+  [ -d "$conformance/../regressions" ] && copy_matching "$conformance/../regressions"
 else
   echo "!!!!!!!! conformance fixtures not found at $conformance: seeding without them" >&2
 fi

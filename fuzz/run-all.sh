@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs fuzz targets one after another, one process each (-jobs=1), logging to $LOG_DIR.
+#   fuzz/run-all.sh                      # every target, RUNS executions each (cmdl: CMDL_RUNS)
+#   fuzz/run-all.sh anim txtr            # only these
+# Seed first with fuzz/seed.sh. A target that crashes stops there; its input lands in
+# fuzz/artifacts/<target>/ (move it to fuzz/regressions/<target>/ once fixed).
+set -uo pipefail
+fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
+LOG_DIR="${LOG_DIR:-$fuzz_dir/logs}"
+RUNS="${RUNS:-3000000}"
+CMDL_RUNS="${CMDL_RUNS:-1000000}"
+mkdir -p "$LOG_DIR"
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(pak txtr anim ancs_char mrea cmdl)
+cd "$fuzz_dir"
+for t in "${targets[@]}"; do
+  runs="$RUNS"
+  [ "$t" = cmdl ] && runs="$CMDL_RUNS"
+  mkdir -p "corpus/$t" "artifacts/$t"
+  echo "== $t: $runs runs, started $(date -u +%FT%TZ)" | tee -a "$LOG_DIR/summary.log"
+  cargo +nightly fuzz run -s none "$t" "corpus/$t" -- \
+    -runs="$runs" -jobs=1 -max_len=65536 -timeout=10 \
+    -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
+    -artifact_prefix="artifacts/$t/" >"$LOG_DIR/$t.log" 2>&1
+  rc=$?
+  echo "== $t: exit $rc, ended $(date -u +%FT%TZ); $(grep -E 'stat::number_of_executed_units|stat::average_exec_per_sec' "$LOG_DIR/$t.log" | tr '\n' ' ')" |
+    tee -a "$LOG_DIR/summary.log"
+done
