@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs fuzz targets one after another, one process each (-jobs=1), logging to $LOG_DIR.
+# Runs fuzz targets one after another, each a single libFuzzer process (no -jobs or
+# -workers: one core), logging to $LOG_DIR.
 #   fuzz/run-all.sh                      # every target, RUNS executions each (cmdl: CMDL_RUNS)
 #   fuzz/run-all.sh anim txtr            # only these
 # Seed first with fuzz/seed.sh. A target that crashes stops there; its input lands in
@@ -19,7 +20,7 @@ for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
   echo "== $t: $runs runs, started $(date -u +%FT%TZ)" | tee -a "$LOG_DIR/summary.log"
   cargo +nightly fuzz run -s none "$t" "corpus/$t" -- \
-    -runs="$runs" -jobs=1 -max_len=65536 -timeout=10 \
+    -runs="$runs" -max_len=65536 -timeout=10 \
     -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
     -artifact_prefix="artifacts/$t/" >"$LOG_DIR/$t.log" 2>&1
   rc=$?
