@@ -28,7 +28,9 @@ use crate::formats::mrea;
 use crate::formats::pak::Pak;
 use crate::formats::txtr::Txtr;
 use crate::gx::key::{ShaderKey, UberKey};
-use crate::gx::tev::{TevOptions, TevProgram};
+use crate::gx::tev::{
+    AlphaSubRounding, DepthWriteRule, FinalRegister, MissingTexture, TevOptions, TevProgram,
+};
 use crate::gx::types::Material;
 use crate::gx::wgsl;
 
@@ -66,13 +68,18 @@ pub fn cmdl(data: &[u8]) {
     }
 }
 
-/// CMDL: parse; expand every surface to resolved vertices and check its triangles and
-/// lines index them; convert every material of every set to `gx` (the ones that convert
-/// are returned).
+/// CMDL: parse; check that writing it back reproduces the input; expand every surface to
+/// resolved vertices and check its triangles and lines index them; convert every material
+/// of every set to `gx` (the ones that convert are returned).
 pub fn cmdl_materials(data: &[u8]) -> Vec<Material> {
     let Ok(c) = Cmdl::parse(data, FILE) else {
         return Vec::new();
     };
+    // Saving an unedited model reproduces it (documented on `Cmdl::to_bytes`).
+    assert!(
+        c.to_bytes() == data,
+        "CMDL written back differs from its input"
+    );
     for (i, s) in c.surfaces.iter().enumerate() {
         let vertices = c.resolved_vertices(s);
         let _ = c.surface_aabb(s);
@@ -112,8 +119,8 @@ enum ValidatedKey {
     Uber(UberKey),
 }
 
-/// Generates the specialized shader (plain and exact-blend programs) and the ubershader
-/// of `material`, and panics with the source when naga rejects one: a material that
+/// Generates the specialized shader and the ubershader of `material` (for the default
+/// program, the exact-blend one and the one with every alternative switch), and panics with the source when naga rejects one: a material that
 /// converts must draw.
 pub fn shaders_validate(material: &Material) {
     let plain = TevOptions::default();
@@ -121,7 +128,17 @@ pub fn shaders_validate(material: &Material) {
         exact_blend: true,
         ..TevOptions::default()
     };
-    for options in [plain, exact] {
+    // Every alternative of `gx.md` §16 at once.
+    let alternatives = TevOptions {
+        final_register: FinalRegister::Prev,
+        alpha_sub: AlphaSubRounding::SoftwareQuirk,
+        missing_texture: MissingTexture::Black,
+        reflection_pass_through: false,
+        alpha_one_as_zero: true,
+        exact_blend: false,
+        depth_write: DepthWriteRule::OffWhenSorted,
+    };
+    for options in [plain, exact, alternatives] {
         let program = TevProgram::from_material(material, &options);
         let _ = crate::gx::wgsl::tev::TevUniforms::from_program(&program);
         let keys = [
@@ -158,12 +175,17 @@ pub fn shaders_validate(material: &Material) {
     }
 }
 
-/// TXTR: parse, decode every declared level (the incomplete ones report an error) and the
-/// complete chain the renderer uploads.
+/// TXTR: parse, check that writing it back reproduces the input, decode every declared
+/// level (the incomplete ones report an error) and the complete chain the renderer
+/// uploads.
 pub fn txtr(data: &[u8]) {
     let Ok(t) = Txtr::parse(data, FILE) else {
         return;
     };
+    assert!(
+        t.to_bytes() == data,
+        "TXTR written back differs from its input"
+    );
     for k in 0..t.mip_count {
         let _ = t.decode_level(k);
     }
@@ -171,20 +193,22 @@ pub fn txtr(data: &[u8]) {
     let _ = t.levels_size();
 }
 
-/// CINF, CSKR and ANIM (each under every game hint): skeletons are posed in their bind
-/// pose; skins are bound to a skeleton of the bones they name and skin a few positions;
-/// animations become clips, sampled at several times and frames, and pose a skeleton of
-/// the bones they drive.
+/// CINF, CSKR and ANIM under every game hint, each also written back unchanged:
+/// skeletons are posed in their bind pose; skins are bound to a skeleton of the bones they
+/// name and skin a few positions; animations become clips, sampled at several times and
+/// frames, and pose a skeleton of the bones they drive.
 pub fn anim(data: &[u8]) {
     let options = PoseOptions::default();
     for game in GAMES {
-        if let Ok(cinf) = Cinf::parse(data, FILE, game)
-            && let Ok(skeleton) = Skeleton::from_cinf(&cinf)
-        {
-            let pose = Pose::bind(&skeleton, &options);
-            let _ = pose.skin_palette(&skeleton, &options).to_gpu();
+        if let Ok(cinf) = Cinf::parse(data, FILE, game) {
+            assert_rewrites(cinf.write(), data, "CINF");
+            if let Ok(skeleton) = Skeleton::from_cinf(&cinf) {
+                let pose = Pose::bind(&skeleton, &options);
+                let _ = pose.skin_palette(&skeleton, &options).to_gpu();
+            }
         }
         if let Ok(cskr) = Cskr::parse(data, FILE, game) {
+            assert_rewrites(cskr.write(), data, "CSKR");
             let ids = cskr
                 .groups
                 .iter()
@@ -205,6 +229,7 @@ pub fn anim(data: &[u8]) {
             }
         }
         if let Ok(a) = Anim::parse(data, FILE, game) {
+            assert_rewrites(a.write(), data, "ANIM");
             for indexing in [
                 ChannelMapIndexing::ByChannelValue,
                 ChannelMapIndexing::ByAnimatedOrdinal,
@@ -214,6 +239,14 @@ pub fn anim(data: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// A parsed file written back unchanged reproduces its input (every parser keeps what it
+/// does not interpret, trailing bytes included). A refusal to write is fine.
+fn assert_rewrites(written: crate::formats::Result<Vec<u8>>, data: &[u8], what: &str) {
+    if let Ok(bytes) = written {
+        assert!(bytes == data, "{what} written back differs from its input");
     }
 }
 
@@ -267,7 +300,7 @@ fn flat_skeleton(ids: impl Iterator<Item = u32>) -> Result<Skeleton, crate::anim
     })
 }
 
-/// ANCS (every game hint) and MP3 CHAR: parse, then bake every named meta-animation
+/// ANCS (every game hint, written back unchanged) and MP3 CHAR: parse, then bake every named meta-animation
 /// against small stand-in clips (leaf ANIM IDs pick one of three by value).
 pub fn ancs_char(data: &[u8]) {
     let clips = stand_in_clips();
@@ -275,6 +308,7 @@ pub fn ancs_char(data: &[u8]) {
     let mut trees = Vec::new();
     for game in GAMES {
         if let Ok(a) = Ancs::parse(data, FILE, game) {
+            assert_rewrites(a.write(), data, "ANCS");
             trees.extend(a.animation_set.animations.iter().map(|n| n.meta.clone()));
         }
     }
