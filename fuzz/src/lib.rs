@@ -88,6 +88,16 @@ unsafe impl GlobalAlloc for Capped {
 
 /// Runs `harness` on `data` under the allocation limit.
 pub fn run(data: &[u8], harness: fn(&[u8])) {
+    // A panic is the finding: lift the limit before reporting it (the backtrace's symbol
+    // tables would otherwise be reported as a blow-up).
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            LIMIT.store(0, Ordering::Relaxed);
+            previous(info);
+        }));
+    });
     BASE.store(CURRENT.load(Ordering::Relaxed), Ordering::Relaxed);
     LIMIT.store(
         FACTOR.saturating_mul(data.len()).saturating_add(SLACK),
