@@ -39,8 +39,11 @@ const FILE: &str = "fuzz";
 /// The game hints a container may pass: none (the parser detects), MP1, MP2.
 const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 
+/// A harness: arbitrary bytes in, findings out as panics (or as the caller's limits).
+pub type Harness = fn(&[u8]);
+
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Harness); 6] = [
     ("pak", pak),
     ("cmdl", cmdl),
     ("txtr", txtr),
