@@ -27,6 +27,44 @@ fn picture(size: u32) -> RgbaImage {
     })
 }
 
+/// Level 0 of every non-paletted texture in `conformance/real/` (what the peer decoder in
+/// `../shared/tools/peer` times; compare with `cargo run --release --example decode_rate`
+/// alternated with the peer), parse included.
+fn decode_real(c: &mut Criterion) {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    for folder in ["real/randomprime", "real/open-prime-rando"] {
+        for entry in std::fs::read_dir(dir.join(folder))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let path = entry.path();
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            if let Ok(t) = Txtr::parse(&bytes, "real")
+                && t.palette.is_none()
+            {
+                files.push((bytes, u64::from(t.width) * u64::from(t.height)));
+            }
+        }
+    }
+    let mut group = c.benchmark_group("decode_real");
+    group.throughput(Throughput::Elements(files.iter().map(|f| f.1).sum()));
+    group.bench_function("level0_all", |b| {
+        b.iter(|| {
+            for (bytes, _) in &files {
+                let t = Txtr::parse(black_box(bytes), "real").ok();
+                black_box(t.and_then(|t| t.decode_level(0).ok()));
+            }
+        })
+    });
+    group.finish();
+}
+
 fn decode_fixtures(c: &mut Criterion) {
     let Some(dir) = tevscope::testing::conformance_dir() else {
         return;
@@ -97,5 +135,11 @@ fn encode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, decode_fixtures, decode_synthetic, encode);
+criterion_group!(
+    benches,
+    decode_real,
+    decode_fixtures,
+    decode_synthetic,
+    encode
+);
 criterion_main!(benches);

@@ -111,7 +111,7 @@ fn pipelines(c: &mut Criterion) {
         g.bench_function(format!("create/{name}"), |b| {
             b.iter(|| {
                 let shaders = ShaderCache::new(ctx.device.clone());
-                build_pipeline(&ctx.device, &ctx.layouts, &shaders, &key).expect("pipeline")
+                build_pipeline(&ctx.device, &ctx.layouts, &shaders, None, &key).expect("pipeline")
             })
         });
     }

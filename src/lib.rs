@@ -16,10 +16,13 @@
 pub mod anim;
 pub mod cli;
 pub mod demo;
+pub mod edit;
+pub mod export;
 pub mod formats;
 pub mod gx;
 pub mod load;
 pub mod render;
+pub mod schema;
 #[doc(hidden)]
 pub mod testing;
 pub mod ui;

@@ -69,3 +69,16 @@ pub fn torture<T, E>(
     }
     rejected
 }
+
+/// A small material with one textured stage, a konst colour and a scrolling UV animation.
+pub fn sample_material() -> crate::formats::material::Material {
+    crate::formats::material::MaterialBuilder::textured_lit(0)
+        .konst(1, [1, 2, 3, 4])
+        .uv_animation(crate::gx::UvAnimation::Scroll {
+            offset_u: 0.25,
+            offset_v: 0.5,
+            speed_u: 1.0,
+            speed_v: -1.0,
+        })
+        .build()
+}

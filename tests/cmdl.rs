@@ -554,6 +554,8 @@ fn every_fixture_round_trips_byte_for_byte() {
     let mut files = vec![
         dir.join("mp1_cube_skinned.CMDL"),
         dir.join("0x7EC00000.CMDL"),
+        dir.join("areas/mp1_dl_size_wrapped.CMDL"),
+        dir.join("real/randomprime/randovania_gamecube.CMDL"),
     ];
     for e in std::fs::read_dir(dir.join("pwe")).unwrap() {
         let p = e.unwrap().path();
@@ -584,6 +586,77 @@ fn every_fixture_round_trips_byte_for_byte() {
         padded.extend_from_slice(&[0xFF; 32]);
         assert_eq!(Cmdl::parse(&padded, "p").unwrap().to_bytes(), padded);
     }
+}
+
+/// `formats.md` §9.5.9: a display list whose size field wrapped at 16 bits draws completely by
+/// default, with one warning; the strict (game) rule cuts it at the declared size.
+#[test]
+fn wrapped_display_list_size_draws_the_whole_list() {
+    let Some((bytes, json)) = conformance_file("areas/mp1_dl_size_wrapped.CMDL") else {
+        return;
+    };
+    let cmdl = Cmdl::parse(&bytes, "wrapped.CMDL").unwrap();
+    let s0 = &json["surfaces"][0];
+    let surface = &cmdl.surfaces[0];
+    assert_eq!(
+        u64::from(surface.display_list_word),
+        u64_of(&s0["display_list_size_field"])
+    );
+    assert_eq!(
+        surface.display_list_size() as u64,
+        u64_of(&s0["declared_display_list_size"])
+    );
+    let mesh = &surface.mesh;
+    assert!(mesh.error.is_none(), "{:?}", mesh.error);
+    assert_eq!(
+        mesh.primitives.len() as u64,
+        u64_of(&s0["default_rule_result"]["primitives"])
+    );
+    assert_eq!(mesh.triangles.len() as u64, u64_of(&s0["triangle_count"]));
+    assert_eq!(
+        mesh.bytes_used as u64,
+        u64_of(&s0["display_list_bytes_used"])
+    );
+    let wrap_warnings: Vec<_> = cmdl
+        .warnings
+        .iter()
+        .filter(|w| w.contains("runs past its declared size"))
+        .collect();
+    assert_eq!(wrap_warnings.len(), 1, "{:?}", cmdl.warnings);
+    assert!(wrap_warnings[0].contains("size wrapped at 16 bits"));
+    assert!(wrap_warnings[0].contains("surface[0].display_list_size"));
+    // Surface 1 is an ordinary list.
+    let s1 = &cmdl.surfaces[1].mesh;
+    assert_eq!(s1.triangle_positions(), vec![[0, 1, 49]]);
+
+    let strict = CmdlOptions {
+        decode: tevscope::formats::cmdl::DecodeOptions {
+            strict_display_list_size: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let cut = Cmdl::parse_with(&bytes, "wrapped.CMDL", &strict).unwrap();
+    let r = &s0["strict_declared_size_result"];
+    assert_eq!(
+        cut.surfaces[0].mesh.primitives.len() as u64,
+        u64_of(&r["complete_primitives_inside_declared_size"])
+    );
+    assert_eq!(
+        cut.surfaces[0].mesh.triangles.len() as u64,
+        u64_of(&r["triangles"])
+    );
+
+    // Rebuilding the sections writes the true size, and the list survives it.
+    let mut rebuilt = cmdl.clone();
+    rebuilt.refresh_layout();
+    let again = Cmdl::parse(&rebuilt.to_bytes(), "rebuilt.CMDL").unwrap();
+    assert_eq!(
+        again.surfaces[0].display_list_size() as u64,
+        u64_of(&s0["true_padded_size"])
+    );
+    assert_eq!(again.surfaces[0].mesh.triangles, mesh.triangles);
+    assert!(!again.warnings.iter().any(|w| w.contains("declared size")));
 }
 
 #[test]
@@ -774,6 +847,8 @@ fn torture_every_fixture() {
     let mut files = vec![
         dir.join("mp1_cube_skinned.CMDL"),
         dir.join("0x7EC00000.CMDL"),
+        dir.join("areas/mp1_dl_size_wrapped.CMDL"),
+        dir.join("real/randomprime/randovania_gamecube.CMDL"),
     ];
     for e in std::fs::read_dir(dir.join("pwe")).unwrap() {
         let p = e.unwrap().path();

@@ -608,7 +608,8 @@ fn cli_info_json_uses_conformance_names() {
     let cmpr = whole.find(0x1A00_0002, Some(*b"TXTR")).unwrap().unwrap();
     assert_eq!(cmpr.bytes.len(), 64);
     assert!(
-        tevscope::cli::pak_txtr::texture(&spec, &std::env::temp_dir().join("x.png"), 0).is_err()
+        tevscope::cli::pak_txtr::texture(&spec, &std::env::temp_dir().join("x.png"), 0, false)
+            .is_err()
     );
     let out: Value =
         serde_json::from_str(&tevscope::cli::pak_txtr::info_pak(&res, true).unwrap()).unwrap();
@@ -730,7 +731,7 @@ fn cli_extract_and_texture() {
     let Some(dir) = conformance_dir() else { return };
     let out = std::env::temp_dir().join(format!("tevscope-extract-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let msg = tevscope::cli::pak_txtr::extract(&dir.join("tev_cases.pak"), &out).unwrap();
+    let msg = tevscope::cli::pak_txtr::extract(&dir.join("tev_cases.pak"), &out, false).unwrap();
     assert!(msg.contains("extracted 5 resources"), "{msg}");
     // Extracted files equal the loose fixtures (raw ones plus 0xFF padding).
     let cmdl = std::fs::read(out.join("0x7EC00000.CMDL")).unwrap();
@@ -754,13 +755,13 @@ fn cli_extract_and_texture() {
 
     let png = out.join("tex.png");
     let spec = format!("{}:0x1A000001", dir.join("mp1_fixtures.pak").display());
-    tevscope::cli::pak_txtr::texture(&spec, &png, 1).unwrap();
+    tevscope::cli::pak_txtr::texture(&spec, &png, 1, false).unwrap();
     let img = tevscope::formats::image::RgbaImage::load_png(&png).unwrap();
     assert_eq!((img.width, img.height), (4, 4));
     assert_eq!(img.pixel(1, 0), [0, 0, 0, 255]);
-    assert!(tevscope::cli::pak_txtr::texture(&spec, &png, 2).is_err());
+    assert!(tevscope::cli::pak_txtr::texture(&spec, &png, 2, false).is_err());
     let cmdl_spec = dir.join("0x7EC00000.CMDL").display().to_string();
-    assert!(tevscope::cli::pak_txtr::texture(&cmdl_spec, &png, 0).is_err());
+    assert!(tevscope::cli::pak_txtr::texture(&cmdl_spec, &png, 0, false).is_err());
 
     // import-texture: PNG → TXTR → PNG.
     let src = tevscope::formats::image::RgbaImage::from_fn(16, 16, |x, y| {

@@ -63,7 +63,7 @@ fn every_conformance_model_renders() {
         return;
     };
     let Some(ctx) = ctx() else { return };
-    let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe")]
+    let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe"), dir.join("areas")]
         .iter()
         .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
         .map(|e| e.path())
@@ -843,4 +843,42 @@ fn shader_blending_is_exact() {
         host_misses > 0,
         "host blending matched GX everywhere: pick other values"
     );
+}
+
+/// Compiled pipelines persist: a context opened on the same store folder after the first one
+/// closed starts with the driver's cache filled (where the backend keeps one).
+#[test]
+fn pipeline_store_persists_across_contexts() {
+    let dir = std::env::temp_dir().join(format!("tevscope-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let open = || {
+        tevscope::render::RenderContext::with_pipeline_store(
+            tevscope::render::AdapterPreference::Software,
+            Some(&dir),
+        )
+        .ok()
+    };
+    let Some(first) = open() else {
+        eprintln!("!!!!!!!! no GPU adapter — skipping");
+        return;
+    };
+    let Some(store) = &first.pipeline_store else {
+        eprintln!(
+            "{:?} keeps no pipeline cache — nothing to persist",
+            first.adapter_info.backend
+        );
+        return;
+    };
+    assert_eq!(store.loaded_bytes, 0, "a fresh folder starts cold");
+    let mut scene = Scene::new(&first, ModelAssets::new(showcase())).expect("scene");
+    scene
+        .render_to_image(&first, 64, 64, false)
+        .expect("render");
+    drop(scene);
+    drop(first);
+    let second = open().expect("adapter");
+    let loaded = second.pipeline_store.as_ref().map_or(0, |s| s.loaded_bytes);
+    eprintln!("pipeline store: {loaded} bytes loaded");
+    assert!(loaded > 0, "the first context saved its pipelines");
+    let _ = std::fs::remove_dir_all(&dir);
 }

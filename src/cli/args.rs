@@ -55,20 +55,58 @@ pub enum Command {
         #[arg(long, value_enum)]
         game: Option<GameArg>,
     },
-    /// Decode a TXTR to PNG.
+    /// Decode a TXTR to PNG (or every texture of a CMDL/ANCS into a folder).
     Texture {
         file: String,
+        /// The PNG; a folder with --all-mips or for a model.
         #[arg(short, long)]
         output: PathBuf,
         /// Mip level to write (0 = full size).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, conflicts_with = "all_mips")]
         mip: usize,
+        /// Write every mip level into the folder OUTPUT (STEM.png, STEM.mip1.png, …).
+        #[arg(long)]
+        all_mips: bool,
     },
     /// Extract every resource of a PAK into a folder (decompressed, named by ID and type).
     Extract {
         file: PathBuf,
         #[arg(short, long)]
         output: PathBuf,
+        /// Also decode every TXTR to 0xID.png.
+        #[arg(long)]
+        png: bool,
+    },
+    /// Export a CMDL or an ANCS character (skin, skeleton, animations) as glTF 2.0.
+    Export {
+        /// A CMDL, a `PAK:ID`, or an ANCS character.
+        file: String,
+        /// OUT.glb, or OUT.gltf (with OUT.bin beside it).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// `all` (the default), an animation name or index of the character, or with
+        /// --skin/--skeleton an ANIM file.
+        #[arg(long)]
+        anim: Option<String>,
+        /// Material set (alternate skins).
+        #[arg(long, default_value_t = 0)]
+        set: usize,
+        /// Pose the nodes at this time of the (first) animation instead of the bind pose.
+        #[arg(long)]
+        time: Option<f32>,
+        /// A CSKR (file or `PAK:ID`) instead of the one the character names.
+        #[arg(long)]
+        skin: Option<String>,
+        /// A CINF (file or `PAK:ID`) instead of the one the character names.
+        #[arg(long)]
+        skeleton: Option<String>,
+        /// A folder searched for textures before the input's own; may be repeated.
+        #[arg(long = "texture-dir")]
+        texture_dir: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_enum)]
+        game: Option<GameArg>,
     },
     /// Pose a skeleton with an animation at a time.
     Pose {
@@ -130,6 +168,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Apply a JSON Patch (RFC 6902) over the `info --json` document to a CMDL's materials.
+    Edit {
+        /// A CMDL, or a model inside a PAK (`FILE.pak:0xID` or `FILE.pak:name`).
+        file: String,
+        /// The patch file (`-` reads standard input).
+        #[arg(long)]
+        patch: String,
+        /// Where to write the result (the CMDL, or the whole PAK for a PAK member).
+        #[arg(short, long, conflicts_with = "in_place")]
+        output: Option<PathBuf>,
+        /// Overwrite the input file (the PAK for a PAK member).
+        #[arg(long)]
+        in_place: bool,
+    },
     /// Open the viewer (the built-in demo when no file is given).
     View { file: Option<String> },
 }
@@ -156,10 +208,16 @@ pub struct RenderArgs {
     /// Animation: an ANIM file or `PAK:ID`, or an animation name of the character.
     #[arg(long)]
     pub anim: Option<String>,
+    /// A CSKR (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skin: Option<String>,
+    /// A CINF (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skeleton: Option<String>,
+    /// A folder searched for textures (by asset ID in file names) before the input's own;
+    /// may be given more than once.
+    #[arg(long = "texture-dir")]
+    pub texture_dir: Vec<PathBuf>,
     /// An MREA (its first light layer) or a preset: basic, none.
     #[arg(long)]
     pub lights: Option<String>,

@@ -3,12 +3,12 @@
 use std::fmt::Write as _;
 
 use anyhow::Context as _;
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::formats::cmdl::{Cmdl, CmdlOptions, Normals, Surface, UvSource};
+use crate::formats::cmdl::{Cmdl, CmdlOptions, UvSource};
 use crate::formats::material::{Material, MaterialSet, UvAnimationWords, VertexAttributes};
-use crate::formats::{Game, asset_id_string};
 use crate::gx;
+use crate::schema::{self, CmdlInfo};
 
 /// Describes a CMDL file: text by default, JSON when `json` (default parse options).
 pub fn info_cmdl(bytes: &[u8], label: &str, json: bool) -> anyhow::Result<String> {
@@ -25,7 +25,7 @@ pub fn info_cmdl_with(
     let cmdl = Cmdl::parse_with(bytes, label, options)
         .with_context(|| format!("cannot read {label} as a CMDL model"))?;
     if json {
-        Ok(serde_json::to_string_pretty(&cmdl_json(
+        Ok(serde_json::to_string_pretty(&CmdlInfo::new(
             &cmdl,
             label,
             bytes.len(),
@@ -35,263 +35,9 @@ pub fn info_cmdl_with(
     }
 }
 
-fn f(v: f32) -> Value {
-    json!(v as f64)
-}
-
-fn v3(v: [f32; 3]) -> Value {
-    json!(v.map(|c| c as f64))
-}
-
-fn game_name(g: Game) -> &'static str {
-    match g {
-        Game::Mp1 => "MP1",
-        Game::Mp2 => "MP2",
-        Game::Mp3 => "MP3",
-    }
-}
-
-fn color_input_name(v: u32) -> String {
-    gx::ColorInput::from_bits(v).map_or_else(|| format!("INVALID({v})"), |c| c.name().into())
-}
-
-fn alpha_input_name(v: u32) -> String {
-    gx::AlphaInput::from_bits(v).map_or_else(|| format!("INVALID({v})"), |c| c.name().into())
-}
-
-fn fields4(w: u32) -> [u32; 4] {
-    [0, 1, 2, 3].map(|i| (w >> (5 * i)) & 31)
-}
-
-fn combine_json(w: u32) -> Value {
-    let c = gx::TevCombine::from_word(w);
-    json!({
-        "op": c.op, "bias": c.bias, "scale": c.scale, "clamp": c.clamp, "out_reg": c.out_reg as u8,
-    })
-}
-
-fn texgen_json(w: u32) -> Value {
-    let kind = w & 0xF;
-    let source = (w >> 4) & 0x1F;
-    let mtx = (w >> 9) & 0x1F;
-    let post = (w >> 15) & 0x3F;
-    json!({
-        "flags": w,
-        "type": kind,
-        "type_name": gx::TexGenType::from_bits(kind).map_or_else(|| format!("INVALID({kind})"), |t| t.name()),
-        "source": source,
-        "source_name": gx::TexGenSrc::from_bits(source).map_or_else(|| format!("INVALID({source})"), |s| s.name()),
-        "mtx_field": mtx,
-        "gx_tex_mtx": mtx + 30,
-        "normalize": (w >> 14) & 1 != 0,
-        "post_mtx_field": post,
-        "gx_post_tex_mtx": post + 64,
-    })
-}
-
-fn uv_animation_json(a: &UvAnimationWords) -> Value {
-    let params: Vec<Value> = a
-        .params
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| {
-            if a.mode == 8 && i == 0 {
-                json!(p)
-            } else {
-                f(f32::from_bits(p))
-            }
-        })
-        .collect();
-    json!({
-        "mode": a.mode,
-        "mode_name": UvAnimationWords::mode_name(a.mode),
-        "parameters": params,
-        "parameter_names": UvAnimationWords::parameter_names(a.mode),
-    })
-}
-
-fn vertex_attributes_json(va: VertexAttributes) -> Value {
-    let mut m = serde_json::Map::new();
-    for (i, name) in VertexAttributes::NAMES.iter().enumerate() {
-        m.insert((*name).into(), json!(va.format(i).name()));
-    }
-    for (i, name) in VertexAttributes::MATRIX_INDEX_NAMES.iter().enumerate() {
-        m.insert((*name).into(), json!(va.matrix_index(i)));
-    }
-    Value::Object(m)
-}
-
-/// One material in the conformance JSON shape (plus `mp2_unknown`, `gx_valid`, …).
-pub fn material_json(set: &MaterialSet, m: &Material) -> Value {
-    let flags = m.effective_flags();
-    let stages: Vec<Value> = m
-        .tev_stages
-        .iter()
-        .map(|s| {
-            json!({
-                "color_input_flags": s.color_inputs,
-                "alpha_input_flags": s.alpha_inputs,
-                "color_combine_flags": s.color_combine,
-                "alpha_combine_flags": s.alpha_combine,
-                "padding": s.padding,
-                "konst_alpha_input": s.kasel,
-                "konst_color_input": s.kcsel,
-                "rasterized_color_input": s.raster,
-                "color_inputs": fields4(s.color_inputs).map(color_input_name),
-                "alpha_inputs": fields4(s.alpha_inputs).map(alpha_input_name),
-                "color_op": combine_json(s.color_combine),
-                "alpha_op": combine_json(s.alpha_combine),
-                "texture_index": s.tex_map,
-                "tex_coord_index": s.tex_coord,
-                "order_padding": s.order_padding,
-            })
-        })
-        .collect();
-    let konsts = m.konst_colors.clone().unwrap_or_default();
-    json!({
-        "flags": flags,
-        "flags_decoded": {
-            "konst_present_0x8": flags & gx::flags::KONST != 0,
-            "transparent_0x10": flags & gx::flags::TRANSPARENT != 0,
-            "punchthrough_0x20": flags & gx::flags::PUNCHTHROUGH != 0,
-            "samus_reflection_0x40": flags & gx::flags::SAMUS_REFLECTION != 0,
-            "depth_write_0x80": flags & gx::flags::DEPTH_WRITE != 0,
-            "reflection_surface_eye_0x100": flags & gx::flags::REFLECTION_SURFACE_EYE != 0,
-            "occluder_0x200": flags & gx::flags::OCCLUDER != 0,
-            "indirect_texture_slot_present_0x400": flags & gx::flags::INDIRECT_SLOT != 0,
-            "lightmap_0x800": flags & gx::flags::LIGHTMAP != 0,
-            "short_uv_0x2000": flags & gx::flags::SHORT_UV != 0,
-        },
-        "texture_indices": m.texture_indices,
-        "texture_file_ids": m.texture_indices.iter().map(|&i| {
-            set.texture_ids.get(i as usize).map(|&id| asset_id_string(id.into(), false))
-        }).collect::<Vec<_>>(),
-        "vertex_attribute_flags": m.vertex_attributes.0,
-        "vertex_attributes": vertex_attributes_json(m.vertex_attributes),
-        "mp2_unknown": m.mp2_unknown,
-        "group_index": m.group_index,
-        "konst_colors": konsts,
-        "konst_colors_rgba": m.konst_rgba(),
-        "blend_destination_factor": m.blend_dst,
-        "blend_source_factor": m.blend_src,
-        "reflection_indirect_texture_slot_index": m.indirect_texture_slot,
-        "color_channel_flags": m.color_channels,
-        "tev_stage_count": m.tev_stages.len(),
-        "tev_stages": stages,
-        "texgen_count": m.texgens.len(),
-        "texgens": m.texgens.iter().map(|&w| texgen_json(w)).collect::<Vec<_>>(),
-        "material_animations_section_size": m.uv_block_size,
-        "uv_animation_count": m.uv_animation_count,
-        "uv_animations": m.uv_animations.iter().map(uv_animation_json).collect::<Vec<_>>(),
-        "unknown_uv_mode": m.unknown_uv_mode,
-        "trailing_bytes": m.trailing.len(),
-        "gx_valid": m.to_gx().is_ok(),
-    })
-}
-
-/// A material set in the conformance JSON shape.
-pub fn material_set_json(set: &MaterialSet) -> Value {
-    json!({
-        "texture_file_ids": set.texture_ids.iter().map(|&id| asset_id_string(id.into(), false)).collect::<Vec<_>>(),
-        "material_count": set.materials.len(),
-        "material_end_offsets": set.end_offsets(),
-        "materials": set.materials.iter().map(|m| material_json(set, m)).collect::<Vec<_>>(),
-    })
-}
-
-fn surface_json(cmdl: &Cmdl, s: &Surface) -> Value {
-    let mesh = &s.mesh;
-    let prims: Vec<Value> = mesh
-        .primitives
-        .iter()
-        .map(|p| {
-            let verts: Vec<Value> = p
-                .vertices
-                .iter()
-                .map(|&i| {
-                    let v = &mesh.vertices[i as usize];
-                    json!([v.position, v.normal, v.tex[0]])
-                })
-                .collect();
-            json!({
-                "opcode": p.opcode,
-                "primitive": p.kind.name(),
-                "vertex_format": p.vertex_format,
-                "vertex_count": p.vertices.len(),
-                "offset_in_display_list": p.offset,
-                "vertices_pos_nrm_uv0": verts,
-            })
-        })
-        .collect();
-    let head = s.header_size() + s.extra_data.len();
-    json!({
-        "material_index": s.material_index,
-        "center_point": v3(s.center),
-        "mantissa": s.display_list_word >> 16,
-        "display_list_size": s.display_list_word & 0xFFFF,
-        "display_list_size_bits_0_30": s.display_list_size(),
-        "normal_hint": s.normal_hint(),
-        "extra_data_size": s.extra_data.len(),
-        "surface_normal": v3(s.normal),
-        "mp2_unknown": s.mp2_unknown,
-        "header_padded_size": head.next_multiple_of(32),
-        "aabb": cmdl.surface_aabb(s).map(|b| json!({"min": v3(b.min), "max": v3(b.max)})),
-        "stored_aabb": s.stored_aabb().is_some(),
-        "vertex_attribute_flags": mesh.layout.attributes.0,
-        "tex0_array": match mesh.layout.tex0_source { UvSource::Float => "float", UvSource::Short => "short" },
-        "primitive_count": mesh.primitives.len(),
-        "vertex_refs": mesh.vertex_ref_count(),
-        "unique_vertices": mesh.vertices.len(),
-        "primitives": prims,
-        "triangles_pos": mesh.triangle_positions(),
-        "triangle_count": mesh.triangles.len(),
-        "line_count": mesh.lines.len(),
-        "point_count": mesh.points.len(),
-        "padding_bytes": mesh.padding_bytes,
-        "error": mesh.error.as_ref().map(|e| e.to_string()),
-    })
-}
-
 /// The whole model in the conformance JSON shape (every array element by section size).
 pub fn cmdl_json(cmdl: &Cmdl, label: &str, size: usize) -> Value {
-    let counts = cmdl.array_counts();
-    let sections = cmdl.data_sections();
-    json!({
-        "file": label,
-        "size": size,
-        "format": "CMDL",
-        "game": game_name(cmdl.game()),
-        "magic": crate::formats::cmdl::MAGIC,
-        "version": cmdl.version,
-        "flags": cmdl.effective_flags(),
-        "aabb": {"min": v3(cmdl.aabb.min), "max": v3(cmdl.aabb.max)},
-        "data_section_count": sections.len(),
-        "material_set_count": cmdl.material_sets.len(),
-        "data_sections": sections,
-        "material_sets": cmdl.material_sets.iter().map(material_set_json).collect::<Vec<_>>(),
-        "material_counts": cmdl.material_sets.iter().map(|s| s.materials.len()).collect::<Vec<_>>(),
-        "array_counts": {
-            "positions": counts.positions,
-            "normals": counts.normals,
-            "colors": counts.colors,
-            "uvs": counts.uvs,
-            "lightmap_uvs": counts.short_uvs,
-        },
-        "short_normals": matches!(cmdl.normals, Normals::Short(_)),
-        "positions": cmdl.positions.values.iter().map(|p| v3(*p)).collect::<Vec<_>>(),
-        "normals": cmdl.normals_f32().into_iter().map(v3).collect::<Vec<_>>(),
-        "colors": cmdl.colors.values,
-        "uvs": cmdl.uvs.values.iter().map(|uv| json!([uv[0] as f64, uv[1] as f64])).collect::<Vec<_>>(),
-        "lightmap_uvs": cmdl.short_uvs.as_ref().map(|_| {
-            cmdl.short_uvs_f32().into_iter().map(|uv| json!([uv[0] as f64, uv[1] as f64])).collect::<Vec<_>>()
-        }),
-        "surface_count": cmdl.surfaces.len(),
-        "surface_end_offsets": cmdl.surface_end_offsets,
-        "surfaces": cmdl.surfaces.iter().map(|s| surface_json(cmdl, s)).collect::<Vec<_>>(),
-        "triangles": cmdl.triangle_count(),
-        "trailing_bytes": cmdl.trailing.len(),
-        "warnings": cmdl.warnings,
-    })
+    serde_json::to_value(CmdlInfo::new(cmdl, label, size)).unwrap_or(Value::Null)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -393,7 +139,7 @@ pub fn combine_text(inputs: [&str; 4], word: u32) -> String {
 }
 
 fn uv_text(a: &UvAnimationWords) -> String {
-    let names = UvAnimationWords::parameter_names(a.mode);
+    let names = gx::UvAnimation::parameter_names(a.mode);
     let params: Vec<String> = a
         .params
         .iter()
@@ -410,7 +156,7 @@ fn uv_text(a: &UvAnimationWords) -> String {
     format!(
         "mode {} {}({})",
         a.mode,
-        UvAnimationWords::mode_name(a.mode),
+        gx::UvAnimation::mode_name(a.mode),
         params.join(", ")
     )
 }
@@ -507,8 +253,8 @@ fn material_text(out: &mut String, set: &MaterialSet, i: usize, m: &Material) {
     )
     .ok();
     for (k, s) in m.tev_stages.iter().enumerate() {
-        let ci = fields4(s.color_inputs).map(color_input_name);
-        let ai = fields4(s.alpha_inputs).map(alpha_input_name);
+        let ci = schema::color_input_names(s.color_inputs);
+        let ai = schema::alpha_input_names(s.alpha_inputs);
         let opt = |b: u8| {
             if b == 0xFF {
                 "-".to_string()
@@ -559,7 +305,7 @@ pub fn cmdl_text(cmdl: &Cmdl, label: &str, size: usize) -> String {
         out,
         "{label}: CMDL version {} ({}), {size} bytes",
         cmdl.version,
-        game_name(game)
+        schema::game_name(game)
     )
     .ok();
     writeln!(

@@ -4,8 +4,11 @@
 //! [`main`].
 
 pub mod anim;
+pub mod area;
 pub mod args;
 pub mod cmdl;
+pub mod edit;
+pub mod export;
 pub mod pak_txtr;
 pub mod render;
 pub mod tev;
@@ -60,8 +63,38 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             game: g,
         } => info(&file, json, game(g))?,
-        Command::Texture { file, output, mip } => pak_txtr::texture(&file, &output, mip as u32)?,
-        Command::Extract { file, output } => pak_txtr::extract(&file, &output)?,
+        Command::Texture {
+            file,
+            output,
+            mip,
+            all_mips,
+        } => pak_txtr::texture(&file, &output, mip as u32, all_mips)?,
+        Command::Extract { file, output, png } => pak_txtr::extract(&file, &output, png)?,
+        Command::Export {
+            file,
+            output,
+            anim,
+            set,
+            time,
+            skin,
+            skeleton,
+            texture_dir,
+            json,
+            game: g,
+        } => export::export(
+            &export::ExportRequest {
+                file: &file,
+                output: &output,
+                anim: anim.as_deref(),
+                set,
+                time,
+                skin: skin.as_deref(),
+                skeleton: skeleton.as_deref(),
+                texture_dirs: texture_dir,
+                game: game(g),
+            },
+            json,
+        )?,
         Command::Pose {
             anim,
             skeleton,
@@ -120,6 +153,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             request.exact_blend = exact_blend;
             render::bench(&request, frames, json)?
         }
+        Command::Edit {
+            file,
+            patch,
+            output,
+            in_place,
+        } => edit::edit(&file, &patch, output.as_deref(), in_place)?,
         Command::View { file } => return view(file),
     };
     print!("{out}");
@@ -288,6 +327,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             anim: args.anim.clone(),
             skin: args.skin.clone(),
             skeleton: args.skeleton.clone(),
+            texture_dirs: args.texture_dir.clone(),
             lights: args.lights.clone(),
             camera: args
                 .camera

@@ -14,13 +14,15 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::export::write_texture_pngs;
 use crate::formats::image::RgbaImage;
-use crate::formats::pak::{Pak, PakArchive};
+use crate::formats::pak::Pak;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
 use crate::load::source::{self, Resource};
+use crate::render::TextureData;
 
-fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .fold(String::with_capacity(64), |mut s, b| {
@@ -432,15 +434,20 @@ pub fn info_txtr(res: &Resource, json: bool) -> anyhow::Result<String> {
     }
 }
 
-/// `texture SPEC OUT.png [--mip K]`: decodes one level of a TXTR to a PNG. Returns a
-/// one-line summary.
-pub fn texture(spec: &str, out_png: &Path, mip: u32) -> anyhow::Result<String> {
+/// `texture SPEC OUT.png [--mip K]`: decodes one level of a TXTR to a PNG. With
+/// `all_mips`, `out` is a folder that receives every level (`STEM.png`, `STEM.mip1.png`,
+/// …); a CMDL or ANCS writes every texture of the model there (`0xID.png`). Returns a
+/// summary.
+pub fn texture(spec: &str, out: &Path, mip: u32, all_mips: bool) -> anyhow::Result<String> {
     let (res, _) = source::open(spec)?;
     if res.is_pak() {
         bail!(
-            "{} is a PAK: name a texture in it, e.g. {spec}:0x1A2B3C4D",
+            "{} is a PAK: name a texture in it, e.g. {spec}:0x1A2B3C4D (or `extract --png` for all)",
             res.label
         );
+    }
+    if res.is(b"CMDL") || res.is(b"ANCS") {
+        return model_textures(spec, out, all_mips);
     }
     if let Some(f) = res.fourcc.filter(|f| f != b"TXTR") {
         bail!(
@@ -450,8 +457,38 @@ pub fn texture(spec: &str, out_png: &Path, mip: u32) -> anyhow::Result<String> {
         );
     }
     let t = Txtr::parse(&res.bytes, &res.label)?;
+    if all_mips {
+        let stem = match res.id {
+            Some(id) => asset_id_string(id, res.wide_ids()),
+            None => res
+                .path
+                .file_stem()
+                .map_or_else(|| "texture".into(), |s| s.to_string_lossy().into_owned()),
+        };
+        let data = TextureData::from_txtr(&t)?;
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+        let files = write_texture_pngs(&data, &stem, out, true)?;
+        let mut text = format!(
+            "{}: wrote {} of {} levels ({}×{} {}) to {}",
+            res.label,
+            files.len(),
+            t.mip_count,
+            t.width,
+            t.height,
+            t.format.name(),
+            out.display()
+        );
+        if files.len() < t.mip_count as usize {
+            let _ = write!(
+                text,
+                "\nwarning: levels from {} on are cut short",
+                files.len()
+            );
+        }
+        return Ok(text);
+    }
     let img = t.decode_level(mip)?;
-    img.save_png(out_png)?;
+    img.save_png(out)?;
     Ok(format!(
         "{}: wrote level {mip} of {} ({}×{} {}) to {}",
         res.label,
@@ -459,8 +496,32 @@ pub fn texture(spec: &str, out_png: &Path, mip: u32) -> anyhow::Result<String> {
         img.width,
         img.height,
         t.format.name(),
-        out_png.display()
+        out.display()
     ))
+}
+
+/// Every texture of a CMDL or character as `DIR/0xID.png` (and its levels with
+/// `all_mips`).
+fn model_textures(spec: &str, dir: &Path, all_mips: bool) -> anyhow::Result<String> {
+    let (model, warnings) = crate::load::load_model(spec, None, None, None, None)?;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut ids: Vec<_> = model.assets.textures.keys().copied().collect();
+    ids.sort_unstable();
+    let mut files = 0;
+    for id in &ids {
+        let stem = asset_id_string(*id, *id > u64::from(u32::MAX));
+        files += write_texture_pngs(&model.assets.textures[id], &stem, dir, all_mips)?.len();
+    }
+    let mut text = format!(
+        "{}: wrote {files} PNGs of {} textures to {}",
+        model.label,
+        ids.len(),
+        dir.display()
+    );
+    for w in warnings {
+        let _ = write!(text, "\nwarning: {w}");
+    }
+    Ok(text)
 }
 
 /// `import-texture IN.png OUT.TXTR --format F [--mips N] [--palette P]`: encodes a PNG
@@ -526,15 +587,17 @@ pub fn import_texture(
 /// Duplicate entries (same ID and type) are written once, first wins. Names and the
 /// full table go to `OUT_DIR/pak.json` (the `info --json` report; each resource's
 /// `file_name` and `name` link the two). Resources that fail to decompress are
-/// skipped and reported in the error after everything else is written.
-pub fn extract(pak_path: &Path, out_dir: &Path) -> anyhow::Result<String> {
-    let bytes =
-        std::fs::read(pak_path).with_context(|| format!("reading {}", pak_path.display()))?;
-    let archive = PakArchive::new(bytes, &pak_path.display().to_string())?;
+/// skipped and reported in the error after everything else is written. With `png`, every
+/// TXTR is also decoded to `OUT_DIR/0xID.png` (level 0); textures that do not decode are
+/// listed as warnings.
+pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<String> {
+    let archive = crate::load::source::open_archive(pak_path)?;
     let pak = &archive.pak;
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let mut written = 0;
+    let mut pngs = 0;
     let mut failures = Vec::new();
+    let mut png_warnings = Vec::new();
     for e in pak.entries() {
         if pak.find(e.id, Some(e.fourcc)).map(|f| f.index) != Some(e.index) {
             continue;
@@ -542,14 +605,27 @@ pub fn extract(pak_path: &Path, out_dir: &Path) -> anyhow::Result<String> {
         match archive.read(e) {
             Ok(data) => {
                 let path = out_dir.join(pak.entry_name(e));
-                std::fs::write(&path, data)
+                std::fs::write(&path, &data)
                     .with_context(|| format!("writing {}", path.display()))?;
                 written += 1;
+                if png && &e.fourcc == b"TXTR" {
+                    let stem = asset_id_string(e.id, pak.wide_ids());
+                    let decoded = Txtr::parse(&data, &pak.entry_label(e))
+                        .map_err(anyhow::Error::from)
+                        .and_then(|t| Ok(TextureData::from_txtr(&t)?));
+                    match decoded {
+                        Ok(t) => {
+                            write_texture_pngs(&t, &stem, out_dir, false)?;
+                            pngs += 1;
+                        }
+                        Err(err) => png_warnings.push(format!("{}: {err:#}", pak.entry_label(e))),
+                    }
+                }
             }
             Err(err) => failures.push(err.to_string()),
         }
     }
-    let report = PakReport::new(pak, &archive.data, None);
+    let report = PakReport::new(pak, archive.bytes(), None);
     let json_path = out_dir.join("pak.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json_path.display()))?;
@@ -562,10 +638,17 @@ pub fn extract(pak_path: &Path, out_dir: &Path) -> anyhow::Result<String> {
             failures.join("\n  ")
         );
     }
-    Ok(format!(
+    let mut text = format!(
         "{}: extracted {written} resources ({} named) to {} (table in pak.json)",
         pak_path.display(),
         pak.named().len(),
         out_dir.display()
-    ))
+    );
+    if png {
+        let _ = write!(text, "\n{pngs} textures as PNG");
+        for w in png_warnings {
+            let _ = write!(text, "\nwarning: not converted: {w}");
+        }
+    }
+    Ok(text)
 }

@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::formats::Game;
-use crate::load::{load_lights, load_model};
+use crate::load::{LoadRequest, load, load_lights};
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{OffscreenTarget, RenderContext, ShaderPath};
 
@@ -32,6 +32,8 @@ pub struct RenderRequest {
     /// CSKR and CINF for a loose CMDL (`--skin`, `--skeleton`).
     pub skin: Option<String>,
     pub skeleton: Option<String>,
+    /// Folders searched for textures before the input's own (`--texture-dir`).
+    pub texture_dirs: Vec<PathBuf>,
     /// An MREA (its first light layer), `basic` (default) or `none`.
     pub lights: Option<String>,
     /// yaw, pitch (degrees), distance (model units); default frames the model.
@@ -57,6 +59,7 @@ impl RenderRequest {
             anim: None,
             skin: None,
             skeleton: None,
+            texture_dirs: Vec::new(),
             lights: None,
             camera: None,
             transparent: false,
@@ -68,14 +71,18 @@ impl RenderRequest {
     }
 }
 
-fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<(Scene, String, Vec<String>)> {
-    let (model, mut warnings) = load_model(
-        &req.file,
-        req.skin.as_deref(),
-        req.skeleton.as_deref(),
-        req.anim.as_deref(),
-        req.game,
-    )?;
+/// The scene, the model's label, the files it was loaded from and the warnings.
+type Built = (Scene, String, Vec<String>, Vec<String>);
+
+fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
+    let (model, mut warnings) = load(&LoadRequest {
+        file: req.file.clone(),
+        skin: req.skin.clone(),
+        skeleton: req.skeleton.clone(),
+        anim: req.anim.clone(),
+        texture_dirs: req.texture_dirs.clone(),
+        game: req.game,
+    })?;
     let options = crate::render::SceneOptions {
         material_set: req.material_set,
         shader: req.shader,
@@ -98,14 +105,14 @@ fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<(Scene, Strin
         scene.set_camera(c);
     }
     warnings.append(&mut scene.warnings.clone());
-    Ok((scene, model.label, warnings))
+    Ok((scene, model.label, model.sources, warnings))
 }
 
 /// `tevscope render FILE -o shot.png …`: draws the model offscreen and writes a PNG.
 /// Returns the report printed to stdout.
 pub fn render_model(req: &RenderRequest) -> Result<String> {
     let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
-    let (mut scene, label, warnings) = build_scene(&ctx, req)?;
+    let (mut scene, label, sources, warnings) = build_scene(&ctx, req)?;
     let image = scene.render_to_image(&ctx, req.width, req.height, req.transparent)?;
     image
         .save_png(&req.output)
@@ -127,6 +134,9 @@ pub fn render_model(req: &RenderRequest) -> Result<String> {
         req.height,
         ctx.adapter_info.name,
     );
+    for s in sources {
+        let _ = writeln!(out, "using {s}");
+    }
     for w in warnings {
         let _ = writeln!(out, "warning: {w}");
     }
@@ -191,7 +201,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
     let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
     let size = (req.width, req.height);
     let shader = req.shader;
-    let (mut scene, label, _) = build_scene(&ctx, req)?;
+    let (mut scene, label, _, _) = build_scene(&ctx, req)?;
     if scene.is_skinned() && scene.animation().is_none() && !scene.animation_names().is_empty() {
         scene.set_animation(Some(0));
     }

@@ -109,26 +109,113 @@ impl<T> AttributeArray<T> {
         self.values.is_empty()
     }
 
-    fn read<const N: usize>(
-        r: &mut Reader,
-        stride: usize,
-        mut decode: impl FnMut(&[u8; N]) -> T,
-    ) -> Self {
-        debug_assert_eq!(stride, N);
+    /// Reads a whole section (`r` spans exactly it) as `floor(size / stride)` elements.
+    pub(crate) fn parse(r: &mut Reader) -> Self
+    where
+        T: ArrayElement,
+    {
         let data = r.rest();
-        let chunks = data.chunks_exact(N);
+        let chunks = data.chunks_exact(T::STRIDE);
         let remainder = chunks.remainder().to_vec();
-        let values = chunks
-            .map(|c| {
-                let mut a = [0u8; N];
-                a.copy_from_slice(c);
-                decode(&a)
-            })
-            .collect();
+        let values = chunks.map(T::decode).collect();
         // A reader over exactly the section: consume it.
         let _ = r.seek("end", r.len());
         Self { values, remainder }
     }
+
+    /// The section bytes: the elements, then the remainder as stored.
+    pub fn to_bytes(&self) -> Vec<u8>
+    where
+        T: ArrayElement,
+    {
+        let mut w = Writer::new();
+        self.values.iter().for_each(|v| v.encode(&mut w));
+        w.bytes(&self.remainder);
+        w.into_inner()
+    }
+
+    /// Replaces the remainder with zeros up to the next multiple of 32 bytes (after edits).
+    pub fn repad(&mut self)
+    where
+        T: ArrayElement,
+    {
+        let len = self.values.len() * T::STRIDE;
+        self.remainder = vec![0; len.next_multiple_of(32) - len];
+    }
+}
+
+/// One element of a vertex array section: its stride and big-endian encoding.
+pub trait ArrayElement: Sized {
+    const STRIDE: usize;
+    /// `b` holds exactly `STRIDE` bytes.
+    fn decode(b: &[u8]) -> Self;
+    fn encode(&self, w: &mut Writer);
+}
+
+impl ArrayElement for [f32; 3] {
+    const STRIDE: usize = 12;
+    fn decode(b: &[u8]) -> Self {
+        [be_f32(&b[0..]), be_f32(&b[4..]), be_f32(&b[8..])]
+    }
+    fn encode(&self, w: &mut Writer) {
+        w.vec3(*self);
+    }
+}
+
+impl ArrayElement for [i16; 3] {
+    const STRIDE: usize = 6;
+    fn decode(b: &[u8]) -> Self {
+        [0, 2, 4].map(|k| i16::from_be_bytes([b[k], b[k + 1]]))
+    }
+    fn encode(&self, w: &mut Writer) {
+        self.iter().for_each(|&c| w.i16(c));
+    }
+}
+
+impl ArrayElement for [u8; 4] {
+    const STRIDE: usize = 4;
+    fn decode(b: &[u8]) -> Self {
+        [b[0], b[1], b[2], b[3]]
+    }
+    fn encode(&self, w: &mut Writer) {
+        w.bytes(self);
+    }
+}
+
+impl ArrayElement for [f32; 2] {
+    const STRIDE: usize = 8;
+    fn decode(b: &[u8]) -> Self {
+        [be_f32(&b[0..]), be_f32(&b[4..])]
+    }
+    fn encode(&self, w: &mut Writer) {
+        w.f32(self[0]);
+        w.f32(self[1]);
+    }
+}
+
+impl ArrayElement for [u16; 2] {
+    const STRIDE: usize = 4;
+    fn decode(b: &[u8]) -> Self {
+        [
+            u16::from_be_bytes([b[0], b[1]]),
+            u16::from_be_bytes([b[2], b[3]]),
+        ]
+    }
+    fn encode(&self, w: &mut Writer) {
+        w.u16(self[0]);
+        w.u16(self[1]);
+    }
+}
+
+/// A short UV as floats: u16 / 32768 (the game's VAT), or s16 / 32768 with `signed` (alt).
+pub fn short_uv_value(raw: [u16; 2], signed: bool) -> [f32; 2] {
+    raw.map(|c| {
+        if signed {
+            c as i16 as f32 / 32768.0
+        } else {
+            c as f32 / 32768.0
+        }
+    })
 }
 
 fn be_f32(b: &[u8]) -> f32 {
@@ -151,6 +238,26 @@ impl Normals {
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// Reads a normals section: 3×s16 when `short`, else 3×f32.
+    pub(crate) fn parse(r: &mut Reader, short: bool) -> Self {
+        if short {
+            Self::Short(AttributeArray::parse(r))
+        } else {
+            Self::Float(AttributeArray::parse(r))
+        }
+    }
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Self::Float(a) => a.to_bytes(),
+            Self::Short(a) => a.to_bytes(),
+        }
+    }
+    pub fn repad(&mut self) {
+        match self {
+            Self::Float(a) => a.repad(),
+            Self::Short(a) => a.repad(),
+        }
     }
     /// Normal `i` as floats (short components divided by `short_divisor`).
     pub fn get(&self, i: usize, short_divisor: f32) -> Option<[f32; 3]> {
@@ -179,9 +286,10 @@ pub struct Surface {
     pub extra_data: Vec<u8>,
     /// Zero padding from the end of the header + extra data to the 32-byte boundary.
     pub header_padding: Vec<u8>,
-    /// The display-list bytes (the stored size, or up to the section end if smaller).
+    /// The display-list bytes up to the declared size (or the section end if smaller).
     pub display_list: Vec<u8>,
-    /// Bytes after the display list up to the end of the section.
+    /// Bytes after the declared size up to the end of the section. A list whose size field
+    /// wrapped at 16 bits (`formats.md` §9.5.9) runs on into them; `mesh` decodes both.
     pub tail: Vec<u8>,
     /// Decoded geometry (not written; derived from `display_list`).
     pub mesh: SurfaceMesh,
@@ -258,23 +366,25 @@ impl Surface {
                 "non-zero padding bytes after the surface header (kept)",
             ));
         }
-        let size = (display_list_word & 0x7FFF_FFFF) as usize;
-        let dl_len = if size > r.remaining() {
+        // formats.md §9.5.9: S is the declared size, A the bytes the section holds for the list.
+        // The list is decoded over A; bytes past S are kept in `tail` so writing stays exact.
+        let size_at = material_at + 4;
+        let available = r.remaining();
+        let declared = (display_list_word & 0x7FFF_FFFF) as usize;
+        let declared = if declared > available {
             warnings.push(warning(
                 r.file(),
                 &format!("{label}.display_list_size"),
-                material_at + 4,
+                size_at,
                 format!(
-                    "display list size {size} exceeds the {} bytes left in the section; decoding to the section end",
-                    r.remaining()
+                    "display list size {declared} exceeds the {available} bytes left in the section; decoding to the section end"
                 ),
             ));
-            r.remaining()
+            available
         } else {
-            size
+            declared
         };
-        let mut dl = r.sub("display_list", dl_len)?;
-        let tail = r.rest().to_vec();
+        let mut dl = r.sub("display_list", available)?;
         let _ = r.seek("end", r.len());
 
         let Some(layout) = layouts.get(material_index as usize) else {
@@ -289,9 +399,11 @@ impl Surface {
             ));
         };
         let layout = *layout;
-        let display_list = dl.data().to_vec();
+        let display_list = dl.data()[..declared].to_vec();
+        let tail = dl.data()[declared..].to_vec();
         let mesh = display_list::decode(
             &mut dl,
+            declared,
             layout,
             counts,
             has_short_uvs,
@@ -299,6 +411,19 @@ impl Surface {
             label,
             warnings,
         );
+        let used = mesh.bytes_used;
+        if used > declared {
+            let wrapped = (used.next_multiple_of(32) - declared).is_multiple_of(0x10000);
+            warnings.push(warning(
+                r.file(),
+                &format!("{label}.display_list_size"),
+                size_at,
+                format!(
+                    "display list runs past its declared size {declared} (used {used} of {available}){}",
+                    if wrapped { "; size wrapped at 16 bits" } else { "" }
+                ),
+            ));
+        }
         Ok(Surface {
             center,
             material_index,
@@ -362,6 +487,84 @@ pub fn material_layouts(
             )
         })
         .collect()
+}
+
+/// The surface offset table section (`formats.md` §2.2 item 7): u32 count N, N end offsets
+/// (relative to the first surface), then padding.
+pub(crate) struct SurfaceTable;
+
+impl SurfaceTable {
+    /// End offsets and the bytes after them (`r` spans exactly the section).
+    pub(crate) fn read(r: &mut Reader) -> Result<(Vec<u32>, Vec<u8>)> {
+        let c = r.count("surface_count", 4)?;
+        let ends = r.u32_vec("end_offsets", c)?;
+        let padding = r.rest().to_vec();
+        let _ = r.seek("end", r.len());
+        Ok((ends, padding))
+    }
+
+    pub(crate) fn to_bytes(ends: &[u32], padding: &[u8]) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.u32(ends.len() as u32);
+        ends.iter().for_each(|&o| w.u32(o));
+        w.bytes(padding);
+        w.into_inner()
+    }
+
+    /// Warns (once) when the stored end offsets disagree with the cumulative sizes of the
+    /// surface sections; readers follow the sizes. `table_at` locates the table section.
+    pub(crate) fn check(
+        ends: &[u32],
+        surface_sizes: &[u32],
+        file: &str,
+        label: &str,
+        table_at: u64,
+        warnings: &mut Vec<String>,
+    ) {
+        let mut cumulative = 0u64;
+        for (j, (&stored, &size)) in ends.iter().zip(surface_sizes).enumerate() {
+            cumulative += u64::from(size);
+            if u64::from(stored) != cumulative {
+                warnings.push(warning(
+                    file,
+                    &format!("{label}.end_offsets[{j}]"),
+                    table_at + 4 + 4 * j as u64,
+                    format!(
+                        "stored end offset {stored} disagrees with the section sizes ({cumulative}); following the sizes"
+                    ),
+                ));
+                break;
+            }
+        }
+    }
+}
+
+/// After edits: pads each surface's header and display list to 32 bytes, rewrites the
+/// display-list size words and the surface table's end offsets (CMDL and MREA world models).
+pub(crate) fn refresh_surface_layout(
+    surfaces: &mut [Surface],
+    end_offsets: &mut Vec<u32>,
+    table_padding: &mut Vec<u8>,
+) {
+    let mut end = 0u32;
+    end_offsets.clear();
+    for s in surfaces {
+        let head = s.header_size() + s.extra_data.len();
+        s.header_padding = vec![0; head.next_multiple_of(32) - head];
+        // A list that ran past its declared size (§9.5.9) keeps what it used; the size
+        // written below is then the true one.
+        let overrun = s.mesh.bytes_used.saturating_sub(s.display_list.len());
+        let used_tail: Vec<u8> = s.tail.drain(..overrun.min(s.tail.len())).collect();
+        s.display_list.extend(used_tail);
+        s.display_list
+            .resize(s.display_list.len().next_multiple_of(32), 0);
+        s.tail.clear();
+        s.display_list_word = (s.display_list_word & 0x8000_0000) | s.display_list.len() as u32;
+        end += (head + s.header_padding.len() + s.display_list.len()) as u32;
+        end_offsets.push(end);
+    }
+    let len = 4 + 4 * end_offsets.len();
+    *table_padding = vec![0; len.next_multiple_of(32) - len];
 }
 
 /// A vertex with its attribute values looked up (what a renderer uploads).
@@ -518,43 +721,22 @@ impl Cmdl {
                 &mut warnings,
             )?);
         }
-        let positions = AttributeArray::read::<12>(&mut section(m)?, 12, |b| {
-            [be_f32(&b[0..]), be_f32(&b[4..]), be_f32(&b[8..])]
-        });
-        let normals = if flags & FLAG_SHORT_NORMALS != 0 {
-            Normals::Short(AttributeArray::read::<6>(&mut section(m + 1)?, 6, |b| {
-                [0, 2, 4].map(|k| i16::from_be_bytes([b[k], b[k + 1]]))
-            }))
-        } else {
-            Normals::Float(AttributeArray::read::<12>(&mut section(m + 1)?, 12, |b| {
-                [be_f32(&b[0..]), be_f32(&b[4..]), be_f32(&b[8..])]
-            }))
-        };
-        let colors = AttributeArray::read::<4>(&mut section(m + 2)?, 4, |b| *b);
-        let uvs = AttributeArray::read::<8>(&mut section(m + 3)?, 8, |b| {
-            [be_f32(&b[0..]), be_f32(&b[4..])]
-        });
+        let positions = AttributeArray::parse(&mut section(m)?);
+        let normals = Normals::parse(&mut section(m + 1)?, flags & FLAG_SHORT_NORMALS != 0);
+        let colors = AttributeArray::parse(&mut section(m + 2)?);
+        let uvs = AttributeArray::parse(&mut section(m + 3)?);
         let mut next = m + 4;
         let short_uvs = if short_uv_section {
             next += 1;
-            Some(AttributeArray::read::<4>(&mut section(m + 4)?, 4, |b| {
-                [
-                    u16::from_be_bytes([b[0], b[1]]),
-                    u16::from_be_bytes([b[2], b[3]]),
-                ]
-            }))
+            Some(AttributeArray::parse(&mut section(m + 4)?))
         } else {
             None
         };
         let table_index = next;
         let mut tr = section(table_index)?;
-        let c = tr
-            .count("surface_count", 4)
-            .within(|| "surface_offsets".into())?;
-        let surface_end_offsets = tr
-            .u32_vec("end_offsets", c)
-            .within(|| "surface_offsets".into())?;
-        let surface_table_padding = tr.rest().to_vec();
+        let (surface_end_offsets, surface_table_padding) =
+            SurfaceTable::read(&mut tr).within(|| "surface_offsets".into())?;
+        let c = surface_end_offsets.len();
         let needed = table_index + 1 + c;
         if s < needed {
             return Err(FormatError::new(
@@ -577,22 +759,14 @@ impl Cmdl {
                 ),
             ));
         }
-        // The table should agree with the cumulative section sizes; follow the sizes.
-        let mut cumulative = 0u64;
-        for (j, &stored) in surface_end_offsets.iter().enumerate() {
-            cumulative += sizes[table_index + 1 + j] as u64;
-            if stored as u64 != cumulative {
-                warnings.push(warning(
-                    file,
-                    &format!("surface_offsets.end_offsets[{j}]"),
-                    offsets[table_index] as u64 + 4 + 4 * j as u64,
-                    format!(
-                        "stored end offset {stored} disagrees with the section sizes ({cumulative}); following the sizes"
-                    ),
-                ));
-                break;
-            }
-        }
+        SurfaceTable::check(
+            &surface_end_offsets,
+            &sizes[table_index + 1..needed],
+            file,
+            "surface_offsets",
+            offsets[table_index] as u64,
+            &mut warnings,
+        );
         if material_sets.is_empty() && c > 0 {
             return Err(FormatError::new(
                 file,
@@ -693,49 +867,17 @@ impl Cmdl {
         for (i, set) in self.material_sets.iter().enumerate() {
             out.push((format!("material_set_{i}"), set.to_bytes()));
         }
-        let mut w = Writer::new();
-        self.positions.values.iter().for_each(|p| w.vec3(*p));
-        w.bytes(&self.positions.remainder);
-        out.push(("positions".into(), w.into_inner()));
-        let mut w = Writer::new();
-        match &self.normals {
-            Normals::Float(a) => {
-                a.values.iter().for_each(|n| w.vec3(*n));
-                w.bytes(&a.remainder);
-            }
-            Normals::Short(a) => {
-                a.values
-                    .iter()
-                    .for_each(|n| n.iter().for_each(|&c| w.i16(c)));
-                w.bytes(&a.remainder);
-            }
-        }
-        out.push(("normals".into(), w.into_inner()));
-        let mut w = Writer::new();
-        self.colors.values.iter().for_each(|c| w.bytes(c));
-        w.bytes(&self.colors.remainder);
-        out.push(("colors".into(), w.into_inner()));
-        let mut w = Writer::new();
-        self.uvs.values.iter().for_each(|uv| {
-            w.f32(uv[0]);
-            w.f32(uv[1]);
-        });
-        w.bytes(&self.uvs.remainder);
-        out.push(("uvs".into(), w.into_inner()));
+        out.push(("positions".into(), self.positions.to_bytes()));
+        out.push(("normals".into(), self.normals.to_bytes()));
+        out.push(("colors".into(), self.colors.to_bytes()));
+        out.push(("uvs".into(), self.uvs.to_bytes()));
         if let Some(s) = &self.short_uvs {
-            let mut w = Writer::new();
-            s.values.iter().for_each(|uv| {
-                w.u16(uv[0]);
-                w.u16(uv[1]);
-            });
-            w.bytes(&s.remainder);
-            out.push(("lightmap_uvs".into(), w.into_inner()));
+            out.push(("lightmap_uvs".into(), s.to_bytes()));
         }
-        let mut w = Writer::new();
-        w.u32(self.surface_end_offsets.len() as u32);
-        self.surface_end_offsets.iter().for_each(|&o| w.u32(o));
-        w.bytes(&self.surface_table_padding);
-        out.push(("surface_offsets".into(), w.into_inner()));
+        out.push((
+            "surface_offsets".into(),
+            SurfaceTable::to_bytes(&self.surface_end_offsets, &self.surface_table_padding),
+        ));
         for (j, s) in self.surfaces.iter().enumerate() {
             let mut w = Writer::new();
             s.write(&mut w);
@@ -805,34 +947,18 @@ impl Cmdl {
             set.materials.iter_mut().for_each(|m| m.refresh_uv_block());
             set.repad();
         }
-        fn pad<T>(a: &mut AttributeArray<T>, stride: usize) {
-            let len = a.values.len() * stride;
-            a.remainder = vec![0; len.next_multiple_of(32) - len];
-        }
-        pad(&mut self.positions, 12);
-        match &mut self.normals {
-            Normals::Float(a) => pad(a, 12),
-            Normals::Short(a) => pad(a, 6),
-        }
-        pad(&mut self.colors, 4);
-        pad(&mut self.uvs, 8);
+        self.positions.repad();
+        self.normals.repad();
+        self.colors.repad();
+        self.uvs.repad();
         if let Some(s) = &mut self.short_uvs {
-            pad(s, 4);
+            s.repad();
         }
-        let mut end = 0u32;
-        self.surface_end_offsets.clear();
-        for s in &mut self.surfaces {
-            let head = s.header_size() + s.extra_data.len();
-            s.header_padding = vec![0; head.next_multiple_of(32) - head];
-            s.display_list
-                .resize(s.display_list.len().next_multiple_of(32), 0);
-            s.tail.clear();
-            s.display_list_word = (s.display_list_word & 0x8000_0000) | s.display_list.len() as u32;
-            end += (head + s.header_padding.len() + s.display_list.len()) as u32;
-            self.surface_end_offsets.push(end);
-        }
-        let len = 4 + 4 * self.surface_end_offsets.len();
-        self.surface_table_padding = vec![0; len.next_multiple_of(32) - len];
+        refresh_surface_layout(
+            &mut self.surfaces,
+            &mut self.surface_end_offsets,
+            &mut self.surface_table_padding,
+        );
     }
 
     /// Normal `i` as floats (short normals scaled per the parse options).
@@ -850,13 +976,7 @@ impl Cmdl {
     /// Short UV `i` as floats (u16 / 32768, or s16 / 32768 with the alt option).
     pub fn short_uv(&self, i: usize) -> Option<[f32; 2]> {
         let raw = self.short_uvs.as_ref()?.values.get(i)?;
-        Some(raw.map(|c| {
-            if self.options.short_uv_signed {
-                c as i16 as f32 / 32768.0
-            } else {
-                c as f32 / 32768.0
-            }
-        }))
+        Some(short_uv_value(*raw, self.options.short_uv_signed))
     }
 
     /// All short UVs as floats (empty without a short-UV section).

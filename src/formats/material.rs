@@ -228,42 +228,6 @@ impl UvAnimationWords {
     pub fn byte_size(&self) -> usize {
         4 + 4 * self.params.len()
     }
-    /// Mode name as in the conformance JSONs.
-    pub fn mode_name(mode: u32) -> &'static str {
-        match mode {
-            0 => "MvInvNoTranslation",
-            1 => "MvInv",
-            2 => "Scroll",
-            3 => "Rotation",
-            4 => "HStrip",
-            5 => "VStrip",
-            6 => "Model",
-            7 => "CylinderEnvironment",
-            8 => "SRT",
-            _ => "Unknown",
-        }
-    }
-    /// Parameter names as in the conformance JSONs.
-    pub fn parameter_names(mode: u32) -> &'static [&'static str] {
-        match mode {
-            2 => &["offset_u", "offset_v", "scale_u", "scale_v"],
-            3 => &["offset", "scale"],
-            4 | 5 => &["scale", "num_frames", "step", "offset"],
-            7 => &["param_a", "param_b"],
-            8 => &[
-                "transform_type",
-                "scale_s",
-                "scale_t",
-                "rotation",
-                "rotation_speed",
-                "translate_s",
-                "translate_t",
-                "translate_s_speed",
-                "translate_t_speed",
-            ],
-            _ => &[],
-        }
-    }
 }
 
 /// Which UV-animation modes a game knows (MP1 has no mode 8).
@@ -1378,16 +1342,9 @@ mod tests {
     use super::*;
 
     fn sample() -> Material {
-        MaterialBuilder::textured_lit(0)
-            .konst(1, [1, 2, 3, 4])
-            .uv_animation(gx::UvAnimation::Scroll {
-                offset_u: 0.25,
-                offset_v: 0.5,
-                speed_u: 1.0,
-                speed_v: -1.0,
-            })
-            .indirect_texture_slot(0)
-            .build()
+        let mut m = crate::testing::sample_material();
+        m.indirect_texture_slot = Some(0);
+        m
     }
 
     #[test]

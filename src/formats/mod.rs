@@ -14,6 +14,7 @@ pub mod image;
 pub mod material;
 pub mod mrea;
 pub mod pak;
+pub mod pak_splice;
 pub mod reader;
 pub mod txtr;
 

@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::sync::Arc;
 
 use super::{ErrorKind, FormatError, Game, Reader, Result, Writer, asset_id_string, fourcc_string};
 
@@ -194,61 +195,85 @@ impl Pak {
 
     fn detect_game(&mut self, data: &[u8], given: Option<Game>) {
         if self.layout != PakLayout::V2 {
-            // One codec per archive: zlib only if every compressed payload starts with a
-            // zlib header (an LZO segment length can pass the check by chance, rarely).
-            let mut any = false;
-            let mut all_zlib = true;
-            for e in self.entries.iter().filter(|e| e.compressed()) {
-                any = true;
+            // One codec per archive, by majority over a sample of compressed payloads: an
+            // LZO segment length can pass the zlib header check by chance (0x081D does), so
+            // a payload counts as zlib only if it also starts to inflate.
+            let (mut zlib, mut lzo) = (0usize, 0usize);
+            for e in self
+                .entries
+                .iter()
+                .filter(|e| e.compressed())
+                .take(CODEC_SAMPLE)
+            {
                 let payload = self.stored(data, e).unwrap_or(&[]);
-                all_zlib &= payload
-                    .get(4..6)
-                    .is_some_and(|h| is_zlib_header(h[0], h[1]));
+                if inflates(payload.get(4..).unwrap_or(&[])) {
+                    zlib += 1;
+                } else {
+                    lzo += 1;
+                }
             }
-            if any {
-                self.codec = Some(if all_zlib {
+            if zlib + lzo > 0 {
+                self.codec = Some(if zlib > lzo {
                     Compression::Zlib
                 } else {
                     Compression::LzoSegments
                 });
             }
         }
+        // Only MP2 stores LZO segments, so they decide; zlib is MP1's codec but also the
+        // Echoes demo's, whose resources then name the game; with nothing compressed, the
+        // resources' versions decide.
         let (game, evidence) = if let Some(g) = given {
             (g, GameEvidence::Given)
         } else if self.layout != PakLayout::V3_5 {
             (Game::Mp3, GameEvidence::Layout)
+        } else if self.codec == Some(Compression::LzoSegments) {
+            (Game::Mp2, GameEvidence::Compression)
         } else if let Some(g) = self.content_game(data) {
             (g, GameEvidence::Content)
+        } else if self.codec.is_some() {
+            (Game::Mp1, GameEvidence::Compression)
         } else {
-            match self.codec {
-                Some(Compression::Zlib) => (Game::Mp1, GameEvidence::Compression),
-                Some(_) => (Game::Mp2, GameEvidence::Compression),
-                None => (Game::Mp1, GameEvidence::Default),
-            }
+            (Game::Mp1, GameEvidence::Default)
         };
         self.game = game;
         self.game_evidence = evidence;
     }
 
-    /// The game named by the version of the first uncompressed CMDL or MREA.
+    /// The game the resources' own version fields name, by majority over (a sample of) the
+    /// CMDL, MREA, MLVL and STRG resources; compressed ones are decompressed only as far as
+    /// their header. None when they are absent or split evenly.
     fn content_game(&self, data: &[u8]) -> Option<Game> {
-        self.entries
+        let (mut mp1, mut mp2) = (0usize, 0usize);
+        let candidates = self
+            .entries
             .iter()
-            .filter(|e| !e.compressed())
-            .find_map(|e| {
-                let b = self.stored(data, e).ok()?;
-                let magic = u32::from_be_bytes(b.get(..4)?.try_into().ok()?);
-                let version = u32::from_be_bytes(b.get(4..8)?.try_into().ok()?);
-                match (&e.fourcc, magic, version) {
-                    (b"CMDL", 0xDEAD_BABE, 2) | (b"MREA", 0xDEAD_BEEF, 0xC | 0xF) => {
-                        Some(Game::Mp1)
-                    }
-                    (b"CMDL", 0xDEAD_BABE, 3 | 4) | (b"MREA", 0xDEAD_BEEF, 0x15 | 0x19) => {
-                        Some(Game::Mp2)
-                    }
-                    _ => None,
-                }
-            })
+            .filter(|e| matches!(&e.fourcc, b"CMDL" | b"MREA" | b"MLVL" | b"STRG"))
+            .take(CONTENT_SAMPLE);
+        for e in candidates {
+            let stored = self.stored(data, e).unwrap_or(&[]);
+            let head = if e.compressed() {
+                self.codec
+                    .and_then(|c| decompress_prefix(stored.get(4..).unwrap_or(&[]), c))
+            } else {
+                stored.get(..8).map(<[u8]>::to_vec)
+            };
+            let Some(head) = head.filter(|h| h.len() >= 8) else {
+                continue;
+            };
+            let magic = u32::from_be_bytes([head[0], head[1], head[2], head[3]]);
+            let version = u32::from_be_bytes([head[4], head[5], head[6], head[7]]);
+            match version_game(&e.fourcc, magic, version) {
+                Some(Game::Mp1) => mp1 += 1,
+                Some(Game::Mp2) => mp2 += 1,
+                _ => {}
+            }
+        }
+        match mp1.cmp(&mp2) {
+            std::cmp::Ordering::Greater => Some(Game::Mp1),
+            std::cmp::Ordering::Less => Some(Game::Mp2),
+            std::cmp::Ordering::Equal => None,
+        }
     }
 
     /// Whether asset IDs are 64-bit.
@@ -422,28 +447,109 @@ impl Pak {
     }
 }
 
+/// The bytes of an opened archive: owned, or a read-only view such as a memory map (so a
+/// large PAK is listed and read on demand without being loaded whole).
+pub type ArchiveBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
 /// A PAK together with its bytes, for callers that keep an archive open.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct PakArchive {
-    pub data: Vec<u8>,
+    data: ArchiveBytes,
     pub pak: Pak,
+}
+
+impl std::fmt::Debug for PakArchive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PakArchive")
+            .field("bytes", &self.bytes().len())
+            .field("pak", &self.pak)
+            .finish()
+    }
 }
 
 impl PakArchive {
     /// Parses `data` (see [`Pak::parse`]).
     pub fn new(data: Vec<u8>, file: &str) -> Result<Self> {
-        let pak = Pak::parse(&data, file)?;
+        Self::from_bytes(Arc::new(data), file)
+    }
+
+    /// Parses an archive held by any byte view (e.g. a memory map).
+    pub fn from_bytes(data: ArchiveBytes, file: &str) -> Result<Self> {
+        let pak = Pak::parse((*data).as_ref(), file)?;
         Ok(Self { data, pak })
+    }
+
+    /// The whole archive.
+    pub fn bytes(&self) -> &[u8] {
+        (*self.data).as_ref()
     }
 
     /// The decompressed bytes of `entry`.
     pub fn read(&self, entry: &PakEntry) -> Result<Vec<u8>> {
-        self.pak.read(&self.data, entry)
+        self.pak.read(self.bytes(), entry)
     }
 
     /// The decompressed bytes of the first resource with `id` (and type), if present.
     pub fn read_id(&self, id: u64, fourcc: Option<[u8; 4]>) -> Option<Result<Vec<u8>>> {
         self.pak.find(id, fourcc).map(|e| self.read(e))
+    }
+}
+
+/// How many compressed payloads decide an archive's codec, and how many versioned resources
+/// its game: enough to outvote a chance match, few enough that listing stays instant.
+const CODEC_SAMPLE: usize = 32;
+const CONTENT_SAMPLE: usize = 64;
+
+/// The game a resource's version field names (`formats.md` §2.1, §9; MLVL and STRG headers).
+fn version_game(fourcc: &[u8; 4], magic: u32, version: u32) -> Option<Game> {
+    match (fourcc, magic, version) {
+        (b"CMDL", 0xDEAD_BABE, 2)
+        | (b"MREA", 0xDEAD_BEEF, 0xC | 0xF)
+        | (b"MLVL", 0xDEAF_BABE, 0xD | 0x11)
+        | (b"STRG", 0x8765_4321, 0) => Some(Game::Mp1),
+        (b"CMDL", 0xDEAD_BABE, 3 | 4)
+        | (b"MREA", 0xDEAD_BEEF, 0x15 | 0x19)
+        | (b"MLVL", 0xDEAF_BABE, 0x14 | 0x17)
+        | (b"STRG", 0x8765_4321, 1) => Some(Game::Mp2),
+        _ => None,
+    }
+}
+
+/// Whether `stream` has a zlib header and its first bytes inflate without error.
+fn inflates(stream: &[u8]) -> bool {
+    if !stream.get(..2).is_some_and(|h| is_zlib_header(h[0], h[1])) {
+        return false;
+    }
+    let mut out = [0u8; 64];
+    let input = &stream[..stream.len().min(512)];
+    flate2::Decompress::new(true)
+        .decompress(input, &mut out, flate2::FlushDecompress::None)
+        .is_ok()
+}
+
+/// The first bytes (at least 8 when possible) of a compressed payload (after its size
+/// field), decoding no more than its first zlib block or LZO segment.
+fn decompress_prefix(payload: &[u8], codec: Compression) -> Option<Vec<u8>> {
+    match codec {
+        Compression::Zlib => {
+            let mut out = [0u8; 16];
+            let mut z = flate2::Decompress::new(true);
+            z.decompress(payload, &mut out, flate2::FlushDecompress::None)
+                .ok()?;
+            Some(out[..z.total_out() as usize].to_vec())
+        }
+        Compression::LzoSegments => {
+            let len = i16::from_be_bytes(payload.get(..2)?.try_into().ok()?);
+            let src = payload.get(2..2 + usize::from(len.unsigned_abs()))?;
+            if len < 0 {
+                return Some(src.to_vec());
+            }
+            let mut out = vec![0u8; LZO_SEGMENT_SIZE];
+            let n = lzokay::decompress::decompress(src, &mut out).ok()?;
+            out.truncate(n);
+            Some(out)
+        }
+        Compression::Cmpd => None,
     }
 }
 
@@ -1250,6 +1356,55 @@ mod tests {
             b.add(*b"TXTR", 0x10 + i as u64, bytes, *compress);
         }
         (b.build().unwrap(), resources)
+    }
+
+    /// MP1 and MP2 share a layout; the codec and the resources' versions tell them apart,
+    /// including when an LZO segment length happens to pass the zlib header check.
+    #[test]
+    fn mp2_archives_are_told_from_mp1() {
+        let mut strg = 0x8765_4321u32.to_be_bytes().to_vec();
+        strg.extend(1u32.to_be_bytes());
+        strg.extend([0u8; 56]);
+        let mut b = PakBuilder::new(Game::Mp2);
+        b.add(*b"TXTR", 1, &[0u8; 96], false);
+        b.add(*b"STRG", 2, &strg, true);
+        let pak = Pak::parse(&b.build().unwrap(), "mp2.pak").unwrap();
+        assert_eq!(
+            (pak.game, pak.game_evidence, pak.codec),
+            (
+                Game::Mp2,
+                GameEvidence::Compression,
+                Some(Compression::LzoSegments)
+            )
+        );
+
+        // One compressed resource whose first segment length (0x081D) is also a valid
+        // zlib header: it does not inflate, so the archive stays LZO, hence MP2.
+        let mut payload = 4096u32.to_be_bytes().to_vec();
+        payload.extend([0x08, 0x1D]);
+        payload.extend([0xFFu8; 0x81D]);
+        assert!(is_zlib_header(0x08, 0x1D));
+        let mut b = PakBuilder::new(Game::Mp2);
+        b.add(*b"TXTR", 1, &[0u8; 96], false);
+        b.add_stored(*b"PART", 3, 1, &payload);
+        let pak = Pak::parse(&b.build().unwrap(), "mp2.pak").unwrap();
+        assert_eq!(
+            (pak.game, pak.game_evidence),
+            (Game::Mp2, GameEvidence::Compression)
+        );
+
+        // Uncompressed resources alone: the STRG version decides.
+        let mut b = PakBuilder::new(Game::Mp2);
+        b.add(*b"STRG", 2, &strg, false);
+        assert_eq!(
+            Pak::parse(&b.build().unwrap(), "p").unwrap().game,
+            Game::Mp2
+        );
+        strg[7] = 0;
+        let mut b = PakBuilder::new(Game::Mp1);
+        b.add(*b"STRG", 2, &strg, true);
+        let pak = Pak::parse(&b.build().unwrap(), "p").unwrap();
+        assert_eq!((pak.game, pak.codec), (Game::Mp1, Some(Compression::Zlib)));
     }
 
     #[test]

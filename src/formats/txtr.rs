@@ -7,6 +7,7 @@
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
 use super::image::RgbaImage;
+use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
 
 /// Size of the fixed header (format, width, height, mip count).
@@ -238,11 +239,16 @@ pub struct Txtr {
     pub format: TexFormat,
     pub width: u16,
     pub height: u16,
-    /// Number of levels including the base level.
+    /// Number of levels including the base level, as used (see `stored_mip_count`).
     pub mip_count: u32,
+    /// The mip count as stored, written back verbatim. Tool-written files the game loads
+    /// store 0 (read as 1, `formats.md` §4.1).
+    pub stored_mip_count: u32,
     pub palette: Option<Palette>,
     /// Everything after the header and palette: the levels, then any trailing bytes.
     pub data: Vec<u8>,
+    /// Odd but loadable header values, each naming file, field and offset.
+    pub warnings: Vec<String>,
 }
 
 /// Largest valid mip count for a `width` × `height` texture: 1 + ⌊log2(max(w, h))⌋.
@@ -281,16 +287,20 @@ impl Txtr {
                 ));
             }
         }
-        let mip_count = r.u32("mip_count")?;
+        let stored_mip_count = r.u32("mip_count")?;
         let max_mips = max_mip_count(width.into(), height.into());
-        if !(1..=max_mips).contains(&mip_count) {
-            return Err(r.err_at(
+        let mut warnings = Vec::new();
+        // Odd counts are drawable: 0 means the base level alone (§4.1), and a count past the
+        // smallest level can only mean the chain down to 1×1. Both load in the game.
+        let mip_count = stored_mip_count.clamp(1, max_mips);
+        if mip_count != stored_mip_count {
+            warnings.push(warning(
+                file,
                 "mip_count",
                 8,
-                ErrorKind::OutOfRange {
-                    value: mip_count.into(),
-                    expected: format!("1..={max_mips} for {width}×{height}"),
-                },
+                format!(
+                    "mip count {stored_mip_count} is outside 1..={max_mips} for {width}×{height}; read as {mip_count}"
+                ),
             ));
         }
         let palette = match format.palette_entries() {
@@ -304,8 +314,10 @@ impl Txtr {
             width,
             height,
             mip_count,
+            stored_mip_count,
             palette,
             data: r.rest().to_vec(),
+            warnings,
         };
         let base = txtr.level_layout(0);
         if base.byte_size > txtr.data.len() {
@@ -329,7 +341,7 @@ impl Txtr {
         w.u32(self.format.id());
         w.u16(self.width);
         w.u16(self.height);
-        w.u32(self.mip_count);
+        w.u32(self.stored_mip_count);
         if let Some(p) = &self.palette {
             w.u32(p.format.id());
             w.u16(p.width);
@@ -506,8 +518,10 @@ impl Txtr {
             width: width as u16,
             height: height as u16,
             mip_count,
+            stored_mip_count: mip_count,
             palette: palette.map(|q| q.palette),
             data,
+            warnings: Vec::new(),
         })
     }
 }
@@ -722,6 +736,10 @@ fn to_rgb5a3(c: [u8; 4]) -> u16 {
 /// at least [`TexFormat::level_size`] bytes (missing blocks decode as transparent black).
 /// `palette` is the expanded palette for C4/C8/C14X2 (indices past its end give
 /// transparent black).
+///
+/// Each block is decoded whole into a small array of packed texels (16-bit formats through
+/// 64K-entry lookup tables) and its rows are copied out at once; only blocks overhanging the
+/// image edge are clipped.
 pub fn decode_image(
     format: TexFormat,
     width: u32,
@@ -729,144 +747,128 @@ pub fn decode_image(
     data: &[u8],
     palette: &[[u8; 4]],
 ) -> RgbaImage {
-    let pal = |i: usize| palette.get(i).copied().unwrap_or([0; 4]);
+    let pal: Vec<u32> = palette.iter().map(|&c| u32::from_ne_bytes(c)).collect();
+    let pal = |i: usize| pal.get(i).copied().unwrap_or(0);
     match format {
-        TexFormat::I4 => decode_tiled::<4>(width, height, data, |v| {
-            let i = e4(v);
-            [i, i, i, i]
-        }),
-        TexFormat::I8 => decode_tiled::<8>(width, height, data, |v| {
-            let i = v as u8;
-            [i, i, i, i]
-        }),
-        TexFormat::IA4 => decode_tiled::<8>(width, height, data, |v| {
-            let i = e4(v);
-            [i, i, i, e4(v >> 4)]
-        }),
-        TexFormat::IA8 => decode_tiled::<16>(width, height, data, |v| ia8(v as u16)),
-        TexFormat::C4 | TexFormat::C8 => {
-            let bits = format.bits_per_texel();
-            if bits == 4 {
-                decode_tiled::<4>(width, height, data, |v| pal(v as usize))
-            } else {
-                decode_tiled::<8>(width, height, data, |v| pal(v as usize))
+        TexFormat::I4 => detile::<8, 8, 32>(width, height, data, |b, out| {
+            for (pair, &byte) in out.as_flattened_mut().chunks_exact_mut(2).zip(b) {
+                pair[0] = gray(e4(u32::from(byte >> 4)), e4(u32::from(byte >> 4)));
+                pair[1] = gray(e4(u32::from(byte)), e4(u32::from(byte)));
             }
-        }
-        TexFormat::C14X2 => decode_tiled::<16>(width, height, data, |v| pal((v & 0x3FFF) as usize)),
-        TexFormat::Rgb565 => decode_tiled::<16>(width, height, data, |v| rgb565(v as u16)),
-        TexFormat::Rgb5A3 => decode_tiled::<16>(width, height, data, |v| rgb5a3(v as u16)),
-        TexFormat::Rgba8 => decode_rgba8(width, height, data),
-        TexFormat::Cmpr => decode_cmpr(width, height, data),
-    }
-}
-
-/// De-tiles a 4/8/16-bit format: blocks row-major, texels row-major inside a block,
-/// overhanging texels discarded.
-fn decode_tiled<const BITS: u32>(
-    width: u32,
-    height: u32,
-    data: &[u8],
-    texel: impl Fn(u32) -> [u8; 4],
-) -> RgbaImage {
-    let (bw, bh) = match BITS {
-        4 => (8usize, 8usize),
-        8 => (8, 4),
-        _ => (4, 4),
-    };
-    let (w, h) = (width as usize, height as usize);
-    let blocks_x = w.div_ceil(bw);
-    let mut img = RgbaImage::new(width, height);
-    let mut block_start = 0;
-    for by in 0..h.div_ceil(bh) {
-        for bx in 0..blocks_x {
-            let Some(block) = data.get(block_start..block_start + 32) else {
-                return img;
-            };
-            block_start += 32;
-            let x0 = bx * bw;
-            let cols = bw.min(w - x0);
-            for ty in 0..bh {
-                let y = by * bh + ty;
-                if y >= h {
-                    break;
-                }
-                let row = &mut img.pixels[(y * w + x0) * 4..(y * w + x0 + cols) * 4];
-                for (tx, px) in row.chunks_exact_mut(4).enumerate() {
-                    let i = ty * bw + tx;
-                    let v = match BITS {
-                        4 => u32::from(block[i / 2] >> (4 * (1 - (i & 1)))) & 0xF,
-                        8 => u32::from(block[i]),
-                        _ => u32::from(u16::from_be_bytes([block[2 * i], block[2 * i + 1]])),
-                    };
-                    px.copy_from_slice(&texel(v));
-                }
+        }),
+        TexFormat::I8 => detile::<8, 4, 32>(width, height, data, |b, out| {
+            for (t, &i) in out.as_flattened_mut().iter_mut().zip(b) {
+                *t = gray(i, i);
             }
-        }
-    }
-    img
-}
-
-/// RGBA8: 4×4 blocks of 64 bytes, 16 (A, R) pairs then 16 (G, B) pairs.
-fn decode_rgba8(width: u32, height: u32, data: &[u8]) -> RgbaImage {
-    let (w, h) = (width as usize, height as usize);
-    let mut img = RgbaImage::new(width, height);
-    let mut block_start = 0;
-    for by in 0..h.div_ceil(4) {
-        for bx in 0..w.div_ceil(4) {
-            let Some(block) = data.get(block_start..block_start + 64) else {
-                return img;
-            };
-            block_start += 64;
-            for ty in 0..4 {
-                let y = by * 4 + ty;
-                if y >= h {
-                    break;
-                }
-                for tx in 0..4.min(w - bx * 4) {
-                    let i = ty * 4 + tx;
-                    let p = (y * w + bx * 4 + tx) * 4;
-                    img.pixels[p..p + 4].copy_from_slice(&[
-                        block[2 * i + 1],
-                        block[32 + 2 * i],
-                        block[32 + 2 * i + 1],
-                        block[2 * i],
-                    ]);
-                }
+        }),
+        TexFormat::IA4 => detile::<8, 4, 32>(width, height, data, |b, out| {
+            for (t, &v) in out.as_flattened_mut().iter_mut().zip(b) {
+                *t = gray(e4(u32::from(v)), e4(u32::from(v >> 4)));
             }
-        }
-    }
-    img
-}
-
-/// CMPR: 8×8 blocks of four 8-byte sub-blocks (TL, TR, BL, BR).
-fn decode_cmpr(width: u32, height: u32, data: &[u8]) -> RgbaImage {
-    let (w, h) = (width as usize, height as usize);
-    let mut img = RgbaImage::new(width, height);
-    let mut block_start = 0;
-    for by in 0..h.div_ceil(8) {
-        for bx in 0..w.div_ceil(8) {
-            let Some(block) = data.get(block_start..block_start + 32) else {
-                return img;
-            };
-            block_start += 32;
-            for (s, sub) in block.chunks_exact(8).enumerate() {
-                let x0 = bx * 8 + (s & 1) * 4;
-                let y0 = by * 8 + (s >> 1) * 4;
-                if x0 >= w || y0 >= h {
-                    continue;
-                }
+        }),
+        TexFormat::IA8 => detile::<4, 4, 32>(width, height, data, |b, out| {
+            for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
+                *t = gray(v[1], v[0]);
+            }
+        }),
+        TexFormat::C4 => detile::<8, 8, 32>(width, height, data, |b, out| {
+            for (pair, &byte) in out.as_flattened_mut().chunks_exact_mut(2).zip(b) {
+                pair[0] = pal(usize::from(byte >> 4));
+                pair[1] = pal(usize::from(byte & 15));
+            }
+        }),
+        TexFormat::C8 => detile::<8, 4, 32>(width, height, data, |b, out| {
+            for (t, &i) in out.as_flattened_mut().iter_mut().zip(b) {
+                *t = pal(usize::from(i));
+            }
+        }),
+        TexFormat::C14X2 => detile::<4, 4, 32>(width, height, data, |b, out| {
+            for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
+                *t = pal(usize::from(u16::from_be_bytes([v[0], v[1]]) & 0x3FFF));
+            }
+        }),
+        TexFormat::Rgb565 => detile16(width, height, data, texel_table(&RGB565_TABLE, rgb565)),
+        TexFormat::Rgb5A3 => detile16(width, height, data, texel_table(&RGB5A3_TABLE, rgb5a3)),
+        TexFormat::Rgba8 => detile::<4, 4, 64>(width, height, data, |b, out| {
+            let (ar, gb) = b.split_at(32);
+            for ((t, ar), gb) in out
+                .as_flattened_mut()
+                .iter_mut()
+                .zip(ar.chunks_exact(2))
+                .zip(gb.chunks_exact(2))
+            {
+                *t = u32::from_ne_bytes([ar[1], gb[0], gb[1], ar[0]]);
+            }
+        }),
+        TexFormat::Cmpr => detile::<8, 8, 32>(width, height, data, |b, out| {
+            for (s, sub) in b.chunks_exact(8).enumerate() {
                 let c0 = u16::from_be_bytes([sub[0], sub[1]]);
                 let c1 = u16::from_be_bytes([sub[2], sub[3]]);
-                let pal = cmpr_palette(c0, c1);
-                for ty in 0..4.min(h - y0) {
-                    let bits = sub[4 + ty];
-                    for tx in 0..4.min(w - x0) {
-                        let index = (bits >> (6 - 2 * tx)) & 3;
-                        let p = ((y0 + ty) * w + x0 + tx) * 4;
-                        img.pixels[p..p + 4].copy_from_slice(&pal[index as usize]);
+                let p = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
+                let (x0, y0) = ((s & 1) * 4, (s >> 1) * 4);
+                for (ty, &bits) in sub[4..].iter().enumerate() {
+                    let row = &mut out[y0 + ty][x0..x0 + 4];
+                    for (tx, t) in row.iter_mut().enumerate() {
+                        *t = p[usize::from((bits >> (6 - 2 * tx)) & 3)];
                     }
                 }
             }
+        }),
+    }
+}
+
+/// A texel with R = G = B = `i` and alpha `a`, packed as its RGBA8 bytes.
+#[inline]
+fn gray(i: u8, a: u8) -> u32 {
+    u32::from_ne_bytes([i, i, i, a])
+}
+
+/// Every 16-bit texel value of a format, decoded once (256 KiB; built on first use).
+type TexelTable = std::sync::OnceLock<Box<[u32]>>;
+static RGB565_TABLE: TexelTable = std::sync::OnceLock::new();
+static RGB5A3_TABLE: TexelTable = std::sync::OnceLock::new();
+
+fn texel_table(table: &'static TexelTable, decode: fn(u16) -> [u8; 4]) -> &'static [u32] {
+    table.get_or_init(|| {
+        (0..=u16::MAX)
+            .map(|v| u32::from_ne_bytes(decode(v)))
+            .collect()
+    })
+}
+
+/// A 16-bit direct-colour format (4×4 blocks of big-endian texels) through its table.
+fn detile16(width: u32, height: u32, data: &[u8], table: &[u32]) -> RgbaImage {
+    detile::<4, 4, 32>(width, height, data, |b, out| {
+        for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
+            *t = table[usize::from(u16::from_be_bytes([v[0], v[1]]))];
+        }
+    })
+}
+
+/// De-tiles a format of `BW` × `BH` texel blocks of `BYTES` bytes each: blocks row-major,
+/// texels row-major inside a block, overhanging texels discarded. `decode` turns one block
+/// into packed RGBA8 texels (`u32::from_ne_bytes([r, g, b, a])`).
+fn detile<const BW: usize, const BH: usize, const BYTES: usize>(
+    width: u32,
+    height: u32,
+    data: &[u8],
+    decode: impl Fn(&[u8; BYTES], &mut [[u32; BW]; BH]),
+) -> RgbaImage {
+    let (w, h) = (width as usize, height as usize);
+    let blocks_x = w.div_ceil(BW);
+    let blocks = blocks_x * h.div_ceil(BH);
+    let mut img = RgbaImage::new(width, height);
+    let mut texels = [[0u32; BW]; BH];
+    for (i, block) in data.chunks_exact(BYTES).take(blocks).enumerate() {
+        let Ok(block) = <&[u8; BYTES]>::try_from(block) else {
+            break;
+        };
+        decode(block, &mut texels);
+        let (x0, y0) = ((i % blocks_x) * BW, (i / blocks_x) * BH);
+        let cols = BW.min(w - x0);
+        for (ty, row) in texels.iter().enumerate().take(h - y0) {
+            let at = ((y0 + ty) * w + x0) * 4;
+            img.pixels[at..at + cols * 4].copy_from_slice(bytemuck::cast_slice(&row[..cols]));
         }
     }
     img
@@ -1415,9 +1417,18 @@ mod tests {
         assert_eq!((e.field.as_str(), e.offset), ("format", 0));
         let d = header(1, 0, 4, 1);
         assert_eq!(Txtr::parse(&d, "t").unwrap_err().field, "width");
-        let mut d = header(1, 8, 8, 5);
-        d.extend([0; 256]);
-        assert_eq!(Txtr::parse(&d, "t").unwrap_err().field, "mip_count");
+        // Odd mip counts load (as the game loads them) with a warning naming the field, and
+        // the stored value is written back.
+        for (stored, used) in [(5, 4), (0, 1)] {
+            let mut d = header(1, 8, 8, stored);
+            d.extend([0; 256]);
+            let t = Txtr::parse(&d, "t.TXTR").unwrap();
+            assert_eq!((t.mip_count, t.stored_mip_count), (used, stored));
+            assert_eq!(t.warnings.len(), 1);
+            assert!(t.warnings[0].contains("t.TXTR") && t.warnings[0].contains("mip_count"));
+            assert_eq!(t.to_bytes(), d);
+            assert_eq!(t.decode_complete_levels().0.len(), used as usize);
+        }
         let mut d = header(1, 8, 4, 1);
         d.extend([0; 31]);
         let e = Txtr::parse(&d, "t").unwrap_err();

@@ -5,6 +5,7 @@ pub mod frame;
 pub mod key;
 pub mod lighting;
 pub mod lights;
+pub mod names;
 pub mod tev;
 pub mod types;
 pub mod uvanim;

@@ -828,6 +828,43 @@ pub enum UvAnimation {
 }
 
 impl UvAnimation {
+    /// Mode name as in the conformance JSONs, `info` and the UI (the one table).
+    pub fn mode_name(mode: u32) -> &'static str {
+        match mode {
+            0 => "MvInvNoTranslation",
+            1 => "MvInv",
+            2 => "Scroll",
+            3 => "Rotation",
+            4 => "HStrip",
+            5 => "VStrip",
+            6 => "Model",
+            7 => "CylinderEnvironment",
+            8 => "SRT",
+            _ => "Unknown",
+        }
+    }
+    /// Parameter names as in the conformance JSONs.
+    pub fn parameter_names(mode: u32) -> &'static [&'static str] {
+        match mode {
+            2 => &["offset_u", "offset_v", "scale_u", "scale_v"],
+            3 => &["offset", "scale"],
+            4 | 5 => &["scale", "num_frames", "step", "offset"],
+            7 => &["param_a", "param_b"],
+            8 => &[
+                "transform_type",
+                "scale_s",
+                "scale_t",
+                "rotation",
+                "rotation_speed",
+                "translate_s",
+                "translate_t",
+                "translate_s_speed",
+                "translate_t_speed",
+            ],
+            _ => &[],
+        }
+    }
+
     /// Number of 4-byte parameters that follow the mode word, or None for unknown modes.
     pub fn param_count(mode: u32) -> Option<usize> {
         Some(match mode {

@@ -2,8 +2,9 @@
 //! `PAK:ID` entries and names, and whole models resolved with their textures, skins,
 //! skeletons and animations. This is the application edge, so errors are `anyhow`.
 
+pub mod area;
 pub mod model;
 pub mod source;
 
-pub use model::{LoadedModel, load_lights, load_model};
+pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

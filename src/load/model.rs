@@ -4,6 +4,9 @@
 
 use anyhow::{Result, anyhow, bail};
 
+use rayon::prelude::*;
+
+use super::area::{AreaView, area_model};
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
@@ -14,6 +17,7 @@ use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
+use crate::formats::mrea::{parse_mrea, parse_mrea_lights};
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
 use crate::render::TextureData;
@@ -24,19 +28,104 @@ pub struct LoadedModel {
     pub label: String,
     pub assets: ModelAssets,
     pub animation: Option<usize>,
+    /// Which file each part came from and how it was found, one line each
+    /// (`skin 0x1A2B3C4D.CSKR: /x/Samus.CSKR (the only CSKR beside the input)`).
+    pub sources: Vec<String>,
 }
 
-fn find(resolver: &dyn Resolver, id: u64, fourcc: &[u8; 4], what: &str) -> Result<Resource> {
-    resolver.find(id, Some(*fourcc))?.ok_or_else(|| {
+/// What to open, and the user's explicit choices for what it refers to.
+#[derive(Debug, Clone, Default)]
+pub struct LoadRequest {
+    /// `FILE`, `PAK:ID` or `PAK:name` (see [`source`]).
+    pub file: String,
+    /// A CSKR to use instead of the character's (or to skin a bare CMDL).
+    pub skin: Option<String>,
+    /// A CINF to use instead of the character's (or for a bare CMDL).
+    pub skeleton: Option<String>,
+    /// An animation name of the character, or an ANIM file / `PAK:ID`.
+    pub anim: Option<String>,
+    /// Folders searched for textures (and other resources) before the input's own.
+    pub texture_dirs: Vec<std::path::PathBuf>,
+    pub game: Option<Game>,
+}
+
+impl LoadRequest {
+    pub fn new(file: &str) -> Self {
+        Self {
+            file: file.to_owned(),
+            ..Self::default()
+        }
+    }
+}
+
+/// How a referenced resource was found, for [`LoadedModel::sources`].
+#[derive(Debug, Clone, Copy)]
+enum Found {
+    ById,
+    ByName,
+    OnlyOfType,
+    Given,
+}
+
+impl Found {
+    fn describe(self, r: &Resource, fourcc: &[u8; 4]) -> String {
+        let t = String::from_utf8_lossy(fourcc);
+        match self {
+            Found::ById => "by asset ID".to_owned(),
+            Found::ByName => format!("by name, {}", r.label),
+            Found::OnlyOfType => format!("the only {t} beside the input"),
+            Found::Given => "chosen explicitly".to_owned(),
+        }
+    }
+}
+
+/// Finds what a character refers to: by asset ID, else by `name` (a file or PAK name), else
+/// — for the parts a character has one of — the only file of that type beside the input.
+/// Records the choice in `sources`.
+fn find_part(
+    resolver: &dyn Resolver,
+    id: u64,
+    fourcc: &[u8; 4],
+    what: &str,
+    name: Option<&str>,
+    sources: &mut Vec<String>,
+) -> Result<Resource> {
+    let t = String::from_utf8_lossy(fourcc).into_owned();
+    let mut found = resolver.find(id, Some(*fourcc))?.map(|r| (r, Found::ById));
+    if found.is_none()
+        && let Some(name) = name
+    {
+        found = resolver
+            .find_named(name, *fourcc)?
+            .map(|r| (r, Found::ByName));
+    }
+    if found.is_none() {
+        found = resolver
+            .only_of_type(*fourcc)?
+            .map(|r| (r, Found::OnlyOfType));
+    }
+    let (r, how) = found.ok_or_else(|| {
         anyhow!(
-            "{what} 0x{id:08X}.{} not found in {}",
-            String::from_utf8_lossy(fourcc),
+            "{what} 0x{id:08X}.{t} not found in {} (looked for 0x{id:08X}.{t} and {id:08X}.{t}, \
+             then a single {t} beside the input; name one with --{what})",
             resolver.describe()
         )
-    })
+    })?;
+    sources.push(format!(
+        "{what} 0x{id:08X}.{t}: {} ({})",
+        r.label,
+        how.describe(&r, fourcc)
+    ));
+    Ok(r)
 }
 
-fn open_typed(spec: &str, fourcc: &[u8; 4]) -> Result<Resource> {
+/// Opens an explicitly given resource, which must be of type `fourcc` if its name says.
+fn open_given(
+    spec: &str,
+    fourcc: &[u8; 4],
+    what: &str,
+    sources: &mut Vec<String>,
+) -> Result<Resource> {
     let (r, _) = source::open(spec)?;
     if r.fourcc.is_some_and(|f| &f != fourcc) {
         bail!(
@@ -45,45 +134,60 @@ fn open_typed(spec: &str, fourcc: &[u8; 4]) -> Result<Resource> {
             String::from_utf8_lossy(fourcc)
         );
     }
+    sources.push(format!(
+        "{what}: {} ({})",
+        r.label,
+        Found::Given.describe(&r, fourcc)
+    ));
     Ok(r)
 }
 
-/// Textures of every material set, decoded; IDs that are missing or broken are left out
-/// (the scene draws the white placeholder and warns).
+/// Textures of every material set, decoded in parallel; IDs that are missing or broken are
+/// left out (the scene draws the placeholder and warns).
 fn load_textures(
     cmdl: &Cmdl,
     resolver: &dyn Resolver,
     warnings: &mut Vec<String>,
+    sources: &mut Vec<String>,
 ) -> ModelTextures {
-    let mut out = ModelTextures::new();
-    for set in &cmdl.material_sets {
-        for &id in &set.texture_ids {
-            let id = u64::from(id);
-            if out.contains_key(&id) {
-                continue;
-            }
+    let mut ids: Vec<u64> = cmdl
+        .material_sets
+        .iter()
+        .flat_map(|set| set.texture_ids.iter().map(|&id| u64::from(id)))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let results: Vec<(u64, Result<Option<(TextureData, String, Vec<String>)>>)> = ids
+        .par_iter()
+        .map(|&id| {
             let loaded = resolver.find(id, Some(*b"TXTR")).and_then(|r| {
                 r.map(|r| {
                     let t = Txtr::parse(&r.bytes, &r.label)?;
-                    Ok(TextureData::from_txtr(&t)?)
+                    Ok((TextureData::from_txtr(&t)?, r.label, t.warnings))
                 })
                 .transpose()
             });
-            match loaded {
-                Ok(Some(t)) => {
-                    out.insert(id, t);
-                }
-                Ok(None) => {}
-                Err(e) => warnings.push(format!("texture 0x{id:08X}: {e:#}")),
+            (id, loaded)
+        })
+        .collect();
+    let mut out = ModelTextures::new();
+    for (id, loaded) in results {
+        match loaded {
+            Ok(Some((t, label, mut texture_warnings))) => {
+                sources.push(format!("texture 0x{id:08X}.TXTR: {label}"));
+                warnings.append(&mut texture_warnings);
+                out.insert(id, t);
             }
+            Ok(None) => {}
+            Err(e) => warnings.push(format!("texture 0x{id:08X}: {e:#}")),
         }
     }
     out
 }
 
-type ModelTextures = std::collections::HashMap<u64, TextureData>;
+type ModelTextures = HashMap<u64, TextureData>;
 
-/// Loads a CMDL or an ANCS character (see the module docs).
+/// Loads a CMDL, an ANCS character or an MREA area with default choices (see [`load`]).
 pub fn load_model(
     file: &str,
     skin: Option<&str>,
@@ -91,23 +195,72 @@ pub fn load_model(
     anim: Option<&str>,
     game: Option<Game>,
 ) -> Result<(LoadedModel, Vec<String>)> {
-    let (input, resolver) = source::open(file)?;
-    let game = game.or(input.game);
+    load(&LoadRequest {
+        file: file.to_owned(),
+        skin: skin.map(str::to_owned),
+        skeleton: skeleton.map(str::to_owned),
+        anim: anim.map(str::to_owned),
+        texture_dirs: Vec::new(),
+        game,
+    })
+}
+
+/// Loads a CMDL, an ANCS character or an MREA area's world geometry (see the module docs)
+/// with what it refers to: explicit choices first, then by asset ID beside the input, then
+/// by name.
+pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
+    let (input, own) = source::open(&req.file)?;
+    let resolver: Box<dyn Resolver> = if req.texture_dirs.is_empty() {
+        own
+    } else {
+        let mut chain: Vec<Box<dyn Resolver>> = req
+            .texture_dirs
+            .iter()
+            .map(|d| Box::new(source::FolderResolver::without_ancestors(d)) as Box<dyn Resolver>)
+            .collect();
+        chain.push(own);
+        Box::new(source::ChainResolver(chain))
+    };
+    let game = req.game.or(input.game);
     let mut warnings = Vec::new();
+    let mut sources = Vec::new();
     if input.is(b"ANCS") {
         let ancs = Ancs::parse(&input.bytes, &input.label, game)?;
         let character = ancs
             .characters
             .first()
             .ok_or_else(|| anyhow!("{}: no characters", input.label))?;
-        let model = find(&*resolver, character.model_id.into(), b"CMDL", "model")?;
-        let cskr = find(&*resolver, character.skin_id.into(), b"CSKR", "skin")?;
-        let cinf = find(
+        let name = Some(character.name.as_str());
+        let model = find_part(
             &*resolver,
-            character.skeleton_id.into(),
-            b"CINF",
-            "skeleton",
+            character.model_id.into(),
+            b"CMDL",
+            "model",
+            name,
+            &mut sources,
         )?;
+        let cskr = match &req.skin {
+            Some(s) => open_given(s, b"CSKR", "skin", &mut sources)?,
+            None => find_part(
+                &*resolver,
+                character.skin_id.into(),
+                b"CSKR",
+                "skin",
+                name,
+                &mut sources,
+            )?,
+        };
+        let cinf = match &req.skeleton {
+            Some(s) => open_given(s, b"CINF", "skeleton", &mut sources)?,
+            None => find_part(
+                &*resolver,
+                character.skeleton_id.into(),
+                b"CINF",
+                "skeleton",
+                name,
+                &mut sources,
+            )?,
+        };
         let cmdl = Cmdl::parse(&model.bytes, &model.label)?;
         let cskr = Cskr::parse(&cskr.bytes, &cskr.label, game)?;
         let skeleton = Skeleton::from_cinf(&Cinf::parse(&cinf.bytes, &cinf.label, game)?)?;
@@ -120,15 +273,18 @@ pub fn load_model(
             let mut problem = None;
             let tree = meta_clip(&named.meta, &mut |id| {
                 let slot = index_of.entry(id).or_insert_with(|| {
-                    let clip = resolver
+                    // By ID; a folder of named files may hold it under the animation's name.
+                    let found = resolver
                         .find(id, Some(*b"ANIM"))
-                        .map_err(|e| format!("{e:#}"))
-                        .and_then(|r| {
-                            let r = r.ok_or_else(|| format!("ANIM 0x{id:08X} not found"))?;
-                            let anim =
-                                Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
-                            Clip::from_anim(&anim).map_err(|e| e.to_string())
-                        })?;
+                        .and_then(|r| match r {
+                            Some(r) => Ok(Some(r)),
+                            None => resolver.find_named(&named.name, *b"ANIM"),
+                        })
+                        .map_err(|e| format!("{e:#}"))?;
+                    let r = found.ok_or_else(|| format!("ANIM 0x{id:08X} not found"))?;
+                    let anim = Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
+                    let clip = Clip::from_anim(&anim).map_err(|e| e.to_string())?;
+                    sources.push(format!("animation 0x{id:08X}.ANIM: {}", r.label));
                     primitives.push(clip);
                     Ok(primitives.len() - 1)
                 });
@@ -154,27 +310,11 @@ pub fn load_model(
                 None => warnings.push(format!("animation {:?}: no clip to play", named.name)),
             }
         }
-        let animation = match anim {
+        let animation = match &req.anim {
             None => None,
-            Some(a) => Some(
-                clips
-                    .iter()
-                    .position(|(n, _)| n == a)
-                    .or_else(|| clips.iter().position(|(n, _)| n.eq_ignore_ascii_case(a)))
-                    .or_else(|| a.parse::<usize>().ok().filter(|&i| i < clips.len()))
-                    .ok_or_else(|| {
-                        anyhow!(
-                            "no animation {a:?}; the character has: {}",
-                            clips
-                                .iter()
-                                .map(|(n, _)| n.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    })?,
-            ),
+            Some(a) => Some(pick_animation(a, &mut clips, game, &mut sources)?),
         };
-        let textures = load_textures(&cmdl, &*resolver, &mut warnings);
+        let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
         let assets = ModelAssets {
             cmdl,
             textures,
@@ -189,34 +329,69 @@ pub fn load_model(
                 label: format!("{} ({})", input.label, character.name),
                 assets,
                 animation,
+                sources,
+            },
+            warnings,
+        ));
+    }
+    let area_magic = input
+        .bytes
+        .starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
+    if input.is(b"MREA") || (input.fourcc.is_none() && area_magic) {
+        if req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some() {
+            bail!(
+                "{}: an area has no skin, skeleton or animation",
+                input.label
+            );
+        }
+        let m = parse_mrea(&input.bytes, &input.label)?;
+        warnings.extend(m.warnings.iter().cloned());
+        let geometry = m.geometry.as_ref().ok_or_else(|| {
+            anyhow!(
+                "{}: the world geometry of MP3 areas is not read",
+                input.label
+            )
+        })?;
+        let cmdl = area_model(geometry, AreaView::default())?;
+        let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
+        return Ok((
+            LoadedModel {
+                label: input.label,
+                assets: ModelAssets {
+                    cmdl,
+                    textures,
+                    skin: None,
+                },
+                animation: None,
+                sources,
             },
             warnings,
         ));
     }
     if input.fourcc.is_some_and(|f| &f != b"CMDL") {
         bail!(
-            "{}: expected a CMDL or an ANCS, not a {}",
+            "{}: expected a CMDL, an ANCS or an MREA, not a {}",
             input.label,
             String::from_utf8_lossy(&input.fourcc.unwrap_or(*b"????"))
         );
     }
     let cmdl = Cmdl::parse(&input.bytes, &input.label)?;
-    let textures = load_textures(&cmdl, &*resolver, &mut warnings);
-    let skin_assets = match (skin, skeleton) {
+    let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
+    let skin_assets = match (&req.skin, &req.skeleton) {
         (None, None) => {
-            if anim.is_some() {
+            if req.anim.is_some() {
                 bail!("--anim on a CMDL needs --skin and --skeleton (or render the ANCS)");
             }
             None
         }
         (Some(s), Some(k)) => {
-            let s = open_typed(s, b"CSKR")?;
-            let k = open_typed(k, b"CINF")?;
+            let s = open_given(s, b"CSKR", "skin", &mut sources)?;
+            let k = open_given(k, b"CINF", "skeleton", &mut sources)?;
             let cskr = Cskr::parse(&s.bytes, &s.label, game)?;
             let skeleton = Skeleton::from_cinf(&Cinf::parse(&k.bytes, &k.label, game)?)?;
-            let clips = match anim {
+            let clips = match &req.anim {
                 Some(a) => {
-                    let r = open_typed(a, b"ANIM")?;
+                    let r = open_given(a, b"ANIM", "animation", &mut sources)?;
                     vec![(
                         r.label.clone(),
                         Clip::from_anim(&Anim::parse(&r.bytes, &r.label, game)?)?,
@@ -244,9 +419,40 @@ pub fn load_model(
                 skin: skin_assets,
             },
             animation,
+            sources,
         },
         warnings,
     ))
+}
+
+/// `--anim` for a character: one of its animations by name (exact, then ignoring case) or
+/// index, else an ANIM file or `PAK:ID`, added to its clips.
+fn pick_animation(
+    a: &str,
+    clips: &mut Vec<(String, Clip)>,
+    game: Option<Game>,
+    sources: &mut Vec<String>,
+) -> Result<usize> {
+    if let Some(i) = clips
+        .iter()
+        .position(|(n, _)| n == a)
+        .or_else(|| clips.iter().position(|(n, _)| n.eq_ignore_ascii_case(a)))
+        .or_else(|| a.parse::<usize>().ok().filter(|&i| i < clips.len()))
+    {
+        return Ok(i);
+    }
+    let names = clips
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let r = open_given(a, b"ANIM", "animation", sources)
+        .map_err(|e| anyhow!("no animation {a:?}; the character has: {names} ({e:#})"))?;
+    clips.push((
+        r.label.clone(),
+        Clip::from_anim(&Anim::parse(&r.bytes, &r.label, game)?)?,
+    ));
+    Ok(clips.len() - 1)
 }
 
 /// The tree of `meta` with each primitive's ANIM ID mapped through `clip_of` (None when
@@ -289,7 +495,7 @@ pub fn load_lights(spec: Option<&str>) -> Result<LightSet> {
         Some("none") => Ok(LightPreset::GameNoLights.light_set()),
         Some(path) => {
             let (r, _) = source::open(path)?;
-            let m = crate::formats::mrea::parse_mrea(&r.bytes, &r.label)?;
+            let m = parse_mrea_lights(&r.bytes, &r.label)?;
             let layer = m
                 .lights_section
                 .as_ref()

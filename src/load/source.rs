@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, anyhow, bail};
 
-use crate::formats::pak::{Pak, PakArchive, PakEntry};
+use crate::formats::pak::{ArchiveBytes, Pak, PakArchive, PakEntry};
 use crate::formats::{Game, asset_id_string, fourcc_string};
 
 /// One input resource, decompressed.
@@ -61,8 +61,61 @@ pub trait Resolver: Send + Sync {
     /// is none, `Err` when it exists but cannot be read.
     fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>>;
 
+    /// The resource of type `fourcc` named `name` (a PAK's named table, or a file stem
+    /// such as `Samus.CINF` in a folder an extractor wrote with names).
+    fn find_named(&self, _name: &str, _fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        Ok(None)
+    }
+
+    /// The one resource of type `fourcc` beside the input, when there is exactly one: how a
+    /// character finds its skin and skeleton among named files. None when there are several.
+    fn only_of_type(&self, _fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        Ok(None)
+    }
+
     /// Where lookups go, for messages (`mp1.pak`, `folder /x/y`).
     fn describe(&self) -> String;
+}
+
+/// Tries several resolvers in order (explicit `--texture-dir` folders before the input's own
+/// surroundings).
+pub struct ChainResolver(pub Vec<Box<dyn Resolver>>);
+
+impl Resolver for ChainResolver {
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
+        for r in &self.0 {
+            if let Some(found) = r.find(id, fourcc)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    fn find_named(&self, name: &str, fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        for r in &self.0 {
+            if let Some(found) = r.find_named(name, fourcc)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    fn only_of_type(&self, fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        for r in &self.0 {
+            if let Some(found) = r.only_of_type(fourcc)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    fn describe(&self) -> String {
+        self.0
+            .iter()
+            .map(|r| r.describe())
+            .collect::<Vec<_>>()
+            .join(", then ")
+    }
 }
 
 /// Opens an input spec (see the module docs) and a resolver for what it references.
@@ -212,6 +265,85 @@ fn has_extension(path: &Path, ext: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
+/// Archives at least this large are memory-mapped instead of read.
+const MAP_THRESHOLD: u64 = 1 << 20;
+
+/// Opens a PAK on disk. Large archives are memory-mapped, so parsing the tables touches only
+/// the pages it reads and each resource is decompressed on demand: a retail-sized archive is
+/// listed without reading (or holding) its data.
+pub fn open_archive(path: &Path) -> anyhow::Result<PakArchive> {
+    let label = path.display().to_string();
+    let file = std::fs::File::open(path).with_context(|| format!("opening {label}"))?;
+    let len = file
+        .metadata()
+        .with_context(|| format!("reading {label}"))?
+        .len();
+    let bytes: ArchiveBytes = if len >= MAP_THRESHOLD {
+        Arc::new(map_file(&file).with_context(|| format!("mapping {label}"))?)
+    } else {
+        Arc::new(std::fs::read(path).with_context(|| format!("reading {label}"))?)
+    };
+    Ok(PakArchive::from_bytes(bytes, &label)?)
+}
+
+/// Maps `file` read-only.
+#[allow(unsafe_code)]
+fn map_file(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
+    // SAFETY: the map is read-only and lives as long as the archive that owns it. Another
+    // program truncating the file while it is open would make reads past the new end fault;
+    // tevscope itself never rewrites a file in place (it writes a temporary file and renames
+    // it over the original, which leaves this mapping on the old file).
+    unsafe { memmap2::Mmap::map(file) }
+}
+
+/// One resource of a PAK, as a listing shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PakRow {
+    /// `0x1A2B3C4D`.
+    pub id: String,
+    /// `CMDL`.
+    pub fourcc: String,
+    /// Name from the named-resource table, if any.
+    pub name: Option<String>,
+    /// The spec that opens it: `file.pak:0x1A2B3C4D.CMDL`.
+    pub spec: String,
+    /// Stored size in bytes.
+    pub size: u32,
+}
+
+/// Lists a PAK's resources (named ones first, then by type and ID) from its tables alone:
+/// nothing is decompressed.
+pub fn list_pak(path: &Path) -> anyhow::Result<Vec<PakRow>> {
+    let archive = open_archive(path)?;
+    let pak = &archive.pak;
+    let label = path.display().to_string();
+    let wide = pak.wide_ids();
+    let mut rows: Vec<PakRow> = pak
+        .entries()
+        .iter()
+        .map(|e| {
+            let id = asset_id_string(e.id, wide);
+            let fourcc = fourcc_string(e.fourcc);
+            PakRow {
+                spec: format!("{label}:{id}.{fourcc}"),
+                name: pak.name_of(e).map(str::to_string),
+                id,
+                fourcc,
+                size: e.size,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        a.name
+            .is_none()
+            .cmp(&b.name.is_none())
+            .then_with(|| a.fourcc.cmp(&b.fourcc))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    rows.dedup_by(|a, b| a.spec == b.spec);
+    Ok(rows)
+}
+
 /// Resolves within one PAK (the archive is shared, so clones are cheap).
 #[derive(Clone)]
 pub struct PakResolver {
@@ -220,10 +352,9 @@ pub struct PakResolver {
 }
 
 impl PakResolver {
-    /// Reads and parses a PAK.
+    /// Opens and parses a PAK (see [`open_archive`]).
     pub fn open(path: &Path) -> anyhow::Result<Self> {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let archive = PakArchive::new(bytes, &path.display().to_string())?;
+        let archive = open_archive(path)?;
         Ok(Self {
             archive: Arc::new(archive),
             path: path.to_path_buf(),
@@ -249,6 +380,13 @@ impl Resolver for PakResolver {
         match self.archive.pak.find(id, fourcc) {
             Some(entry) => self.resource(entry).map(Some),
             None => Ok(None),
+        }
+    }
+
+    fn find_named(&self, name: &str, fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        match self.archive.pak.find_by_name(name) {
+            Some(entry) if entry.fourcc == fourcc => self.resource(entry).map(Some),
+            _ => Ok(None),
         }
     }
 
@@ -279,67 +417,203 @@ impl Resolver for LazyPakResolver {
     }
 }
 
-/// Resolves among the files of one folder named by asset ID.
-pub struct FolderResolver {
-    dir: PathBuf,
-    by_id_type: HashMap<(u64, [u8; 4]), PathBuf>,
-    by_id: HashMap<u64, PathBuf>,
-}
+/// How deep below a folder [`FolderResolver`] looks (extractors nest resources in type or
+/// name folders such as `Uncategorized/`), and how many files it indexes at most, so a
+/// resolver opened in a huge folder stays cheap.
+const FOLDER_DEPTH: usize = 3;
+const FOLDER_MAX_FILES: usize = 50_000;
+/// How many folders above the input's own a lookup that missed looks for the root of an
+/// extracted archive (an extractor puts `Characters/Samus/Samus.ANCS` and
+/// `Uncategorized/1A2B3C4D.TXTR` under one root).
+const FOLDER_ANCESTORS: usize = 4;
 
-impl FolderResolver {
-    /// Indexes `dir` (an unreadable folder gives an empty index). When two files carry
-    /// the same ID and type, the first in name order wins.
-    pub fn new(dir: &Path) -> Self {
-        let mut names: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+/// Whether `dir` looks like the root of an extracted archive: it holds an `Uncategorized`
+/// folder or the `pak.json` that `tevscope extract` writes. Lookups climb only to such a
+/// folder, never into unrelated parents.
+fn is_extraction_root(dir: &Path) -> bool {
+    dir.join("pak.json").is_file()
+        || std::fs::read_dir(dir)
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-            .collect();
-        names.sort();
-        let mut by_id_type = HashMap::new();
-        let mut by_id = HashMap::new();
-        for (name, path) in names {
-            if let Some((id, fourcc)) = id_from_file_name(&name) {
-                by_id_type
-                    .entry((id, fourcc))
-                    .or_insert_with(|| path.clone());
-                by_id.entry(id).or_insert(path);
+            .any(|e| {
+                e.file_type().is_ok_and(|t| t.is_dir())
+                    && e.file_name().eq_ignore_ascii_case("uncategorized")
+            })
+}
+
+/// The files of one folder tree, indexed by the asset IDs and names their file names carry.
+#[derive(Default)]
+struct FolderIndex {
+    by_id_type: HashMap<(u64, [u8; 4]), PathBuf>,
+    by_id: HashMap<u64, PathBuf>,
+    /// Lowercase file stem and type → path (files named after their resource).
+    by_name: HashMap<(String, [u8; 4]), PathBuf>,
+    /// Files of each type directly in the root folder.
+    top_level: HashMap<[u8; 4], Vec<PathBuf>>,
+}
+
+impl FolderIndex {
+    /// Indexes `root` and its subfolders, breadth first (the root's own files win over
+    /// deeper ones with the same ID, and within a folder the first in name order wins).
+    fn build(root: &Path) -> Self {
+        let mut index = Self::default();
+        let mut level = vec![root.to_path_buf()];
+        let mut seen = 0usize;
+        for depth in 0..=FOLDER_DEPTH {
+            let mut next = Vec::new();
+            for dir in &level {
+                let mut entries: Vec<(String, PathBuf, bool)> = std::fs::read_dir(dir)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter_map(|e| {
+                        let kind = e.file_type().ok()?;
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        Some((name, e.path(), kind.is_dir()))
+                    })
+                    .collect();
+                entries.sort();
+                for (name, path, is_dir) in entries {
+                    if is_dir {
+                        if !name.starts_with('.') {
+                            next.push(path);
+                        }
+                        continue;
+                    }
+                    seen += 1;
+                    if seen > FOLDER_MAX_FILES {
+                        return index;
+                    }
+                    index.add(&name, path, depth == 0);
+                }
             }
+            level = next;
         }
-        Self {
-            dir: dir.to_path_buf(),
-            by_id_type,
-            by_id,
+        index
+    }
+
+    fn add(&mut self, name: &str, path: PathBuf, top: bool) {
+        if let Some((id, fourcc)) = id_from_file_name(name) {
+            self.by_id_type
+                .entry((id, fourcc))
+                .or_insert_with(|| path.clone());
+            self.by_id.entry(id).or_insert_with(|| path.clone());
+        }
+        let Some((stem, ext)) = name.rsplit_once('.') else {
+            return;
+        };
+        let Some(fourcc) = fourcc_from_str(ext) else {
+            return;
+        };
+        self.by_name
+            .entry((stem.to_lowercase(), fourcc))
+            .or_insert_with(|| path.clone());
+        if top {
+            self.top_level.entry(fourcc).or_default().push(path);
+        }
+    }
+
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> Option<&PathBuf> {
+        match fourcc {
+            Some(f) => self.by_id_type.get(&(id, f)),
+            None => self.by_id.get(&id),
         }
     }
 }
 
-impl Resolver for FolderResolver {
-    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
-        let path = match fourcc {
-            Some(f) => self.by_id_type.get(&(id, f)),
-            None => self.by_id.get(&id),
-        };
-        let Some(path) = path else { return Ok(None) };
+/// Resolves among the files of a folder and its subfolders, by the asset IDs their names
+/// carry (`0x1A2B3C4D.TXTR`, `1A2B3C4D.TXTR`, `Uncategorized/1A2B3C4D.TXTR`), then by name;
+/// a lookup that misses climbs to the root of the extracted archive the folder is in, if
+/// any (see [`is_extraction_root`]).
+pub struct FolderResolver {
+    dir: PathBuf,
+    index: FolderIndex,
+    /// Index of the extraction root above the folder, if any, built on the first miss.
+    ancestors: std::sync::OnceLock<Vec<FolderIndex>>,
+}
+
+impl FolderResolver {
+    /// Indexes `dir` (an unreadable folder gives an empty index).
+    pub fn new(dir: &Path) -> Self {
+        Self {
+            dir: dir.to_path_buf(),
+            index: FolderIndex::build(dir),
+            ancestors: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// A resolver for one folder tree only (an explicit `--texture-dir`): no climbing.
+    pub fn without_ancestors(dir: &Path) -> Self {
+        let r = Self::new(dir);
+        let _ = r.ancestors.set(Vec::new());
+        r
+    }
+
+    fn ancestors(&self) -> &[FolderIndex] {
+        self.ancestors.get_or_init(|| {
+            let dir = std::fs::canonicalize(&self.dir).unwrap_or_else(|_| self.dir.clone());
+            dir.ancestors()
+                .skip(1)
+                .take(FOLDER_ANCESTORS)
+                .find(|up| is_extraction_root(up))
+                .map(|root| vec![FolderIndex::build(root)])
+                .unwrap_or_default()
+        })
+    }
+
+    /// The first index (own folder, then ancestors) where `pick` finds a path.
+    fn lookup(&self, pick: impl Fn(&FolderIndex) -> Option<&PathBuf>) -> Option<PathBuf> {
+        pick(&self.index)
+            .or_else(|| self.ancestors().iter().find_map(&pick))
+            .cloned()
+    }
+
+    fn read(&self, path: &Path, id: Option<u64>) -> anyhow::Result<Resource> {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Ok(Some(Resource {
+        let named = id_from_file_name(&name);
+        Ok(Resource {
             label: path.display().to_string(),
-            path: path.clone(),
+            path: path.to_path_buf(),
             bytes,
-            fourcc: id_from_file_name(&name).map(|(_, f)| f),
-            id: Some(id),
+            fourcc: named
+                .map(|(_, f)| f)
+                .or_else(|| fourcc_from_extension(path)),
+            id: id.or(named.map(|(i, _)| i)),
             game: None,
-        }))
+        })
+    }
+}
+
+impl Resolver for FolderResolver {
+    fn find(&self, id: u64, fourcc: Option<[u8; 4]>) -> anyhow::Result<Option<Resource>> {
+        match self.lookup(|i| i.find(id, fourcc)) {
+            Some(path) => self.read(&path, Some(id)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn find_named(&self, name: &str, fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        let key = (name.to_lowercase(), fourcc);
+        match self.lookup(|i| i.by_name.get(&key)) {
+            Some(path) => self.read(&path, None).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn only_of_type(&self, fourcc: [u8; 4]) -> anyhow::Result<Option<Resource>> {
+        match self.index.top_level.get(&fourcc).map(Vec::as_slice) {
+            Some([only]) => self.read(only, None).map(Some),
+            _ => Ok(None),
+        }
     }
 
     fn describe(&self) -> String {
-        format!("folder {}", self.dir.display())
+        format!("folder {} (and its subfolders)", self.dir.display())
     }
 }
 

@@ -2,7 +2,8 @@
 
 use std::sync::Arc;
 
-use super::pipeline_cache::PipelineCache;
+use super::pipeline_cache::{PIPELINE_CACHE_CAPACITY, PipelineCache};
+use super::pipeline_store::PipelineStore;
 use super::shader_cache::ShaderCache;
 use super::texture::{GpuTexture, SamplerCache, TextureData};
 use super::{RenderError, SharedError};
@@ -159,6 +160,8 @@ pub struct RenderContext {
     pub layouts: Layouts,
     pub shaders: Arc<ShaderCache>,
     pub pipelines: PipelineCache,
+    /// Compiled pipelines persisted across runs, when the backend keeps them.
+    pub pipeline_store: Option<PipelineStore>,
     pub samplers: SamplerCache,
     /// 1×1 white texture bound to texture maps a material does not provide (so a stage
     /// sampling an unloaded map reads 255, like a stage without a map).
@@ -167,8 +170,18 @@ pub struct RenderContext {
 
 impl RenderContext {
     /// Opens a device on the preferred kind of adapter (Vulkan, Metal or DX12, then GL;
-    /// `WGPU_BACKEND` narrows the choice).
+    /// `WGPU_BACKEND` narrows the choice), with compiled pipelines persisted in the user's
+    /// cache folder ([`PipelineStore::default_dir`]).
     pub fn new(preference: AdapterPreference) -> Result<Self, RenderError> {
+        Self::with_pipeline_store(preference, PipelineStore::default_dir().as_deref())
+    }
+
+    /// [`RenderContext::new`] with compiled pipelines persisted in `store_dir` (None: kept
+    /// for this run only).
+    pub fn with_pipeline_store(
+        preference: AdapterPreference,
+        store_dir: Option<&std::path::Path>,
+    ) -> Result<Self, RenderError> {
         // Primary backends first; GL (llvmpipe, old drivers) only when they offer nothing
         // suitable — initialising EGL is slow and noisy on headless machines.
         let env = wgpu::Backends::from_env();
@@ -206,9 +219,14 @@ impl RenderContext {
             ));
         };
         let adapter_info = adapter.get_info();
+        let store_dir = store_dir.filter(|_| PipelineStore::supported(&adapter));
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("tevscope device"),
-            required_features: wgpu::Features::empty(),
+            required_features: if store_dir.is_some() {
+                wgpu::Features::PIPELINE_CACHE
+            } else {
+                wgpu::Features::empty()
+            },
             required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
             ..Default::default()
         }))
@@ -219,7 +237,15 @@ impl RenderContext {
         }));
         let layouts = Layouts::new(&device);
         let shaders = Arc::new(ShaderCache::new(device.clone()));
-        let pipelines = PipelineCache::new(device.clone(), layouts.clone(), shaders.clone());
+        let pipeline_store =
+            store_dir.and_then(|dir| PipelineStore::open(&device, &adapter_info, dir));
+        let pipelines = PipelineCache::with_driver_cache(
+            device.clone(),
+            layouts.clone(),
+            shaders.clone(),
+            PIPELINE_CACHE_CAPACITY,
+            pipeline_store.as_ref().map(|s| s.cache().clone()),
+        );
         let samplers = SamplerCache::default();
         let placeholder = GpuTexture::upload(
             &device,
@@ -236,6 +262,7 @@ impl RenderContext {
             layouts,
             shaders,
             pipelines,
+            pipeline_store,
             samplers,
             placeholder,
         })
@@ -244,7 +271,8 @@ impl RenderContext {
     /// A software context for tests, or None — after a loud message — when this machine
     /// has no adapter at all, so GPU tests skip cleanly instead of failing.
     pub fn for_tests() -> Option<Self> {
-        match Self::new(AdapterPreference::Software) {
+        // Tests keep no pipelines across runs: each run starts from the same state.
+        match Self::with_pipeline_store(AdapterPreference::Software, None) {
             Ok(ctx) => {
                 eprintln!(
                     "GPU tests on {} ({:?}, {:?})",

@@ -23,10 +23,12 @@ pub mod lru;
 pub mod material;
 pub mod pick;
 pub mod pipeline_cache;
+pub mod pipeline_store;
 pub mod probe;
 pub mod quad;
 pub mod scene;
 pub mod shader_cache;
+pub mod skin_probe;
 pub mod target;
 pub mod texture;
 

@@ -59,12 +59,9 @@ fn vs_main(@location(0) position: vec3<f32>, @builtin(instance_index) surface: u
 }
 ";
 
-/// The skinned position exactly as the generated vertex stage computes it
-/// (`gx::wgsl::vertex`), so picked pixels line up with drawn ones.
-const PICK_SKINNED: &str = "
-@vertex
-fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index) surface: u32) -> PickOut {
-    var o: PickOut;
+/// `pos_model`: the skinned position of `position` exactly as the generated vertex stage
+/// computes it (`gx::wgsl::vertex`), for passes that must line up with drawn pixels.
+pub(crate) const SKINNED_POSITION: &str = "
     let p_bind = vec4<f32>(position, 1.0);
     var pos_model = vec3<f32>(0.0);
     for (var k = 0u; k < 4u; k = k + 1u) {
@@ -73,18 +70,29 @@ fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index)
             pos_model = pos_model + w * skin_rows(u_skin.bones[s.bone_indices[k]].model_from_bind, p_bind);
         }
     }
+";
+
+/// The skinned vertex stage, so picked pixels line up with drawn ones.
+fn pick_skinned() -> String {
+    format!(
+        "
+@vertex
+fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index) surface: u32) -> PickOut {{
+    var o: PickOut;{SKINNED_POSITION}
     o.position = u_pick.clip_from_model * vec4<f32>(pos_model, 1.0);
     o.surface = surface;
     return o;
+}}
+"
+    )
 }
-";
 
 fn shader_source(skinned: bool) -> String {
     let mut s = String::from(PICK_COMMON);
     if skinned {
         // The palette sits in group 1 here (the pick pass has no texture group).
         s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));
-        s.push_str(PICK_SKINNED);
+        s.push_str(&pick_skinned());
     } else {
         s.push_str(PICK_PLAIN);
     }

@@ -51,6 +51,9 @@ impl Slot {
     }
 }
 
+/// Stack of the threads that build pipelines: naga's WGSL front end recurses.
+const BUILDER_STACK: usize = 16 << 20;
+
 /// How many pipelines (built or failed) the cache keeps before forgetting the least
 /// recently used.
 pub const PIPELINE_CACHE_CAPACITY: usize = 512;
@@ -59,12 +62,24 @@ struct Shared {
     device: wgpu::Device,
     layouts: Layouts,
     shaders: Arc<ShaderCache>,
+    /// The driver's cache that compiled pipelines go into (see `pipeline_store`).
+    driver_cache: Option<wgpu::PipelineCache>,
     slots: Mutex<LruMap<PipelineKey, Slot>>,
     /// Signalled whenever a slot leaves `Pending`.
     done: Condvar,
 }
 
 impl Shared {
+    fn build(&self, key: &PipelineKey) -> BuildResult {
+        build_pipeline(
+            &self.device,
+            &self.layouts,
+            &self.shaders,
+            self.driver_cache.as_ref(),
+            key,
+        )
+    }
+
     fn slots(&self) -> std::sync::MutexGuard<'_, LruMap<PipelineKey, Slot>> {
         self.slots
             .lock()
@@ -147,6 +162,7 @@ pub fn build_pipeline(
     device: &wgpu::Device,
     layouts: &Layouts,
     shaders: &ShaderCache,
+    driver_cache: Option<&wgpu::PipelineCache>,
     key: &PipelineKey,
 ) -> BuildResult {
     let shader = shaders.get(&key.shader)?;
@@ -191,7 +207,7 @@ pub fn build_pipeline(
                 })],
             }),
             multiview_mask: None,
-            cache: None,
+            cache: driver_cache,
         })
     })?;
     Ok(Arc::new(pipeline))
@@ -216,10 +232,23 @@ impl PipelineCache {
         shaders: Arc<ShaderCache>,
         capacity: usize,
     ) -> Self {
+        Self::with_driver_cache(device, layouts, shaders, capacity, None)
+    }
+
+    /// [`PipelineCache::with_capacity`], compiling into the driver's `driver_cache` (so a
+    /// persisted one makes later runs compile nothing).
+    pub fn with_driver_cache(
+        device: wgpu::Device,
+        layouts: Layouts,
+        shaders: Arc<ShaderCache>,
+        capacity: usize,
+        driver_cache: Option<wgpu::PipelineCache>,
+    ) -> Self {
         let shared = Arc::new(Shared {
             device,
             layouts,
             shaders,
+            driver_cache,
             slots: Mutex::new(LruMap::new(capacity)),
             done: Condvar::new(),
         });
@@ -227,12 +256,11 @@ impl PipelineCache {
         let worker_shared = shared.clone();
         let worker = std::thread::Builder::new()
             .name("tevscope pipeline builder".into())
-            // naga's WGSL front end recurses; give it room.
-            .stack_size(16 << 20)
+            .stack_size(BUILDER_STACK)
             .spawn(move || {
                 while let Ok(key) = rx.recv() {
                     let s = &worker_shared;
-                    let result = build_pipeline(&s.device, &s.layouts, &s.shaders, &key);
+                    let result = s.build(&key);
                     s.finish(key, result);
                 }
             })
@@ -265,9 +293,37 @@ impl PipelineCache {
         slots.insert(key.clone(), Slot::Pending, Slot::evictable);
         drop(slots);
         let s = &self.shared;
-        let result = build_pipeline(&s.device, &s.layouts, &s.shaders, key);
+        let result = s.build(key);
         s.finish(key.clone(), result.clone());
         result
+    }
+
+    /// Builds every pipeline of `keys` not built yet, in parallel (shader generation, naga
+    /// validation and the driver's compile all run on several threads), and waits for them.
+    pub fn get_all_blocking(&self, keys: &[PipelineKey]) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(keys.len()) {
+                let spawned = std::thread::Builder::new()
+                    .name("tevscope pipeline builder".into())
+                    .stack_size(BUILDER_STACK)
+                    .spawn_scoped(scope, || {
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(key) = keys.get(i) else { break };
+                            let _ = self.get_blocking(key);
+                        }
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("cannot start a pipeline builder thread: {e}");
+                }
+            }
+        });
+        // Whatever a thread that failed to start left undone is built here.
+        for key in keys {
+            let _ = self.get_blocking(key);
+        }
     }
 
     /// The pipeline for `key` if built; otherwise starts building it in the background.

@@ -300,20 +300,7 @@ fn read_texcoords_chunk(
             pipeline,
         });
     }
-    let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("texcoord probe"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: TEXCOORD_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
+    let texture = float_target(ctx, "texcoord probe", width, height);
     let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
     let mut encoder = ctx
         .device
@@ -366,6 +353,29 @@ fn read_texcoords_chunk(
                 .collect()
         })
         .collect())
+}
+
+/// A `width` × `height` [`TEXCOORD_FORMAT`] render target that can be read back.
+pub(crate) fn float_target(
+    ctx: &RenderContext,
+    label: &str,
+    width: u32,
+    height: u32,
+) -> wgpu::Texture {
+    ctx.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: TEXCOORD_FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
 }
 
 /// Copies a whole single-level texture back (rows unpadded).

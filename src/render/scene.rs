@@ -848,6 +848,34 @@ impl Scene {
         }
     }
 
+    /// Every vertex skinned on the GPU at the current animation and time, read back:
+    /// model-space positions in the order of the surfaces' vertices (None for an unskinned
+    /// scene). What the colour pass's vertex stage computes, for tests.
+    pub fn gpu_skinned_positions(
+        &mut self,
+        ctx: &RenderContext,
+    ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
+        self.update_skin(ctx);
+        let Some(skin) = &self.skin else {
+            return Ok(None);
+        };
+        let count = self
+            .assets
+            .cmdl
+            .surfaces
+            .iter()
+            .map(|s| s.mesh.vertices.len())
+            .sum::<usize>();
+        super::skin_probe::read_skinned_positions(
+            ctx,
+            &self.vertex_buffer,
+            &skin.vertex_buffer,
+            &skin.bind_group,
+            count as u32,
+        )
+        .map(Some)
+    }
+
     /// Draws the model into `target` (one submission). Pipelines still compiling draw
     /// with the ubershader.
     pub fn render(
@@ -1162,21 +1190,24 @@ impl Scene {
     /// uses them (deterministic output for the CLI and tests).
     pub fn finish_pipelines(&mut self, ctx: &RenderContext) {
         let uber = self.options.shader == ShaderPath::Uber;
+        let mut keys = Vec::new();
         for (i, slot) in self.slots.iter_mut().enumerate() {
             let Some(slot) = slot else { continue };
-            let _ = ctx
-                .pipelines
-                .get_blocking(if uber { &slot.keys.1 } else { &slot.keys.0 });
+            keys.push(if uber { &slot.keys.1 } else { &slot.keys.0 }.clone());
             slot.selected = None;
             if self.has_lines.get(i).copied().unwrap_or(false) {
-                let _ = ctx.pipelines.get_blocking(if uber {
-                    &slot.line_keys.1
-                } else {
-                    &slot.line_keys.0
-                });
+                keys.push(
+                    if uber {
+                        &slot.line_keys.1
+                    } else {
+                        &slot.line_keys.0
+                    }
+                    .clone(),
+                );
                 slot.line_selected = None;
             }
         }
+        ctx.pipelines.get_all_blocking(&keys);
     }
 }
 

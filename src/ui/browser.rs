@@ -3,9 +3,6 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::formats::pak::Pak;
-use crate::formats::{asset_id_string, fourcc_string};
-
 /// What a listed file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FileKind {
@@ -65,56 +62,12 @@ pub fn list_dir(dir: &Path) -> std::io::Result<Vec<DirEntry>> {
     Ok(out)
 }
 
-/// One resource of a PAK, as the browser lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PakRow {
-    /// `0x1A2B3C4D`.
-    pub id: String,
-    /// `CMDL`.
-    pub fourcc: String,
-    /// Name from the named-resource table, if any.
-    pub name: Option<String>,
-    /// The spec that opens it: `file.pak:0x1A2B3C4D.CMDL`.
-    pub spec: String,
-    pub size: u32,
-}
+pub use crate::load::source::{PakRow, list_pak};
 
 impl PakRow {
     pub fn viewable(&self) -> bool {
         matches!(self.fourcc.as_str(), "CMDL" | "ANCS" | "TXTR")
     }
-}
-
-/// Lists a PAK's resources: named ones first, then by type and ID.
-pub fn list_pak(path: &Path) -> anyhow::Result<Vec<PakRow>> {
-    let bytes = std::fs::read(path)?;
-    let label = path.display().to_string();
-    let pak = Pak::parse(&bytes, &label)?;
-    let wide = pak.wide_ids();
-    let mut rows: Vec<PakRow> = pak
-        .entries()
-        .iter()
-        .map(|e| {
-            let id = asset_id_string(e.id, wide);
-            let fourcc = fourcc_string(e.fourcc);
-            PakRow {
-                spec: format!("{label}:{id}.{fourcc}"),
-                name: pak.name_of(e).map(str::to_string),
-                id,
-                fourcc,
-                size: e.size,
-            }
-        })
-        .collect();
-    rows.sort_by(|a, b| {
-        a.name
-            .is_none()
-            .cmp(&b.name.is_none())
-            .then_with(|| a.fourcc.cmp(&b.fourcc))
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    rows.dedup_by(|a, b| a.spec == b.spec);
-    Ok(rows)
 }
 
 /// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),

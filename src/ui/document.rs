@@ -64,6 +64,40 @@ pub struct AnimationInfo {
     pub duration: f32,
 }
 
+/// What the user chose for the resources a model refers to (the viewer's References
+/// section; empty fields are found automatically).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct References {
+    /// A folder searched for textures first.
+    pub texture_dir: String,
+    /// A CSKR file or `PAK:ID`.
+    pub skin: String,
+    /// A CINF file or `PAK:ID`.
+    pub skeleton: String,
+    /// An animation name of the character, or an ANIM file or `PAK:ID`.
+    pub anim: String,
+}
+
+impl References {
+    fn request(&self, spec: &str) -> crate::load::LoadRequest {
+        let given = |s: &str| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
+        crate::load::LoadRequest {
+            skin: given(&self.skin),
+            skeleton: given(&self.skeleton),
+            anim: given(&self.anim),
+            texture_dirs: given(&self.texture_dir)
+                .map(PathBuf::from)
+                .into_iter()
+                .collect(),
+            ..crate::load::LoadRequest::new(spec)
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
 /// An opened resource.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -76,6 +110,8 @@ pub struct Document {
     pub content: Content,
     /// Non-fatal problems (missing textures, parser warnings).
     pub warnings: Vec<String>,
+    /// Which file each part of a model came from and how it was found.
+    pub sources: Vec<String>,
     /// MREA areas next to the file whose light layers the model view offers (label, spec).
     pub areas: Vec<(String, String)>,
 }
@@ -84,6 +120,11 @@ impl Document {
     /// Opens a CMDL or TXTR spec (see [`crate::load::source`]). A whole PAK is not a
     /// document: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
+        Self::open_with(spec, &References::default())
+    }
+
+    /// [`Document::open`] with the user's explicit choices for what a model refers to.
+    pub fn open_with(spec: &str, references: &References) -> anyhow::Result<Self> {
         let (resource, _) = source::open(spec)?;
         if resource.is_pak() {
             return Err(anyhow!(
@@ -95,7 +136,7 @@ impl Document {
             || sniff_ext(&resource.label, "cmdl")
             || sniff_ext(&resource.label, "ancs")
         {
-            return Self::open_model(spec, &resource);
+            return Self::open_model(spec, &resource, references);
         }
         Self::from_resource(spec, &resource)
     }
@@ -103,8 +144,13 @@ impl Document {
     /// A CMDL or ANCS character through [`crate::load::load_model`] (textures, skin,
     /// skeleton and animations found by asset ID), with the material entries the editor
     /// and the quad preview use.
-    fn open_model(spec: &str, resource: &Resource) -> anyhow::Result<Self> {
-        let (model, mut warnings) = crate::load::load_model(spec, None, None, None, None)?;
+    fn open_model(
+        spec: &str,
+        resource: &Resource,
+        references: &References,
+    ) -> anyhow::Result<Self> {
+        let (model, mut warnings) = crate::load::load(&references.request(spec))?;
+        let sources = model.sources;
         let assets = model.assets;
         let cmdl = &assets.cmdl;
         warnings.extend(cmdl.warnings.iter().cloned());
@@ -174,6 +220,7 @@ impl Document {
             stem: screenshot_stem(resource),
             content,
             warnings,
+            sources,
             areas: super::browser::area_sources(spec),
         })
     }
@@ -213,6 +260,7 @@ impl Document {
             stem,
             content,
             warnings,
+            sources: Vec::new(),
             areas: Vec::new(),
         })
     }
@@ -393,6 +441,30 @@ mod tests {
             .count();
         assert!(textured > 0, "no material found its textures");
         assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    }
+
+    /// The viewer's References section: an explicit texture folder and skin are used and
+    /// listed among the files used.
+    #[test]
+    fn explicit_references_are_used_and_listed() {
+        let Some(dir) = crate::testing::conformance_dir() else {
+            return;
+        };
+        let pak = dir.join("mp1_fixtures.pak").display().to_string();
+        let references = References {
+            texture_dir: dir.display().to_string(),
+            skin: format!("{pak}:0xC2000001"),
+            ..References::default()
+        };
+        let doc = Document::open_with(&format!("{pak}:fixture_cube"), &references).unwrap();
+        let sources = doc.sources.join("\n");
+        assert!(
+            sources.contains("0xC2000001.CSKR (chosen explicitly)"),
+            "{sources}"
+        );
+        assert!(sources.contains("skeleton 0xC1000001.CINF"), "{sources}");
+        let plain = Document::open(&format!("{pak}:fixture_cube")).unwrap();
+        assert!(!plain.sources.join("\n").contains("chosen explicitly"));
     }
 
     #[test]

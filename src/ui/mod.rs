@@ -5,14 +5,15 @@
 //!   (so the UI logic runs headless in tests).
 //! - [`viewport`]: the offscreen target shown in the central panel; screenshots and the
 //!   pixel inspector read it back.
-//! - [`document`], [`browser`], [`edit`]: plain data — opened files, the file browser,
-//!   the material under edit and the CPU pixel trace.
+//! - [`document`], [`browser`], [`edit`], [`export`]: plain data — opened files, the file
+//!   browser, the material under edit and the CPU pixel trace, File → Export.
 
 pub mod app;
 pub mod browser;
 pub mod camera;
 pub mod document;
 pub mod edit;
+pub mod export;
 pub mod panels;
 pub mod viewport;
 

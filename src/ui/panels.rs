@@ -2,7 +2,7 @@
 //! GPU work the UI asks for (open, inspect, screenshot) is queued in [`Requests`] and
 //! carried out by the app after the frame, so this module runs headless in tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use egui::{Color32, RichText, Ui};
 
@@ -133,8 +133,13 @@ pub struct AppState {
     /// egui copies of the selection's texture maps, made on first display.
     thumbnails: Option<Vec<Option<Thumbnail>>>,
     pub open_text: String,
+    /// Explicit choices for what opened models refer to.
+    pub references: super::document::References,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
+    /// File → Export: the glTF path, and whether only the playing animation goes in.
+    pub export_path: String,
+    pub export_current_only: bool,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     pub view_status: ViewStatus,
@@ -177,8 +182,11 @@ impl AppState {
             report: None,
             thumbnails: None,
             open_text: String::new(),
+            references: Default::default(),
             screenshot_path: String::new(),
             screenshot_transparent: false,
+            export_path: String::new(),
+            export_current_only: false,
             viewport_texture: None,
             view_status: ViewStatus::default(),
             adapter: String::new(),
@@ -309,12 +317,17 @@ impl AppState {
             }
             return;
         }
-        match Document::open(spec) {
+        match Document::open_with(spec, &self.references) {
             Ok(doc) => {
                 self.load_error = None;
                 self.screenshot_path = doc
                     .dir
                     .join(format!("{}.png", doc.stem))
+                    .display()
+                    .to_string();
+                self.export_path = doc
+                    .dir
+                    .join(format!("{}.glb", doc.stem))
                     .display()
                     .to_string();
                 self.doc = Some(doc);
@@ -493,6 +506,8 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
         ui.strong("tevscope");
         ui.separator();
+        ui.menu_button("File", |ui| file_menu(ui, state));
+        ui.separator();
         ui.label("Open:");
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
@@ -520,6 +535,65 @@ fn top_bar(ui: &mut Ui, state: &mut AppState) {
     }
     if let Some(e) = &state.load_error {
         ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
+    }
+}
+
+/// File → Export: glTF of the open model or character, and its textures as PNG.
+fn file_menu(ui: &mut Ui, state: &mut AppState) {
+    let Some(doc) = &state.doc else {
+        ui.label("Open a model or character to export it.");
+        return;
+    };
+    let stem = doc.stem.clone();
+    let Some((assets, _, _)) = state.model() else {
+        ui.label("Export works on models and characters.");
+        return;
+    };
+    let assets = std::sync::Arc::clone(assets);
+    ui.label("Export to (.glb or .gltf):");
+    ui.add(egui::TextEdit::singleline(&mut state.export_path).desired_width(360.0));
+    if assets.skin.is_some() {
+        ui.checkbox(
+            &mut state.export_current_only,
+            "only the current animation (else all)",
+        );
+    }
+    let path = PathBuf::from(state.export_path.trim());
+    let result = if ui
+        .button("Export glTF")
+        .on_hover_text("The model with its skeleton, skin, animations and textures, as loaded (material edits are not included)")
+        .clicked()
+    {
+        let only = if state.export_current_only {
+            Some(state.animation)
+        } else {
+            None
+        };
+        Some(match only {
+            Some(None) => Err(anyhow::anyhow!("no animation is playing (bind pose)")),
+            Some(Some(i)) => super::export::export_gltf(&assets, &stem, &path, state.set, Some(i)),
+            None => super::export::export_gltf(&assets, &stem, &path, state.set, None),
+        })
+    } else if ui
+        .button("Export textures as PNG")
+        .on_hover_text("Every texture with its mip levels, into a folder next to the glTF path")
+        .clicked()
+    {
+        let dir = path
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(format!("{stem}_textures"));
+        Some(super::export::export_textures(&assets, &dir))
+    } else {
+        None
+    };
+    match result {
+        Some(Ok(line)) => {
+            state.load_error = None;
+            state.notice = Some(line);
+        }
+        Some(Err(e)) => state.load_error = Some(format!("export failed: {e:#}")),
+        None => {}
     }
 }
 
@@ -650,6 +724,7 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     if let Some(e) = &state.browser.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
+    references(ui, state);
     ui.separator();
     let current = state.doc.as_ref().map(|d| d.spec.clone());
     let mut go_to = None;
@@ -753,6 +828,48 @@ fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     if let Some(s) = open {
         state.requests.open = Some(s);
     }
+}
+
+/// Explicit choices for the files a model refers to (otherwise found by asset ID beside it,
+/// by name, or as the only one of their type), and a button to reopen with them.
+fn references(ui: &mut Ui, state: &mut AppState) {
+    let header = if state.references.is_empty() {
+        "References: automatic".to_owned()
+    } else {
+        "References: chosen".to_owned()
+    };
+    egui::CollapsingHeader::new(header)
+        .id_salt("references")
+        .show(ui, |ui| {
+            let r = &mut state.references;
+            for (label, value, hint) in [
+                ("Textures", &mut r.texture_dir, "folder searched first"),
+                ("Skin", &mut r.skin, "CSKR file or PAK:ID"),
+                ("Skeleton", &mut r.skeleton, "CINF file or PAK:ID"),
+                ("Animation", &mut r.anim, "name, ANIM file or PAK:ID"),
+            ] {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{label:<9}"));
+                    ui.add(
+                        egui::TextEdit::singleline(value)
+                            .hint_text(hint)
+                            .desired_width(f32::INFINITY),
+                    );
+                });
+            }
+            ui.horizontal(|ui| {
+                let open = state.doc.as_ref().map(|d| d.spec.clone());
+                if ui
+                    .add_enabled(open.is_some(), egui::Button::new("Reopen with these"))
+                    .clicked()
+                {
+                    state.requests.open = open;
+                }
+                if ui.button("Clear").clicked() {
+                    state.references = Default::default();
+                }
+            });
+        });
 }
 
 fn central(ui: &mut Ui, state: &mut AppState) {
@@ -920,6 +1037,15 @@ fn central(ui: &mut Ui, state: &mut AppState) {
     let Some(doc) = &state.doc else { return };
     for w in doc.warnings.iter().chain(&state.view_status.warnings) {
         ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
+    }
+    if !doc.sources.is_empty() {
+        egui::CollapsingHeader::new(format!("Files used ({})", doc.sources.len()))
+            .id_salt("files_used")
+            .show(ui, |ui| {
+                for s in &doc.sources {
+                    ui.label(RichText::new(s).small().monospace());
+                }
+            });
     }
     let s = &state.view_status;
     if let Some(e) = &s.error {

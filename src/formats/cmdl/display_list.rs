@@ -165,6 +165,8 @@ pub struct SurfaceMesh {
     /// Bytes from the terminating NOP to the end of the display list (0 when the list was
     /// used up). Some tools count each 3 of them as an empty "primitive".
     pub padding_bytes: usize,
+    /// Bytes of the list the decoded primitives use (U of `formats.md` §9.5.9).
+    pub bytes_used: usize,
     /// The first error that stopped decoding; primitives decoded before it are kept.
     #[serde(skip)]
     pub error: Option<FormatError>,
@@ -180,6 +182,7 @@ impl SurfaceMesh {
             points: Vec::new(),
             primitives: Vec::new(),
             padding_bytes: 0,
+            bytes_used: 0,
             error: None,
         }
     }
@@ -216,6 +219,10 @@ pub struct DecodeOptions {
     /// Pick TEX0's array from the VAT index of the surface's first primitive instead of the
     /// material flag.
     pub tex0_from_vat: bool,
+    /// Alt of `formats.md` §9.5.9 (the game's behaviour): stop at the declared display-list
+    /// size and drop a primitive that crosses it. The default decodes to the section end, so
+    /// lists whose size field wrapped at 16 bits (PrimeWorldEditor's writer) draw completely.
+    pub strict_display_list_size: bool,
 }
 
 /// Works out the layout the game uses for a material's attribute word, warning about bits the
@@ -380,11 +387,16 @@ impl Dedup {
     }
 }
 
-/// Decodes one display list. `r` spans exactly the list; `label` names the surface in errors
-/// (e.g. `surface[3]`). Errors stop decoding and land in [`SurfaceMesh::error`]; everything
-/// decoded before them is kept and every index in the result is inside its array.
+/// Decodes one display list. `r` spans the bytes the surface's section holds for the list (A of
+/// `formats.md` §9.5.9) and `declared` is the size its header states (S, already capped at A);
+/// `label` names the surface in errors (e.g. `surface[3]`). A list that runs past S is decoded
+/// to its end (the default; the caller warns) or cut at S (`strict_display_list_size`). Errors
+/// stop decoding and land in [`SurfaceMesh::error`]; everything decoded before them is kept
+/// and every index in the result is inside its array.
+#[allow(clippy::too_many_arguments)]
 pub fn decode(
     r: &mut Reader,
+    declared: usize,
     layout: VertexLayout,
     counts: &ArrayCounts,
     has_short_uvs: bool,
@@ -434,7 +446,12 @@ pub fn decode(
         )
         .within(|| format!("{label}.display_list.primitive[{index}]"));
         match result {
+            Ok(_) if options.strict_display_list_size && r.pos() > declared => {
+                mesh.vertices.truncate(before);
+                break;
+            }
             Ok(prim) => {
+                mesh.bytes_used = r.pos();
                 let n = prim.vertices.len();
                 if mesh
                     .layout
@@ -792,6 +809,7 @@ mod tests {
         let mut r = Reader::new(bytes, "dl");
         let m = decode(
             &mut r,
+            bytes.len(),
             layout(),
             &counts(),
             false,
@@ -925,6 +943,7 @@ mod tests {
         let mut r = Reader::new(&w.buf, "dl");
         let m = decode(
             &mut r,
+            w.buf.len(),
             layout(),
             &counts,
             false,

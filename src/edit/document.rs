@@ -1,0 +1,461 @@
+//! The opened model as an editable document: where it came from, its bytes, the parsed model
+//! and the history of commands. Every change goes through a [`Command`], which carries the
+//! material sets before and after, so undo and redo restore the exact state (and the exact
+//! bytes on save).
+
+use std::path::{Path, PathBuf};
+
+use json_patch::PatchOperation;
+
+use super::patch::{self, PatchError};
+use crate::formats::FormatError;
+use crate::formats::cmdl::Cmdl;
+use crate::formats::material::{Material, MaterialSet};
+use crate::formats::pak::Pak;
+use crate::formats::pak_splice;
+use crate::load::source;
+use crate::schema::CmdlInfo;
+
+/// Where the model's bytes live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// A loose CMDL file.
+    Loose { path: PathBuf },
+    /// Resource `entry` (table index) of a PAK archive.
+    Pak { path: PathBuf, entry: usize },
+}
+
+impl Origin {
+    /// The file on disk (the archive for a PAK member).
+    pub fn path(&self) -> &Path {
+        match self {
+            Origin::Loose { path } | Origin::Pak { path, .. } => path,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DocumentError {
+    #[error("{0}")]
+    Open(String),
+    #[error("cannot read {path}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    #[error("{0} is not a CMDL model (only models can be edited)")]
+    NotAModel(String),
+    #[error(transparent)]
+    Patch(#[from] PatchError),
+    #[error("cannot write {path}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// One material set's state before and after a command.
+#[derive(Debug, Clone, PartialEq)]
+struct SetChange {
+    set: usize,
+    before: MaterialSet,
+    after: MaterialSet,
+}
+
+/// An undoable edit: what it says it does, and the sets it changes (its own inverse).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Command {
+    pub label: String,
+    changes: Vec<SetChange>,
+}
+
+impl Command {
+    /// The command that turns `before` into `after` (only the sets that differ).
+    pub fn between(
+        label: impl Into<String>,
+        before: &[MaterialSet],
+        after: Vec<MaterialSet>,
+    ) -> Self {
+        let changes = after
+            .into_iter()
+            .enumerate()
+            .filter(|(i, a)| before.get(*i) != Some(a))
+            .filter_map(|(set, after)| {
+                Some(SetChange {
+                    set,
+                    before: before.get(set)?.clone(),
+                    after,
+                })
+            })
+            .collect();
+        Self {
+            label: label.into(),
+            changes,
+        }
+    }
+
+    /// Whether the command changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// The command that undoes this one.
+    pub fn inverse(&self) -> Self {
+        Self {
+            label: self.label.clone(),
+            changes: self
+                .changes
+                .iter()
+                .map(|c| SetChange {
+                    set: c.set,
+                    before: c.after.clone(),
+                    after: c.before.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    fn apply(&self, cmdl: &mut Cmdl) {
+        for c in &self.changes {
+            if let Some(set) = cmdl.material_sets.get_mut(c.set) {
+                *set = c.after.clone();
+            }
+        }
+    }
+}
+
+/// An opened model with its edit history.
+#[derive(Debug, Clone)]
+pub struct Document {
+    origin: Origin,
+    /// The file as read: the CMDL, or the whole PAK.
+    file_bytes: Vec<u8>,
+    /// The model's own bytes as read (decompressed for a PAK member).
+    model_bytes: Vec<u8>,
+    label: String,
+    cmdl: Cmdl,
+    undo: Vec<Command>,
+    redo: Vec<Command>,
+    /// Undo depth at the last save (or open): the document is clean there.
+    saved_depth: Option<usize>,
+}
+
+impl Document {
+    /// Opens a loose CMDL, or `FILE.pak:ID` / `FILE.pak:name` (see [`source::split_spec`]).
+    pub fn open(spec: &str) -> Result<Self, DocumentError> {
+        let (path, member) =
+            source::split_spec(spec).map_err(|e| DocumentError::Open(format!("{e:#}")))?;
+        let file_bytes = std::fs::read(&path).map_err(|source| DocumentError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let Some(member) = member else {
+            let label = path.display().to_string();
+            return Self::from_bytes(
+                Origin::Loose { path },
+                file_bytes.clone(),
+                file_bytes,
+                label,
+            );
+        };
+        let pak = Pak::parse(&file_bytes, &path.display().to_string())?;
+        let entry = source::resolve_member(&pak, member).ok_or_else(|| {
+            DocumentError::Open(format!("{}: no resource {member:?}", path.display()))
+        })?;
+        let label = pak.entry_label(entry);
+        if &entry.fourcc != b"CMDL" {
+            return Err(DocumentError::NotAModel(label));
+        }
+        let model = pak.read(&file_bytes, entry)?;
+        let origin = Origin::Pak {
+            path,
+            entry: entry.index,
+        };
+        Self::from_bytes(origin, file_bytes, model, label)
+    }
+
+    /// A loose model from bytes already read (`label` names it in errors).
+    pub fn from_cmdl_bytes(path: PathBuf, bytes: Vec<u8>) -> Result<Self, DocumentError> {
+        let label = path.display().to_string();
+        Self::from_bytes(Origin::Loose { path }, bytes.clone(), bytes, label)
+    }
+
+    fn from_bytes(
+        origin: Origin,
+        file_bytes: Vec<u8>,
+        model_bytes: Vec<u8>,
+        label: String,
+    ) -> Result<Self, DocumentError> {
+        let cmdl = Cmdl::parse(&model_bytes, &label)?;
+        Ok(Self {
+            origin,
+            file_bytes,
+            model_bytes,
+            label,
+            cmdl,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            saved_depth: Some(0),
+        })
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// What errors call the model (`path`, or `file.pak:0xID.CMDL`).
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The model in its current state.
+    pub fn cmdl(&self) -> &Cmdl {
+        &self.cmdl
+    }
+
+    /// The `info --json` document of the current state (what patches address).
+    pub fn info(&self) -> CmdlInfo {
+        CmdlInfo::new(&self.cmdl, &self.label, self.model_bytes().len())
+    }
+
+    /// Applies a JSON Patch as one command. A refused patch changes nothing.
+    pub fn apply_patch(
+        &mut self,
+        ops: &[PatchOperation],
+        label: impl Into<String>,
+    ) -> Result<(), PatchError> {
+        let after = patch::apply(&self.cmdl.material_sets, ops)?;
+        self.execute(Command::between(label, &self.cmdl.material_sets, after));
+        Ok(())
+    }
+
+    /// Replaces one material as one command (for editors that change typed fields).
+    pub fn set_material(
+        &mut self,
+        set: usize,
+        index: usize,
+        material: Material,
+        label: impl Into<String>,
+    ) {
+        let mut after = self.cmdl.material_sets.clone();
+        if let Some(slot) = after.get_mut(set).and_then(|s| s.materials.get_mut(index)) {
+            *slot = material;
+            after[set].repad();
+        }
+        self.execute(Command::between(label, &self.cmdl.material_sets, after));
+    }
+
+    /// Runs a command and records it (an empty command is dropped).
+    pub fn execute(&mut self, command: Command) {
+        if command.is_empty() {
+            return;
+        }
+        command.apply(&mut self.cmdl);
+        if self.saved_depth.is_some_and(|d| d > self.undo.len()) {
+            // The saved state was on the redo branch this command discards.
+            self.saved_depth = None;
+        }
+        self.undo.push(command);
+        self.redo.clear();
+    }
+
+    /// Undoes the last command; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(c) = self.undo.pop() else {
+            return false;
+        };
+        c.inverse().apply(&mut self.cmdl);
+        self.redo.push(c);
+        true
+    }
+
+    /// Redoes the last undone command; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        let Some(c) = self.redo.pop() else {
+            return false;
+        };
+        c.apply(&mut self.cmdl);
+        self.undo.push(c);
+        true
+    }
+
+    /// Labels of the done commands, oldest first.
+    pub fn history(&self) -> impl Iterator<Item = &str> {
+        self.undo.iter().map(|c| c.label.as_str())
+    }
+
+    /// Labels of the undone commands, next to redo first.
+    pub fn redo_history(&self) -> impl Iterator<Item = &str> {
+        self.redo.iter().rev().map(|c| c.label.as_str())
+    }
+
+    /// Whether the state differs from the last save (or the opened file).
+    pub fn is_dirty(&self) -> bool {
+        self.saved_depth != Some(self.undo.len())
+    }
+
+    /// The model's bytes in the current state (the bytes read when nothing changed).
+    pub fn model_bytes(&self) -> Vec<u8> {
+        self.cmdl.to_bytes()
+    }
+
+    /// The whole file in the current state: the CMDL, or the PAK with only this resource
+    /// replaced. An unchanged model gives the file as read.
+    pub fn file_bytes(&self) -> Result<Vec<u8>, DocumentError> {
+        let model = self.model_bytes();
+        match &self.origin {
+            Origin::Loose { .. } => Ok(model),
+            Origin::Pak { path, entry } => {
+                if model == self.model_bytes {
+                    // Recompressing would not reproduce the stored bytes; keep them.
+                    return Ok(self.file_bytes.clone());
+                }
+                let pak = Pak::parse(&self.file_bytes, &path.display().to_string())?;
+                let e = pak.entries().get(*entry).cloned().ok_or_else(|| {
+                    DocumentError::Open(format!("{}: resource {entry} vanished", path.display()))
+                })?;
+                Ok(pak_splice::replace_resource(
+                    &pak,
+                    &self.file_bytes,
+                    &e,
+                    &model,
+                )?)
+            }
+        }
+    }
+
+    /// Writes the current state to `target` safely (temporary file next to it, then rename)
+    /// and marks the document clean.
+    pub fn save_to(&mut self, target: &Path) -> Result<(), DocumentError> {
+        let bytes = self.file_bytes()?;
+        write_atomically(target, &bytes).map_err(|source| DocumentError::Write {
+            path: target.to_path_buf(),
+            source,
+        })?;
+        self.saved_depth = Some(self.undo.len());
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a temporary file in `target`'s folder, syncs it and renames it over
+/// `target`; on failure the temporary file is removed and `target` is untouched.
+pub fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{name}.tevscope-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::formats::Game;
+    use crate::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
+    use crate::testing::sample_material;
+
+    /// Two materials, one triangle each.
+    fn doc() -> Document {
+        let mut b = CmdlBuilder::new(Game::Mp1);
+        b.add_texture(0x1234);
+        let tri = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+            .map(|p| MeshVertex::new(p).normal([0.0, 0.0, 1.0]).uv(0, [0.0, 0.0]));
+        for _ in 0..2 {
+            let m = b.add_material(sample_material());
+            b.add_mesh(m, &tri, &[[0, 1, 2]]).unwrap();
+        }
+        let bytes = b.build_bytes().unwrap();
+        Document::from_cmdl_bytes(PathBuf::from("t.CMDL"), bytes).unwrap()
+    }
+
+    fn with_group(d: &Document, m: usize, g: u32) -> Material {
+        let mut mat = d.cmdl().material_sets[0].materials[m].clone();
+        mat.group_index = g;
+        mat
+    }
+
+    #[test]
+    fn undo_redo_and_the_dirty_marker() {
+        let mut d = doc();
+        let original = d.model_bytes();
+        assert!(!d.is_dirty() && !d.undo() && !d.redo());
+        d.set_material(0, 0, with_group(&d, 0, 5), "group 5");
+        d.set_material(0, 1, with_group(&d, 1, 6), "group 6");
+        assert!(d.is_dirty());
+        assert_eq!(d.history().collect::<Vec<_>>(), ["group 5", "group 6"]);
+        let two = d.model_bytes();
+        assert!(d.undo());
+        assert_eq!(d.redo_history().collect::<Vec<_>>(), ["group 6"]);
+        assert!(d.undo());
+        assert_eq!(d.model_bytes(), original);
+        assert!(!d.is_dirty());
+        assert!(d.redo() && d.redo());
+        assert_eq!(d.model_bytes(), two);
+        // A no-op edit records nothing.
+        d.set_material(0, 0, with_group(&d, 0, 5), "same");
+        assert_eq!(d.history().count(), 2);
+    }
+
+    #[test]
+    fn a_new_edit_after_undo_drops_the_redo_branch_and_the_saved_state() {
+        let mut d = doc();
+        d.set_material(0, 0, with_group(&d, 0, 5), "a");
+        let dir = std::env::temp_dir().join(format!("tevscope-doc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("saved.CMDL");
+        d.save_to(&out).unwrap();
+        assert!(!d.is_dirty());
+        assert_eq!(std::fs::read(&out).unwrap(), d.model_bytes());
+        assert!(d.undo());
+        assert!(d.is_dirty());
+        d.set_material(0, 1, with_group(&d, 1, 9), "b");
+        assert!(!d.redo());
+        // The saved state ("a") can no longer be reached: dirty at every depth.
+        assert!(d.is_dirty());
+        assert!(d.undo());
+        assert!(d.is_dirty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file_and_the_target_alone() {
+        let dir = std::env::temp_dir().join(format!("tevscope-write-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("target")).unwrap();
+        std::fs::write(dir.join("target/keep"), b"x").unwrap();
+        // Renaming a file over a non-empty folder fails.
+        assert!(write_atomically(&dir.join("target"), b"bytes").is_err());
+        assert!(write_atomically(&dir.join("missing/out"), b"bytes").is_err());
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, ["target"]);
+        assert_eq!(std::fs::read(dir.join("target/keep")).unwrap(), b"x");
+        write_atomically(&dir.join("ok"), b"bytes").unwrap();
+        assert_eq!(std::fs::read(dir.join("ok")).unwrap(), b"bytes");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

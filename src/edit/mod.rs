@@ -1,0 +1,9 @@
+//! Editing models: a [`Document`] holds the opened file and its history of undoable
+//! [`Command`]s; [`patch`] turns JSON Patch (RFC 6902) over the `info --json` schema into
+//! commands. The CLI (`tevscope edit`) and the viewer change models only through it.
+
+pub mod document;
+pub mod patch;
+
+pub use document::{Command, Document, DocumentError, Origin, write_atomically};
+pub use patch::{PatchError, Refusal};

@@ -1,0 +1,249 @@
+//! JSON Patch (RFC 6902) over the `info --json` schema, turned into new material sets.
+//!
+//! Each operation is applied to the schema value of the material sets, the touched materials are
+//! read back through [`MaterialInfo::to_material`], checked against the hardware and game limits,
+//! and serialised again. Whatever the operation wrote must survive that trip unchanged: a value
+//! that does not (a count, a raw word that disagrees with its decoded form, a name next to a
+//! number, a read-only field) is refused as derived. The first refused operation stops the
+//! patch; the caller's model is never touched (it gets new sets only on success).
+
+use json_patch::PatchOperation;
+use serde_json::Value;
+
+use crate::formats::Game;
+use crate::formats::material::{Material, MaterialSet};
+use crate::schema::{MaterialInfo, MaterialSetInfo, SchemaError};
+
+/// GX has four konst colour registers (K0–K3).
+pub const MAX_KONSTS: usize = 4;
+
+/// Why one operation was refused. The messages are complete (they include what the JSON Patch
+/// crate or serde said, which applies to the single operation and would otherwise name it as
+/// operation 0), so no variant chains a source.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error(
+        "only fields of one material can be edited: /material_sets/N/materials/M/FIELD (materials, \
+         texture lists and model data are read-only)"
+    )]
+    NotEditable,
+    #[error("{}", .0.kind)]
+    Patch(json_patch::PatchError),
+    #[error("the material no longer fits the schema: {0}")]
+    Schema(serde_json::Error),
+    #[error("{0}")]
+    Field(SchemaError),
+    #[error(
+        "{field} would be {actual}, not {requested}: it is derived from other fields or read-only"
+    )]
+    Derived {
+        field: String,
+        requested: String,
+        actual: String,
+    },
+    #[error("{field}: {message}")]
+    Limit { field: String, message: String },
+}
+
+/// A refused patch: which operation (index in the patch and kind), at which path, and why (in
+/// the message, so a one-line report is complete).
+#[derive(Debug, thiserror::Error)]
+#[error("patch operation {index} ({op} {path}) refused: {reason}")]
+pub struct PatchError {
+    pub index: usize,
+    pub op: &'static str,
+    pub path: String,
+    pub reason: Refusal,
+}
+
+/// The operation's kind as RFC 6902 spells it.
+pub fn op_name(op: &PatchOperation) -> &'static str {
+    match op {
+        PatchOperation::Add(_) => "add",
+        PatchOperation::Remove(_) => "remove",
+        PatchOperation::Replace(_) => "replace",
+        PatchOperation::Move(_) => "move",
+        PatchOperation::Copy(_) => "copy",
+        PatchOperation::Test(_) => "test",
+    }
+}
+
+fn from_path(op: &PatchOperation) -> Option<String> {
+    match op {
+        PatchOperation::Move(m) => Some(m.from.to_string()),
+        PatchOperation::Copy(c) => Some(c.from.to_string()),
+        _ => None,
+    }
+}
+
+/// (set, material) a pointer edits, if it points inside one material.
+fn material_of(path: &str) -> Option<(usize, usize)> {
+    let mut parts = path.strip_prefix('/')?.split('/');
+    let (a, s, b, m) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let field = parts.next()?;
+    if a != "material_sets" || b != "materials" || field.is_empty() {
+        return None;
+    }
+    Some((s.parse().ok()?, m.parse().ok()?))
+}
+
+/// Numbers compare as integers when both are, else as f32 (parameters are stored as f32).
+fn same(requested: &Value, actual: &Value) -> bool {
+    match (requested, actual) {
+        (Value::Number(a), Value::Number(b)) => match (a.as_u64(), b.as_u64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => match (a.as_f64(), b.as_f64()) {
+                (Some(x), Some(y)) => x as f32 == y as f32,
+                _ => false,
+            },
+        },
+        // Fields the request leaves out are derived and filled in; the ones it gives must hold.
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// Error-level §3.12 findings plus the edit-only konst limit, by field.
+fn limit_errors(m: &Material, game: Game, textures: usize) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = m
+        .problems(game, Some(textures))
+        .into_iter()
+        .filter(|p| p.is_error)
+        .map(|p| (p.field, p.message))
+        .collect();
+    let k = m.konst_colors.as_ref().map_or(0, Vec::len);
+    if k > MAX_KONSTS {
+        out.push((
+            "konst_colors_rgba".into(),
+            format!("{k} konst colours; GX has {MAX_KONSTS} (K0–K3)"),
+        ));
+    }
+    out
+}
+
+fn sets_value(sets: &[MaterialSet]) -> Value {
+    let infos: Vec<MaterialSetInfo> = sets.iter().map(MaterialSetInfo::new).collect();
+    serde_json::json!({ "material_sets": infos })
+}
+
+/// Applies `patch` to copies of `sets`; returns the new sets (re-padded where they changed).
+pub fn apply(
+    original: &[MaterialSet],
+    patch: &[PatchOperation],
+) -> Result<Vec<MaterialSet>, PatchError> {
+    let mut sets = original.to_vec();
+    let mut doc = sets_value(&sets);
+    for (index, op) in patch.iter().enumerate() {
+        let path = op.path().to_string();
+        let fail = |reason| PatchError {
+            index,
+            op: op_name(op),
+            path: path.clone(),
+            reason,
+        };
+        let mut touched = Vec::new();
+        for p in std::iter::once(path.clone()).chain(from_path(op)) {
+            let at = material_of(&p).ok_or_else(|| fail(Refusal::NotEditable))?;
+            if !touched.contains(&at) {
+                touched.push(at);
+            }
+        }
+        json_patch::patch(&mut doc, std::slice::from_ref(op))
+            .map_err(|e| fail(Refusal::Patch(e)))?;
+        // `…/-` appends: check the element it became.
+        let check = match path.strip_suffix("/-") {
+            Some(array) => doc
+                .pointer(array)
+                .and_then(Value::as_array)
+                .map_or(path.clone(), |a| {
+                    format!("{array}/{}", a.len().saturating_sub(1))
+                }),
+            None => path.clone(),
+        };
+        let requested = match op {
+            PatchOperation::Remove(_) | PatchOperation::Test(_) => None,
+            _ => doc.pointer(&check).cloned(),
+        };
+        for &(s, m) in &touched {
+            let pointer = format!("/material_sets/{s}/materials/{m}");
+            let value = doc.pointer(&pointer).cloned().unwrap_or(Value::Null);
+            let info: MaterialInfo =
+                serde_json::from_value(value).map_err(|e| fail(Refusal::Schema(e)))?;
+            let Some((set, before)) = sets
+                .get(s)
+                .and_then(|set| Some((set, set.materials.get(m)?)))
+            else {
+                return Err(fail(Refusal::NotEditable));
+            };
+            let after = info
+                .to_material(before, set.game)
+                .map_err(|e| fail(Refusal::Field(e)))?;
+            let old = limit_errors(before, set.game, set.texture_ids.len());
+            if let Some((field, message)) = limit_errors(&after, set.game, set.texture_ids.len())
+                .into_iter()
+                .find(|e| !old.contains(e))
+            {
+                return Err(fail(Refusal::Limit { field, message }));
+            }
+            sets[s].materials[m] = after;
+        }
+        let normal = sets_value(&sets);
+        if let Some(requested) = requested {
+            let actual = normal.pointer(&check).cloned().unwrap_or(Value::Null);
+            if !same(&requested, &actual) {
+                return Err(fail(Refusal::Derived {
+                    field: check,
+                    requested: requested.to_string(),
+                    actual: actual.to_string(),
+                }));
+            }
+        }
+        doc = normal;
+    }
+    repad_changed(original, &mut sets);
+    Ok(sets)
+}
+
+/// Re-pads every set whose bytes differ from `before` (section sizes stay multiples of 32).
+fn repad_changed(before: &[MaterialSet], after: &mut [MaterialSet]) {
+    for (b, a) in before.iter().zip(after.iter_mut()) {
+        if a.materials != b.materials {
+            a.repad();
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_fields_inside_one_material_are_editable() {
+        assert_eq!(
+            material_of("/material_sets/1/materials/2/tev_stages/0"),
+            Some((1, 2))
+        );
+        assert_eq!(material_of("/material_sets/1/materials/2"), None);
+        assert_eq!(material_of("/material_sets/1/texture_file_ids/0"), None);
+        assert_eq!(material_of("/positions/0"), None);
+        assert_eq!(material_of("/material_sets/-/materials/0/flags"), None);
+    }
+
+    #[test]
+    fn requested_values_compare_as_stored() {
+        // Integers exactly, floats as f32, objects by the keys the request gives.
+        assert!(same(&json!(2), &json!(2.0)));
+        assert!(same(&json!(0.1), &json!(f64::from(0.1f32))));
+        assert!(!same(&json!(16_777_217u32), &json!(16_777_216u32)));
+        assert!(same(&json!({"a": 1}), &json!({"a": 1, "derived": 5})));
+        assert!(!same(&json!({"a": 1, "typo": 5}), &json!({"a": 1})));
+        assert!(!same(&json!([1, 2]), &json!([1, 2, 3])));
+    }
+}

@@ -1,0 +1,54 @@
+//! Exports to the formats modders' tools read: glTF 2.0 ([`gltf`]) and textures as PNG
+//! ([`textures`]). Works on the CPU model [`crate::load`] builds (no GPU).
+
+pub mod gltf;
+pub mod textures;
+
+pub use gltf::{AnimationExport, ExportSummary, GltfExport, GltfOptions, build_gltf};
+pub use textures::{TextureFile, write_texture_pngs};
+
+use std::path::{Path, PathBuf};
+
+/// Errors of the export layer.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("writing {path}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("encoding {what}")]
+    Png {
+        what: String,
+        #[source]
+        source: crate::formats::image::ImageError,
+    },
+    #[error("glTF document")]
+    Json(#[source] serde_json::Error),
+    #[error("GLB container")]
+    Glb(#[source] ::gltf::Error),
+    #[error("skeleton or skin")]
+    Anim(#[source] crate::anim::AnimError),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
+/// failed export never leaves a half-written file.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+    let io = |source| ExportError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "export".into());
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(e)
+    })
+}

@@ -1,0 +1,210 @@
+//! An area's world geometry as one drawable model: the world models' arrays concatenated
+//! into a [`Cmdl`] whose surfaces index them, so the renderer, picking and material editing
+//! that work on CMDL models draw rooms unchanged.
+//!
+//! Placement follows `formats.md` §9.5.6: vertex positions are world space, and neither the
+//! area transform nor a world model's transform is applied. World models hidden in the
+//! combat visor (visor flag 0x2) are left out unless asked for (§9.5.4 Default / Alt).
+
+use anyhow::{Result, bail};
+
+use crate::formats::Game;
+use crate::formats::cmdl::{
+    Aabb, AttributeArray, Cmdl, FLAG_SHORT_UVS, Normals, Surface, UvSource, VertexRef,
+};
+use crate::formats::mrea::WorldGeometry;
+
+/// Which world models [`area_model`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AreaView {
+    /// Also world models the combat visor hides (flag 0x2), as PWE and noclip draw them.
+    pub all_world_models: bool,
+}
+
+/// Array offsets of one world model inside the merged arrays.
+#[derive(Clone, Copy)]
+struct Bases {
+    position: usize,
+    normal: usize,
+    color: usize,
+    uv: usize,
+    short_uv: usize,
+}
+
+fn shift(index: u16, base: usize, what: &str) -> Result<u16> {
+    let i = usize::from(index) + base;
+    u16::try_from(i).map_err(|_| {
+        anyhow::anyhow!(
+            "the area's {what} array passes 65536 entries; it is too large to draw as one model"
+        )
+    })
+}
+
+fn shift_vertex(v: &VertexRef, b: Bases, tex0: UvSource) -> Result<VertexRef> {
+    let opt = |x: Option<u16>, base: usize, what: &str| x.map(|i| shift(i, base, what)).transpose();
+    let mut out = *v;
+    out.position = shift(v.position, b.position, "position")?;
+    out.normal = opt(v.normal, b.normal, "normal")?;
+    for c in 0..2 {
+        out.colors[c] = opt(v.colors[c], b.color, "colour")?;
+    }
+    for t in 0..8 {
+        let (base, what) = if t == 0 && tex0 == UvSource::Short {
+            (b.short_uv, "short UV")
+        } else {
+            (b.uv, "UV")
+        };
+        out.tex[t] = opt(v.tex[t], base, what)?;
+    }
+    Ok(out)
+}
+
+fn array<T>(values: Vec<T>) -> AttributeArray<T> {
+    AttributeArray {
+        values,
+        remainder: Vec::new(),
+    }
+}
+
+/// The world geometry as one model (see the module docs). Its surfaces' decoded meshes index
+/// the merged arrays; their display-list bytes are the file's, so the model is for drawing
+/// and inspection, not for writing back (edit the [`WorldGeometry`] and write the area).
+pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
+    let mut positions = Vec::new();
+    let mut normals = Vec::new();
+    let mut colors = Vec::new();
+    let mut uvs = Vec::new();
+    let mut short_uvs = Vec::new();
+    let mut surfaces: Vec<Surface> = Vec::new();
+    let mut bounds: Option<Aabb> = None;
+    for m in &g.world_models {
+        if m.header.hidden_in_combat() && !view.all_world_models {
+            continue;
+        }
+        let b = Bases {
+            position: positions.len(),
+            normal: normals.len(),
+            color: colors.len(),
+            uv: uvs.len(),
+            short_uv: short_uvs.len(),
+        };
+        // Up to the last referenced position: the array's 32-byte padding reads as extra
+        // entries at the origin, which would stretch the bounds the camera frames.
+        let used = m
+            .surfaces
+            .iter()
+            .flat_map(|s| s.mesh.vertices.iter().map(|v| usize::from(v.position) + 1))
+            .max()
+            .unwrap_or(0)
+            .min(m.positions.len());
+        positions.extend_from_slice(&m.positions.values[..used]);
+        normals.extend((0..m.normals.len()).map(|i| g.normal(m, i).unwrap_or_default()));
+        colors.extend_from_slice(&m.colors.values);
+        uvs.extend_from_slice(&m.uvs.values);
+        short_uvs.extend_from_slice(&m.short_uvs.values);
+        let h = &m.header.aabb;
+        bounds = Some(match bounds {
+            None => *h,
+            Some(a) => Aabb::from_points([a.min, a.max, h.min, h.max]).unwrap_or(a),
+        });
+        for s in &m.surfaces {
+            let mut s = s.clone();
+            let tex0 = s.mesh.layout.tex0_source;
+            for v in &mut s.mesh.vertices {
+                *v = shift_vertex(v, b, tex0)?;
+            }
+            surfaces.push(s);
+        }
+    }
+    if positions.len() > usize::from(u16::MAX) + 1 {
+        bail!(
+            "the area has {} positions; one model holds 65536",
+            positions.len()
+        );
+    }
+    Ok(Cmdl {
+        version: if g.game == Game::Mp2 { 4 } else { 2 },
+        flags: FLAG_SHORT_UVS,
+        aabb: bounds.unwrap_or_default(),
+        header_padding: Vec::new(),
+        material_sets: vec![g.material_set.clone()],
+        positions: array(positions),
+        normals: Normals::Float(array(normals)),
+        colors: array(colors),
+        uvs: array(uvs),
+        short_uvs: Some(array(short_uvs)),
+        surface_end_offsets: Vec::new(),
+        surface_table_padding: Vec::new(),
+        surfaces,
+        extra_sections: Vec::new(),
+        trailing: Vec::new(),
+        options: g.options,
+        warnings: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::mrea::parse_mrea;
+
+    #[test]
+    fn fixture_rooms_become_one_model_with_their_22_triangles() {
+        for name in ["mp1_area.MREA", "mp2_area.MREA"] {
+            let Some((data, _)) = crate::testing::conformance_file(&format!("areas/{name}")) else {
+                return;
+            };
+            let m = parse_mrea(&data, name).expect("parses");
+            let g = m.geometry.as_ref().expect("geometry");
+            let model = area_model(g, AreaView::default()).expect("model");
+            assert_eq!(model.triangle_count(), 22, "{name}");
+            assert_eq!(model.surfaces.len(), 4);
+            // The lightmapped floor takes TEX0 from the short UVs (raw 0x8000 → 1.0) and
+            // TEX1 from the float UVs.
+            let floor = &model.surfaces[0];
+            assert_eq!(floor.mesh.layout.tex0_source, UvSource::Short);
+            let v = model.resolved_vertices(floor);
+            let corner = v
+                .iter()
+                .find(|v| v.position == [8.0, 8.0, 0.0])
+                .expect("corner vertex");
+            assert_eq!(corner.tex[0], Some([1.0, 1.0]));
+            assert_eq!(corner.tex[1], Some([2.0, 2.0]));
+            // World model 1 stays where its vertices are (no transform applied), with its
+            // float normals and its surfaces indexing its own part of the arrays.
+            let pillar = model.resolved_vertices(&model.surfaces[2]);
+            assert!(
+                pillar
+                    .iter()
+                    .all(|v| (10.0..=12.0).contains(&v.position[0]))
+            );
+            assert!(pillar.iter().all(|v| v.normal.is_some()));
+            let top = model.resolved_vertices(&model.surfaces[3]);
+            assert!(top.iter().all(|v| v.position[2] == 3.0), "{top:?}");
+            assert_eq!(model.aabb.min, [0.0, 0.0, 0.0]);
+            assert_eq!(model.aabb.max, [12.0, 8.0, 4.0]);
+            // Padding entries past the last referenced position are left out.
+            assert_eq!(model.positions.len(), 17 + 8);
+        }
+    }
+
+    #[test]
+    fn world_models_hidden_in_the_combat_visor_are_left_out_by_default() {
+        let Some((data, _)) = crate::testing::conformance_file("areas/mp1_area.MREA") else {
+            return;
+        };
+        let mut m = parse_mrea(&data, "a").expect("parses");
+        let g = m.geometry.as_mut().expect("geometry");
+        g.world_models[1].header.visor_flags |= 0x2;
+        assert_eq!(
+            area_model(g, AreaView::default())
+                .expect("model")
+                .triangle_count(),
+            12
+        );
+        let all = AreaView {
+            all_world_models: true,
+        };
+        assert_eq!(area_model(g, all).expect("model").triangle_count(), 22);
+    }
+}
