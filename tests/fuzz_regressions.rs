@@ -80,7 +80,11 @@ fn saved_fuzz_regressions_replay_cleanly() {
             files.extend(files_in(&dir));
         }
     }
-    assert!(!files.is_empty(), "no saved inputs under {}", root.display());
+    assert!(
+        !files.is_empty(),
+        "no saved inputs under {}",
+        root.display()
+    );
     eprintln!("replaying {} saved fuzz inputs", files.len());
     replay_all(&files);
 }

@@ -13,7 +13,8 @@ use tevscope::testing::fuzz;
 /// fuzz harness of its family (PAK members decompressed; TXTR levels decoded; CMDL
 /// surfaces expanded to vertices and triangles and materials converted to `gx`; CINF,
 /// CSKR and ANIM built into skeletons, skins and clips, sampled and posed; ANCS and CHAR
-/// meta-animations baked; MREA lights converted). The shader generators are left to the
+/// meta-animations baked; MREA lights converted, world geometry merged and its materials
+/// converted). The shader generators are left to the
 /// fuzz replay test: naga's working memory does not scale with the input.
 fn parse_and_decode(ext: &str, data: &[u8]) {
     match ext.to_ascii_uppercase().as_str() {
@@ -22,7 +23,7 @@ fn parse_and_decode(ext: &str, data: &[u8]) {
         "TXTR" => fuzz::txtr(data),
         "CINF" | "CSKR" | "ANIM" => fuzz::anim(data),
         "ANCS" | "CHAR" => fuzz::ancs_char(data),
-        "MREA" => fuzz::mrea(data),
+        "MREA" => drop(fuzz::mrea_materials(data)),
         other => panic!("no parser for {other}"),
     }
 }

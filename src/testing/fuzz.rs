@@ -33,6 +33,7 @@ use crate::gx::tev::{
 };
 use crate::gx::types::Material;
 use crate::gx::wgsl;
+use crate::load::area::{AreaView, area_model};
 
 const FILE: &str = "fuzz";
 
@@ -71,9 +72,7 @@ pub fn cmdl(data: &[u8]) {
     }
 }
 
-/// CMDL: parse; check that writing it back reproduces the input; expand every surface to
-/// resolved vertices and check its triangles and lines index them; convert every material
-/// of every set to `gx` (the ones that convert are returned).
+/// CMDL: parse; check that writing it back reproduces the input; then [`model_materials`].
 pub fn cmdl_materials(data: &[u8]) -> Vec<Material> {
     let Ok(c) = Cmdl::parse(data, FILE) else {
         return Vec::new();
@@ -83,6 +82,13 @@ pub fn cmdl_materials(data: &[u8]) -> Vec<Material> {
         c.to_bytes() == data,
         "CMDL written back differs from its input"
     );
+    model_materials(&c)
+}
+
+/// Expands every surface to resolved vertices and checks its triangles and lines index
+/// them; converts every material of every set to `gx` (the ones that convert are
+/// returned).
+fn model_materials(c: &Cmdl) -> Vec<Material> {
     for (i, s) in c.surfaces.iter().enumerate() {
         let vertices = c.resolved_vertices(s);
         let _ = c.surface_aabb(s);
@@ -368,12 +374,35 @@ fn stand_in_clips() -> Vec<Clip> {
         .collect()
 }
 
-/// MREA: parse the header, section table, compressed blocks and lights, and convert the
-/// light layers to `gx` lights.
+/// MREA: [`mrea_materials`], then both WGSL generators on every world-geometry material.
 pub fn mrea(data: &[u8]) {
+    for m in mrea_materials(data) {
+        shaders_validate(&m);
+    }
+}
+
+/// MREA: parse the header, section table, compressed blocks, lights and world geometry;
+/// check that writing it back reproduces the input; convert the light layers to `gx`
+/// lights; merge the geometry into the drawable model and treat it as [`model_materials`]
+/// does (its converted materials are returned).
+pub fn mrea_materials(data: &[u8]) -> Vec<Material> {
     let Ok(m) = mrea::parse_mrea(data, FILE) else {
-        return;
+        return Vec::new();
     };
+    // A parsed, unchanged area gives back the input bytes (documented on `to_bytes`).
+    if let Ok(bytes) = m.to_bytes() {
+        assert!(bytes == data, "MREA written back differs from its input");
+    }
     let _ = m.light_layers();
     let _ = m.section_index("lights_section");
+    let Some(g) = &m.geometry else {
+        return Vec::new();
+    };
+    let view = AreaView {
+        all_world_models: true,
+    };
+    match area_model(g, view) {
+        Ok(model) => model_materials(&model),
+        Err(_) => Vec::new(),
+    }
 }
