@@ -784,7 +784,8 @@ impl<'a> SectionBuffers<'a> {
             mrea.raw.blocks.push(data[file_at..on_disk_end].to_vec());
             file_at = on_disk_end;
             let first = block.first_section as usize;
-            let base = mrea.data_section_offsets[first];
+            // A block may hold no sections (then `first` may be the section count).
+            let base = mrea.data_section_offsets.get(first).copied().unwrap_or(0);
             let index = (block.compressed_size != 0).then_some(b);
             for i in first..first + block.section_count as usize {
                 let within = (mrea.data_section_offsets[i] - base) as usize;
