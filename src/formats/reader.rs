@@ -132,8 +132,22 @@ impl<'a> Reader<'a> {
     pub fn f32(&mut self, field: &str) -> Result<f32> {
         Ok(f32::from_be_bytes(self.array(field)?))
     }
+    /// A one-byte bool: 0 or 1. Any other byte is refused: read as `true` it would be
+    /// written back as 1, changing a file nobody edited.
     pub fn bool(&mut self, field: &str) -> Result<bool> {
-        Ok(self.u8(field)? != 0)
+        let at = self.pos;
+        match self.u8(field)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(self.err_at(
+                field,
+                at,
+                ErrorKind::OutOfRange {
+                    value: other.into(),
+                    expected: "0 or 1 (a bool)".into(),
+                },
+            )),
+        }
     }
     pub fn vec3(&mut self, field: &str) -> Result<[f32; 3]> {
         Ok([self.f32(field)?, self.f32(field)?, self.f32(field)?])
@@ -424,5 +438,14 @@ mod tests {
         assert_eq!(w.buf, data);
         // An edited name beyond Latin-1 is written as UTF-8.
         assert_eq!(to_latin1("é→"), [0xE9, 0xE2, 0x86, 0x92]);
+    }
+
+    #[test]
+    fn bools_other_than_0_and_1_are_refused() {
+        // A fuzz find: a PAS4 bool byte 7 was read as true and written back as 1.
+        let mut r = Reader::new(&[0, 1, 7], "t");
+        assert!(!r.bool("a").unwrap() && r.bool("b").unwrap());
+        let e = r.bool("flag").unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("flag", 2));
     }
 }
