@@ -10,8 +10,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tevscope::formats::image::RgbaImage;
 use tevscope::formats::txtr::{EncodeOptions, TexFormat, Txtr};
+use tevscope::image::RgbaImage;
 
 /// A picture with gradients, hard edges and translucency, so no format gets a trivial
 /// input.

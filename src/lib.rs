@@ -4,14 +4,16 @@
 //!
 //! ```text
 //! file bytes ──formats──▶ plain data (CMDL, TXTR, CINF, ANIM, …) and gx::Material
+//!            ──load────▶ model::CpuModel (vertex arrays, surfaces, gx materials, textures, skin)
 //!            ──gx──────▶ shader key + uniforms ──WGSL generator──▶ naga-validated WGSL
 //!            ──anim────▶ posed skeleton, skinning matrices
 //!            ──render──▶ wgpu pipelines, buffers, offscreen targets, PNG
 //!            ──ui──────▶ winit + egui viewer
 //! ```
 //!
-//! `formats` and `anim` know nothing of GPUs; `gx` depends on nothing else in the crate;
-//! `render` owns every wgpu object; `ui` owns egui; the CLI is thin.
+//! `formats` and `anim` know nothing of GPUs; `gx`, `geom` and `image` depend on nothing
+//! else in the crate; `render` owns every wgpu object and reads only the CPU model, never a
+//! file format; `ui` owns egui; the CLI is thin.
 
 pub mod anim;
 pub mod cli;
@@ -19,8 +21,11 @@ pub mod demo;
 pub mod edit;
 pub mod export;
 pub mod formats;
+pub mod geom;
 pub mod gx;
+pub mod image;
 pub mod load;
+pub mod model;
 pub mod render;
 pub mod schema;
 #[doc(hidden)]

@@ -135,9 +135,10 @@ fn areas_render_their_22_triangles_with_every_texture() {
                 .expect(name);
         assert!(warnings.is_empty(), "{name}: {warnings:?}");
         assert_eq!(model.assets.textures.len(), 3, "{name}: textures found");
-        let mut scene = tevscope::render::scene::Scene::new(&ctx, model.assets).expect(name);
+        let cpu = model.assets.cpu_model().expect(name);
+        let mut scene = tevscope::render::scene::Scene::new(&ctx, cpu).expect(name);
         assert!(scene.warnings.is_empty(), "{name}: {:?}", scene.warnings);
-        assert_eq!(scene.cmdl().triangle_count(), 22);
+        assert_eq!(scene.model().triangle_count(), 22);
         let image = scene.render_to_image(&ctx, 128, 128, false).expect(name);
         let _ = image.save_png(out.join(format!("area_{name}.png")));
         let background = image.pixel(0, 0);

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use tevscope::cli;
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 use tevscope::render::{QuadOptions, RenderContext, ShaderPath};
 use tevscope::testing::conformance_dir;
 

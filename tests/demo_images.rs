@@ -17,10 +17,12 @@ mod golden;
 use glam::{Vec3, Vec4};
 use golden::{check_golden, compare, out_dir};
 use tevscope::demo::{self, ShowcaseTile};
-use tevscope::formats::cmdl::Aabb;
-use tevscope::formats::image::RgbaImage;
+use tevscope::formats::cmdl::Cmdl;
+use tevscope::geom::Aabb;
+use tevscope::image::RgbaImage;
+use tevscope::load::ModelAssets;
 use tevscope::load::{load_lights, load_model};
-use tevscope::render::scene::{ModelAssets, Scene};
+use tevscope::render::scene::Scene;
 use tevscope::render::{OrbitCamera, RenderContext};
 
 const PAK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
@@ -35,7 +37,7 @@ fn spec(name: &str) -> String {
 fn demo_scene(ctx: &RenderContext, name: &str) -> (Scene, ModelAssets) {
     let (model, warnings) = load_model(&spec(name), None, None, None, None).expect("demo loads");
     assert!(warnings.is_empty(), "{name}: {warnings:?}");
-    let mut scene = Scene::new(ctx, model.assets.clone()).expect("scene");
+    let mut scene = Scene::new(ctx, model.assets.cpu_model().expect("model")).expect("scene");
     assert!(scene.warnings.is_empty(), "{name}: {:?}", scene.warnings);
     scene.set_lights(load_lights(Some(&spec("lights"))).expect("demo lights"));
     (scene, model.assets)
@@ -57,12 +59,11 @@ fn assert_tiles_covered(
     name: &str,
     image: &RgbaImage,
     camera: &OrbitCamera,
-    scene: &Scene,
+    cmdl: &Cmdl,
     tiles: &[&ShowcaseTile],
 ) {
     for t in tiles {
-        let surface = scene
-            .cmdl()
+        let surface = cmdl
             .surfaces
             .iter()
             .find(|s| s.material_index == t.material_index)
@@ -105,7 +106,7 @@ fn showcase_golden_images() {
         return;
     };
     let demo = demo::build().expect("demo builds");
-    let (mut scene, _) = demo_scene(&ctx, "showcase");
+    let (mut scene, assets) = demo_scene(&ctx, "showcase");
     scene.set_time(TIME);
     let (w, h) = (512, 320);
     let all: Vec<&ShowcaseTile> = demo.tiles.iter().filter(|t| t.column.is_some()).collect();
@@ -113,7 +114,7 @@ fn showcase_golden_images() {
     let whole = front_camera_fitting(&scene.aabb(), w as f32 / h as f32);
     scene.set_camera(whole);
     let image = scene.render_to_image(&ctx, w, h, false).expect("render");
-    assert_tiles_covered("demo_showcase", &image, &whole, &scene, &all);
+    assert_tiles_covered("demo_showcase", &image, &whole, &assets.cmdl, &all);
     check_golden("demo_showcase", &image);
 
     let (rw, rh) = (512, 112);
@@ -125,7 +126,7 @@ fn showcase_golden_images() {
             max: [f32::MIN; 3],
         };
         for t in &tiles {
-            let s = &scene.cmdl().surfaces[t.material_index as usize];
+            let s = &assets.cmdl.surfaces[t.material_index as usize];
             for k in 0..3 {
                 aabb.min[k] = aabb.min[k].min(s.center[k] - 0.55);
                 aabb.max[k] = aabb.max[k].max(s.center[k] + 0.55);
@@ -135,7 +136,7 @@ fn showcase_golden_images() {
         scene.set_camera(camera);
         let name = format!("demo_row{row}");
         let image = scene.render_to_image(&ctx, rw, rh, false).expect("render");
-        assert_tiles_covered(&name, &image, &camera, &scene, &tiles);
+        assert_tiles_covered(&name, &image, &camera, &assets.cmdl, &tiles);
         check_golden(&name, &image);
         if row == 3 {
             // The UV-animation row moves: a later time is another picture, also golden.
@@ -212,7 +213,8 @@ fn worm_gpu_skinning_matches_cpu_skinning() {
         );
         let mut cpu_assets = ModelAssets::new(cmdl);
         cpu_assets.textures = assets.textures.clone();
-        let mut cpu = Scene::new(&ctx, cpu_assets).expect("CPU-skinned scene");
+        let mut cpu =
+            Scene::new(&ctx, cpu_assets.cpu_model().expect("model")).expect("CPU-skinned scene");
         assert!(!cpu.is_skinned());
         cpu.set_lights(load_lights(Some(&spec("lights"))).expect("demo lights"));
         cpu.set_camera(camera);

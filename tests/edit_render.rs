@@ -8,10 +8,11 @@ use std::path::Path;
 use serde_json::json;
 use tevscope::edit::Document;
 use tevscope::formats::cmdl::Cmdl;
-use tevscope::formats::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
-use tevscope::render::scene::{ModelAssets, Scene};
-use tevscope::render::{RenderContext, TextureData};
+use tevscope::image::RgbaImage;
+use tevscope::load::ModelAssets;
+use tevscope::render::RenderContext;
+use tevscope::render::scene::Scene;
 
 fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
     let mut textures = HashMap::new();
@@ -19,13 +20,16 @@ fn render(ctx: &RenderContext, cmdl: Cmdl, dir: &Path) -> RgbaImage {
         for &id in &set.texture_ids {
             if let Ok(bytes) = std::fs::read(dir.join(format!("0x{id:08X}.TXTR"))) {
                 let txtr = Txtr::parse(&bytes, "t").unwrap();
-                textures.insert(u64::from(id), TextureData::from_txtr(&txtr).unwrap());
+                textures.insert(
+                    u64::from(id),
+                    tevscope::load::decode_texture(&txtr).unwrap().0,
+                );
             }
         }
     }
     let mut assets = ModelAssets::new(cmdl);
     assets.textures = textures;
-    let mut scene = Scene::new(ctx, assets).unwrap();
+    let mut scene = Scene::new(ctx, assets.cpu_model().unwrap()).unwrap();
     scene.render_to_image(ctx, 96, 96, false).unwrap()
 }
 

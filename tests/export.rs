@@ -637,8 +637,8 @@ fn posed_characters_match_tevscope_skinning() {
 #[test]
 fn texture_all_mips_and_extract_png() {
     use tevscope::cli::pak_txtr::{extract, texture};
-    use tevscope::formats::image::RgbaImage;
     use tevscope::formats::txtr::Txtr;
+    use tevscope::image::RgbaImage;
     let dir = out_dir("png");
     let spec = format!("{DEMO}:tex_rgba8_wheel");
     let (res, _) = tevscope::load::source::open(&spec).unwrap();
@@ -793,7 +793,8 @@ fn gpu_skinned_characters_match_the_exported_gltf() {
         )
         .unwrap();
         let g = read(&path);
-        let mut scene = tevscope::render::Scene::new(&ctx, model.assets.clone()).unwrap();
+        let mut scene =
+            tevscope::render::Scene::new(&ctx, model.assets.cpu_model().unwrap()).unwrap();
         let skin = model.assets.skin.as_ref().unwrap();
         for (ci, (name, clip)) in skin.clips.iter().enumerate() {
             scene.set_animation(Some(ci));

@@ -568,9 +568,8 @@ fn txtr_encoders_round_trip_every_format() {
         [0, 0, 255, 255],
         [255, 255, 255, 255],
     ];
-    let img = tevscope::formats::image::RgbaImage::from_fn(32, 16, |x, y| {
-        colours[((x / 4 + y / 4) % 4) as usize]
-    });
+    let img =
+        tevscope::image::RgbaImage::from_fn(32, 16, |x, y| colours[((x / 4 + y / 4) % 4) as usize]);
     for format in TexFormat::ALL {
         let t = Txtr::encode(&img, format, &EncodeOptions::default()).unwrap();
         assert_eq!(t.mip_count, 6);
@@ -756,7 +755,7 @@ fn cli_extract_and_texture() {
     let png = out.join("tex.png");
     let spec = format!("{}:0x1A000001", dir.join("mp1_fixtures.pak").display());
     tevscope::cli::pak_txtr::texture(&spec, &png, 1, false).unwrap();
-    let img = tevscope::formats::image::RgbaImage::load_png(&png).unwrap();
+    let img = tevscope::image::RgbaImage::load_png(&png).unwrap();
     assert_eq!((img.width, img.height), (4, 4));
     assert_eq!(img.pixel(1, 0), [0, 0, 0, 255]);
     assert!(tevscope::cli::pak_txtr::texture(&spec, &png, 2, false).is_err());
@@ -764,9 +763,8 @@ fn cli_extract_and_texture() {
     assert!(tevscope::cli::pak_txtr::texture(&cmdl_spec, &png, 0, false).is_err());
 
     // import-texture: PNG → TXTR → PNG.
-    let src = tevscope::formats::image::RgbaImage::from_fn(16, 16, |x, y| {
-        [x as u8 * 16, y as u8 * 16, 0, 255]
-    });
+    let src =
+        tevscope::image::RgbaImage::from_fn(16, 16, |x, y| [x as u8 * 16, y as u8 * 16, 0, 255]);
     src.save_png(out.join("in.png")).unwrap();
     let txtr = out.join("0x00000042.TXTR");
     tevscope::cli::pak_txtr::import_texture(&out.join("in.png"), &txtr, "rgba8", None, None)

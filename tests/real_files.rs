@@ -15,7 +15,7 @@ use tevscope::gx::types::{
 use tevscope::load::model::load_model;
 use tevscope::render::quad::{QuadOptions, render_material_quad};
 use tevscope::render::scene::Scene;
-use tevscope::render::{RenderContext, ShaderPath, TextureData};
+use tevscope::render::{RenderContext, ShaderPath};
 use tevscope::testing::conformance_dir;
 
 /// `real/<folder>/textures.json` entries with their folder.
@@ -138,7 +138,7 @@ fn every_real_texture_draws_its_texels() {
     for (path, _) in &textures {
         let label = path.display().to_string();
         let txtr = Txtr::parse(&std::fs::read(path).expect("read"), &label).expect("parse");
-        let data = TextureData::from_txtr(&txtr).expect("decode");
+        let data = tevscope::load::decode_texture(&txtr).expect("decode").0;
         let (w, h) = (data.width, data.height);
         let options = QuadOptions::new(w, h, ShaderPath::Specialized);
         let image = render_material_quad(&ctx, &material, &[Some(data.clone())], &options)
@@ -167,7 +167,7 @@ fn real_model_opens_with_its_textures_and_draws() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let mut scene = Scene::new(&ctx, loaded.assets).expect("scene");
+    let mut scene = Scene::new(&ctx, loaded.assets.cpu_model().expect("model")).expect("scene");
     let image = scene.render_to_image(&ctx, 128, 128, true).expect("render");
     let covered = image.pixels.chunks(4).filter(|p| p[3] != 0).count();
     assert!(covered > 128 * 128 / 10, "only {covered} pixels drawn");

@@ -22,15 +22,17 @@ use tevscope::formats::cinf::Cinf;
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
 use tevscope::formats::cskr::Cskr;
-use tevscope::formats::image::RgbaImage;
 use tevscope::formats::txtr::Txtr;
 use tevscope::gx::types::{
     AlphaTest, AttnFn, Blend, BlendFactor, BlendMode, ChannelControl, ColorSrc, DiffuseFn,
     GX_IDENTITY, GX_PTIDENTITY, Material, TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
     flags,
 };
-use tevscope::render::scene::{ModelAssets, Scene, SkinAssets};
-use tevscope::render::{OrbitCamera, RenderContext, ShaderPath, TextureData};
+use tevscope::image::RgbaImage;
+use tevscope::load::{ModelAssets, SkinAssets};
+use tevscope::model::TextureData;
+use tevscope::render::scene::Scene;
+use tevscope::render::{OrbitCamera, RenderContext, ShaderPath};
 
 fn ctx() -> Option<RenderContext> {
     RenderContext::for_tests()
@@ -50,7 +52,7 @@ fn sibling_textures(cmdl: &Cmdl, dir: &Path) -> HashMap<u64, TextureData> {
             let txtr = Txtr::parse(&bytes, &path.display().to_string()).expect("sibling TXTR");
             out.insert(
                 u64::from(id),
-                TextureData::from_txtr(&txtr).expect("decode"),
+                tevscope::load::decode_texture(&txtr).expect("decode").0,
             );
         }
     }
@@ -81,7 +83,7 @@ fn every_conformance_model_renders() {
         assets.textures =
             sibling_textures(&assets.cmdl, path.parent().expect("parent of a fixture"));
         let textures = assets.textures.len();
-        let mut scene = Scene::new(&ctx, assets).expect("scene");
+        let mut scene = Scene::new(&ctx, assets.cpu_model().expect("model")).expect("scene");
         let image = scene
             .render_to_image(&ctx, 96, 96, false)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -466,7 +468,7 @@ fn golden_material_showcase() {
     let Some(ctx) = ctx() else { return };
     let mut assets = ModelAssets::new(showcase());
     assets.textures.insert(u64::from(TEX_ID), checker());
-    let mut scene = Scene::new(&ctx, assets).expect("scene");
+    let mut scene = Scene::new(&ctx, assets.cpu_model().expect("model")).expect("scene");
     assert!(scene.warnings.is_empty(), "{:?}", scene.warnings);
     scene.set_camera(front_camera(&scene));
     scene.set_time(0.25);
@@ -526,7 +528,7 @@ fn gpu_skinning_matches_cpu_skinning() {
             clips: vec![("wave".into(), cube.clip.clone())],
         }),
     };
-    let mut gpu = Scene::new(&ctx, assets).expect("skinned scene");
+    let mut gpu = Scene::new(&ctx, assets.cpu_model().expect("model")).expect("skinned scene");
     assert!(gpu.is_skinned());
     // The wave moves the cube well outside its bind box: step back.
     let mut camera = gpu.camera();
@@ -552,7 +554,8 @@ fn gpu_skinning_matches_cpu_skinning() {
         POSE_TIME as f32,
         &gpu.options().pose,
     );
-    let mut cpu = Scene::new(&ctx, ModelAssets::new(cpu_cmdl)).expect("cpu scene");
+    let mut cpu = Scene::new(&ctx, ModelAssets::new(cpu_cmdl).cpu_model().expect("model"))
+        .expect("cpu scene");
     assert!(!cpu.is_skinned());
     cpu.set_camera(camera);
     let reference = cpu
@@ -578,7 +581,7 @@ fn material_edits_update_the_picture() {
     let Some(ctx) = ctx() else { return };
     let mut assets = ModelAssets::new(showcase());
     assets.textures.insert(u64::from(TEX_ID), checker());
-    let mut scene = Scene::new(&ctx, assets.clone()).expect("scene");
+    let mut scene = Scene::new(&ctx, assets.cpu_model().expect("model")).expect("scene");
     scene.set_camera(front_camera(&scene));
     let before = scene
         .render_to_image(&ctx, 160, 100, false)
@@ -636,7 +639,9 @@ fn material_edits_update_the_picture() {
         ModelAssets {
             cmdl: fresh_cmdl,
             ..assets
-        },
+        }
+        .cpu_model()
+        .expect("model"),
     )
     .expect("fresh scene");
     fresh.set_camera(scene.camera());
@@ -809,8 +814,12 @@ fn shader_blending_is_exact() {
             },
             ..Default::default()
         };
-        let mut scene =
-            Scene::with_options(&ctx, ModelAssets::new(cmdl.clone()), options).expect("scene");
+        let mut scene = Scene::with_options(
+            &ctx,
+            ModelAssets::new(cmdl.clone()).cpu_model().expect("model"),
+            options,
+        )
+        .expect("scene");
         let mut c = camera(&scene);
         c.distance *= 1.2;
         scene.set_camera(c);
@@ -870,7 +879,11 @@ fn pipeline_store_persists_across_contexts() {
         return;
     };
     assert_eq!(store.loaded_bytes, 0, "a fresh folder starts cold");
-    let mut scene = Scene::new(&first, ModelAssets::new(showcase())).expect("scene");
+    let mut scene = Scene::new(
+        &first,
+        ModelAssets::new(showcase()).cpu_model().expect("model"),
+    )
+    .expect("scene");
     scene
         .render_to_image(&first, 64, 64, false)
         .expect("render");

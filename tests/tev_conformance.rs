@@ -8,9 +8,9 @@ use tevscope::gx::tev::{
     AlphaSubRounding, PixelInputs, TevOptions, TevProgram, describe_alpha, describe_color, evaluate,
 };
 use tevscope::gx::wgsl::vertex::DrawUniforms;
+use tevscope::model::TextureData;
 use tevscope::render::context::RenderContext;
 use tevscope::render::quad::{QuadGeometry, ShaderPath};
-use tevscope::render::texture::TextureData;
 
 fn inputs(case: &Case, program: &TevProgram) -> PixelInputs {
     PixelInputs::sampled(program, [[0; 4]; 2], |map, _| case.slot_rgba[map as usize])

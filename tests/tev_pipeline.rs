@@ -11,6 +11,7 @@ use tev_common::*;
 use tevscope::gx::tev::{BlendOptions, TevOptions, TevProgram, blend};
 use tevscope::gx::types::*;
 use tevscope::gx::wgsl::vertex::DrawUniforms;
+use tevscope::model::TextureData;
 use tevscope::render::RenderError;
 use tevscope::render::context::RenderContext;
 use tevscope::render::convert::{BlendConversion, CullMode, RenderState};
@@ -21,7 +22,7 @@ use tevscope::render::pipeline_cache::{
 use tevscope::render::quad::{QuadGeometry, QuadRenderer};
 use tevscope::render::shader_cache::ShaderId;
 use tevscope::render::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
-use tevscope::render::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use tevscope::render::texture::{GpuTexture, SamplerMode, Wrap};
 
 /// colour = TEXC × KONST (K0), alpha = TEXA; one texture.
 fn textured(konst: [u8; 4]) -> Material {

@@ -18,9 +18,9 @@ use tevscope::gx::tev::{
 };
 use tevscope::gx::types::*;
 use tevscope::gx::wgsl::vertex::DrawUniforms;
+use tevscope::model::TextureData;
 use tevscope::render::context::RenderContext;
 use tevscope::render::quad::{QuadGeometry, ShaderPath};
-use tevscope::render::texture::TextureData;
 
 const TILE: u32 = 16;
 const BATCH: usize = 32;

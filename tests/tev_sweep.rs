@@ -10,9 +10,9 @@ use tev_common::*;
 use tevscope::gx::tev::{AlphaSubRounding, TevOptions, TevProgram};
 use tevscope::gx::types::*;
 use tevscope::gx::wgsl::vertex::DrawUniforms;
+use tevscope::model::TextureData;
 use tevscope::render::context::RenderContext;
 use tevscope::render::quad::{QuadGeometry, ShaderPath};
-use tevscope::render::texture::TextureData;
 
 const TILE: u32 = 16;
 

@@ -187,7 +187,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
         .expect("screenshot");
     let bytes = std::fs::read(&out).expect("png written");
     assert_eq!(&bytes[1..4], b"PNG");
-    let decoded = tevscope::formats::image::RgbaImage::decode_png(&bytes).expect("decodes");
+    let decoded = tevscope::image::RgbaImage::decode_png(&bytes).expect("decodes");
     assert_eq!((decoded.width, decoded.height), (32, 32));
     assert_eq!(decoded.pixels, image.pixels, "the PNG is the exact target");
     // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.
@@ -486,15 +486,12 @@ mod model_view {
         };
         h.settled_frame();
         let sv = h.viewport.scene_view().expect("model view");
-        let cmdl = sv.scene.cmdl().clone();
+        let model = sv.scene.model().clone();
         let camera = sv.scene.camera().frame_camera(W as f32 / H as f32);
         let clip_from_world = camera.clip_from_view * camera.view_from_world;
         let mut checked = 0;
-        for (i, s) in cmdl.surfaces.iter().enumerate() {
-            let Some(b) = cmdl.surface_aabb(s) else {
-                continue;
-            };
-            let ndc = clip_from_world.project_point3(glam::Vec3::from(b.center()));
+        for (i, s) in model.surfaces.iter().enumerate() {
+            let ndc = clip_from_world.project_point3(glam::Vec3::from(s.center));
             if ndc.x.abs() >= 1.0 || ndc.y.abs() >= 1.0 {
                 continue;
             }
@@ -502,19 +499,16 @@ mod model_view {
             let y = ((0.5 - ndc.y * 0.5) * H as f32) as u32;
             let hit = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick");
             let Some(hit) = hit else { continue };
-            assert_eq!(
-                hit.material,
-                cmdl.surfaces[hit.surface].material_index as usize
-            );
+            assert_eq!(hit.material, model.surfaces[hit.surface].material);
             assert!((0.0..1.0).contains(&hit.depth));
             if hit.surface == i {
                 checked += 1;
             }
         }
         assert!(
-            checked * 2 >= cmdl.surfaces.len(),
+            checked * 2 >= model.surfaces.len(),
             "only {checked} of {} tile centres picked their own surface",
-            cmdl.surfaces.len()
+            model.surfaces.len()
         );
         // The corner is background.
         assert_eq!(sv.scene.pick(&h.ctx, W, H, 0, 0).expect("pick"), None);

@@ -44,13 +44,14 @@ use tevscope::gx::wgsl::interface::GpuVertex;
 use tevscope::gx::wgsl::vertex::{
     CH_ALPHA0, CH_ALPHA1, CH_COLOR0, CH_COLOR1, DrawUniforms, GpuLight, VertexKey,
 };
+use tevscope::model::TextureData;
 use tevscope::render::context::RenderContext;
 use tevscope::render::material::BoundTexture;
 use tevscope::render::probe::{
     PointItem, TexcoordItem, bare_material, pixel_center_ndc, read_texcoords, render_point_tiles,
 };
 use tevscope::render::target::RgbaImage;
-use tevscope::render::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use tevscope::render::texture::{GpuTexture, SamplerMode, Wrap};
 
 const TILE: u32 = 32;
 const VERTS: usize = (TILE * TILE) as usize;

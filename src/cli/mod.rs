@@ -25,7 +25,7 @@ use crate::formats::txtr::Txtr;
 use crate::formats::{Game, fourcc_string};
 use crate::gx;
 use crate::load::source::{self, Resolver, Resource};
-use crate::render::TextureData;
+use crate::model::TextureData;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
 /// Entry point of the `tevscope` binary.

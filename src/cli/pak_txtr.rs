@@ -15,12 +15,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::export::write_texture_pngs;
-use crate::formats::image::RgbaImage;
 use crate::formats::pak::Pak;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr, max_mip_count};
 use crate::formats::{Game, asset_id_string, fourcc_string};
+use crate::image::RgbaImage;
 use crate::load::source::{self, Resource};
-use crate::render::TextureData;
 
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -465,7 +464,7 @@ pub fn texture(spec: &str, out: &Path, mip: u32, all_mips: bool) -> anyhow::Resu
                 .file_stem()
                 .map_or_else(|| "texture".into(), |s| s.to_string_lossy().into_owned()),
         };
-        let data = TextureData::from_txtr(&t)?;
+        let data = crate::load::decode_texture(&t)?.0;
         std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
         let files = write_texture_pngs(&data, &stem, out, true)?;
         let mut text = format!(
@@ -612,7 +611,7 @@ pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<Str
                     let stem = asset_id_string(e.id, pak.wide_ids());
                     let decoded = Txtr::parse(&data, &pak.entry_label(e))
                         .map_err(anyhow::Error::from)
-                        .and_then(|t| Ok(TextureData::from_txtr(&t)?));
+                        .and_then(|t| Ok(crate::load::decode_texture(&t)?.0));
                     match decoded {
                         Ok(t) => {
                             write_texture_pngs(&t, &stem, out_dir, false)?;

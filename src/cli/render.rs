@@ -92,7 +92,11 @@ fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         },
         ..Default::default()
     };
-    let mut scene = Scene::with_options(ctx, model.assets, options)
+    let cpu = model
+        .assets
+        .into_cpu_model()
+        .with_context(|| format!("preparing {}", model.label))?;
+    let mut scene = Scene::with_options(ctx, cpu, options)
         .with_context(|| format!("preparing {}", model.label))?;
     scene.set_lights(load_lights(req.lights.as_deref())?);
     scene.set_time(f64::from(req.time));
@@ -119,8 +123,8 @@ pub fn render_model(req: &RenderRequest) -> Result<String> {
         .with_context(|| format!("writing {}", req.output.display()))?;
     let mut out = format!(
         "{label}: {} surfaces, {} triangles{} → {} ({}×{}, {})\n",
-        scene.cmdl().surfaces.len(),
-        scene.cmdl().triangle_count(),
+        scene.model().surfaces.len(),
+        scene.model().triangle_count(),
         match scene.animation() {
             Some(a) => format!(
                 ", animation {:?} at {}s",
@@ -236,8 +240,8 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
         width: size.0,
         height: size.1,
         frames,
-        surfaces: scene.cmdl().surfaces.len(),
-        triangles: scene.cmdl().triangle_count(),
+        surfaces: scene.model().surfaces.len(),
+        triangles: scene.model().triangle_count(),
         shader: shader_name(shader),
         exact_blend: req.exact_blend,
         cpu_ms_mean,

@@ -8,9 +8,9 @@ use crate::gx::key::{ShaderKey, UberKey};
 use crate::gx::tev::{TevOptions, TevProgram};
 use crate::gx::types::Material;
 use crate::gx::wgsl;
+use crate::model::TextureData;
 use crate::render::{
-    AdapterPreference, QuadOptions, RenderContext, RgbaImage, ShaderPath, TextureData,
-    render_material_quad,
+    AdapterPreference, QuadOptions, RenderContext, RgbaImage, ShaderPath, render_material_quad,
 };
 
 /// The naga-validated WGSL the renderer would compile for `material`: its specialized

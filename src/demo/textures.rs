@@ -5,8 +5,8 @@
 
 use std::f32::consts::{PI, TAU};
 
-use crate::formats::image::RgbaImage;
 use crate::formats::txtr::{EncodeOptions, PaletteFormat, TexFormat, Txtr};
+use crate::image::RgbaImage;
 
 use super::DemoError;
 

@@ -37,7 +37,6 @@ use serde::Serialize;
 use super::ExportError;
 use crate::anim::{
     BindRotations, Clip, ClipBinding, Pose, PoseOptions, RootMotion, Skeleton, SkinBinding,
-    SkinOptions,
 };
 use crate::formats::cmdl::{ResolvedVertex, Surface};
 use crate::gx::tev::{stage_texcoord, stage_texture_map};
@@ -45,7 +44,7 @@ use crate::gx::types::{
     AlphaInput, BlendFactor, BlendMode, ColorInput, Compare, Material as GxMaterial, TexGenSrc,
     flags,
 };
-use crate::render::scene::ModelAssets;
+use crate::load::ModelAssets;
 
 /// What to export.
 #[derive(Debug, Clone, Default)]
@@ -336,24 +335,8 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
 
     let skin = match &assets.skin {
         Some(s) if !s.skeleton.is_empty() => {
-            // As the renderer: only positions the surfaces use count (the position
-            // section's 32-byte padding adds entries no skin group covers).
-            let used = cmdl
-                .surfaces
-                .iter()
-                .flat_map(|s| &s.mesh.vertices)
-                .map(|v| usize::from(v.position) + 1)
-                .max()
-                .unwrap_or(0)
-                .min(cmdl.positions.len());
-            let binding = SkinBinding::new(
-                &s.cskr,
-                &s.skeleton,
-                used,
-                cmdl.normals.len().min(used),
-                SkinOptions::default(),
-            )
-            .map_err(ExportError::Anim)?;
+            // The same weights the renderer draws with.
+            let binding = s.binding(cmdl).map_err(ExportError::Anim)?;
             b.warnings.extend(binding.warnings.iter().cloned());
             Some(SkinContext {
                 binding,

@@ -22,7 +22,7 @@ pub enum ExportError {
     Png {
         what: String,
         #[source]
-        source: crate::formats::image::ImageError,
+        source: crate::image::ImageError,
     },
     #[error("glTF document")]
     Json(#[source] serde_json::Error),

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::{ExportError, write_atomic};
-use crate::formats::image::RgbaImage;
-use crate::render::TextureData;
+use crate::image::RgbaImage;
+use crate::model::TextureData;
 
 /// One PNG written.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -10,21 +10,7 @@ use super::{ErrorKind, Game, Reader, Result, Writer, fourcc_string};
 /// Meta-animations and meta-transitions nest; deeper input is rejected.
 pub const MAX_DEPTH: usize = 64;
 
-/// An axis-aligned box: min then max.
-#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
-pub struct Aabb {
-    pub min: [f32; 3],
-    pub max: [f32; 3],
-}
-
-impl Aabb {
-    pub(crate) fn read(r: &mut Reader<'_>, field: &str) -> Result<Self> {
-        Ok(Self {
-            min: r.vec3(field)?,
-            max: r.vec3(field)?,
-        })
-    }
-}
+pub use crate::geom::Aabb;
 
 // ---------------------------------------------------------------------------------------
 // PAS4
@@ -1080,11 +1066,6 @@ fn write_pas_value(w: &mut Writer, v: PasValue) {
     }
 }
 
-fn write_aabb(w: &mut Writer, b: &Aabb) {
-    w.vec3(b.min);
-    w.vec3(b.max);
-}
-
 /// An optional field must be present exactly when its version gate says so, or the file
 /// would not parse back the same.
 fn gate<T>(value: &Option<T>, required: bool, field: &str, version: u16) -> Result<()> {
@@ -1280,7 +1261,7 @@ impl Character {
             write_count(w, aabbs.len(), "animation_aabbs")?;
             for a in aabbs {
                 w.cstring(&a.name);
-                write_aabb(w, &a.aabb);
+                a.aabb.write(w);
             }
             write_count(w, effects.len(), "effects")?;
             for e in effects {
@@ -1322,7 +1303,7 @@ impl Character {
             write_count(w, s.entries.len(), "spatial.entries")?;
             for (id, b) in &s.entries {
                 w.u32(*id);
-                write_aabb(w, b);
+                b.write(w);
             }
         }
         Ok(())

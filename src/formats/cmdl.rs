@@ -30,13 +30,9 @@ pub const FLAG_SHORT_NORMALS: u32 = 0x2;
 /// Header flag: a short-UV section is present.
 pub const FLAG_SHORT_UVS: u32 = 0x4;
 
-/// An axis-aligned box (min then max), as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
-pub struct Aabb {
-    pub min: [f32; 3],
-    pub max: [f32; 3],
-}
+pub use crate::geom::Aabb;
 
+/// The box as files store it: min then max, three f32 each.
 impl Aabb {
     pub fn read(r: &mut Reader, field: &str) -> Result<Self> {
         Ok(Self {
@@ -47,23 +43,6 @@ impl Aabb {
     pub fn write(&self, w: &mut Writer) {
         w.vec3(self.min);
         w.vec3(self.max);
-    }
-    /// The smallest box around `points`; None when there are none.
-    pub fn from_points(points: impl IntoIterator<Item = [f32; 3]>) -> Option<Self> {
-        let mut it = points.into_iter();
-        let first = it.next()?;
-        let mut b = Self {
-            min: first,
-            max: first,
-        };
-        for p in it {
-            b.min = [0, 1, 2].map(|k| b.min[k].min(p[k]));
-            b.max = [0, 1, 2].map(|k| b.max[k].max(p[k]));
-        }
-        Some(b)
-    }
-    pub fn center(&self) -> [f32; 3] {
-        [0, 1, 2].map(|k| (self.min[k] + self.max[k]) * 0.5)
     }
 }
 
@@ -1077,14 +1056,5 @@ mod tests {
         b[7] = 5;
         let e = Cmdl::parse(&b, "x").unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
-    }
-
-    #[test]
-    fn aabb_from_points() {
-        let b = Aabb::from_points([[1.0, 2.0, 3.0], [-1.0, 5.0, 0.0]]).unwrap();
-        assert_eq!(b.min, [-1.0, 2.0, 0.0]);
-        assert_eq!(b.max, [1.0, 5.0, 3.0]);
-        assert_eq!(b.center(), [0.0, 3.5, 1.5]);
-        assert!(Aabb::from_points([]).is_none());
     }
 }

@@ -10,7 +10,6 @@ pub mod cinf;
 pub mod cmdl;
 pub mod cskr;
 pub mod error;
-pub mod image;
 pub mod material;
 pub mod mrea;
 pub mod pak;

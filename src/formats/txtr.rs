@@ -6,9 +6,9 @@
 //! palette entries are alpha-first, and CMPR interpolates with 3/8–5/8 weights and makes
 //! index 3 of a 3-colour block the average colour with alpha 0.
 
-use super::image::RgbaImage;
 use super::material::warning;
 use super::{ErrorKind, FormatError, Reader, Result, Writer};
+use crate::image::RgbaImage;
 
 /// Size of the fixed header (format, width, height, mip count).
 pub const HEADER_SIZE: usize = 12;
@@ -787,8 +787,8 @@ pub fn decode_image(
                 *t = pal(usize::from(u16::from_be_bytes([v[0], v[1]]) & 0x3FFF));
             }
         }),
-        TexFormat::Rgb565 => detile16(width, height, data, texel_table(&RGB565_TABLE, rgb565)),
-        TexFormat::Rgb5A3 => detile16(width, height, data, texel_table(&RGB5A3_TABLE, rgb5a3)),
+        TexFormat::Rgb565 => detile16(width, height, data, packed_rgb565),
+        TexFormat::Rgb5A3 => detile16(width, height, data, packed_rgb5a3),
         TexFormat::Rgba8 => detile::<4, 4, 64>(width, height, data, |b, out| {
             let (ar, gb) = b.split_at(32);
             for ((t, ar), gb) in out
@@ -802,9 +802,10 @@ pub fn decode_image(
         }),
         TexFormat::Cmpr => detile::<8, 8, 32>(width, height, data, |b, out| {
             for (s, sub) in b.chunks_exact(8).enumerate() {
-                let c0 = u16::from_be_bytes([sub[0], sub[1]]);
-                let c1 = u16::from_be_bytes([sub[2], sub[3]]);
-                let p = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
+                let p = packed_cmpr_palette(
+                    u16::from_be_bytes([sub[0], sub[1]]),
+                    u16::from_be_bytes([sub[2], sub[3]]),
+                );
                 let (x0, y0) = ((s & 1) * 4, (s >> 1) * 4);
                 for (ty, &bits) in sub[4..].iter().enumerate() {
                     let row = &mut out[y0 + ty][x0..x0 + 4];
@@ -817,30 +818,88 @@ pub fn decode_image(
     }
 }
 
+/// [`cmpr_palette`] as packed texels, computed on all three channels at once: each channel
+/// sits in a 16-bit lane of a u64, where the weighted sums (at most 8 × 255) cannot spill.
+#[inline(always)]
+fn packed_cmpr_palette(c0: u16, c1: u16) -> [u32; 4] {
+    const LANES: u64 = 0x0000_00FF_00FF_00FF;
+    let widen = |c: u16| {
+        let c = u64::from(c);
+        let (r, g, b) = (c >> 11, (c >> 5) & 63, c & 31);
+        ((r << 3) | (r >> 2)) | ((g << 2) | (g >> 4)) << 16 | ((b << 3) | (b >> 2)) << 32
+    };
+    let texel = |l: u64, a: u32| {
+        pack(
+            (l & 0xFF) as u32,
+            (l >> 16 & 0xFF) as u32,
+            (l >> 32 & 0xFF) as u32,
+            a,
+        )
+    };
+    let (p0, p1) = (widen(c0), widen(c1));
+    // Both modes computed and one chosen by mask: whether a sub-block has 3 or 4 colours is
+    // unpredictable, a branch on it costs more than the arithmetic.
+    let four = 0u64.wrapping_sub(u64::from(c0 > c1));
+    let p2 = (((5 * p0 + 3 * p1) >> 3) & four | ((p0 + p1) >> 1) & !four) & LANES;
+    let p3 = ((3 * p0 + 5 * p1) >> 3) & four | p2 & !four;
+    let a3 = 255 & four as u32;
+    [
+        texel(p0, 255),
+        texel(p1, 255),
+        texel(p2, 255),
+        texel(p3 & LANES, a3),
+    ]
+}
+
 /// A texel with R = G = B = `i` and alpha `a`, packed as its RGBA8 bytes.
 #[inline]
 fn gray(i: u8, a: u8) -> u32 {
     u32::from_ne_bytes([i, i, i, a])
 }
 
-/// Every 16-bit texel value of a format, decoded once (256 KiB; built on first use).
-type TexelTable = std::sync::OnceLock<Box<[u32]>>;
-static RGB565_TABLE: TexelTable = std::sync::OnceLock::new();
-static RGB5A3_TABLE: TexelTable = std::sync::OnceLock::new();
-
-fn texel_table(table: &'static TexelTable, decode: fn(u16) -> [u8; 4]) -> &'static [u32] {
-    table.get_or_init(|| {
-        (0..=u16::MAX)
-            .map(|v| u32::from_ne_bytes(decode(v)))
-            .collect()
-    })
+/// RGB565 → packed RGBA8 without branches or tables (bit replication as shifts), so a
+/// block's 16 texels vectorise.
+#[inline(always)]
+fn packed_rgb565(v: u32) -> u32 {
+    let (r, g, b) = (v >> 11, (v >> 5) & 63, v & 31);
+    let r = (r << 3) | (r >> 2);
+    let g = (g << 2) | (g >> 4);
+    let b = (b << 3) | (b >> 2);
+    pack(r, g, b, 255)
 }
 
-/// A 16-bit direct-colour format (4×4 blocks of big-endian texels) through its table.
-fn detile16(width: u32, height: u32, data: &[u8], table: &[u32]) -> RgbaImage {
+/// RGB5A3 → packed RGBA8: both encodings computed and one selected by bit 15, without
+/// branches, so a block's 16 texels vectorise.
+#[inline(always)]
+fn packed_rgb5a3(v: u32) -> u32 {
+    let e5 = |x: u32| ((x & 31) << 3) | ((x & 31) >> 2);
+    let e4 = |x: u32| (x & 15) * 0x11;
+    let e3 = |x: u32| ((x & 7) << 5) | ((x & 7) << 2) | ((x & 7) >> 1);
+    let opaque = pack(e5(v >> 10), e5(v >> 5), e5(v), 255);
+    let translucent = pack(e4(v >> 8), e4(v >> 4), e4(v), e3(v >> 12));
+    let mask = 0u32.wrapping_sub(v >> 15 & 1);
+    (opaque & mask) | (translucent & !mask)
+}
+
+/// Four channel values (each below 256) packed as the bytes R, G, B, A in memory.
+#[inline(always)]
+fn pack(r: u32, g: u32, b: u32, a: u32) -> u32 {
+    if cfg!(target_endian = "little") {
+        r | g << 8 | b << 16 | a << 24
+    } else {
+        a | b << 8 | g << 16 | r << 24
+    }
+}
+
+/// A 16-bit direct-colour format (4×4 blocks of big-endian texels).
+fn detile16(width: u32, height: u32, data: &[u8], texel: impl Fn(u32) -> u32) -> RgbaImage {
     detile::<4, 4, 32>(width, height, data, |b, out| {
-        for (t, v) in out.as_flattened_mut().iter_mut().zip(b.chunks_exact(2)) {
-            *t = table[usize::from(u16::from_be_bytes([v[0], v[1]]))];
+        let mut values = [0u32; 16];
+        for (v, pair) in values.iter_mut().zip(b.chunks_exact(2)) {
+            *v = u32::from(u16::from_be_bytes([pair[0], pair[1]]));
+        }
+        for (t, &v) in out.as_flattened_mut().iter_mut().zip(&values) {
+            *t = texel(v);
         }
     })
 }
@@ -855,20 +914,28 @@ fn detile<const BW: usize, const BH: usize, const BYTES: usize>(
     decode: impl Fn(&[u8; BYTES], &mut [[u32; BW]; BH]),
 ) -> RgbaImage {
     let (w, h) = (width as usize, height as usize);
-    let blocks_x = w.div_ceil(BW);
-    let blocks = blocks_x * h.div_ceil(BH);
     let mut img = RgbaImage::new(width, height);
     let mut texels = [[0u32; BW]; BH];
-    for (i, block) in data.chunks_exact(BYTES).take(blocks).enumerate() {
-        let Ok(block) = <&[u8; BYTES]>::try_from(block) else {
-            break;
-        };
-        decode(block, &mut texels);
-        let (x0, y0) = ((i % blocks_x) * BW, (i / blocks_x) * BH);
-        let cols = BW.min(w - x0);
-        for (ty, row) in texels.iter().enumerate().take(h - y0) {
-            let at = ((y0 + ty) * w + x0) * 4;
-            img.pixels[at..at + cols * 4].copy_from_slice(bytemuck::cast_slice(&row[..cols]));
+    let mut blocks = data.chunks_exact(BYTES);
+    for y0 in (0..h).step_by(BH) {
+        let rows = BH.min(h - y0);
+        for x0 in (0..w).step_by(BW) {
+            let Some(block) = blocks.next().and_then(|b| <&[u8; BYTES]>::try_from(b).ok()) else {
+                return img;
+            };
+            decode(block, &mut texels);
+            let cols = BW.min(w - x0);
+            for (ty, row) in texels.iter().enumerate().take(rows) {
+                let at = ((y0 + ty) * w + x0) * 4;
+                if cols == BW {
+                    // A whole row: a copy of known size.
+                    let dst: &mut [u8] = &mut img.pixels[at..at + BW * 4];
+                    dst.copy_from_slice(bytemuck::cast_slice::<u32, u8>(row));
+                } else {
+                    img.pixels[at..at + cols * 4]
+                        .copy_from_slice(bytemuck::cast_slice(&row[..cols]));
+                }
+            }
         }
     }
     img
@@ -1386,6 +1453,37 @@ mod tests {
         }
         // 0x7111 (A3 = 7, RGB444 = 1,1,1) is opaque grey 17, which RGB555 cannot hold.
         assert_eq!(to_rgb5a3([17, 17, 17, 255]), 0x7111);
+    }
+
+    /// The packed (SIMD-within-a-register) palette and texel paths equal the per-channel
+    /// reference for every texel value and a spread of endpoint pairs.
+    #[test]
+    fn packed_decoders_equal_the_reference() {
+        for v in 0..=u16::MAX {
+            assert_eq!(
+                packed_rgb565(u32::from(v)),
+                u32::from_ne_bytes(rgb565(v)),
+                "{v:#06x}"
+            );
+            assert_eq!(
+                packed_rgb5a3(u32::from(v)),
+                u32::from_ne_bytes(rgb5a3(v)),
+                "{v:#06x}"
+            );
+        }
+        let mut x = 0x2545_F491u32;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let (c0, c1) = ((x >> 16) as u16, x as u16);
+            let want = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
+            assert_eq!(packed_cmpr_palette(c0, c1), want, "{c0:#06x} {c1:#06x}");
+            assert_eq!(
+                packed_cmpr_palette(c1, c0),
+                cmpr_palette(c1, c0).map(u32::from_ne_bytes)
+            );
+        }
     }
 
     #[test]

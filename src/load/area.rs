@@ -188,6 +188,48 @@ mod tests {
         }
     }
 
+    /// World models end up as surfaces of one CPU model, with the room's one material set
+    /// converted to GX and each surface's triangles on world-space positions.
+    #[test]
+    fn fixture_rooms_become_one_cpu_model() {
+        for name in ["mp1_area.MREA", "mp2_area.MREA"] {
+            let Some((data, _)) = crate::testing::conformance_file(&format!("areas/{name}")) else {
+                return;
+            };
+            let m = parse_mrea(&data, name).expect("parses");
+            let g = m.geometry.as_ref().expect("geometry");
+            let cmdl = area_model(g, AreaView::default()).expect("model");
+            let cpu = super::super::ModelAssets::new(cmdl)
+                .cpu_model()
+                .expect("cpu model");
+            assert_eq!(cpu.surfaces.len(), 4, "{name}");
+            assert_eq!(cpu.triangle_count(), 22, "{name}");
+            assert_eq!(cpu.material_sets.len(), 1);
+            let set = &cpu.material_sets[0];
+            for s in &cpu.surfaces {
+                assert!(
+                    set.materials[s.material].gx.is_ok(),
+                    "{name}: material {}",
+                    s.material
+                );
+                let vertices = s.vertices.start as usize..s.vertices.end as usize;
+                assert!(
+                    s.triangles
+                        .iter()
+                        .flatten()
+                        .all(|&v| (v as usize) < vertices.len())
+                );
+            }
+            // The pillar (world model 1) keeps its world-space placement.
+            let pillar = &cpu.surfaces[2];
+            let xs =
+                &cpu.mesh.positions[pillar.vertices.start as usize..pillar.vertices.end as usize];
+            assert!(xs.iter().all(|p| (10.0..=12.0).contains(&p[0])), "{name}");
+            assert_eq!((cpu.aabb.min, cpu.aabb.max), ([0.0; 3], [12.0, 8.0, 4.0]));
+            assert!(cpu.warnings.is_empty(), "{name}: {:?}", cpu.warnings);
+        }
+    }
+
     #[test]
     fn world_models_hidden_in_the_combat_visor_are_left_out_by_default() {
         let Some((data, _)) = crate::testing::conformance_file("areas/mp1_area.MREA") else {

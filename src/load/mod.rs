@@ -3,8 +3,10 @@
 //! skeletons and animations. This is the application edge, so errors are `anyhow`.
 
 pub mod area;
+pub mod cpu;
 pub mod model;
 pub mod source;
 
+pub use cpu::{ModelAssets, SkinAssets, decode_texture};
 pub use model::{LoadRequest, LoadedModel, load, load_lights, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

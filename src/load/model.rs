@@ -10,6 +10,7 @@ use super::area::{AreaView, area_model};
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
+use super::cpu::{ModelAssets, SkinAssets, decode_texture};
 use crate::anim::{Clip, MetaClip, Skeleton, SlerpMode, bake};
 use crate::formats::Game;
 use crate::formats::ancs::{Ancs, MetaAnim};
@@ -20,8 +21,7 @@ use crate::formats::cskr::Cskr;
 use crate::formats::mrea::{parse_mrea, parse_mrea_lights};
 use crate::formats::txtr::Txtr;
 use crate::gx::lights::{LightOptions, LightPreset, LightSet};
-use crate::render::TextureData;
-use crate::render::scene::{ModelAssets, SkinAssets};
+use crate::model::TextureData;
 
 /// A model with what it needs, and the animation the request asked for.
 pub struct LoadedModel {
@@ -157,13 +157,15 @@ fn load_textures(
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    let results: Vec<(u64, Result<Option<(TextureData, String, Vec<String>)>>)> = ids
+    /// A texture, the file it came from and its parser's warnings (None: not found).
+    type Loaded = Result<Option<(TextureData, String, Vec<String>)>>;
+    let results: Vec<(u64, Loaded)> = ids
         .par_iter()
         .map(|&id| {
             let loaded = resolver.find(id, Some(*b"TXTR")).and_then(|r| {
                 r.map(|r| {
                     let t = Txtr::parse(&r.bytes, &r.label)?;
-                    Ok((TextureData::from_txtr(&t)?, r.label, t.warnings))
+                    Ok((decode_texture(&t)?.0, r.label, t.warnings))
                 })
                 .transpose()
             });

@@ -8,7 +8,7 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::formats::cmdl::Aabb;
+use crate::geom::Aabb;
 use crate::gx::frame::FrameCamera;
 
 /// Orbit camera parameters (angles in degrees, distances in model units).
@@ -52,6 +52,18 @@ impl OrbitCamera {
         c
     }
 
+    /// The material preview's plane in 3D (it stands in the XZ plane facing −Y): seen
+    /// head-on from 3 units in front.
+    pub fn facing_plane() -> Self {
+        Self {
+            yaw_degrees: 180.0,
+            pitch_degrees: 0.0,
+            distance: 3.0,
+            target: [0.0; 3],
+            fov_y_degrees: 50.0,
+        }
+    }
+
     /// Turns the camera by a pointer drag of (dx, dy) pixels: dragging right turns the
     /// model right (the eye moves left around it), dragging down raises the eye.
     pub fn orbit(&mut self, dx: f32, dy: f32) {
@@ -89,15 +101,7 @@ impl OrbitCamera {
     /// view of `aspect`: the box fills the view instead of its bounding sphere. Keeps the
     /// current distance when the box cannot be fitted (degenerate input).
     pub fn fit_box(&mut self, aabb: &Aabb, aspect: f32, margin: f32) {
-        let corners: Vec<Vec3> = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 == 0 { aabb.min[0] } else { aabb.max[0] },
-                    if i & 2 == 0 { aabb.min[1] } else { aabb.max[1] },
-                    if i & 4 == 0 { aabb.min[2] } else { aabb.max[2] },
-                )
-            })
-            .collect();
+        let corners = aabb.corners().map(Vec3::from);
         self.fit_points(&corners, aspect, margin);
     }
 

@@ -5,11 +5,12 @@ use std::sync::Arc;
 use super::pipeline_cache::{PIPELINE_CACHE_CAPACITY, PipelineCache};
 use super::pipeline_store::PipelineStore;
 use super::shader_cache::ShaderCache;
-use super::texture::{GpuTexture, SamplerCache, TextureData};
+use super::texture::{GpuTexture, SamplerCache};
 use super::{RenderError, SharedError};
 use crate::gx::wgsl::interface::{
     BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM,
 };
+use crate::model::TextureData;
 
 /// Which adapter to open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

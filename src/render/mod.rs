@@ -40,10 +40,10 @@ pub use pipeline_cache::{
     MaterialPipeline, PipelineCache, PipelineKey, PipelineStatus, ShaderPath,
 };
 pub use quad::{QuadOptions, QuadRenderer, render_material_quad};
-pub use scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions, SkinAssets};
+pub use scene::{ClearMode, FrameStats, Scene, SceneOptions};
 pub use shader_cache::{ShaderCache, ShaderId};
 pub use target::{OffscreenTarget, RgbaImage};
-pub use texture::{SamplerMode, TextureData};
+pub use texture::SamplerMode;
 
 use std::sync::Arc;
 

@@ -13,11 +13,12 @@ use super::context::RenderContext;
 use super::convert::RenderState;
 use super::material::{BoundTexture, GpuMaterial};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
-use super::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::DrawUniforms;
+use crate::model::TextureData;
 
 pub use super::pipeline_cache::ShaderPath;
 

@@ -1,7 +1,7 @@
 //! [`Scene`]: one CMDL (optionally skinned and animated) drawn as Prime draws it.
 //!
-//! Built once from [`ModelAssets`]: one vertex and index buffer for all surfaces (from
-//! [`Cmdl::resolved_vertices`]), one skin-influence buffer for skinned models, the textures
+//! Built once from a [`CpuModel`]: one vertex and index buffer for all surfaces, one
+//! skin-influence buffer for skinned models, the textures
 //! of the active material set (mipped, GX sampling of `gx.md` §14), and per material a
 //! [`GpuMaterial`] with its own `DrawUniforms` buffer. Each [`Scene::render`] does one CPU
 //! update ([`FrameUpdate`]: UV-animation matrices, lights, transforms; the pose → bone
@@ -11,9 +11,9 @@
 //! Typical use (the CLI, the tests and the viewer):
 //!
 //! ```no_run
-//! # fn demo(ctx: &tevscope::render::RenderContext, cmdl: tevscope::formats::cmdl::Cmdl) -> Result<(), tevscope::render::RenderError> {
-//! use tevscope::render::scene::{ModelAssets, Scene};
-//! let mut scene = Scene::new(ctx, ModelAssets::new(cmdl))?;
+//! # fn demo(ctx: &tevscope::render::RenderContext, model: tevscope::model::CpuModel) -> Result<(), tevscope::render::RenderError> {
+//! use tevscope::render::scene::Scene;
+//! let mut scene = Scene::new(ctx, model)?;
 //! scene.set_time(1.5);
 //! let image = scene.render_to_image(ctx, 640, 480, false)?;
 //! # let _ = image; Ok(()) }
@@ -35,51 +35,19 @@ use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
-use super::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
-use crate::anim::{
-    Clip, ClipBinding, GpuBoneMatrices, Pose, PoseOptions, Skeleton, SkinBinding, SkinOptions,
-};
-use crate::formats::cmdl::{Aabb, Cmdl};
-use crate::formats::cskr::Cskr;
+use super::texture::{GpuTexture, SamplerMode, Wrap};
+use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
+use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
+use crate::model::{CpuModel, CpuSkin};
 
 /// Material flag: an occluder surface (not drawn by default; `formats.md` §3).
 pub const FLAG_OCCLUDER: u32 = 0x200;
-
-/// A skeleton, its skin and the character's animations.
-#[derive(Debug, Clone)]
-pub struct SkinAssets {
-    pub skeleton: Skeleton,
-    pub cskr: Cskr,
-    /// Named clips (ANCS animation names, or file names).
-    pub clips: Vec<(String, Clip)>,
-}
-
-/// What a [`Scene`] is built from.
-#[derive(Debug, Clone)]
-pub struct ModelAssets {
-    pub cmdl: Cmdl,
-    /// Decoded textures by asset ID (see [`TextureData::from_txtr`]); IDs the materials
-    /// name but this map lacks draw with the white placeholder and a warning.
-    pub textures: HashMap<u64, TextureData>,
-    /// Skeleton, skin and animations; None draws unskinned.
-    pub skin: Option<SkinAssets>,
-}
-
-impl ModelAssets {
-    pub fn new(cmdl: Cmdl) -> Self {
-        Self {
-            cmdl,
-            textures: HashMap::new(),
-            skin: None,
-        }
-    }
-}
 
 /// Options fixed when a scene is built (change them with [`Scene::rebuild_materials`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -239,7 +207,6 @@ impl Destination {
 }
 
 struct SkinGpu {
-    binding: SkinBinding,
     vertex_buffer: wgpu::Buffer,
     palette_buffer: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
@@ -251,9 +218,8 @@ struct SkinGpu {
 
 /// A model ready to draw; see the module docs.
 pub struct Scene {
-    assets: ModelAssets,
-    /// The gx view of every material set (`material_sets[set][index]`); edits go here.
-    materials: Vec<Vec<Option<Material>>>,
+    /// What it draws; material edits go into its `gx` materials.
+    cpu: CpuModel,
     options: SceneOptions,
     camera: OrbitCamera,
     lights: LightSet,
@@ -266,7 +232,7 @@ pub struct Scene {
     slots: Vec<Option<MaterialSlot>>,
     textures: HashMap<u64, GpuTexture>,
     frame: FrameUpdate,
-    model: ModelId,
+    model_id: ModelId,
     dirty: Vec<usize>,
     skin: Option<SkinGpu>,
     transparent_order: Vec<(f32, usize)>,
@@ -280,82 +246,53 @@ pub struct Scene {
     pub warnings: Vec<String>,
 }
 
-fn gpu_vertex(v: &crate::formats::cmdl::ResolvedVertex) -> GpuVertex {
-    GpuVertex {
-        position: v.position,
-        normal: v.normal.unwrap_or([0.0, 0.0, 1.0]),
-        color0: v.colors[0].unwrap_or([255; 4]),
-        color1: v.colors[1].unwrap_or([255; 4]),
-        tex: v.tex.map(|t| t.unwrap_or([0.0; 2])),
-    }
-}
-
 impl Scene {
     /// Builds a scene with default options.
-    pub fn new(ctx: &RenderContext, assets: ModelAssets) -> Result<Scene, RenderError> {
-        Self::with_options(ctx, assets, SceneOptions::default())
+    pub fn new(ctx: &RenderContext, model: CpuModel) -> Result<Scene, RenderError> {
+        Self::with_options(ctx, model, SceneOptions::default())
     }
 
     pub fn with_options(
         ctx: &RenderContext,
-        assets: ModelAssets,
+        cpu: CpuModel,
         options: SceneOptions,
     ) -> Result<Scene, RenderError> {
-        let cmdl = &assets.cmdl;
         let mut warnings = Vec::new();
-        let materials: Vec<Vec<Option<Material>>> = cmdl
-            .material_sets
-            .iter()
-            .enumerate()
-            .map(|(s, set)| {
-                set.materials
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| match m.to_gx() {
-                        Ok(g) => Some(g),
-                        Err(p) => {
-                            if s == options.material_set {
-                                warnings.push(format!(
-                                    "material {i}: {}: {} (its surfaces are not drawn)",
-                                    p.field, p.message
-                                ));
-                            }
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        if let Some(set) = cpu.material_sets.get(options.material_set) {
+            for (i, m) in set.materials.iter().enumerate() {
+                if let Err(e) = &m.gx {
+                    warnings.push(format!("material {i}: {e} (its surfaces are not drawn)"));
+                }
+            }
+        }
+        warnings.extend(cpu.warnings.iter().cloned());
 
         // Geometry: every surface's vertices and triangles, once.
-        let mut vertices = Vec::new();
+        let mesh = &cpu.mesh;
+        let mut vertices: Vec<GpuVertex> = (0..mesh.len())
+            .map(|v| GpuVertex {
+                position: mesh.positions[v],
+                normal: mesh.normals[v],
+                color0: mesh.colors[0][v],
+                color1: mesh.colors[1][v],
+                tex: mesh.tex[v],
+            })
+            .collect();
         let mut indices: Vec<u32> = Vec::new();
-        let mut skin_of_vertex: Vec<u16> = Vec::new();
-        let mut surfaces = Vec::with_capacity(cmdl.surfaces.len());
-        for (i, s) in cmdl.surfaces.iter().enumerate() {
-            if let Some(e) = &s.mesh.error {
-                warnings.push(format!(
-                    "surface {i}: display list stopped early ({e}); drawing what decoded"
-                ));
-            }
-            let base_vertex = vertices.len() as i32;
-            vertices.extend(cmdl.resolved_vertices(s).iter().map(gpu_vertex));
-            skin_of_vertex.extend(s.mesh.vertices.iter().map(|v| v.position));
+        let mut surfaces = Vec::with_capacity(cpu.surfaces.len());
+        for s in &cpu.surfaces {
             let first_index = indices.len() as u32;
-            indices.extend(s.mesh.triangles.iter().flatten());
+            indices.extend(s.triangles.iter().flatten());
             let first_line_index = indices.len() as u32;
-            indices.extend(s.mesh.lines.iter().flatten());
-            let center = cmdl
-                .surface_aabb(s)
-                .map_or(Vec3::from(s.center), |b| Vec3::from(b.center()));
+            indices.extend(s.lines.iter().flatten());
             surfaces.push(SurfaceDraw {
-                material: s.material_index as usize,
+                material: s.material,
                 first_index,
                 index_count: first_line_index - first_index,
                 first_line_index,
                 line_index_count: indices.len() as u32 - first_line_index,
-                base_vertex,
-                center,
+                base_vertex: s.vertices.start as i32,
+                center: Vec3::from(s.center),
             });
         }
         if vertices.is_empty() {
@@ -376,22 +313,17 @@ impl Scene {
                     usage: wgpu::BufferUsages::INDEX,
                 })
         });
-        let aabb = Aabb::from_points(cmdl.positions.values.iter().copied()).unwrap_or(cmdl.aabb);
-
-        let skin = match &assets.skin {
-            Some(s) => Some(Self::build_skin(ctx, cmdl, s, &skin_of_vertex, options)?),
+        let aabb = cpu.aabb;
+        let skin = match &cpu.skin {
+            Some(s) => Some(Self::build_skin(ctx, s, options)?),
             None => None,
         };
-        if let Some(s) = &skin {
-            warnings.extend(s.binding.warnings.iter().map(|w| format!("skin: {w}")));
-        }
 
         let mut frame = FrameUpdate::new(options.frame);
-        let model = frame.add_model(Mat4::IDENTITY, Vec3::from(aabb.center()));
+        let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(aabb.center()));
         let mut scene = Scene {
             camera: OrbitCamera::framing(&aabb),
-            assets,
-            materials,
+            cpu,
             options,
             lights: LightPreset::Basic.light_set(),
             time: 0.0,
@@ -403,7 +335,7 @@ impl Scene {
             slots: Vec::new(),
             textures: HashMap::new(),
             frame,
-            model,
+            model_id,
             dirty: Vec::new(),
             skin,
             transparent_order: Vec::new(),
@@ -418,56 +350,22 @@ impl Scene {
 
     fn build_skin(
         ctx: &RenderContext,
-        cmdl: &Cmdl,
-        assets: &SkinAssets,
-        position_of_vertex: &[u16],
+        cpu: &CpuSkin,
         options: SceneOptions,
     ) -> Result<SkinGpu, RenderError> {
-        let skeleton = &assets.skeleton;
+        let skeleton = &cpu.skeleton;
         if skeleton.len() > MAX_SKIN_BONES {
             return Err(RenderError::Model(format!(
                 "skeleton has {} bones; the skinning palette holds {MAX_SKIN_BONES}",
                 skeleton.len()
             )));
         }
-        // Only the positions the display lists use count: a CMDL's position section is
-        // padded to 32 bytes, so its parsed length can include zero entries the skin's
-        // groups (rightly) do not cover. Normals are counted the same way, as Retro's
-        // skins list them one to one with positions (the GPU uses position influences).
-        let used = position_of_vertex
+        let mut skin_vertices: Vec<SkinVertex> = cpu
+            .influences
             .iter()
-            .map(|&p| usize::from(p) + 1)
-            .max()
-            .unwrap_or(0)
-            .min(cmdl.positions.len());
-        let binding = SkinBinding::new(
-            &assets.cskr,
-            skeleton,
-            used,
-            cmdl.normals.len().min(used),
-            SkinOptions::default(),
-        )
-        .map_err(|e| RenderError::Model(e.to_string()))?;
-        let mut skin_vertices: Vec<SkinVertex> = position_of_vertex
-            .iter()
-            .map(|&p| {
-                if (p as usize) < binding.position_count() {
-                    let inf = binding.position_influence(p as usize);
-                    let mut v = SkinVertex {
-                        bones: inf.bones,
-                        weights: [0.0; 4],
-                    };
-                    v.weights[..inf.count as usize]
-                        .copy_from_slice(&inf.weights[..inf.count as usize]);
-                    v
-                } else {
-                    // A position index past the array: nothing to skin (the vertex
-                    // reads position 0 anyway); keep it on bone 0 with weight 1.
-                    SkinVertex {
-                        bones: [0; 4],
-                        weights: [1.0, 0.0, 0.0, 0.0],
-                    }
-                }
+            .map(|v| SkinVertex {
+                bones: v.bones,
+                weights: v.weights,
             })
             .collect();
         if skin_vertices.is_empty() {
@@ -498,13 +396,12 @@ impl Scene {
                 resource: palette_buffer.as_entire_binding(),
             }],
         });
-        let bindings = assets
+        let bindings = cpu
             .clips
             .iter()
             .map(|(_, c)| ClipBinding::new(c, skeleton).ok())
             .collect();
         Ok(SkinGpu {
-            binding,
             vertex_buffer,
             palette_buffer,
             bind_group,
@@ -527,36 +424,34 @@ impl Scene {
         self.pick = None;
         let set_index = options
             .material_set
-            .min(self.assets.cmdl.material_sets.len().saturating_sub(1));
+            .min(self.cpu.material_sets.len().saturating_sub(1));
         self.options.material_set = set_index;
         self.slots.clear();
         self.dirty.clear();
         self.frame = FrameUpdate::new(options.frame);
-        self.model = self
+        self.model_id = self
             .frame
             .add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
-        let Some(set) = self.assets.cmdl.material_sets.get(set_index) else {
+        let Some(set) = self.cpu.material_sets.get(set_index) else {
             self.warnings.push("the model has no material set".into());
             return Ok(());
         };
-        let texture_ids = set.texture_ids.clone();
-        let file_materials = set.materials.clone();
-        for (i, m) in file_materials.iter().enumerate() {
-            let Some(gx) = self.materials[set_index][i].clone() else {
+        let materials = set.materials.clone();
+        for (i, m) in materials.iter().enumerate() {
+            let Ok(gx) = &m.gx else {
                 self.slots.push(None);
                 continue;
             };
-            let mut bound = Vec::with_capacity(m.texture_indices.len());
-            for (k, &ti) in m.texture_indices.iter().enumerate() {
-                let Some(&id) = texture_ids.get(ti as usize) else {
-                    self.warnings.push(format!(
-                        "material {i}: texture {k} indexes entry {ti} of a {}-entry list; white placeholder",
-                        texture_ids.len()
-                    ));
-                    bound.push(None);
-                    continue;
-                };
-                bound.push(self.texture(ctx, u64::from(id)));
+            let mut bound = Vec::with_capacity(m.textures.len());
+            for slot in &m.textures {
+                match slot {
+                    Ok(id) => bound.push(self.texture(ctx, *id)),
+                    Err(e) => {
+                        self.warnings
+                            .push(format!("material {i}: {e}; white placeholder"));
+                        bound.push(None);
+                    }
+                }
             }
             let draw_uniforms = ctx.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("DrawUniforms"),
@@ -564,9 +459,9 @@ impl Scene {
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             });
-            let mut gpu = GpuMaterial::new(ctx, &gx, &options.tev, &draw_uniforms, &bound);
+            let mut gpu = GpuMaterial::new(ctx, gx, &options.tev, &draw_uniforms, &bound);
             gpu.set_skinned(self.skin.is_some());
-            let block = self.frame.add_material(self.model, &gx);
+            let block = self.frame.add_material(self.model_id, gx);
             let keys = Self::keys(&gpu, &options);
             let line_keys = Self::line_keys(&gpu, &options);
             self.slots.push(Some(MaterialSlot {
@@ -584,18 +479,18 @@ impl Scene {
                 occluder: gx.flags & FLAG_OCCLUDER != 0,
             }));
         }
-        self.has_lines = vec![false; file_materials.len()];
+        self.has_lines = vec![false; materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.line_index_count > 0
                 && let Some(l) = self.has_lines.get_mut(s.material)
             {
                 *l = true;
             }
-            if s.material >= file_materials.len() {
+            if s.material >= materials.len() {
                 self.warnings.push(format!(
                     "surface {i}: material {} of {} (not drawn)",
                     s.material,
-                    file_materials.len()
+                    materials.len()
                 ));
             }
         }
@@ -633,7 +528,7 @@ impl Scene {
                 sampler: gx_sampler(t.mip_count),
             });
         }
-        let Some(data) = self.assets.textures.get(&id) else {
+        let Some(data) = self.cpu.textures.get(&id) else {
             let msg = format!("texture 0x{id:08X} not found; white placeholder");
             if !self.warnings.contains(&msg) {
                 self.warnings.push(msg);
@@ -661,8 +556,9 @@ impl Scene {
         self.aabb
     }
 
-    pub fn cmdl(&self) -> &Cmdl {
-        &self.assets.cmdl
+    /// What the scene draws (materials as edited).
+    pub fn model(&self) -> &CpuModel {
+        &self.cpu
     }
 
     pub fn options(&self) -> &SceneOptions {
@@ -701,16 +597,12 @@ impl Scene {
 
     /// Names of the character's animations (empty without a skin).
     pub fn animation_names(&self) -> Vec<&str> {
-        self.assets
-            .skin
-            .as_ref()
-            .map(|s| s.clips.iter().map(|(n, _)| n.as_str()).collect())
-            .unwrap_or_default()
+        self.cpu.animation_names()
     }
 
     /// Duration of animation `index` in seconds.
     pub fn animation_duration(&self, index: usize) -> Option<f32> {
-        self.assets
+        self.cpu
             .skin
             .as_ref()
             .and_then(|s| s.clips.get(index))
@@ -742,14 +634,14 @@ impl Scene {
     }
 
     pub fn material(&self, set: usize, index: usize) -> Option<&Material> {
-        self.materials.get(set)?.get(index)?.as_ref()
+        self.cpu.material(set, index)
     }
 
     /// The material to edit; call [`Scene::mark_material_dirty`] afterwards. Value edits
     /// rewrite uniforms; structural edits request a new pipeline (the ubershader draws
     /// until it is ready).
     pub fn material_mut(&mut self, set: usize, index: usize) -> Option<&mut Material> {
-        self.materials.get_mut(set)?.get_mut(index)?.as_mut()
+        self.cpu.material_mut(set, index)
     }
 
     /// Applies the edits to material `index` of the active set at the next render.
@@ -789,7 +681,7 @@ impl Scene {
         let set = self.options.material_set;
         let dirty = std::mem::take(&mut self.dirty);
         for i in dirty {
-            let Some(Some(m)) = self.materials.get(set).and_then(|s| s.get(i)) else {
+            let Some(m) = self.cpu.material(set, i) else {
                 continue;
             };
             let Some(Some(slot)) = self.slots.get_mut(i) else {
@@ -807,19 +699,19 @@ impl Scene {
             }
         }
         let mut frame = FrameUpdate::new(self.options.frame);
-        let model = frame.add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
+        let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
         for (i, slot) in self.slots.iter_mut().enumerate() {
-            if let (Some(slot), Some(Some(m))) = (slot, self.materials[set].get(i)) {
-                slot.block = frame.add_material(model, m);
+            if let (Some(slot), Some(m)) = (slot, self.cpu.material(set, i)) {
+                slot.block = frame.add_material(model_id, m);
             }
         }
         self.frame = frame;
-        self.model = model;
+        self.model_id = model_id;
     }
 
     /// Poses the skeleton at the scene time and uploads the palette if it changed.
     fn update_skin(&mut self, ctx: &RenderContext) {
-        let (Some(skin), Some(assets)) = (&mut self.skin, &self.assets.skin) else {
+        let (Some(skin), Some(assets)) = (&mut self.skin, &self.cpu.skin) else {
             return;
         };
         let options = &self.options.pose;
@@ -859,13 +751,7 @@ impl Scene {
         let Some(skin) = &self.skin else {
             return Ok(None);
         };
-        let count = self
-            .assets
-            .cmdl
-            .surfaces
-            .iter()
-            .map(|s| s.mesh.vertices.len())
-            .sum::<usize>();
+        let count = self.cpu.mesh.len();
         super::skin_probe::read_skinned_positions(
             ctx,
             &self.vertex_buffer,

@@ -3,7 +3,7 @@
 
 use super::RenderError;
 use super::context::RenderContext;
-pub use crate::formats::image::RgbaImage;
+pub use crate::image::RgbaImage;
 
 /// Colour format of every target: 8-bit UNORM, never sRGB (GX has no gamma).
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;

@@ -4,89 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::RenderError;
-
-/// A decoded texture as the GPU receives it: RGBA8 rows top to bottom (y = 0 is the
-/// first texel row stored), level 0 first, each level half the size of the previous
-/// (at least 1).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TextureData {
-    pub width: u32,
-    pub height: u32,
-    pub levels: Vec<Vec<u8>>,
-}
-
-impl TextureData {
-    /// A single-level texture filled with one colour.
-    pub fn solid(width: u32, height: u32, rgba: [u8; 4]) -> Self {
-        Self {
-            width,
-            height,
-            levels: vec![rgba.repeat((width * height) as usize)],
-        }
-    }
-
-    /// The complete mip levels of a TXTR, decoded (a level cut short ends the chain; a
-    /// texture without a decodable level 0 is an error).
-    pub fn from_txtr(txtr: &crate::formats::txtr::Txtr) -> Result<Self, RenderError> {
-        let (levels, error) = txtr.decode_complete_levels();
-        let Some(first) = levels.first() else {
-            return Err(RenderError::Texture(match error {
-                Some(e) => e.to_string(),
-                None => "no mip levels".into(),
-            }));
-        };
-        let data = Self {
-            width: first.width,
-            height: first.height,
-            levels: levels.into_iter().map(|l| l.pixels).collect(),
-        };
-        data.validate()?;
-        Ok(data)
-    }
-
-    /// Size of mip `level`.
-    pub fn level_size(&self, level: usize) -> (u32, u32) {
-        ((self.width >> level).max(1), (self.height >> level).max(1))
-    }
-
-    /// Texel (x, y) of level 0.
-    pub fn texel(&self, x: u32, y: u32) -> [u8; 4] {
-        let i = ((y * self.width + x) * 4) as usize;
-        let l = &self.levels[0];
-        [l[i], l[i + 1], l[i + 2], l[i + 3]]
-    }
-
-    /// Checks sizes: at least one level, every level exactly its size, no more levels than
-    /// the chain has.
-    pub fn validate(&self) -> Result<(), RenderError> {
-        if self.width == 0 || self.height == 0 {
-            return Err(RenderError::Texture(format!(
-                "empty texture {}x{}",
-                self.width, self.height
-            )));
-        }
-        let max_levels = 32 - self.width.max(self.height).leading_zeros();
-        if self.levels.is_empty() || self.levels.len() > max_levels as usize {
-            return Err(RenderError::Texture(format!(
-                "{} mip levels for {}x{} (1..={max_levels} allowed)",
-                self.levels.len(),
-                self.width,
-                self.height
-            )));
-        }
-        for (i, l) in self.levels.iter().enumerate() {
-            let (w, h) = self.level_size(i);
-            if l.len() != (w * h * 4) as usize {
-                return Err(RenderError::Texture(format!(
-                    "level {i} has {} bytes, {w}x{h} RGBA8 needs {}",
-                    l.len(),
-                    w * h * 4
-                )));
-            }
-        }
-        Ok(())
-    }
-}
+use crate::model::TextureData;
 
 /// An uploaded texture.
 #[derive(Debug, Clone)]
@@ -104,7 +22,8 @@ impl GpuTexture {
         data: &TextureData,
         label: &str,
     ) -> Result<Self, RenderError> {
-        data.validate()?;
+        data.validate()
+            .map_err(|e| RenderError::Texture(e.to_string()))?;
         let limit = device.limits().max_texture_dimension_2d;
         if data.width > limit || data.height > limit {
             return Err(RenderError::Texture(format!(
@@ -237,38 +156,5 @@ impl SamplerCache {
                 device.create_sampler(&desc)
             })
             .clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mip_chains_are_checked() {
-        let mut t = TextureData::solid(8, 4, [1, 2, 3, 4]);
-        assert!(t.validate().is_ok());
-        t.levels.push(vec![0; 4 * 2 * 4]);
-        t.levels.push(vec![0; 2 * 1 * 4]);
-        t.levels.push(vec![0; 4]);
-        assert!(t.validate().is_ok(), "8x4, 4x2, 2x1, 1x1");
-        t.levels.push(vec![0; 4]);
-        assert!(t.validate().is_err(), "a fifth level does not exist");
-        let bad = TextureData {
-            width: 4,
-            height: 4,
-            levels: vec![vec![0; 60]],
-        };
-        assert!(bad.validate().is_err());
-        let empty = TextureData {
-            width: 0,
-            height: 4,
-            levels: vec![vec![]],
-        };
-        assert!(empty.validate().is_err());
-        assert_eq!(
-            TextureData::solid(2, 2, [9, 8, 7, 6]).texel(1, 1),
-            [9, 8, 7, 6]
-        );
     }
 }

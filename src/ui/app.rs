@@ -346,9 +346,10 @@ impl super::panels::Requests {
 /// (camera, clock, animation, lights, material set, the selected material's edit).
 pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
     if reload {
-        match (state.model(), state.view_mode) {
-            (Some((assets, _, _)), ViewMode::Model) => {
-                viewport.show_scene(ctx, assets, state.set, state.tev_options);
+        let model = state.doc.as_ref().and_then(|d| d.cpu_model());
+        match (model, state.view_mode) {
+            (Some(model), ViewMode::Model) => {
+                viewport.show_scene(ctx, model, state.set, state.tev_options);
             }
             _ => match &state.edit {
                 Some(edit) => viewport.show_material(

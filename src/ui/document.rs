@@ -6,15 +6,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 
-use crate::formats::cmdl::Aabb;
 use crate::formats::txtr::Txtr;
+use crate::geom::Aabb;
 use crate::gx::types::{
     AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
     TevStage, TexGen, TexGenSrc, TexGenType,
 };
+use crate::load::ModelAssets;
 use crate::load::source::{self, Resolver, Resource};
-use crate::render::TextureData;
-use crate::render::scene::ModelAssets;
+use crate::model::{CpuModel, TextureData};
 use std::sync::Arc;
 
 /// One material of a model, ready to draw.
@@ -41,9 +41,11 @@ pub enum Content {
         sets: Vec<MaterialSetEntry>,
         surface_count: usize,
         triangle_count: usize,
-        /// Everything the model view's [`crate::render::Scene`] is built from (shared, not
-        /// copied, between the document and the viewport).
+        /// The parsed files (for export and byte-level detail).
         assets: Arc<ModelAssets>,
+        /// What the model view's [`crate::render::Scene`] is built from (shared, not
+        /// copied, between the document and the viewport).
+        model: Arc<CpuModel>,
         /// The character's animations (empty for a plain CMDL).
         animations: Vec<AnimationInfo>,
         /// The model's bounding box (bind pose), for framing the camera.
@@ -135,13 +137,16 @@ impl Document {
             || resource.is(b"CMDL")
             || sniff_ext(&resource.label, "cmdl")
             || sniff_ext(&resource.label, "ancs")
+            || resource.is(b"MREA")
+            || sniff_ext(&resource.label, "mrea")
         {
+            // An area's world geometry is a model too (see `load::area`).
             return Self::open_model(spec, &resource, references);
         }
         Self::from_resource(spec, &resource)
     }
 
-    /// A CMDL or ANCS character through [`crate::load::load_model`] (textures, skin,
+    /// A CMDL, ANCS character or MREA area through [`crate::load::load_model`] (textures, skin,
     /// skeleton and animations found by asset ID), with the material entries the editor
     /// and the quad preview use.
     fn open_model(
@@ -157,17 +162,22 @@ impl Document {
         for (i, e) in cmdl.surface_errors() {
             warnings.push(format!("surface {i}: {e}"));
         }
+        let model = assets.cpu_model()?;
         let mut sets = Vec::new();
-        for set in &cmdl.material_sets {
+        for set in &model.material_sets {
             let mut materials = Vec::new();
-            for (index, m) in set.materials.iter().enumerate() {
-                let entry = m.to_gx().map_err(|e| e.to_string()).map(|material| {
-                    let texture_ids = set.material_texture_ids(index);
+            for m in &set.materials {
+                let entry = m.gx.clone().map(|material| {
+                    let texture_ids: Vec<Option<u32>> = m
+                        .textures
+                        .iter()
+                        .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
+                        .collect();
                     let textures = texture_ids
                         .iter()
                         .map(|id| {
                             let id = (*id)?;
-                            let t = assets.textures.get(&u64::from(id)).cloned();
+                            let t = model.textures.get(&u64::from(id)).cloned();
                             if t.is_none() {
                                 let w = format!("texture 0x{id:08X} not found or unreadable");
                                 if !warnings.contains(&w) {
@@ -200,15 +210,15 @@ impl Document {
                     .collect()
             })
             .unwrap_or_default();
-        // The same box the scene frames.
-        let aabb = Aabb::from_points(cmdl.positions.values.iter().copied()).unwrap_or(cmdl.aabb);
         let content = Content::Model {
             sets,
-            surface_count: cmdl.surfaces.len(),
-            triangle_count: cmdl.triangle_count(),
+            surface_count: model.surfaces.len(),
+            triangle_count: model.triangle_count(),
             animations,
-            aabb,
+            // The same box the scene frames.
+            aabb: model.aabb,
             assets: Arc::new(assets),
+            model: Arc::new(model),
         };
         let dir = resource
             .path
@@ -250,7 +260,7 @@ impl Document {
                 .fourcc
                 .map_or_else(|| "unknown".to_string(), crate::formats::fourcc_string);
             return Err(anyhow!(
-                "{}: type {kind} cannot be viewed (open a CMDL, ANCS or TXTR)",
+                "{}: type {kind} cannot be viewed (open a CMDL, ANCS, MREA or TXTR)",
                 resource.label
             ));
         };
@@ -263,6 +273,14 @@ impl Document {
             sources: Vec::new(),
             areas: Vec::new(),
         })
+    }
+
+    /// The CPU model of an open model (what the model view draws).
+    pub fn cpu_model(&self) -> Option<&Arc<CpuModel>> {
+        match &self.content {
+            Content::Model { model, .. } => Some(model),
+            Content::Texture { .. } => None,
+        }
     }
 
     /// The material at (set, index), if it converted.
@@ -307,18 +325,7 @@ pub fn load_texture(resolver: &dyn Resolver, id: u64) -> anyhow::Result<TextureD
 /// Decodes every complete mip of a TXTR into upload form; a cut-short later mip is a
 /// warning (the levels before it are kept).
 pub fn texture_data(txtr: &Txtr) -> anyhow::Result<(TextureData, Option<String>)> {
-    let (levels, error) = txtr.decode_complete_levels();
-    let Some(first) = levels.first() else {
-        return Err(error.map_or_else(|| anyhow!("texture has no levels"), anyhow::Error::from))
-            .context("decoding the base level");
-    };
-    let data = TextureData {
-        width: first.width,
-        height: first.height,
-        levels: levels.iter().map(|l| l.pixels.clone()).collect(),
-    };
-    data.validate()?;
-    Ok((data, error.map(|e| format!("mip chain cut short: {e}"))))
+    crate::load::decode_texture(txtr).context("decoding the base level")
 }
 
 /// A one-stage material that shows texture map 0 as stored (colour = TEXC, alpha =
@@ -440,6 +447,30 @@ mod tests {
             .filter(|m| m.textures.iter().any(Option::is_some))
             .count();
         assert!(textured > 0, "no material found its textures");
+        assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
+    }
+
+    /// An area opens as a model: its world geometry, materials and textures.
+    #[test]
+    fn opens_an_area_as_a_model() {
+        let Some(dir) = crate::testing::conformance_dir() else {
+            return;
+        };
+        let path = dir.join("areas").join("mp1_area.MREA");
+        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let Content::Model {
+            sets,
+            surface_count,
+            triangle_count,
+            model,
+            ..
+        } = &doc.content
+        else {
+            panic!("not a model");
+        };
+        assert_eq!((*surface_count, *triangle_count), (4, 22));
+        assert_eq!(sets.len(), model.material_sets.len());
+        assert!(sets[0].materials.iter().all(|m| m.is_ok()));
         assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
     }
 

@@ -10,7 +10,7 @@ use crate::gx::lighting::run_vertex;
 use crate::gx::tev::{PixelInputs, StageOrigin, TevOptions, TevProgram, TevTrace, evaluate};
 use crate::gx::types::Material;
 use crate::gx::wgsl::vertex::{DrawUniforms, VertexKey};
-use crate::render::TextureData;
+use crate::model::TextureData;
 use crate::render::quad::QuadGeometry;
 
 use super::document::sample_nearest_repeat;

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::export::{GltfOptions, build_gltf, write_texture_pngs};
-use crate::render::scene::ModelAssets;
+use crate::load::ModelAssets;
 
 /// Writes `assets` as glTF to `path` (`.glb` or `.gltf`): material set `set`, every
 /// animation or only `only_animation`. Returns the line the viewer shows.

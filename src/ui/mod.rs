@@ -10,7 +10,6 @@
 
 pub mod app;
 pub mod browser;
-pub mod camera;
 pub mod document;
 pub mod edit;
 pub mod export;

@@ -207,7 +207,7 @@ impl AppState {
     pub fn model(
         &self,
     ) -> Option<(
-        &std::sync::Arc<crate::render::ModelAssets>,
+        &std::sync::Arc<crate::load::ModelAssets>,
         &[super::document::AnimationInfo],
         crate::formats::cmdl::Aabb,
     )> {
@@ -397,7 +397,7 @@ impl AppState {
     }
 
     /// Textures of the current selection (material maps, or the previewed TXTR).
-    pub fn current_textures(&self) -> Vec<Option<crate::render::TextureData>> {
+    pub fn current_textures(&self) -> Vec<Option<crate::model::TextureData>> {
         match &self.doc {
             Some(Document {
                 content: Content::Texture { texture, .. },
@@ -1003,7 +1003,7 @@ fn central(ui: &mut Ui, state: &mut AppState) {
         if let Some(camera) = state.settings.orbit.as_mut() {
             if response.dragged() {
                 let d = response.drag_delta();
-                camera.drag(d.x, d.y);
+                camera.orbit(d.x, d.y);
             }
             if response.hovered() {
                 let scroll = ui.input(|i| i.smooth_scroll_delta.y);
@@ -1451,7 +1451,7 @@ fn quad_settings(ui: &mut Ui, state: &mut AppState) {
             .clicked()
             && flat
         {
-            state.settings.orbit = Some(super::camera::OrbitCamera::default());
+            state.settings.orbit = Some(crate::render::OrbitCamera::facing_plane());
         }
     });
 }

@@ -19,18 +19,18 @@ use crate::render::target::{COLOR_FORMAT, DEPTH_FORMAT};
 use crate::render::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::render::{
     GpuMaterial, MaterialPipeline, OffscreenTarget, QuadRenderer, RenderContext, RgbaImage,
-    TextureData,
 };
 
 use std::sync::Arc;
 
 use crate::gx::lights::LightSet;
 use crate::gx::tev::TevOptions;
+use crate::model::{CpuModel, TextureData};
 use crate::render::pick::PickHit;
-use crate::render::scene::{ClearMode, FrameStats, ModelAssets, Scene, SceneOptions};
+use crate::render::scene::{ClearMode, FrameStats, Scene, SceneOptions};
 
-use super::camera::OrbitCamera;
 use super::edit::MaterialEdit;
+use crate::render::OrbitCamera;
 
 /// How the preview quad is composited into the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,8 +188,8 @@ fn quad_program(edit: &MaterialEdit) -> crate::gx::tev::TevProgram {
 /// each change reaches the GPU once).
 pub struct SceneView {
     pub scene: Scene,
-    /// The document's assets it was built from (the same document reuses the scene).
-    assets: Arc<ModelAssets>,
+    /// The document's model it was built from (the same document reuses the scene).
+    model: Arc<CpuModel>,
     /// (material set, TEV switches) the materials were built with.
     built: (usize, TevOptions),
     /// (set, material, revision) of the last edit written into the scene.
@@ -541,22 +541,22 @@ impl Viewport {
         }
     }
 
-    /// Shows the model of `assets`: the current or parked scene when it was built from the
-    /// same assets, else a new [`Scene`] (textures uploaded, pipelines requested).
+    /// Shows `model`: the current or parked scene when it was built from the same model,
+    /// else a new [`Scene`] (textures uploaded, pipelines requested).
     pub fn show_scene(
         &mut self,
         ctx: &RenderContext,
-        assets: &Arc<ModelAssets>,
+        model: &Arc<CpuModel>,
         material_set: usize,
         tev: TevOptions,
     ) {
         if let ViewContent::Scene(sv) = &self.content
-            && Arc::ptr_eq(&sv.assets, assets)
+            && Arc::ptr_eq(&sv.model, model)
         {
             return;
         }
         if let Some(sv) = self.parked.take()
-            && Arc::ptr_eq(&sv.assets, assets)
+            && Arc::ptr_eq(&sv.model, model)
         {
             self.content = ViewContent::Scene(sv);
             return;
@@ -567,12 +567,12 @@ impl Viewport {
             tev,
             ..SceneOptions::default()
         };
-        match Scene::with_options(ctx, (**assets).clone(), options) {
+        match Scene::with_options(ctx, (**model).clone(), options) {
             Ok(scene) => {
                 self.status.warnings = scene.warnings.clone();
                 self.content = ViewContent::Scene(Box::new(SceneView {
                     scene,
-                    assets: assets.clone(),
+                    model: model.clone(),
                     built: (material_set, tev),
                     applied_edit: None,
                     lights_revision: None,

@@ -16,7 +16,7 @@ use tevscope::anim::{
 };
 use tevscope::formats::cmdl::{Cmdl, Normals};
 use tevscope::formats::cskr::Cskr;
-use tevscope::formats::image::RgbaImage;
+use tevscope::image::RgbaImage;
 
 /// Per-channel tolerance of the golden comparisons.
 pub const TOLERANCE: u8 = 3;

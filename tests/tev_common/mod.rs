@@ -5,11 +5,12 @@
 use serde_json::Value;
 use tevscope::gx::tev::{PixelInputs, TevOptions, TevProgram, evaluate};
 use tevscope::gx::types::*;
+use tevscope::model::TextureData;
 use tevscope::render::context::RenderContext;
 use tevscope::render::material::{BoundTexture, GpuMaterial};
 use tevscope::render::quad::{QuadGeometry, QuadRenderer, ShaderPath, quad_pipeline, quad_uv};
 use tevscope::render::target::{OffscreenTarget, RgbaImage};
-use tevscope::render::texture::{GpuTexture, SamplerMode, TextureData, Wrap};
+use tevscope::render::texture::{GpuTexture, SamplerMode, Wrap};
 
 /// One conformance case as a material plus what it must produce.
 pub struct Case {
