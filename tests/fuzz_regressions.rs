@@ -5,13 +5,17 @@
 //! fuzzer's own work bounds: heap growth at most `FACTOR` × the input's size + `SLACK`
 //! (as `fuzz/src/lib.rs` enforces during fuzzing) and a few seconds of time.
 
-mod alloc_common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use alloc_common::peak_during;
+use counting_alloc::{Counting, peak_during};
 use tevscope::testing::fuzz::TARGETS;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 /// The fuzz crate's limit (`fuzz/src/lib.rs`).
 const FACTOR: usize = 512;
@@ -36,10 +40,7 @@ fn replay(path: &Path) -> Vec<String> {
     let mut failures = Vec::new();
     for (target, harness) in TARGETS {
         let start = Instant::now();
-        let mut outcome = Ok(());
-        let peak = peak_during(|| {
-            outcome = std::panic::catch_unwind(|| harness(&data));
-        });
+        let (outcome, peak) = peak_during(|| std::panic::catch_unwind(|| harness(&data)));
         let elapsed = start.elapsed();
         let what = format!("{} as {target}", path.display());
         if let Err(p) = outcome {
@@ -70,8 +71,14 @@ fn replay_all(files: &[PathBuf]) {
     );
 }
 
+/// One test function: the heap counter is global, so no other test thread may run.
 #[test]
-fn saved_fuzz_regressions_replay_cleanly() {
+fn fuzz_inputs_replay_cleanly() {
+    saved_fuzz_regressions();
+    shared_regression_inputs();
+}
+
+fn saved_fuzz_regressions() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
     let mut files = Vec::new();
     for (target, _) in TARGETS {
@@ -89,8 +96,7 @@ fn saved_fuzz_regressions_replay_cleanly() {
     replay_all(&files);
 }
 
-#[test]
-fn shared_regression_inputs_replay_cleanly() {
+fn shared_regression_inputs() {
     let Some(conformance) = tevscope::testing::conformance_dir() else {
         return;
     };
