@@ -3,7 +3,7 @@
 //! `fuzz/regressions/<target>/` and on every input in the shared `regressions/` folder
 //! beside the conformance fixtures. Each run must not panic and must stay within the
 //! fuzzer's own work bounds: heap growth at most `FACTOR` × the input's size + `SLACK`
-//! (as `fuzz/src/lib.rs` enforces during fuzzing) and a few seconds of time.
+//! (as `fuzz/src/lib.rs` enforces during fuzzing) and at most a minute of time.
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
