@@ -5,8 +5,9 @@
 //! Each takes arbitrary bytes, parses them, and then does what a caller of the parser
 //! does next (decompress, decode, convert, generate shaders, build clips, pose), because
 //! blow-ups hide there as often as in the parser. Errors are fine; panics, hangs and huge
-//! allocations are the findings. The only deliberate panic is the shader oracle: a
-//! material that converts to `gx` must generate WGSL that naga accepts.
+//! allocations are the findings. The deliberate panics are the oracles: a material that
+//! converts to `gx` must generate WGSL that naga accepts; a surface's indices must lie
+//! inside its vertices; a parsed file written back unchanged must reproduce its input.
 
 use std::collections::HashSet;
 use std::sync::Mutex;
