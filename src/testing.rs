@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+pub mod fuzz;
+
 /// The conformance fixture folder: `$TEVSCOPE_CONFORMANCE_DIR`, else
 /// `../shared/conformance` beside the crate. Returns None — after saying so loudly on
 /// stderr — when the folder is absent, so the caller can skip only those tests.

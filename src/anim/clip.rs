@@ -62,7 +62,8 @@ pub struct Clip {
     /// The file's looping flag.
     pub looping: bool,
     pub root_bone_id: u32,
-    /// Stored frames, ascending, starting with 0; every channel has one value per entry.
+    /// Stored frames, ascending, starting with 0 (none when the file stores no keys); every
+    /// channel has one value per entry.
     pub key_frames: Vec<u32>,
     pub channels: Vec<Channel>,
     /// [MP1] EVNT asset ID.
@@ -136,6 +137,18 @@ impl Clip {
                         scale: vecs(&a.scale_keys, b.scale, "scale")?,
                     });
                 }
+                // Format 0 stores every frame of every track, so the key count is backed
+                // by stored keys only when some track exists (the parser checked those
+                // against the file). Without one it says nothing: nothing is stored, the
+                // clip has no keys, and a hostile count costs no memory.
+                let stores_keys = channels
+                    .iter()
+                    .any(|c| c.rotation.is_some() || c.translation.is_some() || c.scale.is_some());
+                let key_frames = if stores_keys {
+                    (0..n).collect()
+                } else {
+                    Vec::new()
+                };
                 Ok(Clip {
                     kind: ClipKind::Uncompressed,
                     game: a.game,
@@ -144,7 +157,7 @@ impl Clip {
                     frame_count: n,
                     looping: false,
                     root_bone_id: a.root_bone_id,
-                    key_frames: (0..n).collect(),
+                    key_frames,
                     channels,
                     evnt_id: a.evnt_id,
                 })
@@ -431,6 +444,40 @@ mod tests {
         // Between the last frame (3 at 0.75 s) and the duration the game heads to frame 0.
         assert_eq!(tx(&c, 0.875, false), 1.5);
         assert_eq!(tx(&c, 0.75, false), 3.0);
+    }
+
+    /// Format 0, MP1: `key_count` keys, no channel map entries, no keys stored.
+    fn keyless_format0(key_count: u32) -> Vec<u8> {
+        let words = [
+            0,
+            1.0f32.to_bits(),
+            0,
+            (1.0f32 / 30.0).to_bits(),
+            0,
+            key_count,
+            3,
+        ];
+        let mut out: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+        // Bone and translation maps, rotation and translation keys: all empty; no EVNT.
+        out.extend(
+            [0u32, 0, 0, 0, u32::MAX]
+                .iter()
+                .flat_map(|w| w.to_be_bytes()),
+        );
+        out
+    }
+
+    #[test]
+    fn a_key_count_without_stored_tracks_costs_nothing() {
+        // 48 bytes claiming 3.5 billion keys (a fuzz find: the clip asked for 14 GB).
+        let data = keyless_format0(3_565_158_400);
+        assert_eq!(data.len(), 48);
+        let anim = Anim::parse(&data, "keyless.ANIM", Some(Game::Mp1)).unwrap();
+        let c = Clip::from_anim(&anim).unwrap();
+        assert_eq!(c.frame_count, 3_565_158_400);
+        assert!(c.key_frames.is_empty() && c.channels.is_empty());
+        assert!(c.sample(0.5, false, SlerpMode::ShortestPath).is_empty());
+        assert!(c.frame_sample(7, SlerpMode::ShortestPath).is_empty());
     }
 
     #[test]

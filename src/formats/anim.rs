@@ -259,6 +259,18 @@ impl AnimUncompressed {
                 a.bone_channels.len()
             ));
         }
+        let unaddressable = a
+            .bone_channels
+            .iter()
+            .skip(MAX_BONE_ID as usize)
+            .filter(|&&c| c != 0xFF)
+            .count();
+        if unaddressable > 0 {
+            a.warnings.push(format!(
+                "bone_channel_map at byte offset {bone_channels_pos:#x}: {unaddressable} animated entries past bone ID {} are ignored (the game looks bones up in {MAX_BONE_ID}-entry tables)",
+                MAX_BONE_ID - 1
+            ));
+        }
 
         // Key counts against what the channel maps address.
         let n = u64::from(frame_count);
@@ -317,14 +329,17 @@ impl AnimUncompressed {
         Ok(a)
     }
 
-    /// Animated bones in bone-ID order with their channel indices resolved.
+    /// Animated bones in bone-ID order with their channel indices resolved. Map entries past
+    /// [`MAX_BONE_ID`] are ignored, as the game ignores them; this also bounds how often
+    /// one stored channel can be shared (each sharer becomes a clip channel of its own).
     pub fn bones(
         &self,
         indexing: ChannelMapIndexing,
     ) -> std::result::Result<Vec<UncompressedBone>, String> {
         let mut out = Vec::new();
         let mut ordinal = 0usize;
-        for (bone_id, &channel) in self.bone_channels.iter().enumerate() {
+        let addressable = self.bone_channels.iter().take(MAX_BONE_ID as usize);
+        for (bone_id, &channel) in addressable.enumerate() {
             if channel == 0xFF {
                 continue;
             }
@@ -1305,6 +1320,43 @@ mod tests {
         assert_eq!((by_value[1].bone_id, by_value[1].translation), (4, Some(0)));
         assert_eq!(by_ordinal[0].translation, Some(0));
         assert_eq!(back.write().unwrap(), bytes);
+    }
+
+    #[test]
+    fn format0_map_entries_past_bone_99_are_ignored() {
+        // 5000 bones sharing channel 0: each would become a clip channel copying its keys
+        // (quadratic in the file's size); the game addresses only bones 0..100.
+        let a = AnimUncompressed {
+            game: Game::Mp1,
+            duration: CharAnimTime::default(),
+            interval: CharAnimTime {
+                seconds: 0.1,
+                differential_state: 0,
+            },
+            frame_count: 4,
+            root_bone_id: 3,
+            bone_channels: vec![0; 5000],
+            rotation_channels: None,
+            translation_channels: vec![0xFF],
+            scale_channels: None,
+            scale_keys: vec![],
+            rotation_keys: vec![[1.0, 0.0, 0.0, 0.0]; 4],
+            translation_keys: vec![],
+            evnt_id: Some(u32::MAX),
+            trailing: vec![],
+            warnings: vec![],
+        };
+        let back = AnimUncompressed::parse(&a.write().unwrap(), "t", Some(Game::Mp1)).unwrap();
+        assert!(
+            back.warnings
+                .iter()
+                .any(|w| w.contains("4900 animated entries past bone ID 99 are ignored")),
+            "{:?}",
+            back.warnings
+        );
+        let bones = back.bones(ChannelMapIndexing::ByChannelValue).unwrap();
+        assert_eq!(bones.len(), 100);
+        assert_eq!(bones.last().map(|b| b.bone_id), Some(99));
     }
 
     #[test]

@@ -597,7 +597,7 @@ fn parse_v35(data: &[u8], file: &str, wide: bool, strict: bool) -> Result<Pak> {
         check_fourcc(&r, "named[].type", at, &fourcc)?;
         let id = read_id(&mut r, "named[].id")?;
         let len = r.count(&format!("named[{i}].name_length"), 1)?;
-        let name = String::from_utf8_lossy(r.bytes("named[].name", len)?).into_owned();
+        let name = super::reader::latin1(r.bytes("named[].name", len)?);
         named.push(NamedEntry { fourcc, id, name });
     }
     let entry_size = 4 + 4 + id_size + 4 + 4;
@@ -1241,8 +1241,9 @@ impl PakBuilder {
         for n in &self.named {
             w.bytes(&n.fourcc);
             id(&mut w, n.id, "named.id")?;
-            w.u32(n.name.len() as u32);
-            w.bytes(n.name.as_bytes());
+            let name = super::reader::to_latin1(&n.name);
+            w.u32(name.len() as u32);
+            w.bytes(&name);
         }
         w.u32(self.entries.len() as u32);
         let table = w.len();

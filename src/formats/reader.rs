@@ -132,8 +132,22 @@ impl<'a> Reader<'a> {
     pub fn f32(&mut self, field: &str) -> Result<f32> {
         Ok(f32::from_be_bytes(self.array(field)?))
     }
+    /// A one-byte bool: 0 or 1. Any other byte is refused: read as `true` it would be
+    /// written back as 1, changing a file nobody edited.
     pub fn bool(&mut self, field: &str) -> Result<bool> {
-        Ok(self.u8(field)? != 0)
+        let at = self.pos;
+        match self.u8(field)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(self.err_at(
+                field,
+                at,
+                ErrorKind::OutOfRange {
+                    value: other.into(),
+                    expected: "0 or 1 (a bool)".into(),
+                },
+            )),
+        }
     }
     pub fn vec3(&mut self, field: &str) -> Result<[f32; 3]> {
         Ok([self.f32(field)?, self.f32(field)?, self.f32(field)?])
@@ -150,13 +164,14 @@ impl<'a> Reader<'a> {
         self.array(field)
     }
 
-    /// A zero-terminated string (the terminator is consumed, not returned).
+    /// A zero-terminated string (the terminator is consumed, not returned), bytes read as
+    /// [`latin1`] so that writing it back reproduces them.
     pub fn cstring(&mut self, field: &str) -> Result<String> {
         let rest = self.rest();
         let Some(end) = rest.iter().position(|&b| b == 0) else {
             return Err(self.invalid(field, "string has no terminating zero byte"));
         };
-        let s = String::from_utf8_lossy(&rest[..end]).into_owned();
+        let s = latin1(&rest[..end]);
         self.pos += end + 1;
         Ok(s)
     }
@@ -324,9 +339,10 @@ impl Writer {
     pub fn quat(&mut self, v: [f32; 4]) {
         v.into_iter().for_each(|x| self.f32(x));
     }
-    /// A string with its terminating zero byte.
+    /// A string with its terminating zero byte, encoded as [`to_latin1`].
     pub fn cstring(&mut self, s: &str) {
-        self.bytes(s.as_bytes());
+        let bytes = to_latin1(s);
+        self.bytes(&bytes);
         self.u8(0);
     }
     /// Pads with `fill` up to the next multiple of `align`.
@@ -338,6 +354,27 @@ impl Writer {
     pub fn patch_u32(&mut self, at: usize, v: u32) {
         self.buf[at..at + 4].copy_from_slice(&v.to_be_bytes());
     }
+}
+
+/// Names in the files are byte strings (ASCII in practice, no encoding declared). Each
+/// byte becomes the char of the same value (ISO 8859-1), so any bytes — a UTF-8 decode
+/// would replace invalid sequences with U+FFFD — come back unchanged through
+/// [`to_latin1`], and a saved file keeps names the editor never touched.
+pub fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+/// The inverse of [`latin1`]: chars up to U+00FF as one byte each; a char beyond (only
+/// from an edit) as its UTF-8 bytes.
+pub fn to_latin1(s: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    for c in s.chars() {
+        match u8::try_from(c) {
+            Ok(b) => out.push(b),
+            Err(_) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -388,5 +425,27 @@ mod tests {
         assert_eq!(r.u32("a").unwrap(), 7);
         assert_eq!(r.cstring("s").unwrap(), "hi");
         assert_eq!(r.u8("p").unwrap(), 0xFF);
+    }
+
+    #[test]
+    fn strings_of_any_bytes_write_back_unchanged() {
+        // Not UTF-8 (a fuzz find: a CINF bone name came back as U+FFFD's three bytes).
+        let data = [b'h', 0xFF, 0xE9, 0xC3, b'a', 0];
+        let s = Reader::new(&data, "t").cstring("name").unwrap();
+        assert_eq!(s, "h\u{ff}\u{e9}\u{c3}a");
+        let mut w = Writer::new();
+        w.cstring(&s);
+        assert_eq!(w.buf, data);
+        // An edited name beyond Latin-1 is written as UTF-8.
+        assert_eq!(to_latin1("é→"), [0xE9, 0xE2, 0x86, 0x92]);
+    }
+
+    #[test]
+    fn bools_other_than_0_and_1_are_refused() {
+        // A fuzz find: a PAS4 bool byte 7 was read as true and written back as 1.
+        let mut r = Reader::new(&[0, 1, 7], "t");
+        assert!(!r.bool("a").unwrap() && r.bool("b").unwrap());
+        let e = r.bool("flag").unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("flag", 2));
     }
 }

@@ -465,7 +465,10 @@ fn pick_animation(
 
 /// The tree of `meta` with each primitive's ANIM ID mapped through `clip_of` (None when
 /// any primitive has no clip).
-fn meta_clip(meta: &MetaAnim, clip_of: &mut dyn FnMut(u64) -> Option<usize>) -> Option<MetaClip> {
+pub(crate) fn meta_clip(
+    meta: &MetaAnim,
+    clip_of: &mut dyn FnMut(u64) -> Option<usize>,
+) -> Option<MetaClip> {
     Some(match meta {
         MetaAnim::Play(p) => MetaClip::Play(clip_of(p.anim_id)?),
         MetaAnim::Blend { a, b, weight, .. } => MetaClip::Blend {

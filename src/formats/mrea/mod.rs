@@ -784,7 +784,8 @@ impl<'a> SectionBuffers<'a> {
             mrea.raw.blocks.push(data[file_at..on_disk_end].to_vec());
             file_at = on_disk_end;
             let first = block.first_section as usize;
-            let base = mrea.data_section_offsets[first];
+            // A block may hold no sections (then `first` may be the section count).
+            let base = mrea.data_section_offsets.get(first).copied().unwrap_or(0);
             let index = (block.compressed_size != 0).then_some(b);
             for i in first..first + block.section_count as usize {
                 let within = (mrea.data_section_offsets[i] - base) as usize;
@@ -927,7 +928,9 @@ impl Mrea {
         for s in &sections {
             sizes.u32(super::cinf::len_u32(s.len(), "data_section_sizes")?);
         }
-        if self.compressed_blocks.is_empty() {
+        // The layout is the game's: an MP2/MP3 area without blocks still has the block
+        // table (empty), and MP3 its section-ID table.
+        if self.game == Game::Mp1 {
             w.u32(count);
             self.section_index.iter().for_each(|s| w.u32(index(s)));
             w.bytes(&pad_like(pads.first(), w.len()));
@@ -949,7 +952,13 @@ impl Mrea {
                 .compressed_blocks
                 .iter()
                 .position(|b| (b.first_section + b.section_count) as usize > last)
-                .unwrap_or(counts.len().saturating_sub(1));
+                .or(counts.len().checked_sub(1))
+                .ok_or_else(|| {
+                    invalid(
+                        "compressed_block_count",
+                        "no block to hold the changed world geometry".into(),
+                    )
+                })?;
             let n = i64::from(counts[b]) + delta;
             if n < 1 {
                 return Err(invalid(

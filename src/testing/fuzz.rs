@@ -1,0 +1,409 @@
+//! Fuzz harness bodies, one per parser family. The cargo-fuzz targets in `fuzz/` and the
+//! stable replay test (`tests/fuzz_regressions.rs`) call these same functions, so a crash
+//! found by the fuzzer replays bit for bit under `cargo test`.
+//!
+//! Each takes arbitrary bytes, parses them, and then does what a caller of the parser
+//! does next (decompress, decode, convert, generate shaders, build clips, pose), because
+//! blow-ups hide there as often as in the parser. Errors are fine; panics, hangs and huge
+//! allocations are the findings. The deliberate panics are the oracles: a material that
+//! converts to `gx` must generate WGSL that naga accepts; a surface's indices must lie
+//! inside its vertices; a parsed file written back unchanged must reproduce its input.
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use glam::{Quat, Vec3};
+
+use crate::anim::{
+    Channel, Clip, ClipBinding, ClipKind, NormalMode, Pose, PoseOptions, Skeleton, SkinBinding,
+    SkinOptions, SlerpMode, bake, skin_normals, skin_positions,
+};
+use crate::formats::Game;
+use crate::formats::ancs::Ancs;
+use crate::formats::anim::{Anim, ChannelMapIndexing};
+use crate::formats::char_mp3::CharMp3;
+use crate::formats::cinf::{Cinf, CinfBone};
+use crate::formats::cmdl::Cmdl;
+use crate::formats::cskr::Cskr;
+use crate::formats::mrea;
+use crate::formats::pak::Pak;
+use crate::formats::txtr::Txtr;
+use crate::gx::key::{ShaderKey, UberKey};
+use crate::gx::tev::{
+    AlphaSubRounding, DepthWriteRule, FinalRegister, MissingTexture, TevOptions, TevProgram,
+};
+use crate::gx::types::Material;
+use crate::gx::wgsl;
+use crate::load::area::{AreaView, area_model};
+
+const FILE: &str = "fuzz";
+
+/// The game hints a container may pass: none (the parser detects), MP1, MP2.
+const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
+
+/// A harness: arbitrary bytes in, findings out as panics (or as the caller's limits).
+pub type Harness = fn(&[u8]);
+
+/// The harness of each fuzz target, by target name.
+pub const TARGETS: [(&str, Harness); 6] = [
+    ("pak", pak),
+    ("cmdl", cmdl),
+    ("txtr", txtr),
+    ("anim", anim),
+    ("ancs_char", ancs_char),
+    ("mrea", mrea),
+];
+
+/// PAK: parse, then read (decompress) every entry.
+pub fn pak(data: &[u8]) {
+    let Ok(p) = Pak::parse(data, FILE) else {
+        return;
+    };
+    for e in p.entries() {
+        let _ = p.payload_info(data, e);
+        let _ = p.read(data, e);
+    }
+}
+
+/// CMDL: [`cmdl_materials`], then both WGSL generators on every material, validated with
+/// naga.
+pub fn cmdl(data: &[u8]) {
+    for m in cmdl_materials(data) {
+        shaders_validate(&m);
+    }
+}
+
+/// CMDL: parse; check that writing it back reproduces the input; then [`model_materials`].
+pub fn cmdl_materials(data: &[u8]) -> Vec<Material> {
+    let Ok(c) = Cmdl::parse(data, FILE) else {
+        return Vec::new();
+    };
+    // Saving an unedited model reproduces it (documented on `Cmdl::to_bytes`).
+    assert!(
+        c.to_bytes() == data,
+        "CMDL written back differs from its input"
+    );
+    model_materials(&c)
+}
+
+/// Expands every surface to resolved vertices and checks its triangles and lines index
+/// them; converts every material of every set to `gx` (the ones that convert are
+/// returned).
+fn model_materials(c: &Cmdl) -> Vec<Material> {
+    for (i, s) in c.surfaces.iter().enumerate() {
+        let vertices = c.resolved_vertices(s);
+        let _ = c.surface_aabb(s);
+        for index in s
+            .mesh
+            .triangles
+            .iter()
+            .flatten()
+            .chain(s.mesh.lines.iter().flatten())
+        {
+            assert!(
+                (*index as usize) < vertices.len(),
+                "surface {i}: index {index} past its {} vertices",
+                vertices.len()
+            );
+        }
+    }
+    let mut out = Vec::new();
+    for set in &c.material_sets {
+        for m in &set.materials {
+            let _ = m.problems(c.game(), Some(set.texture_ids.len()));
+            if let Ok(g) = m.to_gx() {
+                out.push(g);
+            }
+        }
+    }
+    out
+}
+
+/// Keys whose shaders already validated (generation is a pure function of the key), so
+/// the fuzzer spends its time on new keys rather than re-running naga.
+static VALIDATED: Mutex<Option<HashSet<ValidatedKey>>> = Mutex::new(None);
+
+#[derive(PartialEq, Eq, Hash)]
+enum ValidatedKey {
+    Specialized(ShaderKey),
+    Uber(UberKey),
+}
+
+/// Generates the specialized shader and the ubershader of `material` (for the default
+/// program, the exact-blend one and the one with every alternative switch), and panics with the source when naga rejects one: a material that
+/// converts must draw.
+pub fn shaders_validate(material: &Material) {
+    let plain = TevOptions::default();
+    let exact = TevOptions {
+        exact_blend: true,
+        ..TevOptions::default()
+    };
+    // Every alternative of `gx.md` §16 at once.
+    let alternatives = TevOptions {
+        final_register: FinalRegister::Prev,
+        alpha_sub: AlphaSubRounding::SoftwareQuirk,
+        missing_texture: MissingTexture::Black,
+        reflection_pass_through: false,
+        alpha_one_as_zero: true,
+        exact_blend: false,
+        depth_write: DepthWriteRule::OffWhenSorted,
+    };
+    for options in [plain, exact, alternatives] {
+        let program = TevProgram::from_material(material, &options);
+        let _ = crate::gx::wgsl::tev::TevUniforms::from_program(&program);
+        let keys = [
+            ValidatedKey::Specialized(ShaderKey::new(material, &program)),
+            ValidatedKey::Uber(UberKey::new(material, &program)),
+        ];
+        for key in keys {
+            let seen = VALIDATED
+                .lock()
+                .map(|s| s.as_ref().is_some_and(|s| s.contains(&key)))
+                .unwrap_or(false);
+            if seen {
+                continue;
+            }
+            let source = match &key {
+                ValidatedKey::Specialized(k) => wgsl::generate(k),
+                ValidatedKey::Uber(k) => wgsl::generate_uber(k),
+            };
+            if let Err(e) = wgsl::validate(source) {
+                panic!(
+                    "material converts to gx but its shader does not validate: {e}\n{material:?}\n{}",
+                    e.source_text()
+                );
+            }
+            if let Ok(mut s) = VALIDATED.lock() {
+                let s = s.get_or_insert_with(HashSet::new);
+                // Bounded: a long run forgets and re-validates rather than growing.
+                if s.len() >= 4096 {
+                    s.clear();
+                }
+                s.insert(key);
+            }
+        }
+    }
+}
+
+/// TXTR: parse, check that writing it back reproduces the input, decode every declared
+/// level (the incomplete ones report an error) and the complete chain the renderer
+/// uploads.
+pub fn txtr(data: &[u8]) {
+    let Ok(t) = Txtr::parse(data, FILE) else {
+        return;
+    };
+    assert!(
+        t.to_bytes() == data,
+        "TXTR written back differs from its input"
+    );
+    for k in 0..t.mip_count {
+        let _ = t.decode_level(k);
+    }
+    let _ = t.decode_complete_levels();
+    let _ = t.levels_size();
+}
+
+/// CINF, CSKR and ANIM under every game hint, each also written back unchanged:
+/// skeletons are posed in their bind pose; skins are bound to a skeleton of the bones they
+/// name and skin a few positions; animations become clips, sampled at several times and
+/// frames, and pose a skeleton of the bones they drive.
+pub fn anim(data: &[u8]) {
+    let options = PoseOptions::default();
+    for game in GAMES {
+        if let Ok(cinf) = Cinf::parse(data, FILE, game) {
+            assert_rewrites(cinf.write(), data, "CINF");
+            if let Ok(skeleton) = Skeleton::from_cinf(&cinf) {
+                let pose = Pose::bind(&skeleton, &options);
+                let _ = pose.skin_palette(&skeleton, &options).to_gpu();
+            }
+        }
+        if let Ok(cskr) = Cskr::parse(data, FILE, game) {
+            assert_rewrites(cskr.write(), data, "CSKR");
+            let ids = cskr
+                .groups
+                .iter()
+                .flat_map(|g| g.weights.iter().map(|w| w.bone_id));
+            if let Ok(skeleton) = flat_skeleton(ids) {
+                // A model's position count is its own; a few past the groups' end
+                // exercise the root fallback.
+                let n = (cskr.total_vertex_count().min(1024) + 3) as usize;
+                if let Ok(skin) = SkinBinding::new(&cskr, &skeleton, n, n, SkinOptions::default()) {
+                    let pose = Pose::bind(&skeleton, &options);
+                    let palette = pose.skin_palette(&skeleton, &options);
+                    let points = vec![Vec3::ONE; n];
+                    let _ = skin_positions(&skin, &palette, &points);
+                    for mode in [NormalMode::FirstWeight, NormalMode::Blended] {
+                        let _ = skin_normals(&skin, &palette, &points, mode);
+                    }
+                }
+            }
+        }
+        if let Ok(a) = Anim::parse(data, FILE, game) {
+            assert_rewrites(a.write(), data, "ANIM");
+            for indexing in [
+                ChannelMapIndexing::ByChannelValue,
+                ChannelMapIndexing::ByAnimatedOrdinal,
+            ] {
+                if let Ok(clip) = Clip::from_anim_with(&a, indexing) {
+                    play(&clip);
+                }
+            }
+        }
+    }
+}
+
+/// A parsed file written back unchanged reproduces its input (every parser keeps what it
+/// does not interpret, trailing bytes included). A refusal to write is fine.
+fn assert_rewrites(written: crate::formats::Result<Vec<u8>>, data: &[u8], what: &str) {
+    if let Ok(bytes) = written {
+        assert!(bytes == data, "{what} written back differs from its input");
+    }
+}
+
+/// Samples and poses `clip` the ways the viewer and the CLI do.
+fn play(clip: &Clip) {
+    let d = clip.duration;
+    for t in [0.0, d * 0.37, d, d * 1.5 + 0.01, -1.0, f32::NAN] {
+        for mode in [SlerpMode::ShortestPath, SlerpMode::Plain] {
+            let _ = clip.sample(t, false, mode);
+            let _ = clip.sample(t, true, mode);
+        }
+    }
+    for frame in [0, 1, clip.frame_count / 2, clip.frame_count, u32::MAX] {
+        let _ = clip.frame_sample(frame, SlerpMode::ShortestPath);
+    }
+    let _ = clip.key_count();
+    let ids = clip.channels.iter().map(|c| c.bone_id);
+    if let Ok(skeleton) = flat_skeleton(ids)
+        && let Ok(binding) = ClipBinding::new(clip, &skeleton)
+    {
+        let options = PoseOptions::default();
+        let mut pose = Pose::bind(&skeleton, &options);
+        for t in [0.0, d * 0.5, d] {
+            pose.sample(&skeleton, clip, &binding, t, &options);
+        }
+        let _ = pose.skin_palette(&skeleton, &options).to_gpu();
+    }
+}
+
+/// A skeleton whose bones are `ids` (deduplicated), all roots at the origin.
+fn flat_skeleton(ids: impl Iterator<Item = u32>) -> Result<Skeleton, crate::anim::AnimError> {
+    let mut seen = HashSet::new();
+    let bones = ids
+        .filter(|id| seen.insert(*id))
+        .map(|id| CinfBone {
+            id,
+            parent_id: u32::MAX,
+            position: [0.0; 3],
+            rotation: None,
+            local_rotation: None,
+            linked_bone_ids: Vec::new(),
+        })
+        .collect();
+    Skeleton::from_cinf(&Cinf {
+        game: Game::Mp1,
+        bones,
+        build_order: Vec::new(),
+        bone_names: Vec::new(),
+        trailing: Vec::new(),
+        warnings: Vec::new(),
+    })
+}
+
+/// ANCS (every game hint, written back unchanged) and MP3 CHAR: parse, then bake every named meta-animation
+/// against small stand-in clips (leaf ANIM IDs pick one of three by value).
+pub fn ancs_char(data: &[u8]) {
+    let clips = stand_in_clips();
+    let pick = |id: u64| Some((id % clips.len() as u64) as usize);
+    let mut trees = Vec::new();
+    for game in GAMES {
+        if let Ok(a) = Ancs::parse(data, FILE, game) {
+            assert_rewrites(a.write(), data, "ANCS");
+            trees.extend(a.animation_set.animations.iter().map(|n| n.meta.clone()));
+        }
+    }
+    if let Ok(c) = CharMp3::parse(data, FILE) {
+        trees.extend(c.animations.iter().map(|n| n.meta.clone()));
+    }
+    for meta in &trees {
+        if let Some(tree) = crate::load::model::meta_clip(meta, &mut |id| pick(id)) {
+            let _ = tree.duration(&clips);
+            if let Some(baked) = bake(&tree, &clips, SlerpMode::ShortestPath) {
+                play(&baked);
+            }
+        }
+    }
+}
+
+/// Three short clips of two bones (different lengths and intervals), the leaves of baked
+/// meta-animations.
+fn stand_in_clips() -> Vec<Clip> {
+    [(4u32, 1.0f32 / 30.0), (9, 1.0 / 60.0), (2, 0.5)]
+        .into_iter()
+        .map(|(frames, interval)| {
+            let keys = |f: fn(u32) -> Vec3| (0..frames).map(f).collect::<Vec<_>>();
+            Clip {
+                kind: ClipKind::Compressed,
+                game: Game::Mp1,
+                duration: (frames - 1) as f32 * interval,
+                interval,
+                frame_count: frames,
+                looping: frames % 2 == 0,
+                root_bone_id: 3,
+                key_frames: (0..frames).collect(),
+                channels: vec![
+                    Channel {
+                        bone_id: 3,
+                        rotation: Some(
+                            (0..frames)
+                                .map(|i| Quat::from_rotation_z(i as f32 * 0.3))
+                                .collect(),
+                        ),
+                        translation: Some(keys(|i| Vec3::new(i as f32, 0.0, 0.0))),
+                        scale: None,
+                    },
+                    Channel {
+                        bone_id: 4 + frames,
+                        rotation: None,
+                        translation: None,
+                        scale: Some(keys(|i| Vec3::splat(1.0 + i as f32 * 0.1))),
+                    },
+                ],
+                evnt_id: None,
+            }
+        })
+        .collect()
+}
+
+/// MREA: [`mrea_materials`], then both WGSL generators on every world-geometry material.
+pub fn mrea(data: &[u8]) {
+    for m in mrea_materials(data) {
+        shaders_validate(&m);
+    }
+}
+
+/// MREA: parse the header, section table, compressed blocks, lights and world geometry;
+/// check that writing it back reproduces the input; convert the light layers to `gx`
+/// lights; merge the geometry into the drawable model and treat it as [`model_materials`]
+/// does (its converted materials are returned).
+pub fn mrea_materials(data: &[u8]) -> Vec<Material> {
+    let Ok(m) = mrea::parse_mrea(data, FILE) else {
+        return Vec::new();
+    };
+    // A parsed, unchanged area gives back the input bytes (documented on `to_bytes`).
+    if let Ok(bytes) = m.to_bytes() {
+        assert!(bytes == data, "MREA written back differs from its input");
+    }
+    let _ = m.light_layers();
+    let _ = m.section_index("lights_section");
+    let Some(g) = &m.geometry else {
+        return Vec::new();
+    };
+    let view = AreaView {
+        all_world_models: true,
+    };
+    match area_model(g, view) {
+        Ok(model) => model_materials(&model),
+        Err(_) => Vec::new(),
+    }
+}
