@@ -84,7 +84,7 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
         let header = RichText::new(format!("stage {i}   {}", describe_color(&stage))).monospace();
         let (_, dropped) = ui.dnd_drop_zone::<StageDrag, ()>(egui::Frame::NONE, |ui| {
             ui.horizontal(|ui| {
-                ui.dnd_drag_source(ui.id().with(("stage_drag", i)), StageDrag(i), |ui| {
+                ui.dnd_drag_source(ui.scope_id().with(("stage_drag", i)), StageDrag(i), |ui| {
                     ui.label(RichText::new("☰").strong())
                         .on_hover_text("Drag onto another stage to move it there");
                 });
