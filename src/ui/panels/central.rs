@@ -90,6 +90,8 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     if model_view && state.frame_pending && (w, h) == want {
         state.frame_model();
         state.frame_pending = false;
+    } else if model_view && (w, h) == want {
+        state.keep_framed([w, h]);
     }
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
@@ -120,7 +122,8 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 && let Some(p) = response.interact_pointer_pos().and_then(pixel_at)
             {
                 state.requests.pick = Some(p);
-                state.tab = RightTab::Inspector;
+                // The picked material opens in the editor at once.
+                state.tab = RightTab::Material;
             }
             if let Some(p) = state
                 .model_pick

@@ -133,6 +133,8 @@ pub struct SceneInputs<'a> {
     pub materials: Option<(u64, &'a [Result<MaterialEntry, String>])>,
     /// The selected material.
     pub selected: Option<usize>,
+    /// The material whose surfaces are tinted (hovered in the list, else the selection).
+    pub highlight: Option<usize>,
 }
 
 /// What the viewport draws.
@@ -279,6 +281,7 @@ impl Viewport {
         let options = SceneOptions {
             material_set,
             tev,
+            missing_checker: true,
             ..SceneOptions::default()
         };
         match Scene::with_options(ctx, (**model).clone(), options) {
@@ -349,6 +352,7 @@ impl Viewport {
             }
             sv.applied_revision = Some(revision);
         }
+        scene.set_highlight(inputs.highlight);
         self.status.selected_material = inputs.selected;
     }
 
@@ -535,10 +539,15 @@ impl Viewport {
         }
         let image = if let ViewContent::Scene(sv) = &mut self.content {
             // The same path as `tevscope render` (pipelines finished, alpha from depth
-            // when transparent), at the viewport's size and camera.
-            sv.scene
-                .render_to_image(ctx, self.target.width, self.target.height, transparent)
-                .map_err(|e| e.to_string())?
+            // when transparent), at the viewport's size and camera; without the
+            // selection tint, which is the viewer's, not the model's.
+            let highlight = sv.scene.highlight();
+            sv.scene.set_highlight(None);
+            let image =
+                sv.scene
+                    .render_to_image(ctx, self.target.width, self.target.height, transparent);
+            sv.scene.set_highlight(highlight);
+            image.map_err(|e| e.to_string())?
         } else {
             let mut settings = *settings;
             if transparent {
