@@ -201,6 +201,8 @@ pub struct AppState {
     /// Bumped when `light_set` changes.
     pub lights_revision: u64,
     pub model_pick: Option<ModelPick>,
+    /// The warnings log panel is open.
+    pub log_open: bool,
     /// Tint the selected material's surfaces in the model view.
     pub highlight_selection: bool,
     /// The material under the pointer in the material list this frame (tinted instead of
@@ -267,6 +269,7 @@ impl AppState {
             light_set: crate::gx::lights::LightPreset::Basic.light_set(),
             lights_revision: 0,
             model_pick: None,
+            log_open: false,
             highlight_selection: true,
             hovered_material: None,
             framed: None,
@@ -335,6 +338,18 @@ impl AppState {
                 self.framed = Some((camera, [w, h]));
             }
         }
+    }
+
+    /// Every warning of the open file (loading, then drawing), each once, in order.
+    pub fn warnings(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        let doc = self.doc.as_ref().map_or(&[][..], |d| &d.warnings[..]);
+        for w in doc.iter().chain(&self.view_status.warnings) {
+            if !out.contains(&w.as_str()) {
+                out.push(w);
+            }
+        }
+        out
     }
 
     /// The material the model view tints: the hovered one, else the selection (when

@@ -5,9 +5,9 @@ use egui::{Color32, Ui};
 use crate::formats::material::{Material as FileMaterial, channel_word};
 use crate::gx::tev::{FinalRegister, MissingTexture};
 use crate::gx::types::{
-    AttnFn, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
+    AttnFn, Blend, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
 };
-use crate::ui::document::{Content, Document};
+use crate::ui::document::{Content, Document, MaterialEntry};
 use crate::ui::state::AppState;
 use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 
@@ -16,6 +16,7 @@ use super::{color_button, named};
 pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     // Set / material selector.
     let mut select = None;
+    let mut hovered = None;
     if let Some(Document {
         content: Content::Model { sets, .. },
         ..
@@ -35,32 +36,12 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                         }
                     }
                 });
-            ui.label("Material");
             let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
-            egui::ComboBox::from_id_salt("material")
-                .width(200.0)
-                .selected_text(format!("{} / {}", state.material, materials.len()))
-                .height(500.0)
-                .show_ui(ui, |ui| {
-                    for (i, m) in materials.iter().enumerate() {
-                        let text = match m {
-                            Ok(m) => format!(
-                                "{i}: {} stage{}, {} tex",
-                                m.material.stages.len(),
-                                if m.material.stages.len() == 1 {
-                                    ""
-                                } else {
-                                    "s"
-                                },
-                                m.material.texture_count
-                            ),
-                            Err(e) => format!("{i}: error: {e}"),
-                        };
-                        if ui.selectable_label(i == state.material, text).clicked() {
-                            select = Some((state.set, i));
-                        }
-                    }
-                });
+            ui.label(format!(
+                "material {} of {}",
+                state.material,
+                materials.len()
+            ));
             if ui.button("<").clicked() && state.material > 0 {
                 select = Some((state.set, state.material - 1));
             }
@@ -68,6 +49,28 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                 select = Some((state.set, state.material + 1));
             }
         });
+        // Every material in one line each; hovering a row tints its surfaces.
+        let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+        egui::CollapsingHeader::new(format!("Materials ({})", materials.len()))
+            .id_salt("material_list")
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::both()
+                    .id_salt("material_list_scroll")
+                    .max_height(160.0)
+                    .show(ui, |ui| {
+                        for (i, m) in materials.iter().enumerate() {
+                            let text = egui::RichText::new(material_row(i, m)).monospace();
+                            let row = ui.selectable_label(i == state.material, text);
+                            if row.hovered() {
+                                hovered = Some(i);
+                            }
+                            if row.clicked() {
+                                select = Some((state.set, i));
+                            }
+                        }
+                    });
+            });
         if let Some(Err(e)) = sets
             .get(state.set)
             .and_then(|s| s.materials.get(state.material))
@@ -77,6 +80,9 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     }
     if let Some((s, m)) = select {
         state.select_material(s, m);
+    }
+    if hovered.is_some() {
+        state.hovered_material = hovered;
     }
 
     // The quad preview's own settings (the model view draws with Prime's blending and
@@ -179,6 +185,44 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     {
         state.apply_material(m, &label);
     }
+}
+
+/// One line of the material list: index, stage count, blend mode and texture IDs.
+pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) -> String {
+    let m = match entry {
+        Ok(m) => m,
+        Err(e) => return format!("{index:>3} · error: {e}"),
+    };
+    let stages = m.material.stages.len();
+    let b = m.material.blend;
+    let blend = if b == Blend::OPAQUE {
+        "opaque".to_string()
+    } else {
+        format!("{} {}/{}", b.mode, b.src, b.dst)
+    };
+    let textures = if m.texture_ids.is_empty() {
+        "no textures".to_string()
+    } else {
+        m.texture_ids
+            .iter()
+            .zip(
+                m.textures
+                    .iter()
+                    .map(Option::is_some)
+                    .chain(std::iter::repeat(false)),
+            )
+            .map(|(id, found)| match (id, found) {
+                (Some(id), true) => format!("0x{id:08X}"),
+                (Some(id), false) => format!("0x{id:08X} (missing)"),
+                (None, _) => "(no ID)".to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{index:>3} · {stages} stage{} · {blend} · {textures}",
+        if stages == 1 { "" } else { "s" }
+    )
 }
 
 /// Counts and the texture IDs in one line.
