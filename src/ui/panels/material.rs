@@ -22,7 +22,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         ..
     }) = &state.doc
     {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Set");
             egui::ComboBox::from_id_salt("set")
                 .selected_text(format!("{}", state.set))
@@ -90,7 +90,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if !state.shows_model() {
         quad_settings(ui, state);
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Show");
         let d = &mut state.settings.alpha_display;
         ui.selectable_value(d, AlphaDisplay::Checker, "RGBA over checker");
@@ -130,7 +130,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                  off: host blending, which may differ by 1 LSB",
             )
             .changed();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("final pixel from");
             options_changed |= ui
                 .selectable_value(
@@ -143,7 +143,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                 .selectable_value(&mut options.final_register, FinalRegister::Prev, "PREV")
                 .changed();
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("missing texture reads");
             options_changed |= ui
                 .selectable_value(&mut options.missing_texture, MissingTexture::White, "255")
@@ -405,7 +405,7 @@ fn channel_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>)
 }
 
 fn quad_settings(ui: &mut Ui, state: &mut AppState) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("View:");
         ui.selectable_value(
             &mut state.settings.compositing,
@@ -423,7 +423,7 @@ fn quad_settings(ui: &mut Ui, state: &mut AppState) {
         ui.selectable_value(&mut state.settings.sampling, Sampling::Nearest, "nearest");
         ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Preview");
         let flat = state.settings.orbit.is_none();
         if ui
