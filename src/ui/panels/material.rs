@@ -59,6 +59,8 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                     .id_salt("material_list_scroll")
                     .max_height(160.0)
                     .show(ui, |ui| {
+                        // One line per material; long rows scroll sideways.
+                        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                         for (i, m) in materials.iter().enumerate() {
                             let text = egui::RichText::new(material_row(i, m)).monospace();
                             let row = ui.selectable_label(i == state.material, text);
