@@ -61,9 +61,17 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                     .show(ui, |ui| {
                         // One line per material; long rows scroll sideways.
                         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                        // A selection made elsewhere (a pick, < >) scrolls its row into view.
+                        let shown_id = ui.scope_id().with("material_list_shown");
+                        let shown = ui.data(|d| d.get_temp::<(usize, usize)>(shown_id));
+                        let current = (state.set, state.material);
                         for (i, m) in materials.iter().enumerate() {
                             let text = egui::RichText::new(material_row(i, m)).monospace();
                             let row = ui.selectable_label(i == state.material, text);
+                            if i == state.material && shown != Some(current) {
+                                row.scroll_to_me(Some(egui::Align::Center));
+                                ui.data_mut(|d| d.insert_temp(shown_id, current));
+                            }
                             if row.hovered() {
                                 hovered = Some(i);
                             }
