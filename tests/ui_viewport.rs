@@ -396,26 +396,24 @@ mod model_view {
     /// The showcase material that reads a konst colour, and the pixel of one of its
     /// surfaces (found by picking).
     fn konst_material(h: &mut Harness) -> (usize, (u32, u32)) {
+        let count = h
+            .viewport
+            .scene_view()
+            .expect("model view")
+            .scene
+            .material_count();
         let doc = h.state.doc.as_ref().expect("doc");
-        let reads_konst = |i: usize| {
-            doc.material(0, i).is_some_and(|m| {
-                m.material
-                    .stages
-                    .iter()
-                    .any(|s| s.color_in.contains(&ColorInput::Konst))
+        let reads_konst: Vec<bool> = (0..count)
+            .map(|i| {
+                doc.material(0, i).is_some_and(|m| {
+                    m.material
+                        .stages
+                        .iter()
+                        .any(|s| s.color_in.contains(&ColorInput::Konst))
+                })
             })
-        };
-        for y in (2..H).step_by(4) {
-            for x in (2..W).step_by(4) {
-                let sv = h.viewport.scene_view().expect("model view");
-                if let Some(hit) = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick")
-                    && reads_konst(hit.material)
-                {
-                    return (hit.material, (x, y));
-                }
-            }
-        }
-        panic!("no visible showcase material reads a konst colour");
+            .collect();
+        visible_material(h, |_, i| reads_konst.get(i).copied().unwrap_or(false))
     }
 
     #[test]
@@ -593,8 +591,8 @@ mod model_view {
     ) -> (usize, (u32, u32)) {
         let sv = h.viewport.scene_view().expect("model view");
         let model = sv.scene.model().clone();
-        for y in (H / 4..H).step_by(6) {
-            for x in (W / 4..W).step_by(6) {
+        for y in (2..H).step_by(4) {
+            for x in (2..W).step_by(4) {
                 if let Some(hit) = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick")
                     && wanted(&model, hit.material)
                 {
