@@ -641,6 +641,11 @@ mod model_view {
             }
         }
         assert!(others > 100, "{others} pixels of other content checked");
+        // The pixel inspector reports the model's pixel, not the tinted one.
+        pick(&mut h.viewport, &h.ctx, &mut h.state, x, y);
+        let p = h.state.model_pick.clone().expect("pick report");
+        assert_eq!(p.hit.map(|hit| hit.material), Some(material));
+        assert_eq!(p.rgba, plain.pixel(x, y));
         // Screenshots are the model's pixels, without the tint.
         let shot = std::env::temp_dir().join(format!("tevscope-tint-{}.png", std::process::id()));
         let saved = h

@@ -111,6 +111,8 @@ pub struct SceneView {
     lights_revision: Option<u64>,
     /// The last frame's statistics.
     pub stats: FrameStats,
+    /// How the last frame cleared (a pick redraws it without the selection tint).
+    clear: ClearMode,
 }
 
 /// A pick's hit (None on background) and the displayed pixel's exact RGBA8.
@@ -294,6 +296,7 @@ impl Viewport {
                     applied_revision: None,
                     lights_revision: None,
                     stats: FrameStats::default(),
+                    clear: ClearMode::BACKGROUND,
                 }));
             }
             Err(e) => {
@@ -372,6 +375,16 @@ impl Viewport {
             Ok(hit) => hit,
             Err(e) => return Some(Err(e.to_string())),
         };
+        // The inspector reports the model's pixel: the frame is drawn again without the
+        // selection tint (the next frame puts it back).
+        if let Some(highlight) = sv.scene.highlight() {
+            sv.scene.set_highlight(None);
+            let drawn = sv.scene.render(ctx, &self.target, sv.clear);
+            sv.scene.set_highlight(Some(highlight));
+            if let Err(e) = drawn {
+                return Some(Err(e.to_string()));
+            }
+        }
         Some(self.read_pixel(ctx, x, y).map(|rgba| (hit, rgba)))
     }
 
@@ -474,6 +487,7 @@ impl Viewport {
                 } else {
                     ClearMode::Color([r, g, b, a])
                 };
+                sv.clear = clear;
                 match sv.scene.render(ctx, &self.target, clear) {
                     Ok(stats) => {
                         sv.stats = stats;
