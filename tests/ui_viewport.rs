@@ -765,6 +765,25 @@ mod model_view {
             .flat_map(|x| (y..y + 3).map(move |y| (x, y)))
             .any(|(x, y)| matches!(sv.scene.pick(&h.ctx, W, H, x, y), Ok(Some(_))));
         assert!(found, "no surface picked at the worm's pixel ({x}, {y})");
+        // The selection tint follows the skinned pose too.
+        let hit = (x..x + 3)
+            .flat_map(|x| (y..y + 3).map(move |y| (x, y)))
+            .find_map(|(x, y)| {
+                sv.scene
+                    .pick(&h.ctx, W, H, x, y)
+                    .ok()
+                    .flatten()
+                    .map(|hit| (hit, (x, y)))
+            });
+        let (hit, (hx, hy)) = hit.expect("a worm surface");
+        h.state.hovered_material = Some(hit.material);
+        let tinted = h.settled_frame();
+        assert_ne!(
+            tinted.pixel(hx, hy),
+            img.pixel(hx, hy),
+            "the worm's picked pixel is tinted"
+        );
+        assert_eq!(tinted.pixel(0, 0), img.pixel(0, 0));
     }
 }
 
