@@ -175,6 +175,20 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         return;
     };
     let textures = state.set_texture_ids().to_vec();
+    let missing: Vec<(usize, u32, String)> = state
+        .doc
+        .as_ref()
+        .and_then(|d| Some((d.material(state.set, state.material)?, d.texture_place())))
+        .map(|(entry, place)| {
+            entry
+                .texture_ids
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| entry.textures.get(*k).is_none_or(Option::is_none))
+                .filter_map(|(k, id)| Some((k, (*id)?, place.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut m = original.clone();
     let mut label = None;
     egui::ScrollArea::both()
@@ -182,7 +196,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         .show(ui, |ui| {
             summary(ui, &m);
             flags_editor(ui, &mut m, &mut label);
-            textures_editor(ui, &mut m, &textures, &mut label);
+            textures_editor(ui, &mut m, &textures, &missing, &mut label);
             konst_editor(ui, &mut m, &mut label);
             blend_editor(ui, &mut m, &mut label);
             channel_editor(ui, &mut m, &mut label);
@@ -279,10 +293,12 @@ fn flags_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
 }
 
 /// One combo per texture slot over the set's textures; add and remove slots.
+/// `missing`: (slot, ID, where it was looked for) of each slot whose texture was not found.
 fn textures_editor(
     ui: &mut Ui,
     m: &mut FileMaterial,
     textures: &[u32],
+    missing: &[(usize, u32, String)],
     label: &mut Option<String>,
 ) {
     ui.heading("Textures");
@@ -304,6 +320,12 @@ fn textures_editor(
                 remove = Some(k);
             }
         });
+        for (_, id, place) in missing.iter().filter(|(slot, _, _)| *slot == k) {
+            ui.colored_label(
+                Color32::from_rgb(255, 110, 110),
+                format!("TXTR 0x{id:08X} not found in {place}: drawn as a magenta checker"),
+            );
+        }
     }
     if let Some(k) = remove {
         m.texture_indices.remove(k);

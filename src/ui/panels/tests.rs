@@ -542,3 +542,33 @@ fn a_new_view_size_reframes_an_untouched_camera_only() {
     state.keep_framed([800, 600]);
     assert_eq!(state.camera, moved);
 }
+
+#[test]
+fn a_missing_texture_slot_names_the_id_and_where_it_was_looked_for() {
+    let Some(dir) = crate::testing::conformance_dir() else {
+        return;
+    };
+    // The TEV-cases CMDL alone in a folder: none of its TXTRs can be found.
+    let lone = std::env::temp_dir().join(format!("tevscope-lone-{}", std::process::id()));
+    std::fs::create_dir_all(&lone).unwrap();
+    let cmdl = lone.join("0x7EC00000.CMDL");
+    std::fs::copy(dir.join("0x7EC00000.CMDL"), &cmdl).unwrap();
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(cmdl.to_str().unwrap());
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    state.select_material(0, 0);
+    state.tab = RightTab::Material;
+    let entry = state.doc.as_ref().unwrap().material(0, 0).unwrap().clone();
+    let id = entry.texture_ids[0].unwrap();
+    // (The texture strip shows under a drawn view.)
+    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    let out = run_frames_at(&mut state, 1920.0, 1080.0, 2);
+    std::fs::remove_dir_all(&lone).ok();
+    let place = lone.display().to_string();
+    assert!(drew_text(
+        &out,
+        &format!("TXTR 0x{id:08X} not found in {place}")
+    ));
+    assert!(drew_text(&out, &format!("map 0 0x{id:08X} missing")));
+    assert!(drew_text(&out, "warnings"));
+}
