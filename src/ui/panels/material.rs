@@ -69,7 +69,13 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                             let text = egui::RichText::new(material_row(i, m)).monospace();
                             let row = ui.selectable_label(i == state.material, text);
                             if i == state.material && shown != Some(current) {
-                                row.scroll_to_me(Some(egui::Align::Center));
+                                // Vertically only: the rows' start stays in view.
+                                let left = ui.max_rect().left();
+                                let rect = egui::Rect::from_x_y_ranges(
+                                    left..=left + 1.0,
+                                    row.rect.y_range(),
+                                );
+                                ui.scroll_to_rect(rect, Some(egui::Align::Center));
                                 ui.data_mut(|d| d.insert_temp(shown_id, current));
                             }
                             if row.hovered() {
