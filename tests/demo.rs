@@ -156,6 +156,10 @@ fn pak_names_the_expected_resources() {
         "tex_digits_v",
         "tex_env_sky",
         "tex_lightmap",
+        "room",
+        "tex_room_lightmap",
+        "tex_room_tiles",
+        "tex_water",
     ] {
         assert!(
             names.contains(expected),

@@ -14,8 +14,8 @@
 
 mod golden;
 
-use glam::{Vec3, Vec4};
-use golden::{check_golden, compare, out_dir};
+use glam::Vec3;
+use golden::{check_golden, compare, out_dir, project};
 use tevscope::demo::{self, ShowcaseTile};
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::geom::Aabb;
@@ -41,17 +41,6 @@ fn demo_scene(ctx: &RenderContext, name: &str) -> (Scene, ModelAssets) {
     assert!(scene.warnings.is_empty(), "{name}: {:?}", scene.warnings);
     scene.set_lights(load_lights(Some(&spec("lights"))).expect("demo lights"));
     (scene, model.assets)
-}
-
-/// Where a world point lands in a `width` × `height` image (None when off screen).
-fn project(camera: &OrbitCamera, width: u32, height: u32, p: Vec3) -> Option<(u32, u32)> {
-    let c = camera.frame_camera(width as f32 / height as f32);
-    let clip = c.clip_from_view * c.view_from_world * Vec4::from((p, 1.0));
-    let ndc = clip.truncate() / clip.w;
-    let x = (ndc.x * 0.5 + 0.5) * width as f32;
-    let y = (0.5 - ndc.y * 0.5) * height as f32;
-    ((0.0..width as f32).contains(&x) && (0.0..height as f32).contains(&y))
-        .then_some((x as u32, y as u32))
 }
 
 /// Each tile's surface centre is drawn (differs from the background of the corner pixel).

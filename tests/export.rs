@@ -73,13 +73,14 @@ fn out_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// Every CMDL and ANCS of the demo PAK, and the conformance models and characters.
+/// Every CMDL, ANCS and MREA of the demo PAK, and the conformance models, characters and
+/// rooms.
 fn cases() -> Vec<Case> {
     let pak = Pak::parse(&std::fs::read(DEMO).unwrap(), DEMO).unwrap();
     let mut cases: Vec<Case> = pak
         .entries()
         .iter()
-        .filter(|e| matches!(&e.fourcc, b"CMDL" | b"ANCS"))
+        .filter(|e| matches!(&e.fourcc, b"CMDL" | b"ANCS" | b"MREA"))
         .map(|e| Case::new(format!("{DEMO}:{}", pak.entry_name(e))))
         .collect();
     cases.push(Case {
@@ -107,6 +108,10 @@ fn cases() -> Vec<Case> {
         });
     }
     cases.push(Case::new(c("0x7EC00000.CMDL")));
+    // Rooms: world geometry with lightmapped materials (textures beside them).
+    for area in ["mp1_area.MREA", "mp2_area.MREA"] {
+        cases.push(Case::new(c(&format!("areas/{area}"))));
+    }
     let mut found = Vec::new();
     collect_cmdls(&dir.join("pwe"), &mut found);
     collect_cmdls(&dir.join("real"), &mut found);
@@ -319,6 +324,11 @@ fn exports_reread_with_the_sources_counts() {
             "{what}: vertices"
         );
         assert_eq!(triangles, cmdl.triangle_count(), "{what}: triangles");
+        // The conformance rooms, against their JSON.
+        let area_json = PathBuf::from(format!("{what}.json"));
+        if what.ends_with(".MREA") && area_json.is_file() {
+            check_area(what, &area_json, &g, positions.values().sum(), triangles);
+        }
         // Every position, bit for bit.
         let got = exported_positions(&g);
         let want: Vec<[f32; 3]> = source_vertices(cmdl)
@@ -411,6 +421,60 @@ fn exports_reread_with_the_sources_counts() {
         animations_checked >= 3,
         "only {animations_checked} animations checked"
     );
+}
+
+/// A room's export against its conformance JSON (read independently of the loader): each
+/// surface's distinct vertex tuples (the export writes each once) and the 22 triangles, and each lightmapped material's lightmap
+/// named in `extras.lightmap` on UV set 0 (the short UVs), its colour map on another set.
+fn check_area(what: &str, json: &Path, g: &Read, vertices: usize, triangles: usize) {
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    let geometry = &json["geometry"];
+    let want_vertices: usize = geometry["world_models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|w| w["surfaces"].as_array().unwrap())
+        .map(|s| {
+            let tuples: std::collections::HashSet<String> = s["primitives"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|p| p["vertex_index_tuples"].as_array().unwrap())
+                .map(|t| t.to_string())
+                .collect();
+            tuples.len()
+        })
+        .sum();
+    assert_eq!(vertices, want_vertices, "{what}: vertices");
+    assert_eq!(
+        triangles as u64,
+        geometry["triangle_count"].as_u64().unwrap()
+    );
+    assert_eq!(triangles, 22, "{what}: triangles");
+    let mut lightmapped = 0;
+    for m in g.doc.materials() {
+        let extras: serde_json::Value =
+            serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
+        if extras["flags"].as_u64().unwrap() & 0x800 == 0 {
+            continue;
+        }
+        lightmapped += 1;
+        let lightmap = &extras["lightmap"];
+        assert_eq!(lightmap["texCoord"], 0, "{what}: {extras}");
+        let index = lightmap["index"].as_u64().unwrap() as usize;
+        assert!(g.doc.textures().nth(index).is_some(), "{what}");
+        let base = m
+            .pbr_metallic_roughness()
+            .base_color_texture()
+            .expect("colour map");
+        assert_ne!(
+            base.texture().index(),
+            index,
+            "{what}: lightmap as base colour"
+        );
+        assert_ne!(base.tex_coord(), 0, "{what}");
+    }
+    assert!(lightmapped >= 1, "{what}: no lightmapped material");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -721,7 +785,7 @@ fn scaled_bones_pose_like_tevscope_at_the_keys() {
     }
     let clip = clip.clone();
     let export = build_gltf(
-        &model.assets,
+        &model.assets.cpu_model().unwrap(),
         &GltfOptions {
             animations: Some(vec![0]),
             name: "scaled".into(),

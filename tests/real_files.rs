@@ -8,10 +8,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::txtr::Txtr;
-use tevscope::gx::types::{
-    AlphaTest, Blend, GX_IDENTITY, GX_PTIDENTITY, Material, TevStage, TexGen, TexGenSrc,
-    TexGenType, flags,
-};
+use tevscope::gx::types::Material;
 use tevscope::load::model::load_model;
 use tevscope::render::quad::{QuadOptions, render_material_quad};
 use tevscope::render::scene::Scene;
@@ -85,45 +82,6 @@ fn every_real_texture_parses_and_decodes_to_its_hash() {
     assert!(hashed >= 100);
 }
 
-/// One stage passing the texture through: colour = TEXC, alpha = TEXA.
-fn passthrough() -> Material {
-    // Inputs a, b, c = ZERO and d = TEXC / TEXA; combine 0x100: add, scale 1, clamp, → PREV.
-    let stage = TevStage::from_words(
-        15 | 15 << 5 | 15 << 10 | 8 << 15,
-        7 | 7 << 5 | 7 << 10 | 4 << 15,
-        0x100,
-        0x100,
-        0,
-        0,
-        0xFF,
-        0,
-        0,
-    )
-    .expect("valid stage");
-    Material {
-        stages: vec![stage],
-        texgens: vec![TexGen {
-            kind: TexGenType::Mtx2x4,
-            source: TexGenSrc::Tex(0),
-            gx_tex_mtx: GX_IDENTITY,
-            normalize: false,
-            gx_post_mtx: GX_PTIDENTITY,
-        }],
-        texture_count: 1,
-        konst: [[0; 4]; 4],
-        konst_count: 0,
-        registers: Material::DEFAULT_REGISTERS,
-        color0: None,
-        channel_count: 0,
-        blend: Blend::OPAQUE,
-        alpha_test: AlphaTest::ALWAYS,
-        depth_write: true,
-        depth_sorted: false,
-        uv_animations: vec![],
-        flags: flags::DEPTH_WRITE,
-    }
-}
-
 /// Each real texture drawn through the TEV on a quad at its own size, nearest sampling: the
 /// pixels on screen are the decoded texels, exactly.
 #[test]
@@ -134,7 +92,7 @@ fn every_real_texture_draws_its_texels() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let material = passthrough();
+    let material = Material::texture_passthrough();
     for (path, _) in &textures {
         let label = path.display().to_string();
         let txtr = Txtr::parse(&std::fs::read(path).expect("read"), &label).expect("parse");

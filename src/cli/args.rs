@@ -77,7 +77,7 @@ pub enum Command {
         #[arg(long)]
         png: bool,
     },
-    /// Export a CMDL or an ANCS character (skin, skeleton, animations) as glTF 2.0.
+    /// Export a CMDL, an ANCS character (skin, skeleton, animations) or an MREA room as glTF 2.0.
     Export {
         /// A CMDL, a `PAK:ID`, or an ANCS character.
         file: String,
@@ -159,6 +159,9 @@ pub enum Command {
         size: String,
         #[arg(long, default_value_t = 300)]
         frames: u32,
+        /// Lights, as for `render --lights`.
+        #[arg(long)]
+        lights: Option<String>,
         /// Time the specialized pipelines or the ubershader.
         #[arg(long, value_enum, default_value = "specialized")]
         shader: ShaderPath,
@@ -218,7 +221,8 @@ pub struct RenderArgs {
     /// may be given more than once.
     #[arg(long = "texture-dir")]
     pub texture_dir: Vec<PathBuf>,
-    /// An MREA (its first light layer) or a preset: basic, none.
+    /// Light layer N of the area drawn (layer0, layer1, …; an area's default is layer0),
+    /// a preset (basic, the default for models; none), or another MREA (its first layer).
     #[arg(long)]
     pub lights: Option<String>,
     /// yaw,pitch,distance (degrees, degrees, model units).

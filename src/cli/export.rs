@@ -1,4 +1,4 @@
-//! `tevscope export`: a model or character as glTF 2.0 (see [`crate::export::gltf`]).
+//! `tevscope export`: a model, character or room as glTF 2.0 (see [`crate::export::gltf`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -51,7 +51,7 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         game: req.game,
     })?;
     let options = gltf_options(&model, all, req.set, req.time);
-    let export = build_gltf(&model.assets, &options)?;
+    let export = build_gltf(&model.assets.cpu_model()?, &options)?;
     export.write(req.output)?;
     warnings.extend(export.warnings.iter().cloned());
     if json {

@@ -142,12 +142,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             file,
             size,
             frames,
+            lights,
             shader,
             exact_blend,
             json,
         } => {
             let file = file.unwrap_or_else(|| demo_path("showcase"));
             let mut request = render::RenderRequest::new(file, "");
+            request.lights = lights;
             (request.width, request.height) = args::parse_size(&size)?;
             request.shader = shader.into();
             request.exact_blend = exact_blend;

@@ -12,10 +12,10 @@ use super::DemoError;
 pub const LIGHTS_MREA: u32 = 0xDE07_0001;
 
 /// Light record types (formats.md §9.4).
-const LOCAL_AMBIENT: u32 = 0;
-const DIRECTIONAL: u32 = 1;
-const CUSTOM: u32 = 2;
-const SPOT: u32 = 3;
+pub(super) const LOCAL_AMBIENT: u32 = 0;
+pub(super) const DIRECTIONAL: u32 = 1;
+pub(super) const CUSTOM: u32 = 2;
+pub(super) const SPOT: u32 = 3;
 /// Falloff types.
 const FALLOFF_CONSTANT: u32 = 0;
 const FALLOFF_LINEAR: u32 = 1;
@@ -67,75 +67,93 @@ pub const LAYER1_ABOUT: [&str; 2] = [
     "directional: pale moonlight (0.35, 0.4, 0.6) from above, brightness 1",
 ];
 
-/// The two MP1 light layers.
-pub fn light_layers() -> LightsSection {
-    let spot_pos = [4.0, 6.0, 6.0];
-    let spot_target = [3.0, 0.0, 2.0];
-    let spot_dir = [0, 1, 2].map(|i| spot_target[i] - spot_pos[i]);
-    let layer0 = vec![
-        light(
-            LOCAL_AMBIENT,
-            [0.25, 0.25, 0.3],
-            [0.0; 3],
-            [0.0, 1.0, 0.0],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-        light(
-            DIRECTIONAL,
-            [0.9, 0.85, 0.75],
-            [0.0; 3],
-            [-0.3, -0.7, -0.65],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-        light(
-            SPOT,
-            [0.6, 0.8, 1.0],
-            spot_pos,
-            spot_dir,
-            1500.0,
-            40.0,
-            FALLOFF_LINEAR,
-        ),
-        light(
-            CUSTOM,
-            [1.0, 0.5, 0.15],
-            [-4.0, 1.5, 1.5],
-            [1.0, 0.0, 0.0],
-            100_000.0,
-            0.0,
-            FALLOFF_QUADRATIC,
-        ),
-    ];
-    let layer1 = vec![
-        light(
-            LOCAL_AMBIENT,
-            [0.05, 0.06, 0.12],
-            [0.0; 3],
-            [0.0, 1.0, 0.0],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-        light(
-            DIRECTIONAL,
-            [0.35, 0.4, 0.6],
-            [0.0; 3],
-            [-0.1, -0.3, -1.0],
-            1.0,
-            0.0,
-            FALLOFF_CONSTANT,
-        ),
-    ];
+pub(super) fn ambient(color: [f32; 3]) -> LightRecord {
+    light(
+        LOCAL_AMBIENT,
+        color,
+        [0.0; 3],
+        [0.0, 1.0, 0.0],
+        1.0,
+        0.0,
+        FALLOFF_CONSTANT,
+    )
+}
+
+pub(super) fn directional(color: [f32; 3], direction: [f32; 3]) -> LightRecord {
+    light(
+        DIRECTIONAL,
+        color,
+        [0.0; 3],
+        direction,
+        1.0,
+        0.0,
+        FALLOFF_CONSTANT,
+    )
+}
+
+/// A spot light at `position` aimed at `target`, linear falloff.
+pub(super) fn spot(
+    color: [f32; 3],
+    position: [f32; 3],
+    target: [f32; 3],
+    brightness: f32,
+    cutoff_degrees: f32,
+) -> LightRecord {
+    let direction = [0, 1, 2].map(|i| target[i] - position[i]);
+    light(
+        SPOT,
+        color,
+        position,
+        direction,
+        brightness,
+        cutoff_degrees,
+        FALLOFF_LINEAR,
+    )
+}
+
+/// A custom (point) light, quadratic falloff.
+pub(super) fn point(color: [f32; 3], position: [f32; 3], brightness: f32) -> LightRecord {
+    light(
+        CUSTOM,
+        color,
+        position,
+        [1.0, 0.0, 0.0],
+        brightness,
+        0.0,
+        FALLOFF_QUADRATIC,
+    )
+}
+
+/// An MP1 lights section holding `layers`.
+pub(super) fn mp1_section(layers: Vec<Vec<LightRecord>>) -> LightsSection {
     LightsSection {
         offset: None,
         magic: LIGHTS_MAGIC,
-        layers: vec![layer0, layer1],
+        layers,
         light_record_size: LIGHT_RECORD_SIZE_MP1,
     }
+}
+
+/// The two MP1 light layers.
+pub fn light_layers() -> LightsSection {
+    mp1_section(vec![
+        vec![
+            ambient([0.25, 0.25, 0.3]),
+            directional([0.9, 0.85, 0.75], [-0.3, -0.7, -0.65]),
+            spot(
+                [0.6, 0.8, 1.0],
+                [4.0, 6.0, 6.0],
+                [3.0, 0.0, 2.0],
+                1500.0,
+                40.0,
+            ),
+            point([1.0, 0.5, 0.15], [-4.0, 1.5, 1.5], 100_000.0),
+        ],
+        vec![
+            ambient([0.05, 0.06, 0.12]),
+            directional([0.35, 0.4, 0.6], [-0.1, -0.3, -1.0]),
+        ],
+    ])
 }
 
 /// The area file.

@@ -3,7 +3,8 @@
 //!
 //! - `demo.pak` (MP1 PAK, uncompressed, every resource named): the material showcase model,
 //!   its textures (every TXTR format), the skinned worm character (CMDL, CSKR, CINF, a
-//!   format-2 and a format-0 ANIM, ANCS) and the light set (MREA).
+//!   format-2 and a format-0 ANIM, ANCS), the light set (MREA) and a small room (MREA with
+//!   world geometry, lightmapped floor and its own light layers).
 //! - `demo_lights.MREA`: the light set as a loose file.
 //! - `README.md`: what every material, texture and light demonstrates.
 //!
@@ -15,6 +16,7 @@
 
 pub mod character;
 pub mod lights;
+pub mod room;
 pub mod showcase;
 pub mod textures;
 
@@ -198,6 +200,18 @@ pub fn build() -> Result<Demo, DemoError> {
             .into(),
     );
 
+    let room = room::build_room()?;
+    add(
+        b"MREA",
+        room::ROOM_MREA,
+        "room",
+        &room,
+        format!(
+            "room: {} world models (lightmapped floor, walls, scrolling water, box, blended window); layer 0 = local ambient, directional, spot, custom point; layer 1 = red alarm",
+            room::MODELS_ABOUT.len()
+        ),
+    );
+
     let mut pak = PakBuilder::new(Game::Mp1);
     for r in &resources {
         pak.add(r.fourcc, u64::from(r.id), &r.bytes, false);
@@ -344,6 +358,25 @@ fn readme(demo: &Demo) -> String {
     }
     let _ = writeln!(w, "\nLayer 1:\n");
     for l in lights::LAYER1_ABOUT {
+        let _ = writeln!(w, "- {l}");
+    }
+    let _ = writeln!(
+        w,
+        "\n## Room (`room`)\n\n\
+         An MP1 area (version 0xF) written by tevscope's MREA writer: an 8 × 6 × 3 room \
+         (x ∈ [−4, 4], y ∈ [−3, 3], Z up), open at the top, walls facing inward. \
+         `tevscope render assets/{PAK_FILE}:room -o room.png` draws it lit by its light layer 0 \
+         (`--lights layer1` for the other).\n\nWorld models:\n"
+    );
+    for (i, m) in room::MODELS_ABOUT.iter().enumerate() {
+        let _ = writeln!(w, "{i}. {m}");
+    }
+    let _ = writeln!(w, "\nLayer 0:\n");
+    for l in room::LAYER0_ABOUT {
+        let _ = writeln!(w, "- {l}");
+    }
+    let _ = writeln!(w, "\nLayer 1:\n");
+    for l in room::LAYER1_ABOUT {
         let _ = writeln!(w, "- {l}");
     }
     s

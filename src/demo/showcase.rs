@@ -101,7 +101,7 @@ struct TileDef {
 // Small constructors for GX values.
 
 /// A stage with the default combine (ADD, ×1, clamp, to PREV) and neutral selectors.
-fn stage(
+pub(super) fn stage(
     color_in: [C; 4],
     alpha_in: [A; 4],
     tex: Option<(u8, u8)>,
@@ -130,7 +130,7 @@ fn combine_to(out_reg: TevReg) -> TevCombine {
 }
 
 /// TEXn through TEXMTX`slot` (a UV animation) or the identity, no post matrix.
-fn uv_texgen(tex: u8, anim_slot: Option<u32>) -> TexGen {
+pub(super) fn uv_texgen(tex: u8, anim_slot: Option<u32>) -> TexGen {
     TexGen {
         kind: TexGenType::Mtx2x4,
         source: TexGenSrc::Tex(tex),
@@ -153,7 +153,7 @@ fn projected_texgen(source: TexGenSrc, slot: u32, normalize: bool) -> TexGen {
 }
 
 /// One texture, TEXC × RASC (alpha TEXA), lit, through `texgen`.
-fn textured(set_tex: u32, texgen: TexGen, lit: bool) -> MaterialBuilder {
+pub(super) fn textured(set_tex: u32, texgen: TexGen, lit: bool) -> MaterialBuilder {
     let mut b = MaterialBuilder::new();
     let slot = b.texture(set_tex);
     let tc = b.texgen(texgen);
@@ -393,14 +393,14 @@ fn vertex_colors(_b: &mut CmdlBuilder) -> TileDef {
     }
 }
 
-/// World-geometry style lightmap: TEX0 from the short-UV array (flag 0x2000) × C1, then
-/// × the diffuse texture on TEX1.
-fn lightmap(b: &mut CmdlBuilder) -> TileDef {
+/// Prime's world-geometry lightmap program: TEX0 (the lightmap, from the short-UV array,
+/// flag 0x2000) × C1, then × the diffuse texture on TEX1 × 2; unlit.
+pub(super) fn lightmapped(b: &mut CmdlBuilder, lightmap: u32, diffuse: u32) -> MaterialBuilder {
     let mut m = MaterialBuilder::new()
         .color0(None)
         .flags(gx::flags::SHORT_UV | gx::flags::LIGHTMAP);
-    let lm = m.texture(b.add_texture(TEX_LIGHTMAP));
-    let diffuse = m.texture(b.add_texture(TEX_C4));
+    let lm = m.texture(b.add_texture(lightmap));
+    let diffuse = m.texture(b.add_texture(diffuse));
     let tc0 = m.texgen(uv_texgen(0, None));
     let tc1 = m.texgen(uv_texgen(1, None));
     let alpha_one = [A::Zero, A::Zero, A::Zero, A::Konst];
@@ -417,7 +417,12 @@ fn lightmap(b: &mut CmdlBuilder) -> TileDef {
         RasterChannel::None,
     );
     s1.color_op.scale = 1;
-    m = m.stage(s0).stage(s1);
+    m.stage(s0).stage(s1)
+}
+
+/// The lightmap tile (see [`lightmapped`]).
+fn lightmap(b: &mut CmdlBuilder) -> TileDef {
+    let m = lightmapped(b, TEX_LIGHTMAP, TEX_C4);
     TileDef {
         name: "lightmap",
         about: "lightmap: flags 0x2000 + 0x800, TEX0 from the short-UV array (u16/32768); PREV = lightmap × C1, then × diffuse (TEX1, float UVs) × 2; no lighting (channel count 0)",
@@ -617,7 +622,7 @@ fn rows(b: &mut CmdlBuilder) -> [Vec<TileDef>; ROWS] {
 /// Keeps Prime's winding: a face is shown when it is counter-clockwise on screen, i.e. its
 /// right-handed normal points toward the viewer (formats.md §2.5). Flips `t` to agree with
 /// `outward`.
-fn orient(t: [u32; 3], verts: &[MeshVertex], outward: [f32; 3]) -> [u32; 3] {
+pub(super) fn orient(t: [u32; 3], verts: &[MeshVertex], outward: [f32; 3]) -> [u32; 3] {
     let p = |i: u32| verts[i as usize].position;
     let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
     let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];

@@ -61,6 +61,14 @@ pub const TEX_ENV: u32 = 0xDE02_0012;
 pub const TEX_LIGHTMAP: u32 = 0xDE02_0013;
 pub const TEX_ARROW: u32 = 0xDE02_0014;
 pub const TEX_WORM: u32 = 0xDE02_0015;
+pub const TEX_ROOM_LIGHTMAP: u32 = 0xDE02_0016;
+pub const TEX_ROOM_TILES: u32 = 0xDE02_0017;
+pub const TEX_WATER: u32 = 0xDE02_0018;
+
+/// Side, in texels, of the flat blocks the room's lightmap and floor tiles are made of: a
+/// texel sampled anywhere inside a block but its one-texel rim reads the block's value
+/// through any filter (the lightmap test relies on it).
+pub const ROOM_BLOCK: u32 = 4;
 
 /// Frames in each filmstrip texture (digits 0–7).
 pub const FILMSTRIP_FRAMES: u32 = 8;
@@ -255,6 +263,39 @@ pub const TEXTURES: &[TextureSpec] = &[
         palette: None,
         image: worm_skin,
         about: "RGB565 worm skin: banded segments with spots",
+    },
+    TextureSpec {
+        name: "tex_room_lightmap",
+        id: TEX_ROOM_LIGHTMAP,
+        format: TexFormat::Rgb565,
+        width: 32,
+        height: 32,
+        mips: Some(1),
+        palette: None,
+        image: room_lightmap,
+        about: "RGB565 room lightmap in flat 4×4-texel blocks: a warm pool under the spot light, a cool one by the water",
+    },
+    TextureSpec {
+        name: "tex_room_tiles",
+        id: TEX_ROOM_TILES,
+        format: TexFormat::Rgb565,
+        width: 16,
+        height: 16,
+        mips: Some(1),
+        palette: None,
+        image: room_tiles,
+        about: "RGB565 floor tiles: a two-tone stone checker of flat 4×4-texel blocks",
+    },
+    TextureSpec {
+        name: "tex_water",
+        id: TEX_WATER,
+        format: TexFormat::Rgb5A3,
+        width: 32,
+        height: 32,
+        mips: None,
+        palette: None,
+        image: water,
+        about: "RGB5A3 water: blue ripples, alpha ≈ 0.7",
     },
 ];
 
@@ -470,12 +511,16 @@ fn env_sky(w: u32, h: u32) -> RgbaImage {
     })
 }
 
+/// A Gaussian pool of light centred on (cu, cv) with sharpness `s`, at (u, v).
+fn pool(u: f32, v: f32, cu: f32, cv: f32, s: f32) -> f32 {
+    (-((u - cu).powi(2) + (v - cv).powi(2)) * s).exp()
+}
+
 fn lightmap_blobs(w: u32, h: u32) -> RgbaImage {
     RgbaImage::from_fn(w, h, |x, y| {
         let (u, v) = (unit(x, w), unit(y, h));
-        let pool = |cu: f32, cv: f32, s: f32| (-((u - cu).powi(2) + (v - cv).powi(2)) * s).exp();
-        let a = pool(0.3, 0.35, 18.0);
-        let b = pool(0.7, 0.7, 25.0);
+        let a = pool(u, v, 0.3, 0.35, 18.0);
+        let b = pool(u, v, 0.7, 0.7, 25.0);
         rgb(
             0.12 + 1.0 * a + 0.3 * b,
             0.12 + 0.8 * a + 0.6 * b,
@@ -517,6 +562,46 @@ fn worm_skin(w: u32, h: u32) -> RgbaImage {
                 0.3 + 0.15 * band,
             )
         }
+    })
+}
+
+/// The centre (0..1) of the [`ROOM_BLOCK`] block holding texel (x, y) of a `w` × `h` image.
+fn block_centre(x: u32, y: u32, w: u32, h: u32) -> (f32, f32) {
+    let c = |t: u32, n: u32| ((t / ROOM_BLOCK) as f32 + 0.5) * ROOM_BLOCK as f32 / n as f32;
+    (c(x, w), c(y, h))
+}
+
+fn room_lightmap(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| {
+        let (u, v) = block_centre(x, y, w, h);
+        // Floor u = x/8 + ½ and v = y/6 + ½: the spot's pool by the box, the water's glow.
+        let warm = pool(u, v, 0.3, 0.65, 10.0);
+        let cool = pool(u, v, 0.85, 0.2, 14.0);
+        rgb(
+            0.22 + 0.75 * warm + 0.1 * cool,
+            0.2 + 0.6 * warm + 0.35 * cool,
+            0.24 + 0.3 * warm + 0.6 * cool,
+        )
+    })
+}
+
+fn room_tiles(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| {
+        if (x / ROOM_BLOCK + y / ROOM_BLOCK).is_multiple_of(2) {
+            rgb(0.62, 0.58, 0.52)
+        } else {
+            rgb(0.42, 0.44, 0.46)
+        }
+    })
+}
+
+fn water(w: u32, h: u32) -> RgbaImage {
+    RgbaImage::from_fn(w, h, |x, y| {
+        let (u, v) = (unit(x, w), unit(y, h));
+        let r = 0.5 + 0.25 * (TAU * (u + 0.5 * v)).sin() + 0.25 * (TAU * 2.0 * (v - 0.3 * u)).sin();
+        let mut c = rgb(0.08 + 0.2 * r, 0.3 + 0.3 * r, 0.55 + 0.35 * r);
+        c[3] = 180;
+        c
     })
 }
 

@@ -1,6 +1,8 @@
-//! glTF 2.0 export of a model or character: meshes (one primitive per surface, indices as
-//! stored), the skeleton as nodes, the skin, animations at the clips' own key times, and
-//! materials with embedded PNG textures.
+//! glTF 2.0 export of a [`CpuModel`] (a model, a character or a room's world geometry):
+//! meshes (one primitive per surface, indices as stored), the skeleton as nodes, the skin,
+//! animations at the clips' own key times, and materials with embedded PNG textures. The
+//! materials and their texture slots are the CPU model's, so edited materials export as
+//! edited.
 //!
 //! Conventions:
 //! - Prime is Z-up in metres; glTF is Y-up in metres. One root node rotates −90° about X;
@@ -23,7 +25,8 @@
 //! - Materials: base colour texture = the first colour map a TEV stage reads, factor = the
 //!   konst or colour register the first stage reading one uses, alpha mode from
 //!   punchthrough and blend factors; the full GX material goes into `extras.gx`.
-//!   `doubleSided` is false: Prime culls back faces on every surface.
+//!   `doubleSided` is false: Prime culls back faces on every surface. A lightmapped material
+//!   (flag 0x800) names its lightmap (texture 0) in `extras.lightmap` instead.
 
 use std::collections::{BTreeMap, HashMap};
 use std::f32::consts::FRAC_PI_2;
@@ -35,16 +38,14 @@ use json::validation::USize64;
 use serde::Serialize;
 
 use super::ExportError;
-use crate::anim::{
-    BindRotations, Clip, ClipBinding, Pose, PoseOptions, RootMotion, Skeleton, SkinBinding,
-};
-use crate::formats::cmdl::{ResolvedVertex, Surface};
+use crate::anim::{BindRotations, Clip, ClipBinding, Pose, PoseOptions, RootMotion, Skeleton};
+use crate::formats::asset_id_string;
 use crate::gx::tev::{stage_texcoord, stage_texture_map};
 use crate::gx::types::{
     AlphaInput, BlendFactor, BlendMode, ColorInput, Compare, Material as GxMaterial, TexGenSrc,
     flags,
 };
-use crate::load::ModelAssets;
+use crate::model::{CpuMaterial, CpuModel, CpuSkin, CpuSurface};
 
 /// What to export.
 #[derive(Debug, Clone, Default)]
@@ -314,35 +315,24 @@ fn joint_weights(inf: &crate::anim::VertexInfluence, root: u32) -> ([u16; 4], [f
     (joints, weights, (sum - 1.0).abs() > 1e-3)
 }
 
-struct SkinContext<'a> {
-    binding: SkinBinding,
-    skeleton: &'a Skeleton,
-}
-
-/// Builds the glTF of a loaded model (see the module docs).
-pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExport, ExportError> {
-    let cmdl = &assets.cmdl;
+/// Builds the glTF of a model (see the module docs): the one path for models, characters
+/// and rooms, reading materials and textures from the CPU model (so a viewer's edited
+/// materials export as edited).
+pub fn build_gltf(model: &CpuModel, options: &GltfOptions) -> Result<GltfExport, ExportError> {
     let mut b = Builder::new();
+    b.warnings.extend(model.warnings.iter().cloned());
     let mut summary = ExportSummary::default();
     let set_index = options.material_set;
-    let set = cmdl.material_sets.get(set_index);
-    if set.is_none() && !cmdl.material_sets.is_empty() {
+    let set = model.material_sets.get(set_index);
+    if set.is_none() && !model.material_sets.is_empty() {
         return Err(ExportError::Invalid(format!(
             "no material set {set_index}; the model has {}",
-            cmdl.material_sets.len()
+            model.material_sets.len()
         )));
     }
 
-    let skin = match &assets.skin {
-        Some(s) if !s.skeleton.is_empty() => {
-            // The same weights the renderer draws with.
-            let binding = s.binding(cmdl).map_err(ExportError::Anim)?;
-            b.warnings.extend(binding.warnings.iter().cloned());
-            Some(SkinContext {
-                binding,
-                skeleton: &s.skeleton,
-            })
-        }
+    let skin = match &model.skin {
+        Some(s) if !s.skeleton.is_empty() => Some(s),
         Some(_) => {
             b.warnings
                 .push("the skeleton has no bones; exported unskinned".into());
@@ -351,7 +341,7 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
         None => None,
     };
 
-    // Textures: one PNG image and texture per decoded texture ID the set uses.
+    // Textures: one PNG image and texture per decoded texture ID the set's slots name.
     let sampler = b.root.push(json::texture::Sampler {
         mag_filter: Some(Valid(json::texture::MagFilter::Linear)),
         min_filter: Some(Valid(json::texture::MinFilter::LinearMipmapLinear)),
@@ -362,40 +352,43 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
         extensions: None,
         extras: None,
     });
-    let mut texture_of: HashMap<u32, json::Index<json::Texture>> = HashMap::new();
-    if let Some(set) = set {
-        for &id in &set.texture_ids {
-            if texture_of.contains_key(&id) {
-                continue;
-            }
-            let Some(t) = assets.textures.get(&u64::from(id)) else {
-                b.warnings.push(format!(
-                    "texture 0x{id:08X} missing or undecodable; left out"
-                ));
-                continue;
-            };
-            if t.levels.is_empty() {
-                continue;
-            }
-            let png = super::textures::level_png(t, 0, &format!("texture 0x{id:08X}"))?;
-            let view = b.view(&png, None);
-            let image = b.root.push(json::Image {
-                buffer_view: Some(view),
-                mime_type: Some(json::image::MimeType("image/png".into())),
-                name: Some(format!("0x{id:08X}")),
-                uri: None,
-                extensions: None,
-                extras: None,
-            });
-            let texture = b.root.push(json::Texture {
-                name: Some(format!("0x{id:08X}")),
-                sampler: Some(sampler),
-                source: image,
-                extensions: None,
-                extras: None,
-            });
-            texture_of.insert(id, texture);
+    let mut texture_of: HashMap<u64, json::Index<json::Texture>> = HashMap::new();
+    let slot_ids = set
+        .into_iter()
+        .flat_map(|s| &s.materials)
+        .flat_map(|m| m.textures.iter().filter_map(|t| t.as_ref().ok().copied()));
+    let mut seen = std::collections::HashSet::new();
+    for id in slot_ids {
+        if !seen.insert(id) {
+            continue;
         }
+        let name = asset_id_string(id, id > u64::from(u32::MAX));
+        let Some(t) = model.textures.get(&id) else {
+            b.warnings
+                .push(format!("texture {name} missing or undecodable; left out"));
+            continue;
+        };
+        if t.levels.is_empty() {
+            continue;
+        }
+        let png = super::textures::level_png(t, 0, &format!("texture {name}"))?;
+        let view = b.view(&png, None);
+        let image = b.root.push(json::Image {
+            buffer_view: Some(view),
+            mime_type: Some(json::image::MimeType("image/png".into())),
+            name: Some(name.clone()),
+            uri: None,
+            extensions: None,
+            extras: None,
+        });
+        let texture = b.root.push(json::Texture {
+            name: Some(name),
+            sampler: Some(sampler),
+            source: image,
+            extensions: None,
+            extras: None,
+        });
+        texture_of.insert(id, texture);
     }
     summary.textures = texture_of.len();
 
@@ -404,24 +397,23 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
     let mut uv_sets_of_material: HashMap<usize, usize> = HashMap::new();
     let mut non_finite = 0usize;
     let mut bad_weights = 0usize;
-    for (si, surface) in cmdl.surfaces.iter().enumerate() {
-        let mesh = &surface.mesh;
-        if mesh.triangles.is_empty() && mesh.lines.is_empty() && mesh.points.is_empty() {
+    for (si, surface) in model.surfaces.iter().enumerate() {
+        if surface.triangles.is_empty() && surface.lines.is_empty() && surface.points.is_empty() {
             continue;
         }
-        let verts = cmdl.resolved_vertices(surface);
-        let (prims, uv_sets) = primitives_of(
+        let prims = primitives_of(
             &mut b,
+            model,
             surface,
-            &verts,
-            skin.as_ref(),
+            skin,
             &mut non_finite,
             &mut bad_weights,
         );
+        let uv_sets = usize::from(surface.attributes.uv_sets);
         summary.primitives += prims.len();
-        summary.vertices += verts.len();
-        summary.triangles += mesh.triangles.len();
-        let m = surface.material_index as usize;
+        summary.vertices += surface.vertices.len();
+        summary.triangles += surface.triangles.len();
+        let m = surface.material;
         let e = uv_sets_of_material.entry(m).or_insert(uv_sets);
         *e = (*e).min(uv_sets);
         primitives.extend(prims.into_iter().map(|p| (si, m, p)));
@@ -441,20 +433,13 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
     let mut material_index: HashMap<usize, json::Index<json::Material>> = HashMap::new();
     if let Some(set) = set {
         for (i, m) in set.materials.iter().enumerate() {
-            let gx = match m.to_gx() {
-                Ok(gx) => Some(gx),
-                Err(p) => {
-                    b.warnings.push(format!(
-                        "material {i}: {} (exported as plain white)",
-                        p.message
-                    ));
-                    None
-                }
-            };
-            let ids = set.material_texture_ids(i);
+            if let Err(e) = &m.gx {
+                b.warnings
+                    .push(format!("material {i}: {e} (exported as plain white)"));
+            }
             // An unused material constrains no UV set.
             let uv_sets = uv_sets_of_material.get(&i).copied().unwrap_or(8);
-            let mat = material(&mut b, i, m.flags, gx.as_ref(), &ids, &texture_of, uv_sets)?;
+            let mat = material(&mut b, i, m, &texture_of, uv_sets)?;
             material_index.insert(i, b.root.push(mat));
         }
     }
@@ -493,9 +478,9 @@ pub fn build_gltf(assets: &ModelAssets, options: &GltfOptions) -> Result<GltfExp
     });
     let mut scene_nodes = vec![root_node];
     let mut root_children = Vec::new();
-    match (&skin, &assets.skin) {
-        (Some(ctx), Some(s)) => {
-            let skeleton = ctx.skeleton;
+    match skin {
+        Some(s) => {
+            let skeleton = &s.skeleton;
             let pose = rest_pose(skeleton, &s.clips, options, &mut b.warnings);
             let wanted: Vec<usize> = match &options.animations {
                 Some(list) => list.clone(),
@@ -650,32 +635,36 @@ fn rest_pose(
 }
 
 /// One surface's primitives (triangles, then lines, then points, sharing the vertex
-/// attributes; material unset) and its number of UV sets.
+/// attributes; material unset).
 fn primitives_of(
     b: &mut Builder,
-    surface: &Surface,
-    verts: &[ResolvedVertex],
-    skin: Option<&SkinContext>,
+    model: &CpuModel,
+    surface: &CpuSurface,
+    skin: Option<&CpuSkin>,
     non_finite: &mut usize,
     bad_weights: &mut usize,
-) -> (Vec<json::mesh::Primitive>, usize) {
+) -> Vec<json::mesh::Primitive> {
     use json::accessor::ComponentType as C;
     use json::buffer::Target;
     use json::mesh::Semantic;
+    let range = surface.vertices.start as usize..surface.vertices.end as usize;
+    let count = range.len();
+    let mesh = &model.mesh;
+    let has = surface.attributes;
     let mut attributes = BTreeMap::new();
-    let positions: Vec<[f32; 3]> = verts
+    let positions: Vec<[f32; 3]> = mesh.positions[range.clone()]
         .iter()
-        .map(|v| finite(v.position, non_finite))
+        .map(|&p| finite(p, non_finite))
         .collect();
     attributes.insert(
         Valid(Semantic::Positions),
         b.floats(&positions, true, Some(Target::ArrayBuffer)),
     );
-    if verts.iter().all(|v| v.normal.is_some()) {
-        let normals: Vec<[f32; 3]> = verts
+    if has.normals {
+        let normals: Vec<[f32; 3]> = mesh.normals[range.clone()]
             .iter()
-            .map(|v| {
-                let n = Vec3::from(finite(v.normal.unwrap_or_default(), non_finite));
+            .map(|&n| {
+                let n = Vec3::from(finite(n, non_finite));
                 // glTF requires unit normals; a zero normal becomes +Z.
                 n.try_normalize().unwrap_or(Vec3::Z).to_array()
             })
@@ -685,14 +674,15 @@ fn primitives_of(
             b.floats(&normals, false, Some(Target::ArrayBuffer)),
         );
     }
-    if verts.iter().all(|v| v.colors[0].is_some()) {
-        let bytes: Vec<u8> = verts
+    if has.colors[0] {
+        let bytes: Vec<u8> = mesh.colors[0][range.clone()]
             .iter()
-            .flat_map(|v| v.colors[0].unwrap_or_default())
+            .flatten()
+            .copied()
             .collect();
         let a = b.accessor(
             &bytes,
-            verts.len(),
+            count,
             Layout {
                 normalized: true,
                 ..Layout::new(C::U8, 4)
@@ -702,28 +692,24 @@ fn primitives_of(
         );
         attributes.insert(Valid(Semantic::Colors(0)), a);
     }
-    // UV sets must be numbered without gaps: stop at the first set some vertex lacks.
-    let mut uv_sets = 0;
-    while uv_sets < 8 && verts.iter().all(|v| v.tex[uv_sets].is_some()) {
-        let uvs: Vec<[f32; 2]> = verts
+    // UV sets are numbered without gaps (the CPU model counts the leading sets).
+    for set in 0..usize::from(has.uv_sets.min(8)) {
+        let uvs: Vec<[f32; 2]> = mesh.tex[range.clone()]
             .iter()
-            .map(|v| finite(v.tex[uv_sets].unwrap_or_default(), non_finite))
+            .map(|t| finite(t[set], non_finite))
             .collect();
         let a = b.floats(&uvs, false, Some(Target::ArrayBuffer));
-        attributes.insert(Valid(Semantic::TexCoords(uv_sets as u32)), a);
-        uv_sets += 1;
+        attributes.insert(Valid(Semantic::TexCoords(set as u32)), a);
     }
-    if let Some(ctx) = skin {
-        let root = ctx.skeleton.default_root().unwrap_or(0) as u32;
-        let wide = ctx.skeleton.len() > 256;
-        let mut joints = Vec::with_capacity(verts.len() * 8);
-        let mut weights = Vec::with_capacity(verts.len());
-        for v in &surface.mesh.vertices {
-            let p = v.position as usize;
-            let (j, w, bad) = if p < ctx.binding.position_count() {
-                joint_weights(ctx.binding.position_influence(p), root)
-            } else {
-                ([root as u16, 0, 0, 0], [1.0, 0.0, 0.0, 0.0], false)
+    if let Some(skin) = skin {
+        let root = skin.skeleton.default_root().unwrap_or(0) as u32;
+        let wide = skin.skeleton.len() > 256;
+        let mut joints = Vec::with_capacity(count * 8);
+        let mut weights = Vec::with_capacity(count);
+        for v in range.clone() {
+            let (j, w, bad) = match skin.influences.get(v) {
+                Some(inf) => joint_weights(inf, root),
+                None => ([root as u16, 0, 0, 0], [1.0, 0.0, 0.0, 0.0], true),
             };
             *bad_weights += usize::from(bad);
             if wide {
@@ -735,7 +721,7 @@ fn primitives_of(
         }
         let a = b.accessor(
             &joints,
-            verts.len(),
+            count,
             Layout::new(if wide { C::U16 } else { C::U8 }, 4),
             None,
             Some(Target::ArrayBuffer),
@@ -744,12 +730,14 @@ fn primitives_of(
         let a = b.floats(&weights, false, Some(Target::ArrayBuffer));
         attributes.insert(Valid(Semantic::Weights(0)), a);
     }
-    let wide = verts.len() > usize::from(u16::MAX);
-    let mesh = &surface.mesh;
+    let wide = count > usize::from(u16::MAX);
     let lists: [(&[u32], json::mesh::Mode); 3] = [
-        (mesh.triangles.as_flattened(), json::mesh::Mode::Triangles),
-        (mesh.lines.as_flattened(), json::mesh::Mode::Lines),
-        (&mesh.points, json::mesh::Mode::Points),
+        (
+            surface.triangles.as_flattened(),
+            json::mesh::Mode::Triangles,
+        ),
+        (surface.lines.as_flattened(), json::mesh::Mode::Lines),
+        (&surface.points, json::mesh::Mode::Points),
     ];
     let mut prims = Vec::new();
     for (indices, mode) in lists {
@@ -781,58 +769,108 @@ fn primitives_of(
             targets: None,
         });
     }
-    (prims, uv_sets)
+    prims
 }
 
-/// The PBR view of a GX material, with the GX description in extras.
+/// The glTF texture reference of the texture in slot `map` read through `stage`'s texgen,
+/// when the texture was exported and the surfaces carry that UV set; otherwise why not
+/// (None when the slot has no exported texture).
+fn texture_info(
+    gx: &GxMaterial,
+    stage: &crate::gx::types::TevStage,
+    slots: &[Result<u64, String>],
+    texture_of: &HashMap<u64, json::Index<json::Texture>>,
+    uv_sets: usize,
+) -> Option<Result<json::texture::Info, u32>> {
+    let map = usize::from(stage_texture_map(stage)?);
+    let id = slots.get(map)?.as_ref().ok()?;
+    let &index = texture_of.get(id)?;
+    let uv = stage_texcoord(stage, gx.texgens.len())
+        .and_then(|c| gx.texgens.get(usize::from(c)))
+        .map(|g| match g.source {
+            TexGenSrc::Tex(n) => u32::from(n),
+            _ => 0,
+        })
+        .unwrap_or(0);
+    Some(if (uv as usize) < uv_sets {
+        Ok(json::texture::Info {
+            index,
+            tex_coord: uv,
+            extensions: None,
+            extras: None,
+        })
+    } else {
+        Err(uv)
+    })
+}
+
+/// The PBR view of a GX material, with the GX description in extras. A lightmapped
+/// material (flag 0x800: its texture 0 is the lightmap, read through the short UVs) keeps
+/// the lightmap out of the base colour and names it in `extras.lightmap` as a texture
+/// reference (core glTF has no lightmap slot).
 fn material(
     b: &mut Builder,
     index: usize,
-    file_flags: u32,
-    gx: Option<&GxMaterial>,
-    texture_ids: &[Option<u32>],
-    texture_of: &HashMap<u32, json::Index<json::Texture>>,
+    cpu: &CpuMaterial,
+    texture_of: &HashMap<u64, json::Index<json::Texture>>,
     uv_sets: usize,
 ) -> Result<json::Material, ExportError> {
     let mut m = json::Material {
         name: Some(format!("material {index}")),
         ..Default::default()
     };
-    let Some(gx) = gx else {
-        m.extras = raw_extras(&serde_json::json!({ "flags": file_flags }))?;
-        return Ok(m);
+    let texture_ids: Vec<Option<u64>> = cpu
+        .textures
+        .iter()
+        .map(|t| t.as_ref().ok().copied())
+        .collect();
+    let gx = match &cpu.gx {
+        Ok(gx) => gx,
+        Err(e) => {
+            m.extras = raw_extras(&serde_json::json!({ "texture_ids": texture_ids, "error": e }))?;
+            return Ok(m);
+        }
     };
-    // Base colour texture: the first stage reading a texture's colour.
-    let texcoord_count = gx.texgens.len();
-    let textured = gx.stages.iter().find(|s| {
+    let lightmapped = gx.flags & flags::LIGHTMAP != 0;
+    let reads_color = |s: &&crate::gx::types::TevStage| {
         stage_texture_map(s).is_some()
             && (s.color_in.contains(&ColorInput::Texc) || s.color_in.contains(&ColorInput::Texa))
-    });
-    if let Some(stage) = textured {
-        let map = stage_texture_map(stage).map(usize::from);
-        let id = map.and_then(|k| texture_ids.get(k).copied().flatten());
-        let uv = stage_texcoord(stage, texcoord_count)
-            .and_then(|c| gx.texgens.get(usize::from(c)))
-            .map(|g| match g.source {
-                TexGenSrc::Tex(n) => u32::from(n),
-                _ => 0,
-            })
-            .unwrap_or(0);
-        match id.and_then(|id| texture_of.get(&id)) {
-            Some(&t) if (uv as usize) < uv_sets => {
-                m.pbr_metallic_roughness.base_color_texture = Some(json::texture::Info {
-                    index: t,
-                    tex_coord: uv,
-                    extensions: None,
-                    extras: None,
-                });
-            }
-            Some(_) => b.warnings.push(format!(
-                "material {index}: its colour map reads UV set {uv}, which its surfaces lack; no texture"
-            )),
+    };
+    let warn_uv = |b: &mut Builder, what: &str, uv: u32| {
+        b.warnings.push(format!(
+            "material {index}: its {what} reads UV set {uv}, which its surfaces lack; no texture"
+        ))
+    };
+    // Base colour texture: the first stage reading a texture's colour (not the lightmap's).
+    let base = gx
+        .stages
+        .iter()
+        .filter(reads_color)
+        .find(|s| !(lightmapped && stage_texture_map(s) == Some(0)));
+    if let Some(stage) = base {
+        match texture_info(gx, stage, &cpu.textures, texture_of, uv_sets) {
+            Some(Ok(info)) => m.pbr_metallic_roughness.base_color_texture = Some(info),
+            Some(Err(uv)) => warn_uv(b, "colour map", uv),
             None => {}
         }
     }
+    let lightmap = gx
+        .stages
+        .iter()
+        .filter(|_| lightmapped)
+        .find(|s| stage_texture_map(s) == Some(0))
+        .and_then(
+            |stage| match texture_info(gx, stage, &cpu.textures, texture_of, uv_sets)? {
+                Ok(info) => Some(serde_json::json!({
+                    "index": info.index.value(),
+                    "texCoord": info.tex_coord,
+                })),
+                Err(uv) => {
+                    warn_uv(b, "lightmap", uv);
+                    None
+                }
+            },
+        );
     // Base colour factor: the konst or register colour of the first stage that reads one.
     let mut factor = [1.0f32; 4];
     for s in &gx.stages {
@@ -880,11 +918,15 @@ fn material(
         m.alpha_mode = Valid(json::material::AlphaMode::Blend);
     }
     m.double_sided = false;
-    m.extras = raw_extras(&serde_json::json!({
-        "flags": file_flags,
+    let mut extras = serde_json::json!({
+        "flags": gx.flags,
         "texture_ids": texture_ids,
         "gx": gx,
-    }))?;
+    });
+    if let Some(lightmap) = lightmap {
+        extras["lightmap"] = lightmap;
+    }
+    m.extras = raw_extras(&extras)?;
     Ok(m)
 }
 

@@ -28,8 +28,6 @@ pub enum ExportError {
     Json(#[source] serde_json::Error),
     #[error("GLB container")]
     Glb(#[source] ::gltf::Error),
-    #[error("skeleton or skin")]
-    Anim(#[source] crate::anim::AnimError),
     #[error("{0}")]
     Invalid(String),
 }

@@ -1499,7 +1499,11 @@ mod tests {
             let (c0, c1) = ((x >> 16) as u16, x as u16);
             let table = texel_table(&RGB565_TABLE, packed_rgb565);
             let want = cmpr_palette(c0, c1).map(u32::from_ne_bytes);
-            assert_eq!(packed_cmpr_palette(table, c0, c1), want, "{c0:#06x} {c1:#06x}");
+            assert_eq!(
+                packed_cmpr_palette(table, c0, c1),
+                want,
+                "{c0:#06x} {c1:#06x}"
+            );
             let swapped = cmpr_palette(c1, c0).map(u32::from_ne_bytes);
             assert_eq!(packed_cmpr_palette(table, c1, c0), swapped);
         }

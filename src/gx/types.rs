@@ -1067,6 +1067,56 @@ impl Default for Material {
 }
 
 impl Material {
+    /// One stage passing texture map 0 through as sampled (colour = TEXC, alpha = TEXA), with
+    /// an identity texgen: how a texture is previewed through the TEV, texel for pixel.
+    pub fn texture_passthrough() -> Material {
+        let stage = TevStage {
+            color_in: [
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Texc,
+            ],
+            alpha_in: [
+                AlphaInput::Zero,
+                AlphaInput::Zero,
+                AlphaInput::Zero,
+                AlphaInput::Texa,
+            ],
+            color_op: TevCombine::DEFAULT,
+            alpha_op: TevCombine::DEFAULT,
+            kcsel: KonstSel(0),
+            kasel: KonstSel(0),
+            raster: RasterChannel::None,
+            tex_map: Some(0),
+            tex_coord: Some(0),
+            tex_swap: 0,
+            ras_swap: 0,
+        };
+        Material {
+            stages: vec![stage],
+            texgens: vec![TexGen {
+                kind: TexGenType::Mtx2x4,
+                source: TexGenSrc::Tex(0),
+                gx_tex_mtx: GX_IDENTITY,
+                normalize: false,
+                gx_post_mtx: GX_PTIDENTITY,
+            }],
+            texture_count: 1,
+            konst: [[0; 4]; 4],
+            konst_count: 0,
+            registers: Material::DEFAULT_REGISTERS,
+            color0: None,
+            channel_count: 0,
+            blend: Blend::OPAQUE,
+            alpha_test: AlphaTest::ALWAYS,
+            depth_write: true,
+            depth_sorted: false,
+            uv_animations: Vec::new(),
+            flags: 0,
+        }
+    }
+
     /// tevscope's default register values (`gx.md` §5).
     pub const DEFAULT_REGISTERS: [[i16; 4]; 4] = [
         [0, 0, 0, 0],

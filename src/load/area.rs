@@ -5,14 +5,102 @@
 //! Placement follows `formats.md` §9.5.6: vertex positions are world space, and neither the
 //! area transform nor a world model's transform is applied. World models hidden in the
 //! combat visor (visor flag 0x2) are left out unless asked for (§9.5.4 Default / Alt).
+//!
+//! Also the choice of lights a scene uses ([`LightSource`], `--lights`): an area is lit
+//! by its own light layer 0 unless told otherwise, as the game lights a room.
 
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 
 use crate::formats::Game;
 use crate::formats::cmdl::{
     Aabb, AttributeArray, Cmdl, FLAG_SHORT_UVS, Normals, Surface, UvSource, VertexRef,
 };
-use crate::formats::mrea::WorldGeometry;
+use crate::formats::mrea::{WorldGeometry, parse_mrea_lights};
+use crate::gx::lights::{LightOptions, LightPreset, LightSet, PrimeLight};
+
+use super::source;
+
+/// Where a scene's lights come from (`--lights`, the viewer's lights choice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LightSource {
+    /// Light layer N of the opened area (`layer0`, `layer1`, …).
+    Layer(usize),
+    /// tevscope's neutral preset (`basic`).
+    Basic,
+    /// What the game does with no lights: ambient only (`none`).
+    None,
+    /// The first light layer of another MREA, a file or `PAK:ID` / `PAK:name`.
+    Area(String),
+}
+
+impl LightSource {
+    /// Reads a `--lights` value: `layerN`, `basic`, `none`, else an MREA.
+    pub fn parse(spec: &str) -> LightSource {
+        let spec = spec.trim();
+        match spec {
+            "basic" => return Self::Basic,
+            "none" => return Self::None,
+            _ => {}
+        }
+        match spec.strip_prefix("layer").map(str::parse::<usize>) {
+            Some(Ok(n)) => Self::Layer(n),
+            _ => Self::Area(spec.to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for LightSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Layer(n) => write!(f, "layer{n}"),
+            Self::Basic => f.write_str("basic"),
+            Self::None => f.write_str("none"),
+            Self::Area(spec) => f.write_str(spec),
+        }
+    }
+}
+
+/// The lights of a scene: `spec` (see [`LightSource::parse`]) against `own_layers`, the
+/// opened area's light layers ([`super::LoadedModel::light_layers`]; empty for models).
+/// Without a spec an area with lights in layer 0 is lit by that layer, anything else by
+/// the basic preset.
+pub fn scene_lights(spec: Option<&str>, own_layers: &[Vec<PrimeLight>]) -> Result<LightSet> {
+    let source = match spec.map(LightSource::parse) {
+        Some(s) => s,
+        None if own_layers.first().is_some_and(|l| !l.is_empty()) => LightSource::Layer(0),
+        None => LightSource::Basic,
+    };
+    let layer = |records: &[PrimeLight]| LightSet::from_layer(records, &LightOptions::default());
+    match source {
+        LightSource::Basic => Ok(LightPreset::Basic.light_set()),
+        LightSource::None => Ok(LightPreset::GameNoLights.light_set()),
+        LightSource::Layer(n) => match own_layers.get(n) {
+            Some(records) => Ok(layer(records)),
+            None if own_layers.is_empty() => {
+                bail!("--lights layer{n}: only an area has light layers (or name an MREA)")
+            }
+            None => bail!(
+                "--lights layer{n}: the area has {} light layers",
+                own_layers.len()
+            ),
+        },
+        LightSource::Area(path) => {
+            let (r, _) = source::open(&path)?;
+            let m = parse_mrea_lights(&r.bytes, &r.label)?;
+            let records = m
+                .light_layers()
+                .into_iter()
+                .next()
+                .ok_or_else(|| anyhow!("{}: no light layers", r.label))?;
+            Ok(layer(&records))
+        }
+    }
+}
+
+/// [`scene_lights`] for something that is not an area: `layerN` is refused.
+pub fn load_lights(spec: Option<&str>) -> Result<LightSet> {
+    scene_lights(spec, &[])
+}
 
 /// Which world models [`area_model`] takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -228,6 +316,48 @@ mod tests {
             assert_eq!((cpu.aabb.min, cpu.aabb.max), ([0.0; 3], [12.0, 8.0, 4.0]));
             assert!(cpu.warnings.is_empty(), "{name}: {:?}", cpu.warnings);
         }
+    }
+
+    #[test]
+    fn lights_default_to_the_areas_layer0_and_take_layers_presets_and_files() {
+        assert_eq!(LightSource::parse("layer1"), LightSource::Layer(1));
+        assert_eq!(LightSource::parse(" basic "), LightSource::Basic);
+        assert_eq!(LightSource::parse("none"), LightSource::None);
+        assert_eq!(
+            LightSource::parse("layers.MREA"),
+            LightSource::Area("layers.MREA".into())
+        );
+        for s in ["layer0", "basic", "none", "x.pak:lights"] {
+            assert_eq!(LightSource::parse(s).to_string(), s);
+        }
+        let room = crate::demo::room::room_lights();
+        let layers: Vec<Vec<PrimeLight>> = room
+            .layers
+            .iter()
+            .map(|l| l.iter().map(|r| r.to_prime_light()).collect())
+            .collect();
+        let own = |n: usize| LightSet::from_layer(&layers[n], &LightOptions::default());
+        assert_eq!(scene_lights(None, &layers).expect("default"), own(0));
+        assert_eq!(
+            scene_lights(Some("layer1"), &layers).expect("layer1"),
+            own(1)
+        );
+        assert_eq!(
+            scene_lights(Some("basic"), &layers).expect("basic"),
+            LightPreset::Basic.light_set()
+        );
+        // Models (no layers) and areas whose layer 0 is empty get the basic preset.
+        assert_eq!(
+            scene_lights(None, &[]).expect("model"),
+            LightPreset::Basic.light_set()
+        );
+        assert_eq!(
+            scene_lights(None, &[Vec::new()]).expect("dark area"),
+            LightPreset::Basic.light_set()
+        );
+        let e = scene_lights(Some("layer2"), &layers).expect_err("two layers");
+        assert!(e.to_string().contains("2 light layers"), "{e}");
+        assert!(load_lights(Some("layer0")).is_err());
     }
 
     #[test]

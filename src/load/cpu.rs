@@ -7,13 +7,14 @@ use std::collections::HashMap;
 use anyhow::{Context as _, Result};
 
 use crate::anim::{AnimError, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence};
-use crate::formats::cmdl::Cmdl;
+use crate::formats::cmdl::{Cmdl, ResolvedVertex};
 use crate::formats::cskr::Cskr;
 use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::model::{
     CpuMaterial, CpuMaterialSet, CpuMesh, CpuModel, CpuSkin, CpuSurface, TextureData, TextureError,
+    VertexAttributes,
 };
 
 /// A skeleton, its skin and the character's animations, as read from their files.
@@ -96,7 +97,16 @@ impl ModelAssets {
                 ));
             }
             let first = mesh.len() as u32;
-            for v in cmdl.resolved_vertices(s) {
+            let resolved = cmdl.resolved_vertices(s);
+            let every = |has: &dyn Fn(&ResolvedVertex) -> bool| resolved.iter().all(has);
+            let attributes = VertexAttributes {
+                normals: every(&|v| v.normal.is_some()),
+                colors: [0, 1].map(|c| every(&|v| v.colors[c].is_some())),
+                uv_sets: (0..8u8)
+                    .take_while(|&t| every(&|v| v.tex[usize::from(t)].is_some()))
+                    .count() as u8,
+            };
+            for v in resolved {
                 mesh.positions.push(v.position);
                 mesh.normals.push(v.normal.unwrap_or([0.0, 0.0, 1.0]));
                 for (c, out) in v.colors.iter().zip(&mut mesh.colors) {
@@ -110,6 +120,8 @@ impl ModelAssets {
                 vertices: first..mesh.len() as u32,
                 triangles: s.mesh.triangles.clone(),
                 lines: s.mesh.lines.clone(),
+                points: s.mesh.points.clone(),
+                attributes,
                 center: cmdl.surface_aabb(s).map_or(s.center, |b| b.center()),
             });
         }
@@ -267,7 +279,19 @@ mod tests {
                 .map(|t| t.map(|v| model.mesh.positions[(s.vertices.start + v) as usize]))
                 .collect();
             assert_eq!(ours, by_position);
-            assert!(s.lines.is_empty());
+            assert!(s.lines.is_empty() && s.points.is_empty());
+            // The attributes its material's vertex attribute flags name (two bits each:
+            // position, normal, colour 0, colour 1, then UV sets 0–7).
+            let vaf = json["material_sets"][0]["materials"][s.material]["vertex_attribute_flags"]
+                .as_u64()
+                .unwrap();
+            let has = |bit: u32| vaf >> (2 * bit) & 3 != 0;
+            let want = VertexAttributes {
+                normals: has(1),
+                colors: [has(2), has(3)],
+                uv_sets: (0..8).take_while(|&t| has(4 + t)).count() as u8,
+            };
+            assert_eq!(s.attributes, want);
         }
         assert_eq!(model.triangle_count(), triangles);
         let mesh = &model.mesh;

@@ -18,9 +18,9 @@ use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
-use crate::formats::mrea::{parse_mrea, parse_mrea_lights};
+use crate::formats::mrea::parse_mrea;
 use crate::formats::txtr::Txtr;
-use crate::gx::lights::{LightOptions, LightPreset, LightSet};
+use crate::gx::lights::PrimeLight;
 use crate::model::TextureData;
 
 /// A model with what it needs, and the animation the request asked for.
@@ -31,6 +31,9 @@ pub struct LoadedModel {
     /// Which file each part came from and how it was found, one line each
     /// (`skin 0x1A2B3C4D.CSKR: /x/Samus.CSKR (the only CSKR beside the input)`).
     pub sources: Vec<String>,
+    /// An area's own light layers (empty for models): what [`super::area::scene_lights`]
+    /// lights it with by default.
+    pub light_layers: Vec<Vec<PrimeLight>>,
 }
 
 /// What to open, and the user's explicit choices for what it refers to.
@@ -332,6 +335,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
                 assets,
                 animation,
                 sources,
+                light_layers: Vec::new(),
             },
             warnings,
         ));
@@ -366,6 +370,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
                 },
                 animation: None,
                 sources,
+                light_layers: m.light_layers(),
             },
             warnings,
         ));
@@ -422,6 +427,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             },
             animation,
             sources,
+            light_layers: Vec::new(),
         },
         warnings,
     ))
@@ -485,23 +491,4 @@ fn meta_clip(meta: &MetaAnim, clip_of: &mut dyn FnMut(u64) -> Option<usize>) -> 
                 .collect::<Option<_>>()?,
         ),
     })
-}
-
-/// `--lights`: an MREA (first light layer), `basic` or `none`.
-pub fn load_lights(spec: Option<&str>) -> Result<LightSet> {
-    match spec.map(str::trim) {
-        None | Some("basic") => Ok(LightPreset::Basic.light_set()),
-        Some("none") => Ok(LightPreset::GameNoLights.light_set()),
-        Some(path) => {
-            let (r, _) = source::open(path)?;
-            let m = parse_mrea_lights(&r.bytes, &r.label)?;
-            let layer = m
-                .lights_section
-                .as_ref()
-                .and_then(|l| l.layers.first())
-                .ok_or_else(|| anyhow!("{}: no light layers", r.label))?;
-            let records: Vec<_> = layer.iter().map(|l| l.to_prime_light()).collect();
-            Ok(LightSet::from_layer(&records, &LightOptions::default()))
-        }
-    }
 }

@@ -68,8 +68,22 @@ pub struct CpuSurface {
     pub triangles: Vec<[u32; 3]>,
     /// GX lines and line strips as segments, relative to `vertices.start`.
     pub lines: Vec<[u32; 2]>,
+    /// GX points, relative to `vertices.start` (exported; the renderer does not draw them).
+    pub points: Vec<u32>,
+    /// What its vertices carry; the rest of [`CpuMesh`] holds defaults for them.
+    pub attributes: VertexAttributes,
     /// Centre of its bounds (model space), for sorting transparent surfaces.
     pub center: [f32; 3],
+}
+
+/// The attributes every vertex of a surface has in its file (exporters leave the others out
+/// rather than write the shader's defaults as data).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VertexAttributes {
+    pub normals: bool,
+    pub colors: [bool; 2],
+    /// Texture coordinate sets 0..n (the first set some vertex lacks ends the count).
+    pub uv_sets: u8,
 }
 
 /// One material set.

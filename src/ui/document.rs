@@ -9,10 +9,7 @@ use anyhow::{Context as _, anyhow};
 use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
-use crate::gx::types::{
-    AlphaInput, AlphaTest, Blend, ColorInput, KonstSel, Material, RasterChannel, TevCombine,
-    TevStage, TexGen, TexGenSrc, TexGenType,
-};
+use crate::gx::types::Material;
 use crate::load::ModelAssets;
 use crate::load::source::{self, Resolver, Resource};
 use crate::model::{CpuMaterialSet, CpuModel, TextureData};
@@ -394,54 +391,9 @@ pub fn texture_data(txtr: &Txtr) -> anyhow::Result<(TextureData, Option<String>)
     crate::load::decode_texture(txtr).context("decoding the base level")
 }
 
-/// A one-stage material that shows texture map 0 as stored (colour = TEXC, alpha =
-/// TEXA, opaque): the texture preview runs through the same TEV path as models.
+/// The material that shows texture map 0 as sampled ([`Material::texture_passthrough`]).
 pub fn texture_preview_material() -> Material {
-    let stage = TevStage {
-        color_in: [
-            ColorInput::Zero,
-            ColorInput::Zero,
-            ColorInput::Zero,
-            ColorInput::Texc,
-        ],
-        alpha_in: [
-            AlphaInput::Zero,
-            AlphaInput::Zero,
-            AlphaInput::Zero,
-            AlphaInput::Texa,
-        ],
-        color_op: TevCombine::DEFAULT,
-        alpha_op: TevCombine::DEFAULT,
-        kcsel: KonstSel(0),
-        kasel: KonstSel(0),
-        raster: RasterChannel::None,
-        tex_map: Some(0),
-        tex_coord: Some(0),
-        tex_swap: 0,
-        ras_swap: 0,
-    };
-    Material {
-        stages: vec![stage],
-        texgens: vec![TexGen {
-            kind: TexGenType::Mtx2x4,
-            source: TexGenSrc::Tex(0),
-            gx_tex_mtx: crate::gx::types::GX_IDENTITY,
-            normalize: false,
-            gx_post_mtx: crate::gx::types::GX_PTIDENTITY,
-        }],
-        texture_count: 1,
-        konst: [[0; 4]; 4],
-        konst_count: 0,
-        registers: Material::DEFAULT_REGISTERS,
-        color0: None,
-        channel_count: 0,
-        blend: Blend::OPAQUE,
-        alpha_test: AlphaTest::ALWAYS,
-        depth_write: true,
-        depth_sorted: false,
-        uv_animations: Vec::new(),
-        flags: 0,
-    }
+    Material::texture_passthrough()
 }
 
 /// Texel of `texture` at `uv` with nearest sampling and REPEAT wrapping (what the preview

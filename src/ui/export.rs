@@ -1,17 +1,32 @@
-//! File → Export: the open model or character as glTF, and its textures as PNG files.
-//! Plain data work on the document's [`ModelAssets`] (no GPU, no egui), so it runs
-//! headless in tests. Material edits made in the viewer are not part of the export: it
-//! writes the materials as loaded.
+//! File → Export: the open model, character or room as glTF, and its textures as PNG files.
+//! Plain data work on the document's [`CpuModel`] (no GPU, no egui), so it runs headless in
+//! tests. Material edits made in the viewer are exported: [`edited_model`] takes the
+//! materials from the editing document, through the same conversion the viewer draws with.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::export::{GltfOptions, build_gltf, write_texture_pngs};
-use crate::load::ModelAssets;
+use crate::formats::material::MaterialSet;
+use crate::model::CpuModel;
 
-/// Writes `assets` as glTF to `path` (`.glb` or `.gltf`): material set `set`, every
+/// `model` with the material sets `edited` holds (the editor's current state), converted
+/// as on load; the model itself when there are no edits to take.
+pub fn edited_model<'m>(model: &'m CpuModel, edited: Option<&[MaterialSet]>) -> Cow<'m, CpuModel> {
+    match edited {
+        Some(sets) => {
+            let mut out = model.clone();
+            out.material_sets = sets.iter().map(crate::load::cpu_material_set).collect();
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(model),
+    }
+}
+
+/// Writes `model` as glTF to `path` (`.glb` or `.gltf`): material set `set`, every
 /// animation or only `only_animation`. Returns the line the viewer shows.
 pub fn export_gltf(
-    assets: &ModelAssets,
+    model: &CpuModel,
     name: &str,
     path: &Path,
     set: usize,
@@ -23,7 +38,7 @@ pub fn export_gltf(
         name: name.to_string(),
         ..Default::default()
     };
-    let export = build_gltf(assets, &options)?;
+    let export = build_gltf(model, &options)?;
     export.write(path)?;
     let s = &export.summary;
     let mut line = format!(
@@ -44,16 +59,16 @@ pub fn export_gltf(
     Ok(line)
 }
 
-/// Writes every texture of `assets` (all mip levels) into `dir` as `0xID.png`,
+/// Writes every texture of `model` (all mip levels) into `dir` as `0xID.png`,
 /// `0xID.mip1.png`, …. Returns the line the viewer shows.
-pub fn export_textures(assets: &ModelAssets, dir: &Path) -> anyhow::Result<String> {
+pub fn export_textures(model: &CpuModel, dir: &Path) -> anyhow::Result<String> {
     std::fs::create_dir_all(dir)?;
-    let mut ids: Vec<u64> = assets.textures.keys().copied().collect();
+    let mut ids: Vec<u64> = model.textures.keys().copied().collect();
     ids.sort_unstable();
     let mut files = 0;
     for id in &ids {
         let stem = crate::formats::asset_id_string(*id, *id > u64::from(u32::MAX));
-        files += write_texture_pngs(&assets.textures[id], &stem, dir, true)?.len();
+        files += write_texture_pngs(&model.textures[id], &stem, dir, true)?.len();
     }
     Ok(format!(
         "Exported {} textures ({files} PNGs with their mip levels) to {}",
@@ -73,17 +88,57 @@ mod tests {
         let (model, _) =
             crate::load::load_model(&format!("{pak}:worm_character"), None, None, None, None)
                 .unwrap();
+        let model = model.assets.cpu_model().unwrap();
         let dir = std::env::temp_dir().join(format!("tevscope-ui-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let glb = dir.join("worm.glb");
-        let line = export_gltf(&model.assets, "worm", &glb, 0, Some(1)).unwrap();
+        let line = export_gltf(&model, "worm", &glb, 0, Some(1)).unwrap();
         assert!(line.contains("1 animations"), "{line}");
         let g = ::gltf::Gltf::open(&glb).unwrap();
         assert_eq!(g.animations().count(), 1);
         assert_eq!(g.animations().next().unwrap().name(), Some("curl"));
-        let line = export_textures(&model.assets, &dir.join("png")).unwrap();
+        let line = export_textures(&model, &dir.join("png")).unwrap();
         assert!(line.starts_with("Exported 1 textures"), "{line}");
         assert!(dir.join("png/0xDE020015.png").is_file());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Materials edited in the viewer export as edited: an edit through
+    /// [`crate::edit::Document`] (as the viewer makes it) reaches the glTF's GX description.
+    #[test]
+    fn edited_materials_are_exported_as_edited() {
+        let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
+        let spec = format!("{pak}:showcase");
+        let (loaded, _) = crate::load::load_model(&spec, None, None, None, None).unwrap();
+        let model = loaded.assets.cpu_model().unwrap();
+        let mut editor = crate::edit::Document::open(&spec).unwrap();
+        let index = editor.cmdl().material_sets[0]
+            .materials
+            .iter()
+            .position(|m| m.konst_colors.is_some())
+            .expect("a material with konst colours in the showcase");
+        let mut material = editor.cmdl().material_sets[0].materials[index].clone();
+        for k in material.konst_colors.as_mut().unwrap() {
+            *k = 0xFF00_00FF;
+        }
+        editor
+            .edit_material(0, index, material, "konst", false)
+            .unwrap();
+        let dir = std::env::temp_dir().join(format!("tevscope-ui-edit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let konst_of = |edits: Option<&[MaterialSet]>, file: &str| {
+            let glb = dir.join(file);
+            export_gltf(&edited_model(&model, edits), "m", &glb, 0, None).unwrap();
+            let g = ::gltf::Gltf::open(&glb).unwrap();
+            let m = g.materials().nth(index).unwrap();
+            let extras: serde_json::Value =
+                serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
+            extras["gx"]["konst"][0].clone()
+        };
+        let red = serde_json::json!([255, 0, 0, 255]);
+        let edited = Some(editor.cmdl().material_sets.as_slice());
+        assert_eq!(konst_of(edited, "edited.glb"), red);
+        assert_ne!(konst_of(None, "loaded.glb"), red);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -10,13 +10,14 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 use tevscope::anim::{
     Clip, ClipBinding, NormalMode, Pose, PoseOptions, Skeleton, SkinBinding, SkinOptions,
 };
 use tevscope::formats::cmdl::{Cmdl, Normals};
 use tevscope::formats::cskr::Cskr;
 use tevscope::image::RgbaImage;
+use tevscope::render::OrbitCamera;
 
 /// Per-channel tolerance of the golden comparisons.
 pub const TOLERANCE: u8 = 3;
@@ -137,4 +138,15 @@ pub fn cpu_skinned(
             .collect();
     }
     out
+}
+
+/// Where a world point lands in a `width` × `height` image (None when off screen).
+pub fn project(camera: &OrbitCamera, width: u32, height: u32, p: Vec3) -> Option<(u32, u32)> {
+    let c = camera.frame_camera(width as f32 / height as f32);
+    let clip = c.clip_from_view * c.view_from_world * Vec4::from((p, 1.0));
+    let ndc = clip.truncate() / clip.w;
+    let x = (ndc.x * 0.5 + 0.5) * width as f32;
+    let y = (0.5 - ndc.y * 0.5) * height as f32;
+    ((0.0..width as f32).contains(&x) && (0.0..height as f32).contains(&y))
+        .then_some((x as u32, y as u32))
 }

@@ -13,14 +13,14 @@ pub(super) fn file_menu(ui: &mut Ui, state: &mut AppState) {
         return;
     };
     let stem = doc.stem.clone();
-    let Some((assets, _, _)) = state.model() else {
-        ui.label("Export works on models and characters.");
+    let Some(model) = doc.cpu_model() else {
+        ui.label("Export works on models, characters and rooms.");
         return;
     };
-    let assets = std::sync::Arc::clone(assets);
+    let model = std::sync::Arc::clone(model);
     ui.label("Export to (.glb or .gltf):");
     ui.add(egui::TextEdit::singleline(&mut state.export_path).desired_width(360.0));
-    if assets.skin.is_some() {
+    if model.skin.is_some() {
         ui.checkbox(
             &mut state.export_current_only,
             "only the current animation (else all)",
@@ -29,9 +29,12 @@ pub(super) fn file_menu(ui: &mut Ui, state: &mut AppState) {
     let path = PathBuf::from(state.export_path.trim());
     let result = if ui
         .button("Export glTF")
-        .on_hover_text("The model with its skeleton, skin, animations and textures, as loaded (material edits are not included)")
+        .on_hover_text("The model with its skeleton, skin, animations and textures, and the materials as edited")
         .clicked()
     {
+        // The editor's material sets, so unsaved edits are exported too.
+        let edited = state.editor.as_ref().map(|e| e.cmdl().material_sets.as_slice());
+        let model = crate::ui::export::edited_model(&model, edited);
         let only = if state.export_current_only {
             Some(state.animation)
         } else {
@@ -39,8 +42,8 @@ pub(super) fn file_menu(ui: &mut Ui, state: &mut AppState) {
         };
         Some(match only {
             Some(None) => Err(anyhow::anyhow!("no animation is playing (bind pose)")),
-            Some(Some(i)) => crate::ui::export::export_gltf(&assets, &stem, &path, state.set, Some(i)),
-            None => crate::ui::export::export_gltf(&assets, &stem, &path, state.set, None),
+            Some(Some(i)) => crate::ui::export::export_gltf(&model, &stem, &path, state.set, Some(i)),
+            None => crate::ui::export::export_gltf(&model, &stem, &path, state.set, None),
         })
     } else if ui
         .button("Export textures as PNG")
@@ -51,7 +54,7 @@ pub(super) fn file_menu(ui: &mut Ui, state: &mut AppState) {
             .parent()
             .unwrap_or(Path::new("."))
             .join(format!("{stem}_textures"));
-        Some(crate::ui::export::export_textures(&assets, &dir))
+        Some(crate::ui::export::export_textures(&model, &dir))
     } else {
         None
     };

@@ -1,0 +1,121 @@
+//! Rooms: a generated stress room (600 surfaces, 160 materials in 6 world models, written by
+//! tevscope's own MREA writer into a PAK with the demo textures) at 1280×720.
+//!
+//! - `stress_room/first_frame_cold`: `tevscope render PAK:stress_room` as a fresh process
+//!   with empty shader caches (Mesa's on-disk cache and tevscope's pipeline store): opening
+//!   to the first exact frame written.
+//! - `stress_room/open_to_first_frame`: in this process, device already created: load, build
+//!   the scene, draw one frame (ubershader where a pipeline is not ready yet) and wait.
+//! - `stress_room/cpu_update`: the per-frame CPU work of a drawn frame (uniforms, sort,
+//!   command recording: `FrameStats::cpu`), time and camera moving.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tevscope::load::{LoadRequest, load, scene_lights};
+use tevscope::render::scene::{ClearMode, Scene};
+use tevscope::render::{AdapterPreference, OffscreenTarget, RenderContext};
+
+const SIZE: (u32, u32) = (1280, 720);
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tevscope-bench-room-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn stress_pak(dir: &Path) -> String {
+    let path = dir.join("stress_room.pak");
+    let pak = tevscope::demo::room::build_stress_pak(600, 160, 6).expect("stress room builds");
+    std::fs::write(&path, pak).expect("write PAK");
+    format!("{}:stress_room", path.display())
+}
+
+fn open_scene(ctx: &RenderContext, spec: &str) -> Scene {
+    let (model, _) = load(&LoadRequest::new(spec)).expect("stress room loads");
+    let lights = scene_lights(None, &model.light_layers).expect("lights");
+    let mut scene = Scene::new(ctx, model.assets.into_cpu_model().expect("model")).expect("scene");
+    scene.set_lights(lights);
+    scene
+}
+
+fn first_frame_cold(c: &mut Criterion, dir: &Path, spec: &str) {
+    let out = dir.join("stress.png");
+    let mut group = c.benchmark_group("stress_room");
+    group.sample_size(10);
+    let mut run = 0u32;
+    group.bench_function("first_frame_cold", |b| {
+        b.iter(|| {
+            run += 1;
+            let fresh = dir.join(format!("cold{run}"));
+            // Mesa does not create missing parents; without its folder it disables the cache.
+            std::fs::create_dir_all(fresh.join("mesa")).expect("cache folder");
+            let status = Command::new(env!("CARGO_BIN_EXE_tevscope"))
+                .args(["render", spec, "--size", "1280x720", "-o"])
+                .arg(&out)
+                .env("MESA_SHADER_CACHE_DIR", fresh.join("mesa"))
+                .env("TEVSCOPE_CACHE_DIR", fresh.join("store"))
+                .stdout(std::process::Stdio::null())
+                .status()
+                .expect("run tevscope");
+            assert!(status.success(), "tevscope render failed");
+            let _ = std::fs::remove_dir_all(&fresh);
+        })
+    });
+    group.finish();
+}
+
+fn in_process(c: &mut Criterion, spec: &str) {
+    let ctx = RenderContext::new(AdapterPreference::Hardware).expect("GPU device");
+    let target = OffscreenTarget::new(&ctx, SIZE.0, SIZE.1).expect("target");
+    let mut group = c.benchmark_group("stress_room");
+    group.sample_size(10);
+    group.bench_function("open_to_first_frame", |b| {
+        b.iter(|| {
+            let mut scene = open_scene(&ctx, spec);
+            scene
+                .render(&ctx, &target, ClearMode::BACKGROUND)
+                .expect("frame");
+            ctx.wait_idle().expect("idle");
+            black_box(scene)
+        })
+    });
+    let mut scene = open_scene(&ctx, spec);
+    scene.finish_pipelines(&ctx);
+    let camera = scene.camera();
+    let mut frame = 0u32;
+    group.sample_size(50);
+    group.bench_function("cpu_update", |b| {
+        b.iter_custom(|iters| {
+            let mut cpu = Duration::ZERO;
+            for _ in 0..iters {
+                frame += 1;
+                scene.set_time(f64::from(frame) / 60.0);
+                let mut c = camera;
+                c.yaw_degrees += frame as f32 * 0.5;
+                scene.set_camera(c);
+                let stats = scene
+                    .render(&ctx, &target, ClearMode::BACKGROUND)
+                    .expect("frame");
+                ctx.wait_idle().expect("idle");
+                cpu += stats.cpu;
+            }
+            cpu
+        })
+    });
+    group.finish();
+}
+
+fn rooms(c: &mut Criterion) {
+    let dir = scratch();
+    let spec = stress_pak(&dir);
+    first_frame_cold(c, &dir, &spec);
+    in_process(c, &spec);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, rooms);
+criterion_main!(benches);
