@@ -240,6 +240,8 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
         {
             state.frame_model();
         }
+        ui.checkbox(&mut state.highlight_selection, "tint selection")
+            .on_hover_text("Tint the selected material's surfaces (never in screenshots)");
     });
 }
 
