@@ -253,6 +253,9 @@ mod model_view {
             assert!(state.load_error.is_none(), "{:?}", state.load_error);
             assert!(state.shows_model(), "a model opens in the model view");
             state.playing = false;
+            // Exact comparisons with `tevscope render`: no selection tint unless a test
+            // turns it on.
+            state.highlight_selection = false;
             let mut h = Self {
                 ctx,
                 viewport,
@@ -393,26 +396,24 @@ mod model_view {
     /// The showcase material that reads a konst colour, and the pixel of one of its
     /// surfaces (found by picking).
     fn konst_material(h: &mut Harness) -> (usize, (u32, u32)) {
+        let count = h
+            .viewport
+            .scene_view()
+            .expect("model view")
+            .scene
+            .material_count();
         let doc = h.state.doc.as_ref().expect("doc");
-        let reads_konst = |i: usize| {
-            doc.material(0, i).is_some_and(|m| {
-                m.material
-                    .stages
-                    .iter()
-                    .any(|s| s.color_in.contains(&ColorInput::Konst))
+        let reads_konst: Vec<bool> = (0..count)
+            .map(|i| {
+                doc.material(0, i).is_some_and(|m| {
+                    m.material
+                        .stages
+                        .iter()
+                        .any(|s| s.color_in.contains(&ColorInput::Konst))
+                })
             })
-        };
-        for y in (2..H).step_by(4) {
-            for x in (2..W).step_by(4) {
-                let sv = h.viewport.scene_view().expect("model view");
-                if let Some(hit) = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick")
-                    && reads_konst(hit.material)
-                {
-                    return (hit.material, (x, y));
-                }
-            }
-        }
-        panic!("no visible showcase material reads a konst colour");
+            .collect();
+        visible_material(h, |_, i| reads_konst.get(i).copied().unwrap_or(false))
     }
 
     #[test]
@@ -582,6 +583,153 @@ mod model_view {
         );
     }
 
+    /// The first visible surface (grid scan) whose material passes `wanted`: its
+    /// material and pixel.
+    fn visible_material(
+        h: &mut Harness,
+        wanted: impl Fn(&tevscope::model::CpuModel, usize) -> bool,
+    ) -> (usize, (u32, u32)) {
+        let sv = h.viewport.scene_view().expect("model view");
+        let model = sv.scene.model().clone();
+        for y in (2..H).step_by(4) {
+            for x in (2..W).step_by(4) {
+                if let Some(hit) = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick")
+                    && wanted(&model, hit.material)
+                {
+                    return (hit.material, (x, y));
+                }
+            }
+        }
+        panic!("no visible surface fits");
+    }
+
+    #[test]
+    fn the_selection_is_tinted_and_nothing_else_changes() {
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        let plain = h.settled_frame();
+        let (material, (x, y)) = visible_material(&mut h, |_, _| true);
+        h.state.select_material(0, material);
+        h.state.highlight_selection = true;
+        assert_eq!(h.state.highlighted_material(), Some(material));
+        let tinted = h.settled_frame();
+        assert_ne!(
+            tinted.pixel(x, y),
+            plain.pixel(x, y),
+            "the picked pixel is tinted"
+        );
+        let changed: Vec<(u32, u32)> = (0..W * H)
+            .map(|i| (i % W, i / W))
+            .filter(|&(x, y)| tinted.pixel(x, y) != plain.pixel(x, y))
+            .collect();
+        let sv = h.viewport.scene_view().expect("model view");
+        // Every tinted pixel (a sample) shows the selected material...
+        for &(x, y) in changed.iter().step_by((changed.len() / 40).max(1)) {
+            let hit = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick");
+            assert_eq!(hit.map(|h| h.material), Some(material), "pixel ({x}, {y})");
+        }
+        // ...and pixels of other materials and the background keep their exact colour.
+        let mut others = 0;
+        for y in (0..H).step_by(5) {
+            for x in (0..W).step_by(5) {
+                let hit = sv.scene.pick(&h.ctx, W, H, x, y).expect("pick");
+                if hit.is_none_or(|h| h.material != material) {
+                    others += 1;
+                    assert_eq!(tinted.pixel(x, y), plain.pixel(x, y), "pixel ({x}, {y})");
+                }
+            }
+        }
+        assert!(others > 100, "{others} pixels of other content checked");
+        // The pixel inspector reports the model's pixel, not the tinted one.
+        pick(&mut h.viewport, &h.ctx, &mut h.state, x, y);
+        let p = h.state.model_pick.clone().expect("pick report");
+        assert_eq!(p.hit.map(|hit| hit.material), Some(material));
+        assert_eq!(p.rgba, plain.pixel(x, y));
+        // Screenshots are the model's pixels, without the tint.
+        let shot = std::env::temp_dir().join(format!("tevscope-tint-{}.png", std::process::id()));
+        let saved = h
+            .viewport
+            .save_screenshot(
+                &h.ctx,
+                h.state.edit.as_ref(),
+                &ViewSettings::default(),
+                false,
+                &shot,
+            )
+            .expect("screenshot");
+        std::fs::remove_file(&shot).ok();
+        assert_eq!(differing_pixels(&saved, &plain), 0);
+        // Hovering another material in the list moves the tint there.
+        h.state.hovered_material = Some(material + 1);
+        assert_eq!(h.state.highlighted_material(), Some(material + 1));
+        h.state.hovered_material = None;
+        h.state.highlight_selection = false;
+        assert_eq!(differing_pixels(&h.settled_frame(), &plain), 0);
+    }
+
+    #[test]
+    fn a_missing_texture_draws_the_checker_and_names_its_slot() {
+        use tevscope::model::TextureData;
+        use tevscope::render::{Scene, SceneOptions};
+        let Some(mut h) = Harness::open(&demo("showcase")) else {
+            return;
+        };
+        h.settled_frame();
+        let textured = |m: &tevscope::model::CpuModel, i: usize| {
+            matches!(
+                m.material_sets[0].materials[i].textures.first(),
+                Some(Ok(_))
+            )
+        };
+        let (material, _) = visible_material(&mut h, textured);
+        let sv = h.viewport.scene_view().expect("model view");
+        let full = sv.scene.model().clone();
+        let Some(Ok(id)) = full.material_sets[0].materials[material]
+            .textures
+            .first()
+            .cloned()
+        else {
+            unreachable!("a textured material")
+        };
+        let ctx = &h.ctx;
+        let draw = |cpu: tevscope::model::CpuModel, missing_checker: bool| {
+            let options = SceneOptions {
+                missing_checker,
+                ..SceneOptions::default()
+            };
+            let mut scene = Scene::with_options(ctx, cpu, options).expect("scene");
+            let image = scene.render_to_image(ctx, W, H, false).expect("render");
+            (image, scene.warnings.clone())
+        };
+        let mut missing = full.clone();
+        missing.textures.remove(&id);
+        let (white, white_warnings) = draw(missing.clone(), false);
+        let (checker, warnings) = draw(missing, true);
+        // The checker is exactly what a model with the checker as that texture draws.
+        let mut with_checker = full.clone();
+        with_checker
+            .textures
+            .insert(id, TextureData::missing_checker());
+        let (reference, _) = draw(with_checker, false);
+        assert_eq!(differing_pixels(&checker, &reference), 0);
+        assert!(differing_pixels(&checker, &white) > 20, "the checker shows");
+        // The warning names the ID and where it was looked for.
+        let wanted = format!("material {material} map 0: texture 0x{id:08X} not found");
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with(&wanted) && w.ends_with("magenta checker")),
+            "{warnings:?}"
+        );
+        assert!(
+            white_warnings
+                .iter()
+                .any(|w| w.ends_with("white placeholder")),
+            "{white_warnings:?}"
+        );
+    }
+
     #[test]
     fn the_worm_moves_with_its_animation_clock() {
         let Some(mut h) = Harness::open(&demo("worm_character")) else {
@@ -617,6 +765,25 @@ mod model_view {
             .flat_map(|x| (y..y + 3).map(move |y| (x, y)))
             .any(|(x, y)| matches!(sv.scene.pick(&h.ctx, W, H, x, y), Ok(Some(_))));
         assert!(found, "no surface picked at the worm's pixel ({x}, {y})");
+        // The selection tint follows the skinned pose too.
+        let hit = (x..x + 3)
+            .flat_map(|x| (y..y + 3).map(move |y| (x, y)))
+            .find_map(|(x, y)| {
+                sv.scene
+                    .pick(&h.ctx, W, H, x, y)
+                    .ok()
+                    .flatten()
+                    .map(|hit| (hit, (x, y)))
+            });
+        let (hit, (hx, hy)) = hit.expect("a worm surface");
+        h.state.hovered_material = Some(hit.material);
+        let tinted = h.settled_frame();
+        assert_ne!(
+            tinted.pixel(hx, hy),
+            img.pixel(hx, hy),
+            "the worm's picked pixel is tinted"
+        );
+        assert_eq!(tinted.pixel(0, 0), img.pixel(0, 0));
     }
 }
 

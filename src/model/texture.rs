@@ -25,6 +25,30 @@ impl TextureData {
         }
     }
 
+    /// What engines draw for a texture they cannot find: 64×64 texels of 8×8 magenta and
+    /// black squares (magenta at the origin), one level.
+    pub fn missing_checker() -> Self {
+        let mut texels = Vec::with_capacity(64 * 64 * 4);
+        for y in 0..64u32 {
+            for x in 0..64u32 {
+                let magenta = (x / 8 + y / 8) % 2 == 0;
+                texels.extend_from_slice(if magenta {
+                    &Self::CHECKER_MAGENTA
+                } else {
+                    &Self::CHECKER_BLACK
+                });
+            }
+        }
+        Self {
+            width: 64,
+            height: 64,
+            levels: vec![texels],
+        }
+    }
+
+    pub const CHECKER_MAGENTA: [u8; 4] = [255, 0, 255, 255];
+    pub const CHECKER_BLACK: [u8; 4] = [0, 0, 0, 255];
+
     /// Size of mip `level`.
     pub fn level_size(&self, level: usize) -> (u32, u32) {
         ((self.width >> level).max(1), (self.height >> level).max(1))

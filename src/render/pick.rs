@@ -7,11 +7,14 @@
 //! index reaches the fragment through the draw's instance index (`first_instance` =
 //! surface), so one pipeline serves every surface. Pipelines and the uniform are made
 //! once; the targets only when the size changes.
+//!
+//! [`TintPass`] reuses the same vertex stages to draw the viewer's selected surfaces again
+//! over the colour pass, blended with a flat tint (the selection highlight).
 
 use super::RenderError;
 use super::context::RenderContext;
 use super::pipeline_cache::{gpu_vertex_layout, skin_vertex_layout};
-use super::target::{DEPTH_FORMAT, read_texture_region};
+use super::target::{COLOR_FORMAT, DEPTH_FORMAT, read_texture_region};
 
 /// What a pick found under a pixel.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +49,11 @@ struct PickOut {
 @fragment
 fn fs_main(i: PickOut) -> @location(0) vec2<u32> {
     return vec2<u32>(i.surface + 1u, bitcast<u32>(i.position.z));
+}
+
+@fragment
+fn fs_tint() -> @location(0) vec4<f32> {
+    return vec4<f32>(TINT_RGB, TINT_ALPHA);
 }
 ";
 
@@ -87,8 +95,14 @@ fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index)
     )
 }
 
+/// The selection tint: this colour blended over the surface at this opacity.
+pub const TINT_RGBA: [f32; 4] = [1.0, 0.78, 0.1, 0.45];
+
 fn shader_source(skinned: bool) -> String {
-    let mut s = String::from(PICK_COMMON);
+    let [r, g, b, a] = TINT_RGBA;
+    let mut s = PICK_COMMON
+        .replace("TINT_RGB", &format!("vec3<f32>({r:?}, {g:?}, {b:?})"))
+        .replace("TINT_ALPHA", &format!("{a:?}"));
     if skinned {
         // The palette sits in group 1 here (the pick pass has no texture group).
         s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));
@@ -115,21 +129,32 @@ pub(crate) struct PickPass {
     targets: Option<PickTargets>,
 }
 
-impl PickPass {
-    /// Builds the pipeline for plain or skinned geometry with the scene's face culling.
-    pub fn new(
+/// A pipeline over the scene's geometry with the pick vertex stages; group 0 holds one
+/// [`PickUniforms`] buffer, group 1 the skin palette when skinned.
+struct PassPipeline {
+    pipeline: wgpu::RenderPipeline,
+    uniforms: wgpu::Buffer,
+    bind_group: wgpu::BindGroup,
+}
+
+impl PassPipeline {
+    fn new(
         ctx: &RenderContext,
         skinned: bool,
         cull: Option<wgpu::Face>,
+        label: &str,
+        fragment: &str,
+        target: wgpu::ColorTargetState,
+        depth_write: bool,
     ) -> Result<Self, RenderError> {
         let device = &ctx.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("pick"),
+            label: Some(label),
             source: wgpu::ShaderSource::Wgsl(shader_source(skinned).into()),
         });
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("pick uniforms"),
+            label: Some(label),
             entries: &[wgpu::BindGroupLayoutEntry {
                 binding: 0,
                 visibility: wgpu::ShaderStages::VERTEX,
@@ -143,13 +168,13 @@ impl PickPass {
         });
         let groups = [Some(&layout), Some(&ctx.layouts.skin_group)];
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("pick"),
+            label: Some(label),
             bind_group_layouts: if skinned { &groups[..] } else { &groups[..1] },
             immediate_size: 0,
         });
         let buffers = [Some(gpu_vertex_layout()), Some(skin_vertex_layout())];
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("pick"),
+            label: Some(label),
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &module,
@@ -159,13 +184,9 @@ impl PickPass {
             },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
-                entry_point: Some("fs_main"),
+                entry_point: Some(fragment),
                 compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: PICK_FORMAT,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
+                targets: &[Some(target)],
             }),
             primitive: wgpu::PrimitiveState {
                 topology: wgpu::PrimitiveTopology::TriangleList,
@@ -175,7 +196,7 @@ impl PickPass {
             },
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
-                depth_write_enabled: Some(true),
+                depth_write_enabled: Some(depth_write),
                 depth_compare: Some(wgpu::CompareFunction::LessEqual),
                 stencil: wgpu::StencilState::default(),
                 bias: wgpu::DepthBiasState::default(),
@@ -185,13 +206,13 @@ impl PickPass {
             cache: None,
         });
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("pick uniforms"),
+            label: Some(label),
             size: std::mem::size_of::<PickUniforms>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("pick uniforms"),
+            label: Some(label),
             layout: &layout,
             entries: &[wgpu::BindGroupEntry {
                 binding: 0,
@@ -199,8 +220,92 @@ impl PickPass {
             }],
         });
         if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(RenderError::wgpu("building the pick pipeline", &e));
+            return Err(RenderError::wgpu(
+                format!("building the {label} pipeline"),
+                &e,
+            ));
         }
+        Ok(Self {
+            pipeline,
+            uniforms,
+            bind_group,
+        })
+    }
+}
+
+/// Draws surfaces again over a colour pass with [`TINT_RGBA`] blended on top: same
+/// vertex positions as the colour pass, depth test LessEqual without writing, so only the
+/// visible parts of those surfaces change. The target's alpha is kept.
+pub(crate) struct TintPass {
+    inner: PassPipeline,
+}
+
+impl TintPass {
+    pub fn new(
+        ctx: &RenderContext,
+        skinned: bool,
+        cull: Option<wgpu::Face>,
+    ) -> Result<Self, RenderError> {
+        let blend = wgpu::BlendState {
+            color: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::SrcAlpha,
+                dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+                operation: wgpu::BlendOperation::Add,
+            },
+            alpha: wgpu::BlendComponent {
+                src_factor: wgpu::BlendFactor::Zero,
+                dst_factor: wgpu::BlendFactor::One,
+                operation: wgpu::BlendOperation::Add,
+            },
+        };
+        let target = wgpu::ColorTargetState {
+            format: COLOR_FORMAT,
+            blend: Some(blend),
+            write_mask: wgpu::ColorWrites::ALL,
+        };
+        let inner = PassPipeline::new(
+            ctx,
+            skinned,
+            cull,
+            "selection tint",
+            "fs_tint",
+            target,
+            false,
+        )?;
+        Ok(Self { inner })
+    }
+
+    /// Uploads the camera for the next [`TintPass::bind`].
+    pub fn write(&self, ctx: &RenderContext, uniforms: &PickUniforms) {
+        ctx.queue
+            .write_buffer(&self.inner.uniforms, 0, bytemuck::bytes_of(uniforms));
+    }
+
+    /// Sets the pipeline and group 0 on a pass (the caller binds buffers and the palette
+    /// in group 1).
+    pub fn bind(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_pipeline(&self.inner.pipeline);
+        pass.set_bind_group(0, &self.inner.bind_group, &[]);
+    }
+}
+
+impl PickPass {
+    /// Builds the pipeline for plain or skinned geometry with the scene's face culling.
+    pub fn new(
+        ctx: &RenderContext,
+        skinned: bool,
+        cull: Option<wgpu::Face>,
+    ) -> Result<Self, RenderError> {
+        let target = wgpu::ColorTargetState {
+            format: PICK_FORMAT,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        };
+        let PassPipeline {
+            pipeline,
+            uniforms,
+            bind_group,
+        } = PassPipeline::new(ctx, skinned, cull, "pick", "fs_main", target, true)?;
         Ok(Self {
             pipeline,
             uniforms,

@@ -30,7 +30,7 @@ use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
 use super::material::{BoundTexture, GpuMaterial};
-use super::pick::{PickHit, PickPass, PickUniforms};
+use super::pick::{PickHit, PickPass, PickUniforms, TintPass};
 use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
@@ -44,7 +44,7 @@ use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
-use crate::model::{CpuModel, CpuSkin};
+use crate::model::{CpuModel, CpuSkin, TextureData};
 
 /// Material flag: an occluder surface (not drawn by default; `formats.md` §3).
 pub const FLAG_OCCLUDER: u32 = 0x200;
@@ -63,6 +63,9 @@ pub struct SceneOptions {
     /// Specialized pipelines (the ubershader draws while they compile), or the
     /// ubershader only (to compare the two paths or time the fallback).
     pub shader: ShaderPath,
+    /// Textures the assets lack draw as a magenta/black checker (the viewer) instead of
+    /// the white placeholder (`tevscope render`, so its pixels stay as they were).
+    pub missing_checker: bool,
 }
 
 impl Default for SceneOptions {
@@ -76,6 +79,7 @@ impl Default for SceneOptions {
             show_occluders: false,
             pose: PoseOptions::default(),
             shader: ShaderPath::Specialized,
+            missing_checker: false,
         }
     }
 }
@@ -242,6 +246,12 @@ pub struct Scene {
     pick: Option<PickPass>,
     /// Made when a shader that blends itself first draws.
     destination: Option<Destination>,
+    /// Material (active set) whose surfaces are tinted; see [`Scene::set_highlight`].
+    highlight: Option<usize>,
+    /// The tint pipeline, made when something is first highlighted.
+    tint: Option<TintPass>,
+    /// The checker bound for missing textures (with `missing_checker`), made once.
+    checker: Option<GpuTexture>,
     /// Problems found while building (missing textures, unusable materials, …).
     pub warnings: Vec<String>,
 }
@@ -342,6 +352,9 @@ impl Scene {
             has_lines: Vec::new(),
             pick: None,
             destination: None,
+            highlight: None,
+            tint: None,
+            checker: None,
             warnings,
         };
         scene.rebuild_materials(ctx, options)?;
@@ -420,8 +433,9 @@ impl Scene {
         options: SceneOptions,
     ) -> Result<(), RenderError> {
         self.options = options;
-        // The pick pipeline bakes the culling in.
+        // The pick and tint pipelines bake the culling in.
         self.pick = None;
+        self.tint = None;
         let set_index = options
             .material_set
             .min(self.cpu.material_sets.len().saturating_sub(1));
@@ -443,9 +457,9 @@ impl Scene {
                 continue;
             };
             let mut bound = Vec::with_capacity(m.textures.len());
-            for slot in &m.textures {
+            for (map, slot) in m.textures.iter().enumerate() {
                 match slot {
-                    Ok(id) => bound.push(self.texture(ctx, *id)),
+                    Ok(id) => bound.push(self.texture(ctx, *id, (i, map))),
                     Err(e) => {
                         self.warnings
                             .push(format!("material {i}: {e}; white placeholder"));
@@ -519,36 +533,64 @@ impl Scene {
         keys
     }
 
-    /// The uploaded texture `id` (uploaded on first use), or None (with a warning) when
-    /// the assets lack it or it cannot be uploaded.
-    fn texture(&mut self, ctx: &RenderContext, id: u64) -> Option<BoundTexture> {
+    /// The uploaded texture `id` (uploaded on first use) for map `site.1` of material
+    /// `site.0`. When the assets lack it or it cannot be uploaded: a warning naming the
+    /// site, and the checker (`missing_checker`) or None (the white placeholder).
+    fn texture(
+        &mut self,
+        ctx: &RenderContext,
+        id: u64,
+        site: (usize, usize),
+    ) -> Option<BoundTexture> {
         if let Some(t) = self.textures.get(&id) {
             return Some(BoundTexture {
                 texture: t.clone(),
                 sampler: gx_sampler(t.mip_count),
             });
         }
-        let Some(data) = self.cpu.textures.get(&id) else {
-            let msg = format!("texture 0x{id:08X} not found; white placeholder");
-            if !self.warnings.contains(&msg) {
-                self.warnings.push(msg);
+        let problem = match self.cpu.textures.get(&id) {
+            None => "not found in the model's textures".to_string(),
+            Some(data) => {
+                match GpuTexture::upload(&ctx.device, &ctx.queue, data, &format!("TXTR 0x{id:08X}"))
+                {
+                    Ok(t) => {
+                        self.textures.insert(id, t.clone());
+                        return Some(BoundTexture {
+                            sampler: gx_sampler(t.mip_count),
+                            texture: t,
+                        });
+                    }
+                    Err(e) => e.to_string(),
+                }
             }
-            return None;
         };
-        match GpuTexture::upload(&ctx.device, &ctx.queue, data, &format!("TXTR 0x{id:08X}")) {
-            Ok(t) => {
-                self.textures.insert(id, t.clone());
-                Some(BoundTexture {
-                    sampler: gx_sampler(t.mip_count),
-                    texture: t,
-                })
-            }
-            Err(e) => {
-                self.warnings
-                    .push(format!("texture 0x{id:08X}: {e}; white placeholder"));
-                None
-            }
+        let (material, map) = site;
+        let placeholder = if self.options.missing_checker {
+            "magenta checker"
+        } else {
+            "white placeholder"
+        };
+        let msg =
+            format!("material {material} map {map}: texture 0x{id:08X} {problem}; {placeholder}");
+        if !self.warnings.contains(&msg) {
+            self.warnings.push(msg);
         }
+        if !self.options.missing_checker {
+            return None;
+        }
+        if self.checker.is_none() {
+            self.checker = GpuTexture::upload(
+                &ctx.device,
+                &ctx.queue,
+                &TextureData::missing_checker(),
+                "missing texture checker",
+            )
+            .ok();
+        }
+        self.checker.clone().map(|t| BoundTexture {
+            sampler: gx_sampler(t.mip_count),
+            texture: t,
+        })
     }
 
     /// The model's bounding box (bind pose, model space = world space).
@@ -762,6 +804,16 @@ impl Scene {
         .map(Some)
     }
 
+    /// Tints every surface drawn with `material` (active set) in the next frames: the
+    /// viewer's selection. None (the default) draws exactly the plain scene.
+    pub fn set_highlight(&mut self, material: Option<usize>) {
+        self.highlight = material;
+    }
+
+    pub fn highlight(&self) -> Option<usize> {
+        self.highlight
+    }
+
     /// Draws the model into `target` (one submission). Pipelines still compiling draw
     /// with the ubershader.
     pub fn render(
@@ -830,6 +882,22 @@ impl Scene {
             }
         }
         self.transparent_order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if self.highlight.is_some() && self.tint.is_none() {
+            self.tint = Some(TintPass::new(
+                ctx,
+                self.skin.is_some(),
+                self.options.cull.face(),
+            )?);
+        }
+        if let (Some(_), Some(tint)) = (self.highlight, &self.tint) {
+            tint.write(
+                ctx,
+                &PickUniforms {
+                    clip_from_model: (camera.clip_from_view * camera.view_from_world)
+                        .to_cols_array_2d(),
+                },
+            );
+        }
 
         let mut encoder = ctx
             .device
@@ -936,6 +1004,30 @@ impl Scene {
                 }
                 pass.draw_indexed(range, base_vertex, 0..1);
                 stats.draws += 1;
+            }
+            // The selection: its visible triangles again, tinted.
+            if let (Some(m), Some(tint)) = (self.highlight, &self.tint) {
+                let visible = |s: &&SurfaceDraw| {
+                    s.material == m
+                        && s.index_count > 0
+                        && matches!(self.slots.get(m), Some(Some(slot))
+                            if self.options.show_occluders || !slot.occluder)
+                };
+                let mut bound = false;
+                for s in self.surfaces.iter().filter(visible) {
+                    if !bound {
+                        tint.bind(&mut pass);
+                        if let Some(skin) = skin {
+                            pass.set_bind_group(1, &skin.bind_group, &[]);
+                        }
+                        bound = true;
+                    }
+                    pass.draw_indexed(
+                        s.first_index..s.first_index + s.index_count,
+                        s.base_vertex,
+                        0..1,
+                    );
+                }
             }
         } else {
             drop(target.begin_pass(&mut encoder, clear_color));

@@ -117,6 +117,16 @@ pub struct Document {
 }
 
 impl Document {
+    /// Where textures the file refers to are looked for (by asset ID), for messages.
+    pub fn texture_place(&self) -> String {
+        match self.spec.rsplit_once(':') {
+            Some((file, _)) if file.to_ascii_lowercase().ends_with(".pak") => {
+                format!("the PAK {file}")
+            }
+            _ => format!("{} and the folders above it", self.dir.display()),
+        }
+    }
+
     /// Opens a CMDL or TXTR spec (see [`crate::load::source`]). A whole PAK is not a
     /// document: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {

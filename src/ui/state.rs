@@ -201,6 +201,16 @@ pub struct AppState {
     /// Bumped when `light_set` changes.
     pub lights_revision: u64,
     pub model_pick: Option<ModelPick>,
+    /// The warnings log panel is open.
+    pub log_open: bool,
+    /// Tint the selected material's surfaces in the model view.
+    pub highlight_selection: bool,
+    /// The material under the pointer in the material list this frame (tinted instead of
+    /// the selection while hovered).
+    pub hovered_material: Option<usize>,
+    /// The camera `frame_model` last set and the view size it fitted: while the camera is
+    /// untouched, a new view size frames the model again.
+    pub(crate) framed: Option<(crate::render::OrbitCamera, [u32; 2])>,
     /// Frame the model once the viewport has its size (a newly opened model).
     pub frame_pending: bool,
     /// The opened model as an editable document (None for textures and characters).
@@ -259,6 +269,10 @@ impl AppState {
             light_set: crate::gx::lights::LightPreset::Basic.light_set(),
             lights_revision: 0,
             model_pick: None,
+            log_open: false,
+            highlight_selection: true,
+            hovered_material: None,
+            framed: None,
             frame_pending: false,
             editor: None,
             editor_note: None,
@@ -321,7 +335,38 @@ impl AppState {
                 let mut camera = self.camera;
                 camera.fit_points(&points, w as f32 / h as f32, 0.9);
                 self.camera = camera;
+                self.framed = Some((camera, [w, h]));
             }
+        }
+    }
+
+    /// Every warning of the open file (loading, then drawing), each once, in order.
+    pub fn warnings(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        let doc = self.doc.as_ref().map_or(&[][..], |d| &d.warnings[..]);
+        for w in doc.iter().chain(&self.view_status.warnings) {
+            if !out.contains(&w.as_str()) {
+                out.push(w);
+            }
+        }
+        out
+    }
+
+    /// The material the model view tints: the hovered one, else the selection (when
+    /// highlighting is on and a material is selected).
+    pub fn highlighted_material(&self) -> Option<usize> {
+        self.hovered_material
+            .or_else(|| (self.highlight_selection && self.edit.is_some()).then_some(self.material))
+    }
+
+    /// Called with the view's size each frame: frames the model again when the size
+    /// changed and the camera is still where framing put it (the user has not moved it).
+    pub fn keep_framed(&mut self, size: [u32; 2]) {
+        if let Some((camera, framed_size)) = self.framed
+            && framed_size != size
+            && camera == self.camera
+        {
+            self.frame_model();
         }
     }
 

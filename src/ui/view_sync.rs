@@ -76,6 +76,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                     Some((state.doc_revision, &sets.get(state.set)?.materials[..]))
                 }),
                 selected: state.edit.as_ref().map(|_| state.material),
+                highlight: state.highlighted_material(),
             },
         );
     }

@@ -90,6 +90,8 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     if model_view && state.frame_pending && (w, h) == want {
         state.frame_model();
         state.frame_pending = false;
+    } else if model_view && (w, h) == want {
+        state.keep_framed([w, h]);
     }
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
@@ -120,7 +122,8 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 && let Some(p) = response.interact_pointer_pos().and_then(pixel_at)
             {
                 state.requests.pick = Some(p);
-                state.tab = RightTab::Inspector;
+                // The picked material opens in the editor at once.
+                state.tab = RightTab::Material;
             }
             if let Some(p) = state
                 .model_pick
@@ -167,10 +170,8 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         });
     });
     texture_strip(ui, state);
+    // Warnings live in the log panel (the status bar counts them).
     let Some(doc) = &state.doc else { return };
-    for w in doc.warnings.iter().chain(&state.view_status.warnings) {
-        ui.colored_label(Color32::from_rgb(240, 200, 80), format!("warning: {w}"));
-    }
     if !doc.sources.is_empty() {
         egui::CollapsingHeader::new(format!("Files used ({})", doc.sources.len()))
             .id_salt("files_used")
@@ -188,7 +189,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
 
 /// The model's view controls: model or material quad, lights, framing.
 fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.add_space(8.0);
         let before = state.view_mode;
         ui.selectable_value(&mut state.view_mode, ViewMode::Model, "Model")
@@ -239,6 +240,8 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
         {
             state.frame_model();
         }
+        ui.checkbox(&mut state.highlight_selection, "tint selection")
+            .on_hover_text("Tint the selected material's surfaces (never in screenshots)");
     });
 }
 
@@ -295,6 +298,10 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
         .and_then(|d| d.material(state.set, state.material))
         .map(|m| m.texture_ids.clone())
         .unwrap_or_default();
+    let place = state
+        .doc
+        .as_ref()
+        .map_or_else(String::new, |d| d.texture_place());
     ui.horizontal_wrapped(|ui| {
         ui.add_space(8.0);
         for (k, thumb) in thumbs.iter().enumerate() {
@@ -309,21 +316,22 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                         response.on_hover_text(format!("{w}x{h}"));
                     }
                     None => {
-                        let (rect, _) =
+                        // Drawn as the model view draws it: the engine's checker.
+                        let (rect, response) =
                             ui.allocate_exact_size(egui::vec2(96.0, 96.0), egui::Sense::hover());
-                        ui.painter().rect_stroke(
-                            rect,
-                            2.0,
-                            egui::Stroke::new(1.0, Color32::from_rgb(255, 110, 110)),
-                            egui::StrokeKind::Inside,
-                        );
+                        missing_checker(ui, rect);
                         ui.painter().text(
                             rect.center(),
                             egui::Align2::CENTER_CENTER,
                             "missing",
-                            egui::FontId::proportional(12.0),
-                            Color32::from_rgb(255, 110, 110),
+                            egui::FontId::proportional(13.0),
+                            Color32::WHITE,
                         );
+                        let id = ids.get(k).copied().flatten();
+                        response.on_hover_text(match id {
+                            Some(id) => format!("TXTR 0x{id:08X} was looked for in {place}"),
+                            None => "the slot names no texture".to_string(),
+                        });
                     }
                 }
                 let id = ids
@@ -331,8 +339,34 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                     .copied()
                     .flatten()
                     .map_or_else(String::new, |id| format!(" 0x{id:08X}"));
-                ui.small(format!("map {k}{id}"));
+                if thumb.is_none() {
+                    ui.small(
+                        RichText::new(format!("map {k}{id} missing"))
+                            .color(Color32::from_rgb(255, 110, 110)),
+                    );
+                } else {
+                    ui.small(format!("map {k}{id}"));
+                }
             });
         }
     });
+}
+
+/// The magenta/black checker the model view draws for a missing texture.
+fn missing_checker(ui: &Ui, rect: egui::Rect) {
+    let cell = rect.width() / 8.0;
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 0.0, Color32::BLACK);
+    for y in 0..8 {
+        for x in 0..8 {
+            if (x + y) % 2 == 0 {
+                let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
+                painter.rect_filled(
+                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                    0.0,
+                    Color32::from_rgb(255, 0, 255),
+                );
+            }
+        }
+    }
 }

@@ -5,9 +5,9 @@ use egui::{Color32, Ui};
 use crate::formats::material::{Material as FileMaterial, channel_word};
 use crate::gx::tev::{FinalRegister, MissingTexture};
 use crate::gx::types::{
-    AttnFn, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
+    AttnFn, Blend, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
 };
-use crate::ui::document::{Content, Document};
+use crate::ui::document::{Content, Document, MaterialEntry};
 use crate::ui::state::AppState;
 use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 
@@ -16,12 +16,13 @@ use super::{color_button, named};
 pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     // Set / material selector.
     let mut select = None;
+    let mut hovered = None;
     if let Some(Document {
         content: Content::Model { sets, .. },
         ..
     }) = &state.doc
     {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Set");
             egui::ComboBox::from_id_salt("set")
                 .selected_text(format!("{}", state.set))
@@ -35,32 +36,12 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                         }
                     }
                 });
-            ui.label("Material");
             let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
-            egui::ComboBox::from_id_salt("material")
-                .width(200.0)
-                .selected_text(format!("{} / {}", state.material, materials.len()))
-                .height(500.0)
-                .show_ui(ui, |ui| {
-                    for (i, m) in materials.iter().enumerate() {
-                        let text = match m {
-                            Ok(m) => format!(
-                                "{i}: {} stage{}, {} tex",
-                                m.material.stages.len(),
-                                if m.material.stages.len() == 1 {
-                                    ""
-                                } else {
-                                    "s"
-                                },
-                                m.material.texture_count
-                            ),
-                            Err(e) => format!("{i}: error: {e}"),
-                        };
-                        if ui.selectable_label(i == state.material, text).clicked() {
-                            select = Some((state.set, i));
-                        }
-                    }
-                });
+            ui.label(format!(
+                "material {} of {}",
+                state.material,
+                materials.len()
+            ));
             if ui.button("<").clicked() && state.material > 0 {
                 select = Some((state.set, state.material - 1));
             }
@@ -68,6 +49,44 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                 select = Some((state.set, state.material + 1));
             }
         });
+        // Every material in one line each; hovering a row tints its surfaces.
+        let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+        egui::CollapsingHeader::new(format!("Materials ({})", materials.len()))
+            .id_salt("material_list")
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::both()
+                    .id_salt("material_list_scroll")
+                    .max_height(160.0)
+                    .show(ui, |ui| {
+                        // One line per material; long rows scroll sideways.
+                        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                        // A selection made elsewhere (a pick, < >) scrolls its row into view.
+                        let shown_id = ui.scope_id().with("material_list_shown");
+                        let shown = ui.data(|d| d.get_temp::<(usize, usize)>(shown_id));
+                        let current = (state.set, state.material);
+                        for (i, m) in materials.iter().enumerate() {
+                            let text = egui::RichText::new(material_row(i, m)).monospace();
+                            let row = ui.selectable_label(i == state.material, text);
+                            if i == state.material && shown != Some(current) {
+                                // Vertically only: the rows' start stays in view.
+                                let left = ui.max_rect().left();
+                                let rect = egui::Rect::from_x_y_ranges(
+                                    left..=left + 1.0,
+                                    row.rect.y_range(),
+                                );
+                                ui.scroll_to_rect(rect, Some(egui::Align::Center));
+                                ui.data_mut(|d| d.insert_temp(shown_id, current));
+                            }
+                            if row.hovered() {
+                                hovered = Some(i);
+                            }
+                            if row.clicked() {
+                                select = Some((state.set, i));
+                            }
+                        }
+                    });
+            });
         if let Some(Err(e)) = sets
             .get(state.set)
             .and_then(|s| s.materials.get(state.material))
@@ -78,13 +97,16 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if let Some((s, m)) = select {
         state.select_material(s, m);
     }
+    if hovered.is_some() {
+        state.hovered_material = hovered;
+    }
 
     // The quad preview's own settings (the model view draws with Prime's blending and
     // filtering).
     if !state.shows_model() {
         quad_settings(ui, state);
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Show");
         let d = &mut state.settings.alpha_display;
         ui.selectable_value(d, AlphaDisplay::Checker, "RGBA over checker");
@@ -124,7 +146,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                  off: host blending, which may differ by 1 LSB",
             )
             .changed();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("final pixel from");
             options_changed |= ui
                 .selectable_value(
@@ -137,7 +159,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                 .selectable_value(&mut options.final_register, FinalRegister::Prev, "PREV")
                 .changed();
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("missing texture reads");
             options_changed |= ui
                 .selectable_value(&mut options.missing_texture, MissingTexture::White, "255")
@@ -159,6 +181,20 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         return;
     };
     let textures = state.set_texture_ids().to_vec();
+    let missing: Vec<(usize, u32, String)> = state
+        .doc
+        .as_ref()
+        .and_then(|d| Some((d.material(state.set, state.material)?, d.texture_place())))
+        .map(|(entry, place)| {
+            entry
+                .texture_ids
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| entry.textures.get(*k).is_none_or(Option::is_none))
+                .filter_map(|(k, id)| Some((k, (*id)?, place.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut m = original.clone();
     let mut label = None;
     egui::ScrollArea::both()
@@ -166,7 +202,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         .show(ui, |ui| {
             summary(ui, &m);
             flags_editor(ui, &mut m, &mut label);
-            textures_editor(ui, &mut m, &textures, &mut label);
+            textures_editor(ui, &mut m, &textures, &missing, &mut label);
             konst_editor(ui, &mut m, &mut label);
             blend_editor(ui, &mut m, &mut label);
             channel_editor(ui, &mut m, &mut label);
@@ -179,6 +215,44 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     {
         state.apply_material(m, &label);
     }
+}
+
+/// One line of the material list: index, stage count, blend mode and texture IDs.
+pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) -> String {
+    let m = match entry {
+        Ok(m) => m,
+        Err(e) => return format!("{index:>3} · error: {e}"),
+    };
+    let stages = m.material.stages.len();
+    let b = m.material.blend;
+    let blend = if b == Blend::OPAQUE {
+        "opaque".to_string()
+    } else {
+        format!("{} {}/{}", b.mode, b.src, b.dst)
+    };
+    let textures = if m.texture_ids.is_empty() {
+        "no textures".to_string()
+    } else {
+        m.texture_ids
+            .iter()
+            .zip(
+                m.textures
+                    .iter()
+                    .map(Option::is_some)
+                    .chain(std::iter::repeat(false)),
+            )
+            .map(|(id, found)| match (id, found) {
+                (Some(id), true) => format!("0x{id:08X}"),
+                (Some(id), false) => format!("0x{id:08X} (missing)"),
+                (None, _) => "(no ID)".to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{index:>3} · {stages} stage{} · {blend} · {textures}",
+        if stages == 1 { "" } else { "s" }
+    )
 }
 
 /// Counts and the texture IDs in one line.
@@ -225,10 +299,12 @@ fn flags_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
 }
 
 /// One combo per texture slot over the set's textures; add and remove slots.
+/// `missing`: (slot, ID, where it was looked for) of each slot whose texture was not found.
 fn textures_editor(
     ui: &mut Ui,
     m: &mut FileMaterial,
     textures: &[u32],
+    missing: &[(usize, u32, String)],
     label: &mut Option<String>,
 ) {
     ui.heading("Textures");
@@ -250,6 +326,12 @@ fn textures_editor(
                 remove = Some(k);
             }
         });
+        for (_, id, place) in missing.iter().filter(|(slot, _, _)| *slot == k) {
+            ui.colored_label(
+                Color32::from_rgb(255, 110, 110),
+                format!("TXTR 0x{id:08X} not found in {place}: drawn as a magenta checker"),
+            );
+        }
     }
     if let Some(k) = remove {
         m.texture_indices.remove(k);
@@ -361,7 +443,7 @@ fn channel_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>)
 }
 
 fn quad_settings(ui: &mut Ui, state: &mut AppState) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("View:");
         ui.selectable_value(
             &mut state.settings.compositing,
@@ -379,7 +461,7 @@ fn quad_settings(ui: &mut Ui, state: &mut AppState) {
         ui.selectable_value(&mut state.settings.sampling, Sampling::Nearest, "nearest");
         ui.selectable_value(&mut state.settings.sampling, Sampling::Gx, "GX filtering");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Preview");
         let flat = state.settings.orbit.is_none();
         if ui

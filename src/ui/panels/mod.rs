@@ -27,24 +27,116 @@ use super::edit::EditKind;
 use super::editing::{Answer, Pending};
 use super::state::{AppState, RightTab};
 
+/// Widths (points) of the side panels for a window `width` points wide: together at most
+/// 40 % of it, so the 3D view keeps at least 60 %; each resizable between its min and
+/// max, content scrolls instead of widening them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SidePanels {
+    pub left_min: f32,
+    pub left_default: f32,
+    pub left_max: f32,
+    pub right_min: f32,
+    pub right_default: f32,
+    pub right_max: f32,
+}
+
+impl SidePanels {
+    /// Share of the window the two panels may take together.
+    pub const MAX_SHARE: f32 = 0.40;
+
+    pub fn for_width(width: f32) -> Self {
+        let left_max = (width * 0.14).min(360.0);
+        let right_max = width * Self::MAX_SHARE - left_max;
+        let left_min = 120.0_f32.min(left_max);
+        let right_min = 220.0_f32.min(right_max);
+        Self {
+            left_min,
+            left_default: 240.0_f32.clamp(left_min, left_max),
+            left_max,
+            right_min,
+            right_default: 460.0_f32.clamp(right_min, right_max),
+            right_max,
+        }
+    }
+}
+
 /// Draws the whole UI for one frame.
 pub fn show(ui: &mut Ui, state: &mut AppState) {
+    state.hovered_material = None;
+    let panels = SidePanels::for_width(ui.available_width());
     egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
+    egui::Panel::bottom("status_bar").show(ui, |ui| status_bar(ui, state));
+    if state.log_open {
+        egui::Panel::bottom("log")
+            .resizable(true)
+            .default_size(140.0)
+            .min_size(60.0)
+            .max_size(ui.available_height() * 0.4)
+            .show(ui, |ui| log_panel(ui, state));
+    }
     egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
     egui::Panel::left("browser")
-        .default_size(260.0)
+        .resizable(true)
+        .min_size(panels.left_min)
+        .default_size(panels.left_default)
+        .max_size(panels.left_max)
         .show(ui, |ui| files::browser_panel(ui, state));
-    // At most 45 % of the window: the viewport stays the main thing on small screens
-    // (the editor scrolls sideways instead).
-    let max = (ui.available_width() * 0.45).max(320.0);
     egui::Panel::right("material")
-        .default_size(430.0_f32.min(max))
-        .max_size(max)
+        .resizable(true)
+        .min_size(panels.right_min)
+        .default_size(panels.right_default)
+        .max_size(panels.right_max)
         .show(ui, |ui| right_panel(ui, state));
     egui::CentralPanel::default()
         .frame(egui::Frame::NONE.fill(Color32::from_gray(24)))
         .show(ui, |ui| central::central(ui, state));
     unsaved_prompt(ui, state);
+}
+
+/// The bottom line: warnings count (opens the log), adapter.
+fn status_bar(ui: &mut Ui, state: &mut AppState) {
+    let count = state.warnings().len();
+    ui.horizontal(|ui| {
+        let text = match count {
+            0 => RichText::new("no warnings").weak(),
+            1 => RichText::new("1 warning").color(WARNING),
+            n => RichText::new(format!("{n} warnings")).color(WARNING),
+        };
+        if ui
+            .selectable_label(state.log_open, text)
+            .on_hover_text("Show or hide the log")
+            .clicked()
+        {
+            state.log_open = !state.log_open;
+        }
+        ui.separator();
+        ui.weak(&state.adapter);
+    });
+}
+
+/// Colour of warnings in the status bar and the log.
+const WARNING: Color32 = Color32::from_rgb(240, 200, 80);
+
+/// Every warning of the open file, scrolling, long lines wrapped.
+fn log_panel(ui: &mut Ui, state: &AppState) {
+    ui.horizontal(|ui| {
+        ui.strong("Log");
+        if let Some(doc) = &state.doc {
+            ui.weak(&doc.spec);
+        }
+    });
+    egui::ScrollArea::vertical()
+        .id_salt("log_scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let warnings = state.warnings();
+            if warnings.is_empty() {
+                ui.weak("Nothing to report.");
+            }
+            for w in warnings {
+                ui.add(egui::Label::new(RichText::new(w).color(WARNING).monospace()).wrap());
+            }
+        });
 }
 
 /// "Save the edits first?" before opening another file or closing the window.
@@ -87,7 +179,7 @@ fn unsaved_prompt(ui: &mut Ui, state: &mut AppState) {
 }
 
 fn right_panel(ui: &mut Ui, state: &mut AppState) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.selectable_value(&mut state.tab, RightTab::Material, "Material");
         let edits = state.editor.as_ref().map_or(0, |e| e.history().count());
         ui.selectable_value(
@@ -122,7 +214,7 @@ fn path_status(ui: &mut Ui, state: &AppState) {
         ),
         None => ("nothing drawn", Color32::GRAY),
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
         ui.painter().circle_filled(rect.center(), 4.5, color);
         ui.label(text);

@@ -385,3 +385,190 @@ fn files_open_on_a_worker_thread() {
     assert!(state.editor.is_some() && state.edit.is_some());
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// Frames of the whole UI at `w` × `h` points on one context (panel widths settle over
+/// the first frames), with the material tab showing; returns the last output.
+fn run_frames_at(state: &mut AppState, w: f32, h: f32, frames: usize) -> egui::FullOutput {
+    let ctx = egui::Context::default();
+    let mut last = None;
+    for _ in 0..frames {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(w, h),
+            )),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| show(ui, state));
+        out.textures_delta.clear();
+        last = Some(out);
+    }
+    last.unwrap()
+}
+
+/// The four window sizes the layout is checked at.
+const SIZES: [(f32, f32); 4] = [
+    (1000.0, 700.0),
+    (1366.0, 768.0),
+    (1920.0, 1080.0),
+    (2560.0, 1440.0),
+];
+
+#[test]
+fn side_panel_limits_leave_the_view_sixty_percent() {
+    for (w, _) in SIZES {
+        let p = super::SidePanels::for_width(w);
+        assert!(
+            p.left_min <= p.left_default && p.left_default <= p.left_max,
+            "{w}: {p:?}"
+        );
+        assert!(
+            p.right_min <= p.right_default && p.right_default <= p.right_max,
+            "{w}: {p:?}"
+        );
+        assert!(p.left_max + p.right_max <= w * 0.4 + 0.01, "{w}: {p:?}");
+        assert!(p.right_min >= 200.0, "{w}: the editor stays usable: {p:?}");
+    }
+    // Tiny windows: the minimums give way to the 40 % rule.
+    let p = super::SidePanels::for_width(500.0);
+    assert!(p.left_max + p.right_max <= 200.01 && p.right_min <= p.right_max);
+}
+
+#[test]
+fn the_view_keeps_sixty_percent_of_the_window_with_every_tab() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("showcase"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    for tab in [
+        RightTab::Material,
+        RightTab::Wgsl,
+        RightTab::Inspector,
+        RightTab::History,
+    ] {
+        state.tab = tab;
+        state.log_open = true;
+        for (w, h) in SIZES {
+            run_frames_at(&mut state, w, h, 3);
+            let (vw, vh) = state.requests.viewport_size.expect("viewport size asked");
+            // The central panel is the view plus its 16-point margin.
+            assert!(
+                vw as f32 + 16.0 >= 0.6 * w,
+                "{tab:?} at {w}x{h}: view {vw}x{vh}"
+            );
+            assert!(vh as f32 >= 0.3 * h, "{tab:?} at {w}x{h}: view {vw}x{vh}");
+        }
+    }
+}
+
+#[test]
+fn the_material_list_names_index_stages_blend_and_textures() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("showcase"));
+    let doc = state.doc.as_ref().unwrap();
+    let crate::ui::document::Content::Model { sets, .. } = &doc.content else {
+        panic!("a model");
+    };
+    let rows: Vec<String> = sets[0]
+        .materials
+        .iter()
+        .enumerate()
+        .map(|(i, m)| super::material::material_row(i, m))
+        .collect();
+    let entry = sets[0].materials[3].as_ref().unwrap().clone();
+    let row = &rows[3];
+    assert!(row.starts_with("  3 · "), "{row}");
+    assert!(
+        row.contains(&format!("{} stage", entry.material.stages.len())),
+        "{row}"
+    );
+    for id in entry.texture_ids.iter().flatten() {
+        assert!(row.contains(&format!("0x{id:08X}")), "{row}");
+    }
+    assert!(rows.iter().any(|r| r.contains("opaque")), "{rows:?}");
+    assert!(rows.iter().any(|r| r.contains("BLEND ")), "{rows:?}");
+    // The list is drawn with those rows.
+    state.tab = RightTab::Material;
+    let out = run_frames_at(&mut state, 1920.0, 1080.0, 2);
+    assert!(drew_text(&out, &rows[3]));
+    // A missing texture is marked in its row.
+    let mut missing = entry.clone();
+    missing.textures = vec![None; missing.texture_ids.len()];
+    if !missing.texture_ids.is_empty() {
+        assert!(super::material::material_row(3, &Ok(missing)).contains("(missing)"));
+    }
+    assert!(super::material::material_row(7, &Err("bad".into())).contains("error: bad"));
+}
+
+#[test]
+fn selection_hover_and_warnings_in_the_state() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("showcase"));
+    state.select_material(0, 4);
+    assert_eq!(state.highlighted_material(), Some(4));
+    state.hovered_material = Some(9);
+    assert_eq!(state.highlighted_material(), Some(9));
+    state.hovered_material = None;
+    state.highlight_selection = false;
+    assert_eq!(state.highlighted_material(), None);
+    // Warnings: the document's and the view's, each once; the status bar counts them.
+    state.view_status.warnings = vec!["one".into(), "two".into(), "one".into()];
+    let before = state.doc.as_ref().unwrap().warnings.len();
+    assert_eq!(state.warnings().len(), before + 2);
+    let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
+    assert!(drew_text(&out, &format!("{} warnings", before + 2)));
+    state.log_open = true;
+    let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
+    assert!(drew_text(&out, "two"));
+}
+
+#[test]
+fn a_new_view_size_reframes_an_untouched_camera_only() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("showcase"));
+    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    state.frame_model();
+    let wide = state.camera;
+    state.viewport_texture = Some((egui::TextureId::default(), [300, 600]));
+    state.keep_framed([300, 600]);
+    let narrow = state.camera;
+    assert!(
+        narrow.distance > wide.distance,
+        "a narrow view moves the camera back"
+    );
+    // Once the user moves the camera, resizing keeps it.
+    state.camera.orbit(30.0, 0.0);
+    let moved = state.camera;
+    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    state.keep_framed([800, 600]);
+    assert_eq!(state.camera, moved);
+}
+
+#[test]
+fn a_missing_texture_slot_names_the_id_and_where_it_was_looked_for() {
+    let Some(dir) = crate::testing::conformance_dir() else {
+        return;
+    };
+    // The TEV-cases CMDL alone in a folder: none of its TXTRs can be found.
+    let lone = std::env::temp_dir().join(format!("tevscope-lone-{}", std::process::id()));
+    std::fs::create_dir_all(&lone).unwrap();
+    let cmdl = lone.join("0x7EC00000.CMDL");
+    std::fs::copy(dir.join("0x7EC00000.CMDL"), &cmdl).unwrap();
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(cmdl.to_str().unwrap());
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    state.select_material(0, 0);
+    state.tab = RightTab::Material;
+    let entry = state.doc.as_ref().unwrap().material(0, 0).unwrap().clone();
+    let id = entry.texture_ids[0].unwrap();
+    // (The texture strip shows under a drawn view.)
+    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    let out = run_frames_at(&mut state, 1920.0, 1080.0, 2);
+    std::fs::remove_dir_all(&lone).ok();
+    let place = lone.display().to_string();
+    assert!(drew_text(
+        &out,
+        &format!("TXTR 0x{id:08X} not found in {place}")
+    ));
+    assert!(drew_text(&out, &format!("map 0 0x{id:08X} missing")));
+    assert!(drew_text(&out, "warnings"));
+}

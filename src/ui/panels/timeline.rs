@@ -1,4 +1,4 @@
-//! The bottom bar: clock, animation choice, status.
+//! The bottom bar: clock, animation choice, view controls.
 
 use egui::Ui;
 
@@ -11,7 +11,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         .map(|(_, a, _)| a.iter().map(|a| a.name.clone()).collect())
         .unwrap_or_default();
     let duration = state.animation_duration();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let label = if state.playing { "Pause" } else { "Play" };
         if ui
             .button(label)
@@ -91,8 +91,6 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         } else {
             format!("{anims} UV animation{}", if anims == 1 { "" } else { "s" })
         });
-        ui.separator();
-        ui.weak(&state.adapter);
         if state.shows_model() {
             // The model view's controls, always in sight but out of the picture's way.
             ui.separator();

@@ -5,7 +5,8 @@ use egui::{Color32, RichText, Ui};
 use crate::ui::state::AppState;
 
 pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
-    ui.horizontal(|ui| {
+    // Wraps onto a second line on narrow windows instead of pushing past the edge.
+    ui.horizontal_wrapped(|ui| {
         ui.strong("tevscope");
         ui.separator();
         ui.menu_button("File", |ui| super::export::file_menu(ui, state));
@@ -14,7 +15,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
                 .hint_text("file.CMDL, file.TXTR or file.pak:0xID")
-                .desired_width(340.0),
+                .desired_width(300.0),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if (ui.button("Open").clicked() || enter) && !state.open_text.trim().is_empty() {
@@ -31,7 +32,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
         {
             state.requests.screenshot = true;
         }
-        ui.add(egui::TextEdit::singleline(&mut state.screenshot_path).desired_width(260.0));
+        ui.add(egui::TextEdit::singleline(&mut state.screenshot_path).desired_width(220.0));
         ui.checkbox(&mut state.screenshot_transparent, "transparent")
             .on_hover_text("Clear to transparent black for the screenshot");
     });

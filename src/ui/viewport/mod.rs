@@ -111,6 +111,8 @@ pub struct SceneView {
     lights_revision: Option<u64>,
     /// The last frame's statistics.
     pub stats: FrameStats,
+    /// How the last frame cleared (a pick redraws it without the selection tint).
+    clear: ClearMode,
 }
 
 /// A pick's hit (None on background) and the displayed pixel's exact RGBA8.
@@ -133,6 +135,8 @@ pub struct SceneInputs<'a> {
     pub materials: Option<(u64, &'a [Result<MaterialEntry, String>])>,
     /// The selected material.
     pub selected: Option<usize>,
+    /// The material whose surfaces are tinted (hovered in the list, else the selection).
+    pub highlight: Option<usize>,
 }
 
 /// What the viewport draws.
@@ -279,6 +283,7 @@ impl Viewport {
         let options = SceneOptions {
             material_set,
             tev,
+            missing_checker: true,
             ..SceneOptions::default()
         };
         match Scene::with_options(ctx, (**model).clone(), options) {
@@ -291,6 +296,7 @@ impl Viewport {
                     applied_revision: None,
                     lights_revision: None,
                     stats: FrameStats::default(),
+                    clear: ClearMode::BACKGROUND,
                 }));
             }
             Err(e) => {
@@ -349,6 +355,7 @@ impl Viewport {
             }
             sv.applied_revision = Some(revision);
         }
+        scene.set_highlight(inputs.highlight);
         self.status.selected_material = inputs.selected;
     }
 
@@ -368,6 +375,16 @@ impl Viewport {
             Ok(hit) => hit,
             Err(e) => return Some(Err(e.to_string())),
         };
+        // The inspector reports the model's pixel: the frame is drawn again without the
+        // selection tint (the next frame puts it back).
+        if let Some(highlight) = sv.scene.highlight() {
+            sv.scene.set_highlight(None);
+            let drawn = sv.scene.render(ctx, &self.target, sv.clear);
+            sv.scene.set_highlight(Some(highlight));
+            if let Err(e) = drawn {
+                return Some(Err(e.to_string()));
+            }
+        }
         Some(self.read_pixel(ctx, x, y).map(|rgba| (hit, rgba)))
     }
 
@@ -470,6 +487,7 @@ impl Viewport {
                 } else {
                     ClearMode::Color([r, g, b, a])
                 };
+                sv.clear = clear;
                 match sv.scene.render(ctx, &self.target, clear) {
                     Ok(stats) => {
                         sv.stats = stats;
@@ -535,10 +553,15 @@ impl Viewport {
         }
         let image = if let ViewContent::Scene(sv) = &mut self.content {
             // The same path as `tevscope render` (pipelines finished, alpha from depth
-            // when transparent), at the viewport's size and camera.
-            sv.scene
-                .render_to_image(ctx, self.target.width, self.target.height, transparent)
-                .map_err(|e| e.to_string())?
+            // when transparent), at the viewport's size and camera; without the
+            // selection tint, which is the viewer's, not the model's.
+            let highlight = sv.scene.highlight();
+            sv.scene.set_highlight(None);
+            let image =
+                sv.scene
+                    .render_to_image(ctx, self.target.width, self.target.height, transparent);
+            sv.scene.set_highlight(highlight);
+            image.map_err(|e| e.to_string())?
         } else {
             let mut settings = *settings;
             if transparent {
