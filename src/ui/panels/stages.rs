@@ -85,7 +85,7 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
         let (_, dropped) = ui.dnd_drop_zone::<StageDrag, ()>(egui::Frame::NONE, |ui| {
             ui.horizontal(|ui| {
                 ui.dnd_drag_source(ui.scope_id().with(("stage_drag", i)), StageDrag(i), |ui| {
-                    ui.label(RichText::new("☰").strong())
+                    ui.label(RichText::new("::").strong().monospace())
                         .on_hover_text("Drag onto another stage to move it there");
                 });
                 ui.vertical(|ui| {
