@@ -71,11 +71,11 @@ enum Found {
 }
 
 impl Found {
-    fn describe(self, r: &Resource, fourcc: &[u8; 4]) -> String {
+    fn describe(self, fourcc: &[u8; 4]) -> String {
         let t = String::from_utf8_lossy(fourcc);
         match self {
             Found::ById => "by asset ID".to_owned(),
-            Found::ByName => format!("by name, {}", r.label),
+            Found::ByName => "by name".to_owned(),
             Found::OnlyOfType => format!("the only {t} beside the input"),
             Found::Given => "chosen explicitly".to_owned(),
         }
@@ -117,7 +117,7 @@ fn find_part(
     sources.push(format!(
         "{what} 0x{id:08X}.{t}: {} ({})",
         r.label,
-        how.describe(&r, fourcc)
+        how.describe(fourcc)
     ));
     Ok(r)
 }
@@ -140,7 +140,7 @@ fn open_given(
     sources.push(format!(
         "{what}: {} ({})",
         r.label,
-        Found::Given.describe(&r, fourcc)
+        Found::Given.describe(fourcc)
     ));
     Ok(r)
 }
