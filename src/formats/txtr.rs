@@ -825,14 +825,19 @@ pub fn decode_image(
 
 /// Every 16-bit texel value of a direct-colour format, decoded once (256 KiB each, built on
 /// first use): one load per texel beats the arithmetic.
-type TexelTable = std::sync::OnceLock<Box<[u32]>>;
+type TexelTable = std::sync::OnceLock<Box<[u32; 65536]>>;
 static RGB565_TABLE: TexelTable = std::sync::OnceLock::new();
 static RGB5A3_TABLE: TexelTable = std::sync::OnceLock::new();
 
 fn texel_table(table: &'static TexelTable, decode: fn(u32) -> u32) -> &'static [u32; 65536] {
-    let t = table.get_or_init(|| (0..=u32::from(u16::MAX)).map(decode).collect());
-    // 65536 entries by construction; the fixed size lets a u16 index skip bounds checks.
-    <&[u32; 65536]>::try_from(&**t).unwrap_or(&[0; 65536])
+    // A fixed size, so a u16 index needs no bounds check.
+    table.get_or_init(|| {
+        let mut t = Box::new([0u32; 65536]);
+        for (v, texel) in (0u32..).zip(t.iter_mut()) {
+            *texel = decode(v);
+        }
+        t
+    })
 }
 
 /// Writes a `BW` × `BH` block's texels, `texel(i)` for texel i in row-major block order, into
