@@ -16,6 +16,7 @@ use winit::window::{Window, WindowId};
 use crate::render::{AdapterPreference, RenderContext};
 
 use super::ViewerOptions;
+use super::compositor::{Compositor, ViewImage};
 use super::edit::trace_quad_pixel;
 use super::panels::show;
 use super::state::AppState;
@@ -29,6 +30,7 @@ struct Gpu {
     config: wgpu::SurfaceConfiguration,
     egui_renderer: egui_wgpu::Renderer,
     viewport: Viewport,
+    compositor: Compositor,
 }
 
 impl Gpu {
@@ -45,8 +47,9 @@ impl Gpu {
         let format =
             egui_wgpu::preferred_framebuffer_format(&caps.formats).unwrap_or(caps.formats[0]);
         let size = window.inner_size();
+        let compositor = Compositor::new(format, caps.usages);
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            usage: compositor.surface_usages(),
             format,
             color_space: wgpu::SurfaceColorSpace::Auto,
             width: size.width.max(1),
@@ -59,13 +62,15 @@ impl Gpu {
         surface.configure(&ctx.device, &config);
         let mut egui_renderer =
             egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
-        let viewport = Viewport::new(&ctx, &mut egui_renderer).map_err(|e| anyhow::anyhow!(e))?;
+        let viewport = Viewport::with_display_format(&ctx, &mut egui_renderer, format)
+            .map_err(|e| anyhow::anyhow!(e))?;
         Ok(Self {
             ctx,
             surface,
             config,
             egui_renderer,
             viewport,
+            compositor,
         })
     }
 
@@ -264,9 +269,6 @@ impl App {
                 return;
             }
         };
-        let view = frame
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
         let ppp = full.pixels_per_point;
         let jobs = self.egui_ctx.tessellate(full.shapes, ppp);
         let screen = egui_wgpu::ScreenDescriptor {
@@ -279,42 +281,20 @@ impl App {
                     .update_texture(&gpu.ctx.device, &gpu.ctx.queue, *id, delta);
             }
         }
-        let mut encoder = gpu
-            .ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("egui"),
-            });
-        let extra = gpu.egui_renderer.update_buffers(
-            &gpu.ctx.device,
-            &gpu.ctx.queue,
-            &mut encoder,
-            &jobs,
+        let textures_changed =
+            !self.pending_textures.set.is_empty() || !self.pending_textures.free.is_empty();
+        gpu.compositor.paint(
+            &gpu.ctx,
+            &mut gpu.egui_renderer,
+            &frame.texture,
+            jobs,
             &screen,
+            textures_changed,
+            Some(ViewImage {
+                id: gpu.viewport.texture_id,
+                texture: gpu.viewport.display_texture(),
+            }),
         );
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut pass = pass.forget_lifetime();
-            gpu.egui_renderer.render(&mut pass, &jobs, &screen);
-        }
-        gpu.ctx
-            .queue
-            .submit(extra.into_iter().chain(std::iter::once(encoder.finish())));
         window.pre_present_notify();
         gpu.ctx.queue.present(frame);
         for id in &self.pending_textures.free {

@@ -13,6 +13,7 @@
 
 pub mod app;
 pub mod browser;
+pub(crate) mod compositor;
 pub mod document;
 pub mod edit;
 pub mod editing;

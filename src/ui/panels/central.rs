@@ -96,9 +96,15 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
-        egui::Image::new((tex, size)).paint_at(ui, rect);
+        // On whole pixels, one texel per pixel: exact, and the window copies it instead
+        // of sampling it (see `ui::compositor`).
+        let rect =
+            egui::Rect::from_min_size((rect.min.to_vec2() * ppp).round().to_pos2() / ppp, size);
+        // A plain textured rect (no anti-aliased rim as an `egui::Image` has).
+        let whole = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
+        ui.painter().image(tex, rect, whole, egui::Color32::WHITE);
         let pixel_at = |pos: egui::Pos2| {
-            let rel = (pos - response.rect.min) * ppp;
+            let rel = (pos - rect.min) * ppp;
             let (x, y) = (rel.x.floor(), rel.y.floor());
             (x >= 0.0 && y >= 0.0 && (x as u32) < w && (y as u32) < h)
                 .then_some((x as u32, y as u32))
@@ -130,7 +136,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 .as_ref()
                 .filter(|p| p.camera == state.camera)
             {
-                let c = response.rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
+                let c = rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
             }
@@ -159,7 +165,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
             .filter(|_| state.settings.orbit.is_none())
         {
             // Mark the inspected pixel.
-            let p = response.rect.min + egui::vec2(r.x as f32 + 0.5, r.y as f32 + 0.5) / ppp;
+            let p = rect.min + egui::vec2(r.x as f32 + 0.5, r.y as f32 + 0.5) / ppp;
             ui.painter()
                 .circle_stroke(p, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
         }

@@ -38,10 +38,16 @@ pub(super) struct DisplayPass {
     pub(super) view: wgpu::TextureView,
     pub(super) bind_group: wgpu::BindGroup,
     pub(super) mode: u32,
+    /// The window's format, so the window can copy the shown image instead of sampling it.
+    pub(super) format: wgpu::TextureFormat,
 }
 
 impl DisplayPass {
-    pub(super) fn new(ctx: &RenderContext, target: &OffscreenTarget) -> Self {
+    pub(super) fn new(
+        ctx: &RenderContext,
+        target: &OffscreenTarget,
+        format: wgpu::TextureFormat,
+    ) -> Self {
         let device = &ctx.device;
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("viewport display"),
@@ -91,7 +97,7 @@ impl DisplayPass {
                 entry_point: Some("fs"),
                 compilation_options: Default::default(),
                 targets: &[Some(wgpu::ColorTargetState {
-                    format: COLOR_FORMAT,
+                    format,
                     blend: None,
                     write_mask: wgpu::ColorWrites::ALL,
                 })],
@@ -108,7 +114,7 @@ impl DisplayPass {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let (texture, view, bind_group) = Self::resources(ctx, &layout, &params, target);
+        let (texture, view, bind_group) = Self::resources(ctx, &layout, &params, target, format);
         Self {
             pipeline,
             layout,
@@ -117,6 +123,7 @@ impl DisplayPass {
             view,
             bind_group,
             mode: u32::MAX,
+            format,
         }
     }
 
@@ -125,6 +132,7 @@ impl DisplayPass {
         layout: &wgpu::BindGroupLayout,
         params: &wgpu::Buffer,
         target: &OffscreenTarget,
+        format: wgpu::TextureFormat,
     ) -> (wgpu::Texture, wgpu::TextureView, wgpu::BindGroup) {
         let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("viewport display"),
@@ -136,8 +144,10 @@ impl DisplayPass {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: COLOR_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
@@ -159,7 +169,8 @@ impl DisplayPass {
     }
 
     pub(super) fn resize(&mut self, ctx: &RenderContext, target: &OffscreenTarget) {
-        let (texture, view, bind_group) = Self::resources(ctx, &self.layout, &self.params, target);
+        let (texture, view, bind_group) =
+            Self::resources(ctx, &self.layout, &self.params, target, self.format);
         self.texture = texture;
         self.view = view;
         self.bind_group = bind_group;

@@ -181,8 +181,18 @@ impl Viewport {
         ctx: &RenderContext,
         egui_renderer: &mut egui_wgpu::Renderer,
     ) -> Result<Self, String> {
+        Self::with_display_format(ctx, egui_renderer, COLOR_FORMAT)
+    }
+
+    /// A viewport whose shown image has `display_format` (the window's format, so the
+    /// window can copy it; see [`crate::ui::compositor`]).
+    pub fn with_display_format(
+        ctx: &RenderContext,
+        egui_renderer: &mut egui_wgpu::Renderer,
+        display_format: wgpu::TextureFormat,
+    ) -> Result<Self, String> {
         let target = OffscreenTarget::new(ctx, 256, 256).map_err(|e| e.to_string())?;
-        let display = DisplayPass::new(ctx, &target);
+        let display = DisplayPass::new(ctx, &target, display_format);
         let texture_id = egui_renderer.register_native_texture(
             &ctx.device,
             &display.view,
@@ -526,6 +536,11 @@ impl Viewport {
         };
         self.display.encode(ctx, &mut encoder, display, 12.0);
         ctx.queue.submit([encoder.finish()]);
+    }
+
+    /// The image egui shows for the view (what [`Self::texture_id`] names).
+    pub(crate) fn display_texture(&self) -> &wgpu::Texture {
+        &self.display.texture
     }
 
     /// Whether the specialized pipeline is still compiling (keep redrawing until it is).
