@@ -11,9 +11,11 @@ mod files;
 mod history;
 mod inspector;
 mod material;
+mod skeleton;
 mod stages;
 #[cfg(test)]
 mod tests;
+mod texture;
 mod timeline;
 mod top_bar;
 mod vertex;
