@@ -219,13 +219,12 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
                 );
             }
         }
-        response.on_hover_text_at_pointer("Drag to pan, scroll to zoom, double-click to fit");
     });
     ui.horizontal(|ui| {
         ui.add_space(8.0);
         let text = if readout.is_empty() {
             format!(
-                "level {} · {w}x{h} · point at a texel to read it",
+                "level {} · {w}x{h} · point at a texel to read it · drag: pan · scroll: zoom · double-click: fit",
                 view.level
             )
         } else {
