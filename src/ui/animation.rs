@@ -285,7 +285,12 @@ mod tests {
 
     #[test]
     fn hover_picks_the_nearest_joint_within_the_radius() {
-        let points = [Some([10.0, 10.0]), None, Some([14.0, 10.0]), Some([100.0, 0.0])];
+        let points = [
+            Some([10.0, 10.0]),
+            None,
+            Some([14.0, 10.0]),
+            Some([100.0, 0.0]),
+        ];
         assert_eq!(nearest_joint(&points, [13.0, 10.0], 6.0), Some(2));
         assert_eq!(nearest_joint(&points, [11.0, 11.0], 6.0), Some(0));
         assert_eq!(nearest_joint(&points, [50.0, 50.0], 6.0), None);
@@ -306,7 +311,11 @@ mod tests {
             assert!((*j - b.bind_position).length() < 1e-4, "{}", b.name);
         }
         let posed = posed_joints(skin, Some(0), 0.5, &options);
-        assert!(bind.iter().zip(&posed).any(|(a, b)| (*a - *b).length() > 1e-3));
+        assert!(
+            bind.iter()
+                .zip(&posed)
+                .any(|(a, b)| (*a - *b).length() > 1e-3)
+        );
         // An unknown clip is the bind pose.
         assert_eq!(posed_joints(skin, Some(99), 0.5, &options), bind);
     }

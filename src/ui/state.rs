@@ -574,12 +574,8 @@ impl AppState {
                 Some(d) => (self.anim_view.looping, f64::from(d)),
                 None => (true, 900.0),
             };
-            (self.settings.time, self.playing) = super::animation::advance(
-                self.settings.time,
-                dt * self.speed,
-                period,
-                looping,
-            );
+            (self.settings.time, self.playing) =
+                super::animation::advance(self.settings.time, dt * self.speed, period, looping);
         }
     }
 

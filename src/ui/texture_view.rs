@@ -60,7 +60,9 @@ impl Channels {
             Channels::Blue => "Blue as grey",
             Channels::Alpha => "Alpha as grey",
             Channels::Rgb => "Colour without alpha",
-            Channels::AlphaOverChecker => "Alpha alone: white at the texel's alpha over a checkerboard",
+            Channels::AlphaOverChecker => {
+                "Alpha alone: white at the texel's alpha over a checkerboard"
+            }
         }
     }
 
@@ -124,7 +126,12 @@ pub fn fit_zoom(size: [u32; 2], view: [f32; 2]) -> f32 {
 
 /// Where the image lies: its top-left corner and size in points, for a `size` texture at
 /// `zoom` whose centre is `pan` points from the view centre `center`.
-pub fn image_rect(size: [u32; 2], zoom: f32, pan: [f32; 2], center: [f32; 2]) -> ([f32; 2], [f32; 2]) {
+pub fn image_rect(
+    size: [u32; 2],
+    zoom: f32,
+    pan: [f32; 2],
+    center: [f32; 2],
+) -> ([f32; 2], [f32; 2]) {
     let extent = [size[0] as f32 * zoom, size[1] as f32 * zoom];
     let min = [
         center[0] + pan[0] - extent[0] * 0.5,
@@ -138,7 +145,8 @@ pub fn image_rect(size: [u32; 2], zoom: f32, pan: [f32; 2], center: [f32; 2]) ->
 pub fn texel_at(pos: [f32; 2], min: [f32; 2], zoom: f32, size: [u32; 2]) -> Option<(u32, u32)> {
     let x = ((pos[0] - min[0]) / zoom).floor();
     let y = ((pos[1] - min[1]) / zoom).floor();
-    (x >= 0.0 && y >= 0.0 && x < size[0] as f32 && y < size[1] as f32).then_some((x as u32, y as u32))
+    (x >= 0.0 && y >= 0.0 && x < size[0] as f32 && y < size[1] as f32)
+        .then_some((x as u32, y as u32))
 }
 
 /// Zooms from `zoom` to `new_zoom` keeping the point under `anchor` (points from the view
@@ -181,6 +189,8 @@ pub struct TextureView {
     pub export_open: bool,
     /// The last export's outcome (Ok: the line shown; Err: why it failed).
     pub export_result: Option<Result<String, String>>,
+    /// The canvas size (points) last drawn, for the toolbar above it.
+    pub(crate) canvas: [f32; 2],
     /// The uploaded image of the current view.
     pub(crate) cached: Option<(ShownKey, egui::TextureHandle)>,
 }
@@ -318,9 +328,10 @@ impl AppState {
     /// Exports the shown level to `path` and records the outcome in the texture view.
     pub fn export_shown_level(&mut self, path: &Path) {
         let level = self.texture_view.level;
-        let shown = self.doc.as_ref().and_then(|d| {
-            shown_texture(d, self.set, self.material, self.texture_view.slot)
-        });
+        let shown = self
+            .doc
+            .as_ref()
+            .and_then(|d| shown_texture(d, self.set, self.material, self.texture_view.slot));
         let result = match shown {
             Some(shown) => export_level(shown.texture, level, path).map_err(|e| format!("{e:#}")),
             None => Err("no texture is shown".to_string()),
@@ -394,8 +405,14 @@ mod tests {
     #[test]
     fn texel_readout_is_inside_the_image_only() {
         let size = [4, 2];
-        assert_eq!(texel_at([10.0, 10.0], [10.0, 10.0], 8.0, size), Some((0, 0)));
-        assert_eq!(texel_at([41.9, 25.9], [10.0, 10.0], 8.0, size), Some((3, 1)));
+        assert_eq!(
+            texel_at([10.0, 10.0], [10.0, 10.0], 8.0, size),
+            Some((0, 0))
+        );
+        assert_eq!(
+            texel_at([41.9, 25.9], [10.0, 10.0], 8.0, size),
+            Some((3, 1))
+        );
         assert_eq!(texel_at([42.0, 12.0], [10.0, 10.0], 8.0, size), None);
         assert_eq!(texel_at([9.9, 12.0], [10.0, 10.0], 8.0, size), None);
     }
@@ -465,7 +482,10 @@ mod tests {
         assert_eq!((img.width, img.height), (16, 4));
         assert_eq!(img.pixels, t.levels[1]);
         // An existing .PNG extension is kept; a level the texture lacks is an error.
-        assert_eq!(with_png_extension(Path::new("a/b.PNG")), Path::new("a/b.PNG"));
+        assert_eq!(
+            with_png_extension(Path::new("a/b.PNG")),
+            Path::new("a/b.PNG")
+        );
         assert!(export_level(&t, 3, &dir.join("none.png")).is_err());
         assert!(!dir.join("none.png").exists());
         // No temporary file is left behind.

@@ -348,7 +348,10 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                         } else {
                             "click: open in the texture view"
                         };
-                        if response.on_hover_text(format!("{w}x{h} · {hint}")).clicked() {
+                        if response
+                            .on_hover_text(format!("{w}x{h} · {hint}"))
+                            .clicked()
+                        {
                             clicked = Some(k);
                         }
                     }
@@ -388,9 +391,7 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
         }
     });
     if let Some(k) = clicked {
-        state
-            .texture_view
-            .show_slot((open != Some(k)).then_some(k));
+        state.texture_view.show_slot((open != Some(k)).then_some(k));
     }
 }
 

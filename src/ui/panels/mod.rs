@@ -9,6 +9,8 @@ mod central;
 mod export;
 mod files;
 mod history;
+#[cfg(test)]
+mod inspect_tests;
 mod inspector;
 mod material;
 mod skeleton;

@@ -68,11 +68,7 @@ pub(super) fn skeleton_overlay(
         } else {
             format!("{} (bone {})", b.name, b.id)
         };
-        let galley = painter.layout_no_wrap(
-            name,
-            egui::FontId::proportional(13.0),
-            Color32::WHITE,
-        );
+        let galley = painter.layout_no_wrap(name, egui::FontId::proportional(13.0), Color32::WHITE);
         let pos = at + egui::vec2(10.0, -galley.size().y - 6.0);
         let bg = egui::Rect::from_min_size(pos, galley.size()).expand(3.0);
         painter.rect_filled(bg, 3.0, Color32::from_black_alpha(200));

@@ -47,7 +47,6 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
     let texture = shown.texture;
     let levels = mip_levels(texture);
     view.level = view.level.min(levels.len().saturating_sub(1));
-    let (w, h) = texture.level_size(view.level);
     let ppp = ui.ctx().pixels_per_point();
 
     ui.horizontal_wrapped(|ui| {
@@ -87,10 +86,12 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
         ui.selectable_value(&mut view.filtered, true, "filtered")
             .on_hover_text("Bilinear filtering between texels");
     });
+    // The mip combo may have chosen another level.
+    let (w, h) = texture.level_size(view.level);
     ui.horizontal_wrapped(|ui| {
         ui.add_space(8.0);
-        let canvas_guess = ui.available_size();
-        let fitted = fit_zoom([w, h], [canvas_guess.x - 16.0, canvas_guess.y]);
+        // The canvas is laid out below: its fit from the last frame.
+        let fitted = fit_zoom([w, h], view.canvas);
         let zoom = view.zoom.unwrap_or(fitted);
         if ui.button("−").on_hover_text("Zoom out").clicked() {
             view.zoom_by(0.5, [0.0; 2], fitted);
@@ -157,7 +158,8 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
     ui.horizontal(|ui| {
         ui.add_space(8.0);
         let (canvas, response) = ui.allocate_exact_size(canvas_size, egui::Sense::click_and_drag());
-        let fitted = fit_zoom([w, h], [canvas.width(), canvas.height()]);
+        view.canvas = [canvas.width(), canvas.height()];
+        let fitted = fit_zoom([w, h], view.canvas);
         if response.double_clicked() {
             view.fit();
         }
@@ -185,7 +187,7 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
                 super::central::checker(ui, visible, 8.0);
             }
         }
-        let handle = upload(ui.ctx(), state, view, texture, (w, h));
+        let handle = upload(ui.ctx(), state, view, texture);
         painter.image(
             handle,
             image,
@@ -246,8 +248,8 @@ fn upload(
     state: &AppState,
     view: &mut TextureView,
     texture: &crate::model::TextureData,
-    (w, h): (u32, u32),
 ) -> egui::TextureId {
+    let (w, h) = texture.level_size(view.level);
     let key = ShownKey {
         doc_revision: state.doc_revision,
         set: state.set,
@@ -260,9 +262,12 @@ fn upload(
     match &view.cached {
         Some((k, handle)) if *k == key => handle.id(),
         _ => {
-            let pixels = view
-                .channels
-                .convert_level(texture.levels.get(view.level).map_or(&[][..], Vec::as_slice));
+            let pixels = view.channels.convert_level(
+                texture
+                    .levels
+                    .get(view.level)
+                    .map_or(&[][..], Vec::as_slice),
+            );
             let image = if pixels.len() == (w * h * 4) as usize {
                 egui::ColorImage::from_rgba_unmultiplied([w as usize, h as usize], &pixels)
             } else {
