@@ -187,6 +187,8 @@ pub struct TextureView {
     /// Export path field (the fallback when no native dialog is available).
     pub export_text: String,
     pub export_open: bool,
+    /// The default path last offered (replaced by the next level's unless edited).
+    pub(crate) export_default: String,
     /// The last export's outcome (Ok: the line shown; Err: why it failed).
     pub export_result: Option<Result<String, String>>,
     /// The canvas size (points) last drawn, for the toolbar above it.

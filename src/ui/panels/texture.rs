@@ -121,9 +121,12 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
             .on_hover_text("The shown mip level, exactly as decoded (RGBA8)")
             .clicked()
         {
-            if view.export_text.trim().is_empty() {
-                view.export_text = shown.export_path(doc, view.level).display().to_string();
+            // The default name follows the level until the user types another.
+            let default = shown.export_path(doc, view.level).display().to_string();
+            if view.export_text.trim().is_empty() || view.export_text == view.export_default {
+                view.export_text = default.clone();
             }
+            view.export_default = default;
             asked.export_dialog = true;
         }
         if let Some(Err(e)) = &view.export_result {
