@@ -54,20 +54,40 @@ pub fn write_texture_pngs(
     all_mips: bool,
 ) -> Result<Vec<TextureFile>, ExportError> {
     let count = if all_mips { texture.levels.len() } else { 1 };
-    let mut written = Vec::with_capacity(count);
-    for level in 0..count {
-        let (width, height) = texture.level_size(level);
-        let png = level_png(texture, level, &format!("{stem} level {level}"))?;
-        let path = dir.join(png_name(stem, level));
-        write_atomic(&path, &png)?;
-        written.push(TextureFile {
-            path,
-            level,
-            width,
-            height,
-        });
+    (0..count)
+        .map(|level| {
+            write_level_png(
+                texture,
+                level,
+                &dir.join(png_name(stem, level)),
+                &format!("{stem} level {level}"),
+            )
+        })
+        .collect()
+}
+
+/// Writes mip `level` of `texture` exactly (RGBA8) as a PNG at `path`, through a temporary
+/// file and a rename (`what` names it in errors).
+pub fn write_level_png(
+    texture: &TextureData,
+    level: usize,
+    path: &Path,
+    what: &str,
+) -> Result<TextureFile, ExportError> {
+    if level >= texture.levels.len() {
+        return Err(ExportError::Invalid(format!(
+            "{what}: the texture has {} mip levels",
+            texture.levels.len()
+        )));
     }
-    Ok(written)
+    let (width, height) = texture.level_size(level);
+    write_atomic(path, &level_png(texture, level, what)?)?;
+    Ok(TextureFile {
+        path: path.to_path_buf(),
+        level,
+        width,
+        height,
+    })
 }
 
 #[cfg(test)]

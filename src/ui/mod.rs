@@ -11,6 +11,7 @@
 //! - [`document`], [`browser`], [`edit`], [`export`]: plain data — opened files, the file
 //!   browser, the material under edit and the CPU pixel trace, File → Export.
 
+pub mod animation;
 pub mod app;
 pub mod browser;
 pub(crate) mod compositor;
@@ -20,6 +21,7 @@ pub mod editing;
 pub mod export;
 pub mod panels;
 pub mod state;
+pub mod texture_view;
 pub mod view_sync;
 pub mod viewport;
 

@@ -231,6 +231,10 @@ pub struct AppState {
     pub save_as_open: bool,
     /// A file opening on the worker thread.
     pub loading: Option<Loading>,
+    /// The texture view (a TXTR, or a texture map of the selection).
+    pub texture_view: super::texture_view::TextureView,
+    /// The character animation's controls (loop, bind pose, skeleton overlay).
+    pub anim_view: super::animation::AnimView,
 }
 
 impl AppState {
@@ -283,6 +287,8 @@ impl AppState {
             save_as_text: String::new(),
             save_as_open: false,
             loading: None,
+            texture_view: Default::default(),
+            anim_view: Default::default(),
         }
     }
 
@@ -484,6 +490,7 @@ impl AppState {
         // Anything that moves starts moving.
         self.playing = self.animation.is_some() || self.has_uv_animations();
         self.settings.time = 0.0;
+        self.texture_view.document_opened();
         self.frame_model();
         self.frame_pending = true;
         if let LightChoice::Area(_, spec) = &self.lights {
@@ -559,12 +566,16 @@ impl AppState {
     /// Advances the animation clock.
     pub fn tick(&mut self, dt: f64) {
         if self.playing {
-            // A character's clip loops; otherwise the clock runs (UV animations).
-            let period = self
+            // A character's clip loops or plays once; otherwise the clock runs (UV animations).
+            let clip = self
                 .animation_duration()
-                .filter(|d| *d > 0.0 && self.shows_model())
-                .map_or(900.0, f64::from);
-            self.settings.time = (self.settings.time + dt * self.speed).rem_euclid(period);
+                .filter(|d| *d > 0.0 && self.shows_model());
+            let (looping, period) = match clip {
+                Some(d) => (self.anim_view.looping, f64::from(d)),
+                None => (true, 900.0),
+            };
+            (self.settings.time, self.playing) =
+                super::animation::advance(self.settings.time, dt * self.speed, period, looping);
         }
     }
 

@@ -64,7 +64,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
             &SceneInputs {
                 camera: state.camera,
                 time: state.settings.time,
-                animation: state.animation,
+                animation: state.posed_animation(),
                 lights: &state.light_set,
                 lights_revision: state.lights_revision,
                 material_set: state.set,

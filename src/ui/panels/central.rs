@@ -1,9 +1,11 @@
-//! The central view: the viewport image, the model bar and the texture strip.
+//! The central view: the viewport image (with the skeleton overlay), the model bar and the
+//! texture strip; a TXTR, or a clicked texture map, shows in the texture view instead.
 
 use egui::{Color32, RichText, Ui};
 
 use crate::ui::document::Content;
 use crate::ui::state::{AppState, LightChoice, RightTab, ViewMode};
+use crate::ui::texture_view::shown_texture;
 
 pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     let ppp = ui.ctx().pixels_per_point();
@@ -65,13 +67,29 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         state.playing = !state.playing;
     }
 
-    let avail = ui.available_size();
     // Room for the thumbnail strip when the selection has textures.
     let strip = if state.texture_count() == 0 {
         0.0
     } else {
         130.0
     };
+    if is_model
+        && state.texture_view.slot.is_some()
+        && state.doc.as_ref().is_none_or(|d| {
+            shown_texture(d, state.set, state.material, state.texture_view.slot).is_none()
+        })
+    {
+        // The clicked map is gone (another material, a missing texture): the model again.
+        state.texture_view.show_slot(None);
+    }
+    if !is_model || state.texture_view.slot.is_some() {
+        super::texture::texture_panel(ui, state, if is_model { strip } else { 0.0 });
+        if is_model {
+            texture_strip(ui, state);
+        }
+        return;
+    }
+    let avail = ui.available_size();
     let (want_w, want_h) = if model_view {
         // The model takes the whole panel.
         let w = (avail.x - 16.0).max(32.0);
@@ -140,6 +158,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
             }
+            super::skeleton::skeleton_overlay(ui, state, response.rect, [w, h], ppp);
             return;
         }
         if let Some(camera) = state.settings.orbit.as_mut() {
@@ -252,7 +271,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
 }
 
 /// Paints a grey checkerboard (so transparent pixels read as such).
-fn checker(ui: &Ui, rect: egui::Rect, cell: f32) {
+pub(super) fn checker(ui: &Ui, rect: egui::Rect, cell: f32) {
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, Color32::from_gray(60));
     let cols = (rect.width() / cell).ceil() as i32;
@@ -271,7 +290,8 @@ fn checker(ui: &Ui, rect: egui::Rect, cell: f32) {
     }
 }
 
-/// The selection's texture maps as thumbnails under the viewport.
+/// The selection's texture maps as thumbnails under the viewport; a click shows one in the
+/// texture view (a second click, the model again).
 fn texture_strip(ui: &mut Ui, state: &mut AppState) {
     if state.thumbnails.is_none() {
         let ctx = ui.ctx().clone();
@@ -308,6 +328,8 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
         .doc
         .as_ref()
         .map_or_else(String::new, |d| d.texture_place());
+    let open = state.texture_view.slot;
+    let mut clicked = None;
     ui.horizontal_wrapped(|ui| {
         ui.add_space(8.0);
         for (k, thumb) in thumbs.iter().enumerate() {
@@ -316,10 +338,28 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                     Some((handle, [w, h])) => {
                         let scale = 96.0 / (*w).max(*h) as f32;
                         let size = egui::vec2(*w as f32 * scale, *h as f32 * scale);
-                        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+                        let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
                         checker(ui, rect, 8.0);
                         egui::Image::new((handle.id(), size)).paint_at(ui, rect);
-                        response.on_hover_text(format!("{w}x{h}"));
+                        if open == Some(k) {
+                            ui.painter().rect_stroke(
+                                rect.expand(2.0),
+                                0.0,
+                                egui::Stroke::new(2.0, Color32::from_rgb(80, 220, 255)),
+                                egui::StrokeKind::Outside,
+                            );
+                        }
+                        let hint = if open == Some(k) {
+                            "click: back to the model"
+                        } else {
+                            "click: open in the texture view"
+                        };
+                        if response
+                            .on_hover_text(format!("{w}x{h} · {hint}"))
+                            .clicked()
+                        {
+                            clicked = Some(k);
+                        }
                     }
                     None => {
                         // Drawn as the model view draws it: the engine's checker.
@@ -356,6 +396,9 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
             });
         }
     });
+    if let Some(k) = clicked {
+        state.texture_view.show_slot((open != Some(k)).then_some(k));
+    }
 }
 
 /// The magenta/black checker the model view draws for a missing texture.

@@ -14,6 +14,17 @@ use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 use super::{color_button, named};
 
 pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
+    if let Some(Document {
+        content: Content::Texture { .. },
+        ..
+    }) = &state.doc
+    {
+        ui.weak(
+            "A texture has no material: its mip level, channels, sampling, zoom and PNG \
+             export are above the texture.",
+        );
+        return;
+    }
     // Set / material selector.
     let mut select = None;
     let mut hovered = None;

@@ -9,11 +9,15 @@ mod central;
 mod export;
 mod files;
 mod history;
+#[cfg(test)]
+mod inspect_tests;
 mod inspector;
 mod material;
+mod skeleton;
 mod stages;
 #[cfg(test)]
 mod tests;
+mod texture;
 mod timeline;
 mod top_bar;
 mod vertex;

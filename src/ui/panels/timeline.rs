@@ -1,6 +1,7 @@
-//! The bottom bar: clock, animation choice, view controls.
+//! The bottom bar: clock, animation choice and its frame controls (step, loop or once,
+//! bind pose, skeleton overlay), view controls.
 
-use egui::Ui;
+use egui::{RichText, Ui};
 
 use crate::ui::document::{Content, Document};
 use crate::ui::state::AppState;
@@ -11,6 +12,24 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         .map(|(_, a, _)| a.iter().map(|a| a.name.clone()).collect())
         .unwrap_or_default();
     let duration = state.animation_duration();
+    let timing = state.clip_timing().filter(|_| state.shows_model());
+    if timing.is_some() && !ui.ctx().egui_wants_keyboard_input() {
+        let (back, forward) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::Comma),
+                i.key_pressed(egui::Key::Period),
+            )
+        });
+        if back || forward {
+            state.step_frame(forward);
+        }
+    }
+    let skinned = state.shows_model()
+        && state
+            .doc
+            .as_ref()
+            .and_then(|d| d.cpu_model())
+            .is_some_and(|m| m.skin.is_some());
     ui.horizontal_wrapped(|ui| {
         let label = if state.playing { "Pause" } else { "Play" };
         if ui
@@ -59,6 +78,33 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .max_decimals(3)
                 .clamping(egui::SliderClamping::Never),
         );
+        if let Some(timing) = timing {
+            if ui
+                .button("<")
+                .on_hover_text("Previous frame (,)")
+                .clicked()
+            {
+                state.step_frame(false);
+            }
+            if ui.button(">").on_hover_text("Next frame (.)").clicked() {
+                state.step_frame(true);
+            }
+            ui.label(RichText::new(timing.readout(state.settings.time)).monospace())
+                .on_hover_text(format!(
+                    "{} frames, one every {:.4} s",
+                    timing.frame_count, timing.interval
+                ));
+            ui.selectable_value(&mut state.anim_view.looping, true, "loop")
+                .on_hover_text("Play the clip over and over");
+            ui.selectable_value(&mut state.anim_view.looping, false, "once")
+                .on_hover_text("Play the clip once and stop at its end");
+        }
+        if skinned {
+            ui.checkbox(&mut state.anim_view.bind_pose, "bind pose")
+                .on_hover_text("Show the skin at its bind pose (the clip stays chosen)");
+            ui.checkbox(&mut state.anim_view.skeleton, "skeleton")
+                .on_hover_text("Draw the posed bones over the model; point at a joint for its name");
+        }
         ui.add(
             egui::DragValue::new(&mut state.speed)
                 .range(-8.0..=8.0)
@@ -94,7 +140,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if state.shows_model() {
             // The model view's controls, always in sight but out of the picture's way.
             ui.separator();
-            ui.weak("drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play");
+            ui.weak("drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play · , . : step");
         }
     });
 }
