@@ -96,6 +96,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     let size = egui::vec2(w as f32 / ppp, h as f32 / ppp);
     ui.vertical_centered(|ui| {
         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click_and_drag());
+        state.layout.view = Some(rect);
         egui::Image::new((tex, size)).paint_at(ui, rect);
         let pixel_at = |pos: egui::Pos2| {
             let rel = (pos - response.rect.min) * ppp;
