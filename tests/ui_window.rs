@@ -22,8 +22,26 @@ struct Run {
     failing_step: usize,
 }
 
+const SCRATCH_PREFIX: &str = "tevscope-ui-window-";
+
+/// This run's scratch folder; earlier runs' (their process gone) are removed.
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tevscope-ui-window-{}", std::process::id()));
+    static CLEANED: OnceLock<()> = OnceLock::new();
+    CLEANED.get_or_init(|| {
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix(SCRATCH_PREFIX)
+                && pid != std::process::id().to_string()
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
 }
@@ -31,7 +49,15 @@ fn scratch() -> PathBuf {
 /// Starts Xvfb on a free display; None (with a loud message) when it is not installed.
 fn xvfb() -> Option<String> {
     let child = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "2600x1500x24", "-nolisten", "tcp"])
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "2600x1500x24",
+            "-nolisten",
+            "tcp",
+        ])
         // Exits when the last client (the viewer) disconnects.
         .arg("-terminate")
         .stdout(Stdio::piped())
@@ -57,11 +83,19 @@ fn xvfb() -> Option<String> {
 fn extract_demo(dir: &Path) -> PathBuf {
     let all = dir.join("demo");
     let out = Command::new(BIN)
-        .args(["extract", concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak"), "-o"])
+        .args([
+            "extract",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak"),
+            "-o",
+        ])
         .arg(&all)
         .output()
         .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     all
 }
 
@@ -153,8 +187,8 @@ fn stderr(run: &Run) -> String {
 
 fn png(run: &Run, name: &str) -> RgbaImage {
     let path = run.dir.join(name);
-    let bytes = std::fs::read(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), stderr(run)));
+    let bytes =
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), stderr(run)));
     RgbaImage::decode_png(&bytes).expect("a PNG")
 }
 
@@ -176,13 +210,19 @@ fn rect(v: &serde_json::Value) -> [f32; 4] {
 #[test]
 fn a_failing_step_exits_non_zero_naming_the_step() {
     let Some(run) = run() else { return };
-    assert!(!run.output.status.success(), "the missing file must fail the run");
+    assert!(
+        !run.output.status.success(),
+        "the missing file must fail the run"
+    );
     let err = stderr(run);
     assert!(
         err.contains(&format!("step {} (open)", run.failing_step)) && err.contains("no-such-file"),
         "{err}"
     );
-    assert!(!run.dir.join("never.png").exists(), "steps after the failure do not run");
+    assert!(
+        !run.dir.join("never.png").exists(),
+        "steps after the failure do not run"
+    );
 }
 
 #[test]
@@ -190,7 +230,11 @@ fn the_view_keeps_sixty_percent_of_the_window_at_every_size() {
     let Some(run) = run() else { return };
     for (w, h) in SIZES {
         let image = png(run, &format!("layout_{w}.png"));
-        assert_eq!((image.width, image.height), (w, h), "the whole window at {w}x{h}");
+        assert_eq!(
+            (image.width, image.height),
+            (w, h),
+            "the whole window at {w}x{h}"
+        );
         let r = report(run, &format!("layout_{w}.json"));
         let [lx, _, lw, _] = rect(&r["left"]);
         let [rx, _, _, _] = rect(&r["right"]);
@@ -204,16 +248,31 @@ fn the_view_keeps_sixty_percent_of_the_window_at_every_size() {
             right_edge - left_edge
         );
         let visible = (vx + vw).min(right_edge) - vx;
-        assert!(visible + 16.0 >= 0.6 * w as f32 - 0.5, "{w}x{h}: view {visible} wide");
+        assert!(
+            visible + 16.0 >= 0.6 * w as f32 - 0.5,
+            "{w}x{h}: view {visible} wide"
+        );
         // Pixels: the central panel's grey margin left of the view, the view's own
         // background right inside it and at its visible right edge, at mid-height.
         let y = (vy + vh / 2.0) as u32;
         let margin = image.pixel(((left_edge + vx) / 2.0) as u32, y);
         let inside = image.pixel(vx as u32 + 2, y);
-        assert_eq!(margin[..3], [24, 24, 24], "{w}x{h}: central fill at the margin");
-        assert_ne!(inside[..3], margin[..3], "{w}x{h}: the view starts where reported");
+        assert_eq!(
+            margin[..3],
+            [24, 24, 24],
+            "{w}x{h}: central fill at the margin"
+        );
+        assert_ne!(
+            inside[..3],
+            margin[..3],
+            "{w}x{h}: the view starts where reported"
+        );
         let right = image.pixel((vx + visible) as u32 - 2, y);
-        assert_eq!(right[..3], inside[..3], "{w}x{h}: the view's background at its right edge");
+        assert_eq!(
+            right[..3],
+            inside[..3],
+            "{w}x{h}: the view's background at its right edge"
+        );
     }
 }
 
@@ -223,10 +282,22 @@ fn a_pick_selects_and_tints_the_surface() {
     let before = png(run, "before_pick.png");
     let after = png(run, "picked.png");
     let r = report(run, "picked.json");
-    let picked = r["picked_material"].as_u64().expect("the centre hits a surface");
-    assert_eq!(r["selected_material"].as_u64(), Some(picked), "the pick selects");
-    assert_eq!(report(run, "before_pick.json")["selected_material"].as_u64(), Some(0));
-    assert_ne!(picked, 0, "the centre is not material 0 (else the tint would not move)");
+    let picked = r["picked_material"]
+        .as_u64()
+        .expect("the centre hits a surface");
+    assert_eq!(
+        r["selected_material"].as_u64(),
+        Some(picked),
+        "the pick selects"
+    );
+    assert_eq!(
+        report(run, "before_pick.json")["selected_material"].as_u64(),
+        Some(0)
+    );
+    assert_ne!(
+        picked, 0,
+        "the centre is not material 0 (else the tint would not move)"
+    );
     // The tint moves from material 0 to the picked one: many view pixels change, far
     // from the click's marker too.
     let [vx, vy, vw, vh] = rect(&r["view"]);
@@ -261,7 +332,10 @@ fn missing_textures_draw_the_magenta_checker() {
             }
         }
     }
-    assert!(magenta > 500 && dark > 200, "magenta {magenta}, black {dark}");
+    assert!(
+        magenta > 500 && dark > 200,
+        "magenta {magenta}, black {dark}"
+    );
 }
 
 #[test]
@@ -276,7 +350,11 @@ fn a_view_screenshot_is_rendered_at_the_asked_size() {
         let frame = png(run, &format!("turn_{i:03}.png"));
         assert_eq!((frame.width, frame.height), (64, 48), "turntable frame {i}");
     }
-    assert_ne!(png(run, "turn_000.png").pixels, png(run, "turn_001.png").pixels, "it turns");
+    assert_ne!(
+        png(run, "turn_000.png").pixels,
+        png(run, "turn_001.png").pixels,
+        "it turns"
+    );
 }
 
 #[test]
@@ -303,7 +381,11 @@ fn a_set_action_edits_the_model_and_save_as_writes_it() {
         .arg(&edited)
         .output()
         .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let info: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(
         info["material_sets"][0]["materials"][0]["blend_source_factor"],
@@ -315,8 +397,11 @@ fn a_set_action_edits_the_model_and_save_as_writes_it() {
 fn a_bad_script_fails_before_any_window_naming_the_step() {
     let dir = scratch();
     let path = dir.join("bad.json");
-    std::fs::write(&path, r#"[{"action": "wait_idle"}, {"action": "click", "x": 1}]"#)
-        .expect("written");
+    std::fs::write(
+        &path,
+        r#"[{"action": "wait_idle"}, {"action": "click", "x": 1}]"#,
+    )
+    .expect("written");
     let out = Command::new(BIN)
         .args(["view", "--script"])
         .arg(&path)
@@ -328,5 +413,8 @@ fn a_bad_script_fails_before_any_window_naming_the_step() {
         .expect("runs");
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("step 1 (click)") && err.contains("missing field `y`"), "{err}");
+    assert!(
+        err.contains("step 1 (click)") && err.contains("missing field `y`"),
+        "{err}"
+    );
 }

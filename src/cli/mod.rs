@@ -215,7 +215,7 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
     };
     if let Some(out) = args.screenshot_window {
         let steps = steps.get_or_insert_with(Vec::new);
-        steps.push(Action::WaitIdle);
+        steps.push(Action::WaitIdle {});
         steps.push(Action::ScreenshotWindow { path: out });
     }
     options.script = steps;

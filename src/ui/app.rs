@@ -134,7 +134,10 @@ impl Host for AppHost<'_> {
     }
 
     fn view_size(&self) -> (u32, u32) {
-        (self.gpu.viewport.target.width, self.gpu.viewport.target.height)
+        (
+            self.gpu.viewport.target.width,
+            self.gpu.viewport.target.height,
+        )
     }
 
     fn screenshot_view(
@@ -195,7 +198,9 @@ fn turntable(
     Ok(format!(
         "Saved a {}-frame turntable: {} …",
         files.len(),
-        files.first().map_or_else(String::new, |f| f.display().to_string())
+        files
+            .first()
+            .map_or_else(String::new, |f| f.display().to_string())
     ))
 }
 
@@ -224,7 +229,11 @@ fn read_capture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<crate::render::Rgb
     let bgra = match format {
         F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
         F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
-        other => return Err(format!("window screenshots of a {other:?} surface are not supported")),
+        other => {
+            return Err(format!(
+                "window screenshots of a {other:?} surface are not supported"
+            ));
+        }
     };
     let (width, height) = (texture.width(), texture.height());
     let mut pixels =

@@ -150,7 +150,8 @@ mod tests {
     use super::*;
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tevscope-prefs-{}-{name}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("tevscope-prefs-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
     }
@@ -206,7 +207,13 @@ mod tests {
     #[test]
     fn png_is_added_when_missing() {
         assert_eq!(with_png_extension(Path::new("a/b")), Path::new("a/b.png"));
-        assert_eq!(with_png_extension(Path::new("a/b.PNG")), Path::new("a/b.PNG"));
-        assert_eq!(with_png_extension(Path::new("a/b.jpg")), Path::new("a/b.jpg.png"));
+        assert_eq!(
+            with_png_extension(Path::new("a/b.PNG")),
+            Path::new("a/b.PNG")
+        );
+        assert_eq!(
+            with_png_extension(Path::new("a/b.jpg")),
+            Path::new("a/b.jpg.png")
+        );
     }
 }

@@ -24,7 +24,9 @@ use super::state::{AppState, Layout};
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// Open a spec (file, `PAK:ID`, …) and wait for the worker; a failed open fails.
-    Open { spec: String },
+    Open {
+        spec: String,
+    },
     /// Select material `index` of material set `set` (default 0).
     SelectMaterial {
         index: usize,
@@ -38,24 +40,44 @@ pub enum Action {
         value: serde_json::Value,
     },
     /// Apply a whole JSON Patch (RFC 6902) as one edit.
-    Patch { ops: json_patch::Patch },
+    Patch {
+        ops: json_patch::Patch,
+    },
     /// Play until the clock reaches `seconds`, then pause there.
-    PlayTo { seconds: f64 },
-    Play,
-    Pause,
+    PlayTo {
+        seconds: f64,
+    },
+    Play {},
+    Pause {},
     /// Resize the window's inner area to `width` × `height` physical pixels.
-    Resize { width: u32, height: u32 },
+    Resize {
+        width: u32,
+        height: u32,
+    },
     /// Press and release a shortcut: `"ctrl+z"`, `"ctrl+shift+s"`, `"f1"`, `"space"`.
-    Key { keys: String },
+    Key {
+        keys: String,
+    },
     /// A left click at window coordinates (points from the top-left corner).
-    Click { x: f32, y: f32 },
+    Click {
+        x: f32,
+        y: f32,
+    },
     /// A left click on the 3D view at (`x`, `y`) as fractions of its width and height
     /// (0.5, 0.5 is the centre): in the model view a pick.
-    ClickView { x: f32, y: f32 },
+    ClickView {
+        x: f32,
+        y: f32,
+    },
     /// Replace the light set (ambient + lights, `crate::gx::lights` types).
-    Lights { lights: LightSet },
+    Lights {
+        lights: LightSet,
+    },
     /// Replace light `index` (`index` = the number of lights appends one).
-    Light { index: usize, light: GxLight },
+    Light {
+        index: usize,
+        light: GxLight,
+    },
     /// Render the 3D view to `path` (PNG) at `width` × `height` (default: the view's).
     Screenshot {
         path: PathBuf,
@@ -75,14 +97,20 @@ pub enum Action {
     },
     /// Save the whole window as painted to `path` (PNG), and its panel rectangles to the
     /// same path with `.json`.
-    ScreenshotWindow { path: PathBuf },
+    ScreenshotWindow {
+        path: PathBuf,
+    },
     /// Save the open model over its file / to `path`.
-    Save,
-    SaveAs { path: PathBuf },
+    Save {},
+    SaveAs {
+        path: PathBuf,
+    },
     /// Let `frames` frames pass.
-    WaitFrames { frames: u32 },
+    WaitFrames {
+        frames: u32,
+    },
     /// Wait until nothing is loading, no pipeline is compiling and the view has its size.
-    WaitIdle,
+    WaitIdle {},
 }
 
 impl Action {
@@ -97,8 +125,8 @@ impl Action {
 
 /// Reads a script: a JSON array of actions. Errors name the step.
 pub fn parse(text: &str) -> Result<Vec<Action>, String> {
-    let raw: Vec<serde_json::Value> = serde_json::from_str(text)
-        .map_err(|e| format!("not a JSON array of actions: {e}"))?;
+    let raw: Vec<serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| format!("not a JSON array of actions: {e}"))?;
     raw.into_iter()
         .enumerate()
         .map(|(i, v)| {
@@ -107,8 +135,8 @@ pub fn parse(text: &str) -> Result<Vec<Action>, String> {
                 .and_then(|a| a.as_str())
                 .unwrap_or("?")
                 .to_string();
-            let action: Action = serde_json::from_value(v)
-                .map_err(|e| format!("step {i} ({name}): {e}"))?;
+            let action: Action =
+                serde_json::from_value(v).map_err(|e| format!("step {i} ({name}): {e}"))?;
             if let Action::Key { keys } = &action {
                 parse_keys(keys).map_err(|e| format!("step {i} ({name}): {e}"))?;
             }
@@ -309,9 +337,7 @@ impl Runner {
                     .as_ref()
                     .is_some_and(|d| d.material(*set, *index).is_some());
                 if !exists {
-                    return Err(format!(
-                        "no material {index} in set {set} of the open file"
-                    ));
+                    return Err(format!("no material {index} in set {set} of the open file"));
                 }
                 state.select_material(*set, *index);
             }
@@ -336,8 +362,8 @@ impl Runner {
                     state.playing = true;
                 }
             }
-            Action::Play => state.playing = true,
-            Action::Pause => state.playing = false,
+            Action::Play {} => state.playing = true,
+            Action::Pause {} => state.playing = false,
             Action::Resize { width, height } => {
                 if *width == 0 || *height == 0 {
                     return Err("a window needs a size above 0".into());
@@ -384,7 +410,7 @@ impl Runner {
                 }
                 state.lights_revision += 1;
             }
-            Action::Save => {
+            Action::Save {} => {
                 if state.editor.is_none() {
                     return Err("the open file is not an editable model".into());
                 }
@@ -404,7 +430,7 @@ impl Runner {
             | Action::Turntable { .. }
             | Action::ScreenshotWindow { .. }
             | Action::WaitFrames { .. }
-            | Action::WaitIdle => {}
+            | Action::WaitIdle {} => {}
         }
         Ok(())
     }
@@ -443,10 +469,7 @@ impl Runner {
                 self.fail(
                     index,
                     &action,
-                    format!(
-                        "timed out after {} s",
-                        self.step_timeout.as_secs_f32()
-                    ),
+                    format!("timed out after {} s", self.step_timeout.as_secs_f32()),
                 );
             }
             Ok(false) => self.current = Some(running),
@@ -526,7 +549,7 @@ impl Runner {
                 }
             },
             Action::WaitFrames { frames } => Ok(running.frames >= *frames),
-            Action::WaitIdle => {
+            Action::WaitIdle {} => {
                 let busy = {
                     let pending = host.pipelines_pending();
                     let view = host.view_size();
@@ -554,11 +577,7 @@ impl Runner {
 
 /// A screenshot size from optional width and height (a missing one keeps the view's
 /// aspect ratio); None when neither is given.
-fn sized(
-    width: Option<u32>,
-    height: Option<u32>,
-    (vw, vh): (u32, u32),
-) -> Option<(u32, u32)> {
+fn sized(width: Option<u32>, height: Option<u32>, (vw, vh): (u32, u32)) -> Option<(u32, u32)> {
     let aspect = |a: u32, b: u32, x: u32| ((x as u64 * a as u64) / b.max(1) as u64) as u32;
     match (width, height) {
         (None, None) => None,

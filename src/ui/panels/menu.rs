@@ -26,7 +26,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("Left drag", "Orbit the camera (model view)"),
     ("Right or middle drag", "Pan the camera"),
     ("Scroll", "Zoom"),
-    ("Click", "Pick the surface under the pointer (model view) / trace the pixel (quad)"),
+    (
+        "Click",
+        "Pick the surface under the pointer (model view) / trace the pixel (quad)",
+    ),
     ("Escape", "Close this list"),
 ];
 
@@ -283,7 +286,9 @@ impl AppState {
     pub fn open_dialog(&mut self) {
         let mut dialog = rfd::FileDialog::new().add_filter(
             "Prime assets",
-            &["pak", "PAK", "cmdl", "CMDL", "ancs", "ANCS", "txtr", "TXTR", "mrea", "MREA"],
+            &[
+                "pak", "PAK", "cmdl", "CMDL", "ancs", "ANCS", "txtr", "TXTR", "mrea", "MREA",
+            ],
         );
         if let Some(dir) = self.prefs.last_open_dir.as_ref().filter(|d| d.is_dir()) {
             dialog = dialog.set_directory(dir);

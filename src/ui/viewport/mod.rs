@@ -549,7 +549,10 @@ impl Viewport {
 
     /// The largest screenshot side: 8192, or less when the GPU's textures are smaller.
     pub fn max_screenshot_side(ctx: &RenderContext) -> u32 {
-        ctx.device.limits().max_texture_dimension_2d.min(MAX_SCREENSHOT_SIDE)
+        ctx.device
+            .limits()
+            .max_texture_dimension_2d
+            .min(MAX_SCREENSHOT_SIDE)
     }
 
     /// Renders one frame with `settings` (transparent black background when
