@@ -207,6 +207,13 @@ fn rect(v: &serde_json::Value) -> [f32; 4] {
     [a[0], a[1], a[2], a[3]]
 }
 
+/// Every pixel of the 3D view a layout report names.
+fn view_pixels(report: &serde_json::Value) -> impl Iterator<Item = (u32, u32)> {
+    let [vx, vy, vw, vh] = rect(&report["view"]);
+    (vy as u32..(vy + vh) as u32)
+        .flat_map(move |y| (vx as u32..(vx + vw) as u32).map(move |x| (x, y)))
+}
+
 #[test]
 fn a_failing_step_exits_non_zero_naming_the_step() {
     let Some(run) = run() else { return };
@@ -302,15 +309,10 @@ fn a_pick_selects_and_tints_the_surface() {
     // from the click's marker too.
     let [vx, vy, vw, vh] = rect(&r["view"]);
     let (mx, my) = (vx + vw / 2.0, vy + vh / 2.0);
-    let mut changed = 0;
-    for y in vy as u32..(vy + vh) as u32 {
-        for x in vx as u32..(vx + vw) as u32 {
-            let far = (x as f32 - mx).hypot(y as f32 - my) > 12.0;
-            if far && before.pixel(x, y) != after.pixel(x, y) {
-                changed += 1;
-            }
-        }
-    }
+    let changed = view_pixels(&r)
+        .filter(|&(x, y)| (x as f32 - mx).hypot(y as f32 - my) > 12.0)
+        .filter(|&(x, y)| before.pixel(x, y) != after.pixel(x, y))
+        .count();
     assert!(changed > 200, "only {changed} pixels changed");
 }
 
@@ -319,17 +321,13 @@ fn missing_textures_draw_the_magenta_checker() {
     let Some(run) = run() else { return };
     let image = png(run, "missing.png");
     let r = report(run, "missing.json");
-    let [vx, vy, vw, vh] = rect(&r["view"]);
     let (mut magenta, mut dark) = (0, 0);
-    for y in vy as u32..(vy + vh) as u32 {
-        for x in vx as u32..(vx + vw) as u32 {
-            let [red, g, b, _] = image.pixel(x, y);
-            let (red, g, b) = (i32::from(red), i32::from(g), i32::from(b));
-            if red > 2 * g + 60 && b > 2 * g + 60 && (red - b).abs() < 50 {
-                magenta += 1;
-            } else if red + g + b < 30 {
-                dark += 1;
-            }
+    for (x, y) in view_pixels(&r) {
+        let [red, g, b, _] = image.pixel(x, y).map(i32::from);
+        if red > 2 * g + 60 && b > 2 * g + 60 && (red - b).abs() < 50 {
+            magenta += 1;
+        } else if red + g + b < 30 {
+            dark += 1;
         }
     }
     assert!(

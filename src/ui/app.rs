@@ -168,7 +168,7 @@ fn screenshot(
     size: Option<(u32, u32)>,
     transparent: bool,
 ) -> Result<String, String> {
-    let img = gpu.viewport.save_screenshot_sized(
+    let img = gpu.viewport.save_screenshot(
         &gpu.ctx,
         state.edit.as_ref(),
         &state.settings,
@@ -202,6 +202,34 @@ fn turntable(
             .first()
             .map_or_else(String::new, |f| f.display().to_string())
     ))
+}
+
+/// Paints the tessellated egui frame into `view` (the window's surface, or a capture).
+fn paint_egui(
+    gpu: &mut Gpu,
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    jobs: &[egui::ClippedPrimitive],
+    screen: &egui_wgpu::ScreenDescriptor,
+) {
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("egui pass"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    let mut pass = pass.forget_lifetime();
+    gpu.egui_renderer.render(&mut pass, jobs, screen);
 }
 
 /// The texture a window screenshot paints into (the surface's format, readable).
@@ -505,26 +533,7 @@ impl App {
             &jobs,
             &screen,
         );
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut pass = pass.forget_lifetime();
-            gpu.egui_renderer.render(&mut pass, &jobs, &screen);
-        }
+        paint_egui(gpu, &mut encoder, &view, &jobs, &screen);
         // A script's window screenshot: the same frame painted into a readable texture.
         let capture = self
             .script
@@ -533,24 +542,7 @@ impl App {
             .then(|| capture_texture(gpu));
         if let Some(texture) = &capture {
             let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui capture pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut pass = pass.forget_lifetime();
-            gpu.egui_renderer.render(&mut pass, &jobs, &screen);
+            paint_egui(gpu, &mut encoder, &view, &jobs, &screen);
         }
         gpu.ctx
             .queue

@@ -658,7 +658,7 @@ fn opening_remembers_the_file_and_screenshots_leave_the_game_folder() {
     let spec = demo_spec("showcase");
     state.open(&spec);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert_eq!(state.prefs.recent, [spec.clone()]);
+    assert_eq!(state.prefs.recent, std::slice::from_ref(&spec));
     assert!(
         state.screenshot_path.starts_with("/tmp/shots-here/"),
         "{}",

@@ -606,20 +606,8 @@ impl Viewport {
         image
     }
 
-    /// [`Viewport::screenshot_image`] at the view's size, written to `path` as a PNG.
-    pub fn save_screenshot(
-        &mut self,
-        ctx: &RenderContext,
-        edit: Option<&MaterialEdit>,
-        settings: &ViewSettings,
-        transparent: bool,
-        path: &std::path::Path,
-    ) -> Result<RgbaImage, String> {
-        self.save_screenshot_sized(ctx, edit, settings, transparent, None, path)
-    }
-
     /// [`Viewport::screenshot_image`] written to `path` as a PNG (temporary file, rename).
-    pub fn save_screenshot_sized(
+    pub fn save_screenshot(
         &mut self,
         ctx: &RenderContext,
         edit: Option<&MaterialEdit>,
