@@ -623,6 +623,7 @@ impl ApplicationHandler for App {
                     "{} ({:?})",
                     gpu.ctx.adapter_info.name, gpu.ctx.adapter_info.backend
                 );
+                self.state.screenshot.max_side = Viewport::max_screenshot_side(&gpu.ctx);
                 let max = gpu.ctx.device.limits().max_texture_dimension_2d as usize;
                 self.egui_state = Some(egui_winit::State::new(
                     self.egui_ctx.clone(),

@@ -164,6 +164,8 @@ pub struct ScreenshotOptions {
     pub size: Option<[u32; 2]>,
     /// Frames of a turntable export.
     pub turntable_frames: u32,
+    /// The largest side this GPU renders (set by the app; 8192 at most).
+    pub max_side: u32,
 }
 
 impl Default for ScreenshotOptions {
@@ -171,6 +173,7 @@ impl Default for ScreenshotOptions {
         Self {
             size: None,
             turntable_frames: 36,
+            max_side: super::viewport::MAX_SCREENSHOT_SIDE,
         }
     }
 }

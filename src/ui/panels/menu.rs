@@ -177,7 +177,7 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
                     let [w, h] = state.screenshot.size.get_or_insert_with(|| {
                         state.viewport_texture.map_or([1920, 1080], |(_, s)| s)
                     });
-                    let range = 1..=MAX_SCREENSHOT_SIDE;
+                    let range = 1..=state.screenshot.max_side;
                     ui.add(egui::DragValue::new(w).range(range.clone()).suffix(" px"));
                     ui.label("×");
                     ui.add(egui::DragValue::new(h).range(range).suffix(" px"));
@@ -185,9 +185,17 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
                     state.screenshot.size = None;
                 }
             });
-            ui.weak(format!(
-                "Rendered at that size (up to {MAX_SCREENSHOT_SIDE}×{MAX_SCREENSHOT_SIDE}, or the GPU's limit), not scaled"
-            ));
+            let max = state.screenshot.max_side;
+            if max < MAX_SCREENSHOT_SIDE {
+                ui.weak(format!(
+                    "Rendered at that size, not scaled; this GPU allows at most {max}×{max} \
+                     (tevscope goes up to {MAX_SCREENSHOT_SIDE})"
+                ));
+            } else {
+                ui.weak(format!(
+                    "Rendered at that size (up to {max}×{max}), not scaled"
+                ));
+            }
             ui.checkbox(&mut state.screenshot_transparent, "transparent background");
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
@@ -201,7 +209,9 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
                 );
                 if ui
                     .add_enabled(state.shows_model(), egui::Button::new("Turntable"))
-                    .on_hover_text("The model turned all the way round: name_000.png, name_001.png, …")
+                    .on_hover_text(
+                        "The model turned all the way round: name_000.png, name_001.png, …",
+                    )
                     .clicked()
                 {
                     state.confirm_screenshot(true);
