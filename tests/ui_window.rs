@@ -110,9 +110,11 @@ fn view(display: &str, dir: &Path, script: &str) -> Output {
         use std::os::unix::fs::PermissionsExt as _;
         std::fs::set_permissions(&xdg, std::fs::Permissions::from_mode(0o700)).expect("0700");
     }
+    let backend = std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into());
     Command::new(BIN)
         .args(["view", "--step-timeout", "240", "--script"])
         .arg(&path)
+        .env("WGPU_BACKEND", backend)
         .env("DISPLAY", display)
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", &xdg)

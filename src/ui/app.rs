@@ -685,8 +685,26 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(runner) = self.script.as_mut()
+            && runner.stalled()
+        {
+            if let Some(e) = runner.error.take() {
+                self.fatal = Some(anyhow::anyhow!("script: {e}"));
+            }
+            self.exit = true;
+        }
         if self.exit {
             event_loop.exit();
+            return;
+        }
+        if self.script.is_some() {
+            // Wake up to notice a window that stopped drawing.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(
+                Instant::now() + std::time::Duration::from_secs(1),
+            ));
+            if let Some(w) = &self.window {
+                w.request_redraw();
+            }
             return;
         }
         // Idle unless something animates; redraws are requested where needed.

@@ -225,6 +225,8 @@ pub struct Runner {
     /// egui events to add to the next frame's input.
     events: Vec<egui::Event>,
     step_timeout: Duration,
+    /// When a frame last ran (a window that stops drawing fails the run too).
+    last_frame: Instant,
     /// Set when a step failed; the app exits with it.
     pub error: Option<String>,
 }
@@ -263,8 +265,25 @@ impl Runner {
             current: None,
             events: Vec::new(),
             step_timeout,
+            last_frame: Instant::now(),
             error: None,
         }
+    }
+
+    /// Fails the run when no frame was drawn for a step's timeout (the window never
+    /// showed, or stopped drawing); true when it failed.
+    pub fn stalled(&mut self) -> bool {
+        if self.error.is_none() && self.last_frame.elapsed() > self.step_timeout {
+            let at = match &self.current {
+                Some(r) => format!("step {} ({})", r.index, r.action.name()),
+                None => format!("before step {}", self.next),
+            };
+            self.error = Some(format!(
+                "{at}: no frame drawn for {} s",
+                self.step_timeout.as_secs_f32()
+            ));
+        }
+        self.error.is_some()
     }
 
     /// Every step ran (or one failed).
@@ -452,6 +471,7 @@ impl Runner {
     /// After the frame was painted: checks whether the running step is done (or failed,
     /// or timed out) and carries out the GPU steps.
     pub(crate) fn after_frame(&mut self, host: &mut dyn Host) {
+        self.last_frame = Instant::now();
         let Some(mut running) = self.current.take() else {
             return;
         };
