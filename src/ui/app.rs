@@ -292,9 +292,9 @@ impl App {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into());
         let mut state = AppState::new(start_dir);
-        // Scripted runs start from the defaults and remember nothing: the same script
-        // gives the same window everywhere.
-        // A scripted run opens its file as the first step, so a failed open fails the run.
+        // A scripted run opens its file as its first step (a failed open fails the run),
+        // starts from the default settings and remembers nothing: the same script gives
+        // the same window everywhere.
         let script = options.script.clone().map(|mut steps| {
             if let Some(spec) = &options.file {
                 steps.insert(0, super::script::Action::Open { spec: spec.clone() });
@@ -421,7 +421,6 @@ impl App {
             self.state.notice = None;
             self.state.start_open(&spec);
         }
-
         // Opening, edits and saves change the title.
         let title = self.state.title();
         if window.title() != title {

@@ -181,8 +181,6 @@ impl Default for ScreenshotOptions {
 /// Where the panels ended up in the last frame (points), for scripts' layout reports.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Layout {
-    /// The whole window.
-    pub window: Option<egui::Rect>,
     pub left: Option<egui::Rect>,
     pub right: Option<egui::Rect>,
     pub central: Option<egui::Rect>,

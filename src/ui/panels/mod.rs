@@ -65,10 +65,7 @@ impl SidePanels {
 pub fn show(ui: &mut Ui, state: &mut AppState) {
     state.hovered_material = None;
     let panels = SidePanels::for_width(ui.available_width());
-    state.layout = super::state::Layout {
-        window: Some(ui.max_rect()),
-        ..Default::default()
-    };
+    state.layout = super::state::Layout::default();
     egui::Panel::top("menu_bar").show(ui, |ui| menu::menu_bar(ui, state));
     egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
     egui::Panel::bottom("status_bar").show(ui, |ui| status_bar(ui, state));
