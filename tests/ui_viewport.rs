@@ -218,6 +218,18 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
             )
             .is_err()
     );
+    // Another size is rendered at that size (every pixel the clear colour here, as at
+    // the view's size), and the view keeps its own target.
+    let image = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, false, Some((50, 20)), &out)
+        .expect("sized screenshot");
+    assert_eq!((image.width, image.height), (50, 20));
+    assert!(image.pixels.chunks(4).all(|p| p == [1, 2, 3, 4]));
+    assert_eq!((viewport.target.width, viewport.target.height), (32, 32));
+    let too_big = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, false, Some((9000, 10)), &out)
+        .expect_err("over 8192");
+    assert!(too_big.contains("9000x10"), "{too_big}");
     std::fs::remove_file(&out).ok();
 }
 
