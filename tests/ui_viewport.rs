@@ -183,7 +183,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
         ..ViewSettings::default()
     };
     let image = viewport
-        .save_screenshot(&ctx, Some(edit), &settings, false, &out)
+        .save_screenshot(&ctx, Some(edit), &settings, false, None, &out)
         .expect("screenshot");
     let bytes = std::fs::read(&out).expect("png written");
     assert_eq!(&bytes[1..4], b"PNG");
@@ -198,19 +198,38 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
     edit.commit(&before);
     ctx.pipelines.wait_idle();
     let image = viewport
-        .save_screenshot(&ctx, Some(edit), &settings, false, &out)
+        .save_screenshot(&ctx, Some(edit), &settings, false, None, &out)
         .expect("screenshot");
     assert!(image.pixels.chunks(4).all(|p| p == [10, 20, 30, 255]));
     let image = viewport
-        .save_screenshot(&ctx, Some(edit), &settings, true, &out)
+        .save_screenshot(&ctx, Some(edit), &settings, true, None, &out)
         .expect("transparent screenshot");
     assert!(image.pixels.chunks(4).all(|p| p == [0, 0, 0, 0]));
     settings.background = [1, 2, 3, 4];
     assert!(
         viewport
-            .save_screenshot(&ctx, Some(edit), &settings, false, std::path::Path::new(""))
+            .save_screenshot(
+                &ctx,
+                Some(edit),
+                &settings,
+                false,
+                None,
+                std::path::Path::new("")
+            )
             .is_err()
     );
+    // Another size is rendered at that size (every pixel the clear colour here, as at
+    // the view's size), and the view keeps its own target.
+    let image = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, false, Some((50, 20)), &out)
+        .expect("sized screenshot");
+    assert_eq!((image.width, image.height), (50, 20));
+    assert!(image.pixels.chunks(4).all(|p| p == [1, 2, 3, 4]));
+    assert_eq!((viewport.target.width, viewport.target.height), (32, 32));
+    let too_big = viewport
+        .save_screenshot(&ctx, Some(edit), &settings, false, Some((9000, 10)), &out)
+        .expect_err("over 8192");
+    assert!(too_big.contains("9000x10"), "{too_big}");
     std::fs::remove_file(&out).ok();
 }
 
@@ -322,14 +341,14 @@ mod model_view {
         let settings = ViewSettings::default();
         let saved = h
             .viewport
-            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, false, &shot)
+            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, false, None, &shot)
             .expect("screenshot");
         let written = RgbaImage::decode_png(&std::fs::read(&shot).expect("png")).expect("decode");
         assert_eq!(differing_pixels(&saved, &cli), 0);
         assert_eq!(differing_pixels(&written, &cli), 0);
         let clear = h
             .viewport
-            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, true, &shot)
+            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, true, None, &shot)
             .expect("screenshot");
         assert_eq!(clear.pixel(0, 0), [0, 0, 0, 0]);
         let opaque = clear.pixels.chunks_exact(4).filter(|p| p[3] == 255).count();
@@ -655,6 +674,7 @@ mod model_view {
                 h.state.edit.as_ref(),
                 &ViewSettings::default(),
                 false,
+                None,
                 &shot,
             )
             .expect("screenshot");

@@ -186,7 +186,27 @@ pub enum Command {
         in_place: bool,
     },
     /// Open the viewer (the built-in demo when no file is given).
-    View { file: Option<String> },
+    View(ViewArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// A CMDL, ANCS, TXTR, MREA, PAK or `PAK:ID` to open.
+    pub file: Option<String>,
+    /// Run these UI actions (a JSON array, see README) in the window, then exit; any
+    /// failing step exits non-zero naming the step.
+    #[arg(long)]
+    pub script: Option<PathBuf>,
+    /// Once the script (or opening FILE) is done and the window idle, save the whole
+    /// window as a PNG and exit.
+    #[arg(long = "screenshot-window")]
+    pub screenshot_window: Option<PathBuf>,
+    /// Window size WxH (logical pixels) instead of the remembered one.
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Seconds one script step may take before the run fails.
+    #[arg(long = "step-timeout", default_value_t = 120.0)]
+    pub step_timeout: f64,
 }
 
 #[derive(Debug, clap::Args)]

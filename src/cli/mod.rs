@@ -55,7 +55,13 @@ fn game(g: Option<GameArg>) -> Option<Game> {
 /// Runs one parsed command line, printing its output.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let Some(command) = cli.command else {
-        return view(None);
+        return view(args::ViewArgs {
+            file: None,
+            script: None,
+            screenshot_window: None,
+            size: None,
+            step_timeout: 120.0,
+        });
     };
     let out = match command {
         Command::Info {
@@ -161,7 +167,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             output,
             in_place,
         } => edit::edit(&file, &patch, output.as_deref(), in_place)?,
-        Command::View { file } => return view(file),
+        Command::View(args) => return view(args),
     };
     print!("{out}");
     if !out.ends_with('\n') {
@@ -176,11 +182,50 @@ fn demo_path(member: &str) -> String {
     format!("{}:{member}", pak.display())
 }
 
-/// The viewer on `file`, or on the built-in demo (`assets/demo.pak`).
-fn view(file: Option<String>) -> anyhow::Result<()> {
+/// The viewer on `file`, or on the built-in demo (`assets/demo.pak`); with a script (or
+/// `--screenshot-window`), a scripted window that exits when done.
+fn view(args: args::ViewArgs) -> anyhow::Result<()> {
+    use crate::ui::script::{Action, parse};
     let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
-    crate::ui::run(crate::ui::ViewerOptions::with_file_or_demo(file, &demo))
-        .context("starting the viewer (it needs a display and a GPU adapter; the other commands need neither)")
+    // A script opens what it names (no demo unless FILE is given).
+    let scripted = args.script.is_some() || args.screenshot_window.is_some();
+    let mut options = if scripted {
+        crate::ui::ViewerOptions {
+            file: args.file,
+            ..Default::default()
+        }
+    } else {
+        crate::ui::ViewerOptions::with_file_or_demo(args.file, &demo)
+    };
+    if let Some(size) = &args.size {
+        (options.width, options.height) = args::parse_size(size)?;
+        options.size_given = true;
+    }
+    if !(args.step_timeout > 0.0 && args.step_timeout.is_finite()) {
+        bail!("--step-timeout must be a positive number of seconds");
+    }
+    options.step_timeout = std::time::Duration::from_secs_f64(args.step_timeout);
+    let mut steps = match &args.script {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading the script {}", path.display()))?;
+            Some(parse(&text).map_err(|e| anyhow::anyhow!("script {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    if let Some(out) = args.screenshot_window {
+        let steps = steps.get_or_insert_with(Vec::new);
+        steps.push(Action::WaitIdle {});
+        steps.push(Action::ScreenshotWindow { path: out });
+    }
+    options.script = steps;
+    let result = crate::ui::run(options);
+    if scripted {
+        return result;
+    }
+    result.context(
+        "starting the viewer (it needs a display and a GPU adapter; the other commands need neither)",
+    )
 }
 
 /// The format of a resource: its PAK type or file extension, else its magic.

@@ -19,6 +19,8 @@ use super::ViewerOptions;
 use super::compositor::{Compositor, ViewImage};
 use super::edit::trace_quad_pixel;
 use super::panels::show;
+use super::prefs::Prefs;
+use super::script::{Host, Runner};
 use super::state::AppState;
 use super::view_sync::shortcuts;
 pub use super::view_sync::{pick, sync_view};
@@ -99,6 +101,141 @@ struct App {
     fatal: Option<anyhow::Error>,
     /// The user confirmed closing the window.
     exit: bool,
+    /// The script being run (`tevscope view --script`).
+    script: Option<Runner>,
+}
+
+/// What a script reaches of the app: the window, the GPU and the state.
+struct AppHost<'a> {
+    window: &'a Window,
+    gpu: &'a mut Gpu,
+    state: &'a mut AppState,
+    ppp: f32,
+}
+
+impl Host for AppHost<'_> {
+    fn state(&mut self) -> &mut AppState {
+        self.state
+    }
+
+    fn window_size(&self) -> (u32, u32) {
+        // The surface's size: what the next frames are painted at.
+        (self.gpu.config.width, self.gpu.config.height)
+    }
+
+    fn request_window_size(&mut self, width: u32, height: u32) {
+        // Applied now or later through a Resized event; the step waits for the surface.
+        let _ = self
+            .window
+            .request_inner_size(winit::dpi::PhysicalSize::new(width, height));
+    }
+
+    fn pixels_per_point(&self) -> f32 {
+        self.ppp
+    }
+
+    fn pipelines_pending(&self) -> bool {
+        self.gpu.viewport.pipeline_pending()
+    }
+
+    fn view_size(&self) -> (u32, u32) {
+        (
+            self.gpu.viewport.target.width,
+            self.gpu.viewport.target.height,
+        )
+    }
+
+    fn screenshot_view(
+        &mut self,
+        path: &std::path::Path,
+        size: Option<(u32, u32)>,
+        transparent: bool,
+    ) -> Result<String, String> {
+        screenshot(self.gpu, self.state, path, size, transparent)
+    }
+
+    fn turntable(
+        &mut self,
+        path: &std::path::Path,
+        frames: u32,
+        size: Option<(u32, u32)>,
+        transparent: bool,
+    ) -> Result<String, String> {
+        turntable(self.gpu, path, frames, size, transparent)
+    }
+}
+
+/// Renders the 3D view at `size` (None: the view's) to `path`; the line to show.
+fn screenshot(
+    gpu: &mut Gpu,
+    state: &AppState,
+    path: &std::path::Path,
+    size: Option<(u32, u32)>,
+    transparent: bool,
+) -> Result<String, String> {
+    let img = gpu.viewport.save_screenshot(
+        &gpu.ctx,
+        state.edit.as_ref(),
+        &state.settings,
+        transparent,
+        size,
+        path,
+    )?;
+    Ok(format!(
+        "Saved {}x{} screenshot to {}",
+        img.width,
+        img.height,
+        path.display()
+    ))
+}
+
+/// A turntable of the model view next to `path`; the line to show.
+fn turntable(
+    gpu: &mut Gpu,
+    path: &std::path::Path,
+    frames: u32,
+    size: Option<(u32, u32)>,
+    transparent: bool,
+) -> Result<String, String> {
+    let files = gpu
+        .viewport
+        .save_turntable(&gpu.ctx, transparent, size, frames, path)?;
+    Ok(format!(
+        "Saved a {}-frame turntable: {} …",
+        files.len(),
+        files
+            .first()
+            .map_or_else(String::new, |f| f.display().to_string())
+    ))
+}
+
+/// Reads a window capture back as RGBA8 (the bytes the window shows).
+fn read_capture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<crate::render::RgbaImage, String> {
+    use wgpu::TextureFormat as F;
+    let format = gpu.config.format;
+    let bgra = match format {
+        F::Bgra8Unorm | F::Bgra8UnormSrgb => true,
+        F::Rgba8Unorm | F::Rgba8UnormSrgb => false,
+        other => {
+            return Err(format!(
+                "window screenshots of a {other:?} surface are not supported"
+            ));
+        }
+    };
+    let (width, height) = (texture.width(), texture.height());
+    let mut pixels =
+        crate::render::target::read_texture_region(&gpu.ctx, texture, (0, 0), (width, height), 4)
+            .map_err(|e| e.to_string())?;
+    if bgra {
+        for px in pixels.chunks_exact_mut(4) {
+            px.swap(0, 2);
+        }
+    }
+    Ok(crate::render::RgbaImage {
+        width,
+        height,
+        pixels,
+    })
 }
 
 impl App {
@@ -114,7 +251,30 @@ impl App {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into());
         let mut state = AppState::new(start_dir);
+        // A scripted run opens its file as its first step (a failed open fails the run),
+        // starts from the default settings and remembers nothing: the same script gives
+        // the same window everywhere.
+        let script = options.script.clone().map(|mut steps| {
+            if let Some(spec) = &options.file {
+                steps.insert(0, super::script::Action::Open { spec: spec.clone() });
+            }
+            Runner::new(steps, options.step_timeout)
+        });
+        if script.is_none() {
+            let (prefs, warning) = Prefs::load();
+            if let Some(w) = warning {
+                log::warn!("{w}");
+                state.notice = Some(w);
+            }
+            if options.file.is_none()
+                && let Some(dir) = prefs.last_open_dir.as_ref().filter(|d| d.is_dir())
+            {
+                state.browser.set_dir(dir.clone());
+            }
+            state.prefs = prefs;
+        }
         match &options.file {
+            Some(_) if script.is_some() => {}
             Some(f) => state.requests.open = Some(f.clone()),
             None => {
                 state.notice = Some(
@@ -140,6 +300,25 @@ impl App {
             next_repaint: None,
             fatal: None,
             exit: false,
+            script,
+        }
+    }
+
+    /// Writes the remembered settings (window size, panel widths); not for scripts.
+    fn save_prefs(&mut self) {
+        if self.script.is_some() {
+            return;
+        }
+        let prefs = &mut self.state.prefs;
+        if let Some(w) = &self.window {
+            let size = w.inner_size().to_logical::<f64>(w.scale_factor());
+            prefs.window_size = Some([size.width.round() as u32, size.height.round() as u32]);
+        }
+        let layout = &self.state.layout;
+        prefs.left_panel_width = layout.left.map(|r| r.width()).or(prefs.left_panel_width);
+        prefs.right_panel_width = layout.right.map(|r| r.width()).or(prefs.right_panel_width);
+        if let Err(e) = prefs.save() {
+            log::warn!("{e}");
         }
     }
 
@@ -155,6 +334,15 @@ impl App {
         let dt = (now - self.last_frame).as_secs_f64().min(0.25);
         self.last_frame = now;
         self.state.tick(dt);
+        let ppp = self.egui_ctx.pixels_per_point();
+        if let Some(runner) = self.script.as_mut() {
+            runner.before_frame(&mut AppHost {
+                window: &window,
+                gpu,
+                state: &mut self.state,
+                ppp,
+            });
+        }
 
         // UI pass: edits state, queues requests.
         self.state.viewport_texture = Some((
@@ -162,9 +350,18 @@ impl App {
             [gpu.viewport.target.width, gpu.viewport.target.height],
         ));
         self.state.view_status = gpu.viewport.status.clone();
-        let input = egui_state.take_egui_input(&window);
+        let mut input = egui_state.take_egui_input(&window);
+        if let Some(runner) = self.script.as_mut() {
+            input.events.extend(runner.take_events());
+        }
         if self.state.poll_loading() {
             window.set_title(&self.state.title());
+            // The recent files changed.
+            if self.script.is_none()
+                && let Err(e) = self.state.prefs.save()
+            {
+                log::warn!("{e}");
+            }
         }
         let state = &mut self.state;
         let mut full = self.egui_ctx.run_ui(input, |ui| {
@@ -199,24 +396,21 @@ impl App {
         );
 
         // Screenshot: rendered on its own with the chosen background, then the normal frame.
-        if requests.screenshot {
+        if requests.screenshot || requests.turntable {
             let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
-            match gpu.viewport.save_screenshot(
-                &gpu.ctx,
-                self.state.edit.as_ref(),
-                &self.state.settings,
-                self.state.screenshot_transparent,
-                &path,
-            ) {
-                Ok(img) => {
+            let size = self.state.screenshot.size.map(|[w, h]| (w, h));
+            let transparent = self.state.screenshot_transparent;
+            let result = if requests.turntable {
+                let frames = self.state.screenshot.turntable_frames;
+                turntable(gpu, &path, frames, size, transparent)
+            } else {
+                screenshot(gpu, &self.state, &path, size, transparent)
+            };
+            match result {
+                Ok(line) => {
                     self.state.load_error = None;
-                    self.state.notice = Some(format!(
-                        "Saved {}x{} screenshot to {}",
-                        img.width,
-                        img.height,
-                        path.display()
-                    ));
-                    log::info!("screenshot written to {}", path.display());
+                    log::info!("{line}");
+                    self.state.notice = Some(line);
                 }
                 Err(e) => self.state.load_error = Some(format!("screenshot failed: {e}")),
             }
@@ -247,7 +441,7 @@ impl App {
             self.state.report = Some(report);
             window.request_redraw();
         }
-        if requests.reload_view || requests.screenshot {
+        if requests.reload_view || requests.screenshot || requests.turntable {
             window.request_redraw();
         }
         if requests.exit {
@@ -295,12 +489,38 @@ impl App {
                 texture: gpu.viewport.display_texture(),
             }),
         );
+        // A script's window screenshot: the frame just painted, read back.
+        if let Some(runner) = self.script.as_mut()
+            && runner.wants_capture()
+        {
+            let texture = gpu
+                .compositor
+                .capture(&gpu.ctx, &mut gpu.egui_renderer, &screen);
+            runner.captured(read_capture(gpu, &texture));
+        }
         window.pre_present_notify();
         gpu.ctx.queue.present(frame);
         for id in &self.pending_textures.free {
             gpu.egui_renderer.free_texture(id);
         }
         self.pending_textures.clear();
+
+        if let Some(runner) = self.script.as_mut() {
+            runner.after_frame(&mut AppHost {
+                window: &window,
+                gpu,
+                state: &mut self.state,
+                ppp,
+            });
+            if runner.finished() {
+                if let Some(e) = runner.error.take() {
+                    self.fatal = Some(anyhow::anyhow!("script: {e}"));
+                }
+                self.exit = true;
+            }
+            // Scripts run frame after frame.
+            window.request_redraw();
+        }
 
         let delay = full
             .viewport_output
@@ -330,12 +550,13 @@ impl ApplicationHandler for App {
         if self.window.is_some() {
             return;
         }
+        let [width, height] = match self.state.prefs.window_size {
+            Some([w, h]) if w >= 200 && h >= 150 && !self.options.size_given => [w, h],
+            _ => [self.options.width, self.options.height],
+        };
         let attrs = Window::default_attributes()
             .with_title("tevscope")
-            .with_inner_size(winit::dpi::LogicalSize::new(
-                self.options.width as f64,
-                self.options.height as f64,
-            ));
+            .with_inner_size(winit::dpi::LogicalSize::new(width as f64, height as f64));
         let window = match event_loop.create_window(attrs) {
             Ok(w) => Arc::new(w),
             Err(e) => {
@@ -350,6 +571,7 @@ impl ApplicationHandler for App {
                     "{} ({:?})",
                     gpu.ctx.adapter_info.name, gpu.ctx.adapter_info.backend
                 );
+                self.state.screenshot.max_side = Viewport::max_screenshot_side(&gpu.ctx);
                 let max = gpu.ctx.device.limits().max_texture_dimension_2d as usize;
                 self.egui_state = Some(egui_winit::State::new(
                     self.egui_ctx.clone(),
@@ -385,7 +607,7 @@ impl ApplicationHandler for App {
         }
         match event {
             WindowEvent::CloseRequested => {
-                if self.state.request_close() {
+                if self.script.is_some() || self.state.request_close() {
                     event_loop.exit();
                 } else {
                     window.request_redraw();
@@ -406,9 +628,31 @@ impl ApplicationHandler for App {
         }
     }
 
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        self.save_prefs();
+    }
+
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(runner) = self.script.as_mut()
+            && runner.stalled()
+        {
+            if let Some(e) = runner.error.take() {
+                self.fatal = Some(anyhow::anyhow!("script: {e}"));
+            }
+            self.exit = true;
+        }
         if self.exit {
             event_loop.exit();
+            return;
+        }
+        if self.script.is_some() {
+            // Wake up to notice a window that stopped drawing.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(
+                Instant::now() + std::time::Duration::from_secs(1),
+            ));
+            if let Some(w) = &self.window {
+                w.request_redraw();
+            }
             return;
         }
         // Idle unless something animates; redraws are requested where needed.

@@ -384,6 +384,7 @@ impl Compositor {
             let view = target.create_view(&wgpu::TextureViewDescriptor::default());
             let stats = self.draw(ctx, renderer, &mut encoder, &view, &jobs, screen, true);
             ctx.queue.submit([encoder.finish()]);
+            self.previous = jobs;
             return stats;
         }
         if self.layer.as_ref().is_none_or(|l| l.size != size) {
@@ -484,6 +485,41 @@ impl Compositor {
         ctx.queue.submit([encoder.finish()]);
         self.previous = jobs;
         stats
+    }
+
+    /// The last painted frame in a readable texture (`COPY_SRC`, the window's format):
+    /// the layer itself, or — when the window is painted in full — the last frame's
+    /// jobs painted again into a new texture.
+    pub(crate) fn capture(
+        &self,
+        ctx: &RenderContext,
+        renderer: &mut egui_wgpu::Renderer,
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) -> wgpu::Texture {
+        if let Some(layer) = self
+            .layer
+            .as_ref()
+            .filter(|l| l.size == screen.size_in_pixels)
+        {
+            return layer.texture.clone();
+        }
+        let layer = self.new_layer(ctx, screen.size_in_pixels);
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("window capture"),
+            });
+        self.draw(
+            ctx,
+            renderer,
+            &mut encoder,
+            &layer.view,
+            &self.previous,
+            screen,
+            true,
+        );
+        ctx.queue.submit([encoder.finish()]);
+        layer.texture
     }
 
     fn new_layer(&self, ctx: &RenderContext, size: [u32; 2]) -> Layer {

@@ -236,7 +236,11 @@ impl AppState {
     pub fn save_as_dialog(&mut self) {
         let current = PathBuf::from(self.save_as_text.trim());
         let mut dialog = rfd::FileDialog::new();
-        if let Some(dir) = current.parent().filter(|d| d.is_dir()) {
+        if let Some(dir) = current
+            .parent()
+            .filter(|d| d.is_dir())
+            .or(self.prefs.last_save_dir.as_deref())
+        {
             dialog = dialog.set_directory(dir);
         }
         if let Some(name) = current.file_name() {
@@ -244,6 +248,7 @@ impl AppState {
         }
         match dialog.save_file() {
             Some(path) => {
+                self.prefs.last_save_dir = path.parent().map(Path::to_path_buf);
                 self.save_as(&path);
             }
             None => self.save_as_open = true,

@@ -20,6 +20,8 @@ pub mod edit;
 pub mod editing;
 pub mod export;
 pub mod panels;
+pub mod prefs;
+pub mod script;
 pub mod state;
 pub mod texture_view;
 pub mod view_sync;
@@ -36,6 +38,12 @@ pub struct ViewerOptions {
     /// Initial window size in logical pixels.
     pub width: u32,
     pub height: u32,
+    /// `width`/`height` were asked for (else the remembered size wins).
+    pub size_given: bool,
+    /// Steps to run in the window, then exit (`tevscope view --script`).
+    pub script: Option<Vec<script::Action>>,
+    /// How long one script step may take.
+    pub step_timeout: std::time::Duration,
 }
 
 impl Default for ViewerOptions {
@@ -45,6 +53,9 @@ impl Default for ViewerOptions {
             missing_demo: None,
             width: 1600,
             height: 900,
+            size_given: false,
+            script: None,
+            step_timeout: std::time::Duration::from_secs(120),
         }
     }
 }

@@ -32,6 +32,8 @@ pub struct Requests {
     pub viewport_size: Option<(u32, u32)>,
     /// Model view: find the surface under this target pixel and select its material.
     pub pick: Option<(u32, u32)>,
+    /// Write the turntable frames (see [`ScreenshotOptions`]).
+    pub turntable: bool,
 }
 
 impl Requests {
@@ -42,6 +44,7 @@ impl Requests {
             && self.inspect.is_none()
             && self.pick.is_none()
             && !self.screenshot
+            && !self.turntable
             && !self.exit
     }
 }
@@ -153,6 +156,56 @@ impl Opened {
     }
 }
 
+/// Screenshot… choices beyond the path and transparency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenshotOptions {
+    /// Render at this size (pixels, up to the GPU's limit, at most 8192) instead of the
+    /// view's.
+    pub size: Option<[u32; 2]>,
+    /// Frames of a turntable export.
+    pub turntable_frames: u32,
+    /// The largest side this GPU renders (set by the app; 8192 at most).
+    pub max_side: u32,
+}
+
+impl Default for ScreenshotOptions {
+    fn default() -> Self {
+        Self {
+            size: None,
+            turntable_frames: 36,
+            max_side: super::viewport::MAX_SCREENSHOT_SIDE,
+        }
+    }
+}
+
+/// Where the panels ended up in the last frame (points), for scripts' layout reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Layout {
+    pub left: Option<egui::Rect>,
+    pub right: Option<egui::Rect>,
+    pub central: Option<egui::Rect>,
+    /// The 3D view's image inside the central panel.
+    pub view: Option<egui::Rect>,
+}
+
+/// Which optional panels are shown (View menu).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PanelToggles {
+    pub browser: bool,
+    pub right: bool,
+    pub timeline: bool,
+}
+
+impl Default for PanelToggles {
+    fn default() -> Self {
+        Self {
+            browser: true,
+            right: true,
+            timeline: true,
+        }
+    }
+}
+
 /// An egui copy of a texture map and its size.
 pub(crate) type Thumbnail = (egui::TextureHandle, [u32; 2]);
 
@@ -235,6 +288,18 @@ pub struct AppState {
     pub texture_view: super::texture_view::TextureView,
     /// The character animation's controls (loop, bind pose, skeleton overlay).
     pub anim_view: super::animation::AnimView,
+    /// Settings remembered between runs (recent files, folders, sizes).
+    pub prefs: super::prefs::Prefs,
+    pub screenshot: ScreenshotOptions,
+    /// The Screenshot… window is open.
+    pub screenshot_dialog: bool,
+    /// A screenshot path that exists, waiting for "overwrite?".
+    pub overwrite_prompt: Option<PathBuf>,
+    /// The F1 shortcut overlay / the About window is open.
+    pub shortcuts_open: bool,
+    pub about_open: bool,
+    pub panels: PanelToggles,
+    pub layout: Layout,
 }
 
 impl AppState {
@@ -289,6 +354,14 @@ impl AppState {
             loading: None,
             texture_view: Default::default(),
             anim_view: Default::default(),
+            prefs: Default::default(),
+            screenshot: ScreenshotOptions::default(),
+            screenshot_dialog: false,
+            overwrite_prompt: None,
+            shortcuts_open: false,
+            about_open: false,
+            panels: PanelToggles::default(),
+            layout: Layout::default(),
         }
     }
 
@@ -458,11 +531,19 @@ impl AppState {
         };
         self.load_error = None;
         self.edit_error = None;
-        self.screenshot_path = doc
-            .dir
+        // Screenshots go to the remembered folder, never next to the (game's) file.
+        self.screenshot_path = self
+            .prefs
+            .screenshot_folder()
             .join(format!("{}.png", doc.stem))
             .display()
             .to_string();
+        self.prefs.add_recent(spec);
+        if let Ok((path, _)) = crate::load::source::split_spec(spec)
+            && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        {
+            self.prefs.last_open_dir = Some(dir.to_path_buf());
+        }
         self.export_path = doc
             .dir
             .join(format!("{}.glb", doc.stem))

@@ -7,11 +7,12 @@ use crate::render::RenderContext;
 use super::state::{AppState, ModelPick, ViewMode};
 use super::viewport::{SceneInputs, Viewport};
 
-/// Keyboard shortcuts: undo/redo, save, screenshot.
+/// Keyboard shortcuts: undo/redo, save, open, quit, screenshot (the F1 overlay lists
+/// them: `panels::menu::SHORTCUTS`).
 pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
     use egui::{Key, KeyboardShortcut, Modifiers};
     // Shift-less shortcuts also match with Shift held: the Shift ones are consumed first.
-    let (redo, redo_y, undo, save_as, save, shot) = ui.input_mut(|i| {
+    let (redo, redo_y, undo, save_as, save, shot_dialog, shot) = ui.input_mut(|i| {
         let shift = Modifiers::COMMAND | Modifiers::SHIFT;
         (
             i.consume_shortcut(&KeyboardShortcut::new(shift, Key::Z)),
@@ -19,9 +20,25 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
             i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z)),
             i.consume_shortcut(&KeyboardShortcut::new(shift, Key::S)),
             i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::F12)),
             i.key_pressed(Key::F12),
         )
     });
+    let (open, quit) = ui.input_mut(|i| {
+        (
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::O)),
+            i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Q)),
+        )
+    });
+    if open {
+        state.open_dialog();
+    }
+    if quit && state.request_close() {
+        state.requests.exit = true;
+    }
+    if shot_dialog {
+        state.screenshot_dialog = true;
+    }
     if redo || redo_y {
         state.redo();
     } else if undo {
@@ -32,8 +49,8 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
     } else if save {
         state.save();
     }
-    if shot {
-        state.requests.screenshot = true;
+    if shot && !shot_dialog {
+        state.confirm_screenshot(false);
     }
 }
 

@@ -118,6 +118,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         // of sampling it (see `ui::compositor`).
         let rect =
             egui::Rect::from_min_size((rect.min.to_vec2() * ppp).round().to_pos2() / ppp, size);
+        state.layout.view = Some(rect);
         // A plain textured rect (no anti-aliased rim as an `egui::Image` has).
         let whole = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
         ui.painter().image(tex, rect, whole, egui::Color32::WHITE);

@@ -13,6 +13,7 @@ mod history;
 mod inspect_tests;
 mod inspector;
 mod material;
+mod menu;
 mod skeleton;
 mod stages;
 #[cfg(test)]
@@ -68,6 +69,8 @@ impl SidePanels {
 pub fn show(ui: &mut Ui, state: &mut AppState) {
     state.hovered_material = None;
     let panels = SidePanels::for_width(ui.available_width());
+    state.layout = super::state::Layout::default();
+    egui::Panel::top("menu_bar").show(ui, |ui| menu::menu_bar(ui, state));
     egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
     egui::Panel::bottom("status_bar").show(ui, |ui| status_bar(ui, state));
     if state.log_open {
@@ -78,23 +81,47 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
             .max_size(ui.available_height() * 0.4)
             .show(ui, |ui| log_panel(ui, state));
     }
-    egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
-    egui::Panel::left("browser")
-        .resizable(true)
-        .min_size(panels.left_min)
-        .default_size(panels.left_default)
-        .max_size(panels.left_max)
-        .show(ui, |ui| files::browser_panel(ui, state));
-    egui::Panel::right("material")
-        .resizable(true)
-        .min_size(panels.right_min)
-        .default_size(panels.right_default)
-        .max_size(panels.right_max)
-        .show(ui, |ui| right_panel(ui, state));
-    egui::CentralPanel::default()
+    if state.panels.timeline {
+        egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
+    }
+    // A remembered width within this window's limits.
+    let remembered = |w: Option<f32>, default: f32, min: f32, max: f32| {
+        w.unwrap_or(default).clamp(min, max.max(min))
+    };
+    if state.panels.browser {
+        let left = egui::Panel::left("browser")
+            .resizable(true)
+            .min_size(panels.left_min)
+            .default_size(remembered(
+                state.prefs.left_panel_width,
+                panels.left_default,
+                panels.left_min,
+                panels.left_max,
+            ))
+            .max_size(panels.left_max)
+            .show(ui, |ui| files::browser_panel(ui, state));
+        state.layout.left = Some(left.response.rect);
+    }
+    if state.panels.right {
+        let right = egui::Panel::right("material")
+            .resizable(true)
+            .min_size(panels.right_min)
+            .default_size(remembered(
+                state.prefs.right_panel_width,
+                panels.right_default,
+                panels.right_min,
+                panels.right_max,
+            ))
+            .max_size(panels.right_max)
+            .show(ui, |ui| right_panel(ui, state));
+        state.layout.right = Some(right.response.rect);
+    }
+    let central = egui::CentralPanel::default()
         .frame(egui::Frame::NONE.fill(Color32::from_gray(24)))
         .show(ui, |ui| central::central(ui, state));
+    state.layout.central = Some(central.response.rect);
     unsaved_prompt(ui, state);
+    menu::windows(ui, state);
 }
 
 /// The bottom line: warnings count (opens the log), adapter.

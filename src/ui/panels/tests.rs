@@ -572,3 +572,105 @@ fn a_missing_texture_slot_names_the_id_and_where_it_was_looked_for() {
     assert!(drew_text(&out, &format!("map 0 0x{id:08X} missing")));
     assert!(drew_text(&out, "warnings"));
 }
+
+/// Frames on one context; `events` go into the first.
+fn run_frames_with(
+    state: &mut AppState,
+    events: Vec<egui::Event>,
+    frames: usize,
+) -> egui::FullOutput {
+    let ctx = egui::Context::default();
+    let mut events = Some(events);
+    let mut last = None;
+    for _ in 0..frames {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1600.0, 900.0),
+            )),
+            events: events.take().unwrap_or_default(),
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| show(ui, state));
+        out.textures_delta.clear();
+        last = Some(out);
+    }
+    last.unwrap()
+}
+
+#[test]
+fn f1_shows_every_shortcut_and_the_menu_bar_draws() {
+    let mut state = AppState::new(std::env::temp_dir());
+    let out = run_frames_with(&mut state, Vec::new(), 2);
+    for menu in ["File", "View", "Help"] {
+        assert!(drew_text(&out, menu), "{menu} menu");
+    }
+    assert!(!state.shortcuts_open);
+    let (modifiers, key) = crate::ui::script::parse_keys("f1").unwrap();
+    let press = egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers,
+    };
+    let out = run_frames_with(&mut state, vec![press], 3);
+    assert!(state.shortcuts_open);
+    for (keys, what) in super::menu::SHORTCUTS {
+        assert!(
+            drew_text(&out, keys) && drew_text(&out, what),
+            "{keys}: {what}"
+        );
+    }
+}
+
+#[test]
+fn screenshots_get_png_an_overwrite_prompt_and_a_remembered_folder() {
+    let dir = std::env::temp_dir().join(format!("tevscope-shots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state = AppState::new(dir.clone());
+    state.screenshot_path = dir.join("shot").display().to_string();
+    state.confirm_screenshot(false);
+    assert!(state.requests.screenshot && state.overwrite_prompt.is_none());
+    assert_eq!(
+        state.screenshot_path,
+        dir.join("shot.png").display().to_string()
+    );
+    assert_eq!(state.prefs.screenshot_dir.as_deref(), Some(dir.as_path()));
+    // An existing file is asked about; "Replace" queues it.
+    state.requests = Requests::default();
+    std::fs::write(dir.join("shot.png"), b"x").unwrap();
+    state.confirm_screenshot(false);
+    assert!(!state.requests.screenshot);
+    assert_eq!(
+        state.overwrite_prompt.as_deref(),
+        Some(dir.join("shot.png").as_path())
+    );
+    let out = run_frames_with(&mut state, Vec::new(), 2);
+    assert!(drew_text(&out, "exists. Replace it?"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn opening_remembers_the_file_and_screenshots_leave_the_game_folder() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.prefs.screenshot_dir = Some("/tmp/shots-here".into());
+    let spec = demo_spec("showcase");
+    state.open(&spec);
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert_eq!(state.prefs.recent, std::slice::from_ref(&spec));
+    assert!(
+        state.screenshot_path.starts_with("/tmp/shots-here/"),
+        "{}",
+        state.screenshot_path
+    );
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    assert_eq!(state.prefs.last_open_dir.as_deref(), Some(assets.as_path()));
+    state.open(&demo_spec("worm"));
+    state.open(&spec);
+    assert_eq!(
+        state.prefs.recent,
+        [spec, demo_spec("worm")],
+        "newest first, once"
+    );
+}

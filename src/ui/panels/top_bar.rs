@@ -1,4 +1,5 @@
-//! The top bar: open, save, undo/redo, screenshot, and the one-line messages.
+//! The top bar: open, save, undo/redo, screenshot, and the one-line messages (the menus
+//! are in [`super::menu`]).
 
 use egui::{Color32, RichText, Ui};
 
@@ -7,10 +8,6 @@ use crate::ui::state::AppState;
 pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
     // Wraps onto a second line on narrow windows instead of pushing past the edge.
     ui.horizontal_wrapped(|ui| {
-        ui.strong("tevscope");
-        ui.separator();
-        ui.menu_button("File", |ui| super::export::file_menu(ui, state));
-        ui.separator();
         ui.label("Open:");
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
@@ -27,14 +24,21 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
         ui.separator();
         if ui
             .button("Screenshot")
-            .on_hover_text("Write the viewport's exact RGBA8 to the PNG path beside (F12)")
+            .on_hover_text(format!(
+                "Write the 3D view to {} (F12)",
+                state.screenshot_path
+            ))
             .clicked()
         {
-            state.requests.screenshot = true;
+            state.confirm_screenshot(false);
         }
-        ui.add(egui::TextEdit::singleline(&mut state.screenshot_path).desired_width(220.0));
-        ui.checkbox(&mut state.screenshot_transparent, "transparent")
-            .on_hover_text("Clear to transparent black for the screenshot");
+        if ui
+            .button("…")
+            .on_hover_text("Screenshot options: file, size, transparency, turntable (Ctrl+F12)")
+            .clicked()
+        {
+            state.screenshot_dialog = true;
+        }
     });
     if state.save_as_open {
         ui.horizontal(|ui| {

@@ -33,6 +33,15 @@ use super::document::MaterialEntry;
 use super::edit::MaterialEdit;
 use crate::render::OrbitCamera;
 
+/// The largest screenshot side tevscope renders (when the GPU allows it).
+pub const MAX_SCREENSHOT_SIDE: u32 = 8192;
+
+/// Encodes `image` as a PNG at `path` (temporary file, then rename).
+fn write_png(image: &RgbaImage, path: &std::path::Path) -> Result<(), String> {
+    let png = image.encode_png().map_err(|e| e.to_string())?;
+    crate::edit::write_atomically(path, &png).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// How the preview quad is composited into the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compositing {
@@ -553,41 +562,130 @@ impl Viewport {
         self.target.read_rgba(ctx).map_err(|e| e.to_string())
     }
 
+    /// The largest screenshot side: 8192, or less when the GPU's textures are smaller.
+    pub fn max_screenshot_side(ctx: &RenderContext) -> u32 {
+        ctx.device
+            .limits()
+            .max_texture_dimension_2d
+            .min(MAX_SCREENSHOT_SIDE)
+    }
+
     /// Renders one frame with `settings` (transparent black background when
-    /// `transparent`) and writes the exact target to `path` as a PNG.
+    /// `transparent`) at `size` (None: the view's own size) and reads it back. Another size
+    /// is rendered at that size into a target of its own, not scaled.
+    pub fn screenshot_image(
+        &mut self,
+        ctx: &RenderContext,
+        edit: Option<&MaterialEdit>,
+        settings: &ViewSettings,
+        transparent: bool,
+        size: Option<(u32, u32)>,
+    ) -> Result<RgbaImage, String> {
+        let (width, height) = size.unwrap_or((self.target.width, self.target.height));
+        let max = Self::max_screenshot_side(ctx);
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(format!(
+                "screenshot size {width}x{height} is outside 1..={max} (this GPU's limit{})",
+                if max < MAX_SCREENSHOT_SIDE {
+                    format!(" is {max}, below tevscope's {MAX_SCREENSHOT_SIDE}")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        if let ViewContent::Scene(sv) = &mut self.content {
+            // The same path as `tevscope render` (pipelines finished, alpha from depth
+            // when transparent), with the view's camera; without the selection tint,
+            // which is the viewer's, not the model's.
+            let highlight = sv.scene.highlight();
+            sv.scene.set_highlight(None);
+            let image = sv.scene.render_to_image(ctx, width, height, transparent);
+            sv.scene.set_highlight(highlight);
+            return image.map_err(|e| e.to_string());
+        }
+        let mut settings = *settings;
+        if transparent {
+            settings.background = [0, 0, 0, 0];
+        }
+        if (width, height) == (self.target.width, self.target.height) {
+            self.render(ctx, edit, &settings);
+            return self.read(ctx);
+        }
+        // The preview at another size: drawn into a target of that size in place of the
+        // view's own (the next frame draws the view's again).
+        let mut target = OffscreenTarget::new(ctx, width, height).map_err(|e| e.to_string())?;
+        std::mem::swap(&mut self.target, &mut target);
+        self.render(ctx, edit, &settings);
+        let image = self.read(ctx);
+        std::mem::swap(&mut self.target, &mut target);
+        image
+    }
+
+    /// [`Viewport::screenshot_image`] written to `path` as a PNG (temporary file, rename).
     pub fn save_screenshot(
         &mut self,
         ctx: &RenderContext,
         edit: Option<&MaterialEdit>,
         settings: &ViewSettings,
         transparent: bool,
+        size: Option<(u32, u32)>,
         path: &std::path::Path,
     ) -> Result<RgbaImage, String> {
         if path.as_os_str().is_empty() {
             return Err("no screenshot path given".into());
         }
-        let image = if let ViewContent::Scene(sv) = &mut self.content {
-            // The same path as `tevscope render` (pipelines finished, alpha from depth
-            // when transparent), at the viewport's size and camera; without the
-            // selection tint, which is the viewer's, not the model's.
-            let highlight = sv.scene.highlight();
-            sv.scene.set_highlight(None);
-            let image =
-                sv.scene
-                    .render_to_image(ctx, self.target.width, self.target.height, transparent);
-            sv.scene.set_highlight(highlight);
-            image.map_err(|e| e.to_string())?
-        } else {
-            let mut settings = *settings;
-            if transparent {
-                settings.background = [0, 0, 0, 0];
-            }
-            self.render(ctx, edit, &settings);
-            self.read(ctx)?
-        };
-        let png = image.encode_png().map_err(|e| e.to_string())?;
-        std::fs::write(path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+        let image = self.screenshot_image(ctx, edit, settings, transparent, size)?;
+        write_png(&image, path)?;
         Ok(image)
+    }
+
+    /// A turntable of the model view: `frames` screenshots at `size`, the camera turned
+    /// 360°/`frames` further each time, written as `<stem>_000.png`, … next to `path`.
+    /// Returns the files written.
+    pub fn save_turntable(
+        &mut self,
+        ctx: &RenderContext,
+        transparent: bool,
+        size: Option<(u32, u32)>,
+        frames: u32,
+        path: &std::path::Path,
+    ) -> Result<Vec<std::path::PathBuf>, String> {
+        if frames == 0 {
+            return Err("a turntable needs at least one frame".into());
+        }
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty())
+            .ok_or("no turntable file name given")?;
+        let dir = path.parent().unwrap_or(std::path::Path::new(""));
+        let ViewContent::Scene(sv) = &mut self.content else {
+            return Err("turntables are of the model view (open a model)".into());
+        };
+        let start = sv.scene.camera();
+        let mut written = Vec::with_capacity(frames as usize);
+        for i in 0..frames {
+            let mut camera = start;
+            camera.yaw_degrees = start.yaw_degrees + 360.0 * i as f32 / frames as f32;
+            if let ViewContent::Scene(sv) = &mut self.content {
+                sv.scene.set_camera(camera);
+            }
+            let out = dir.join(format!("{stem}_{i:03}.png"));
+            let shot = self
+                .screenshot_image(ctx, None, &ViewSettings::default(), transparent, size)
+                .and_then(|image| write_png(&image, &out));
+            if let Err(e) = shot {
+                if let ViewContent::Scene(sv) = &mut self.content {
+                    sv.scene.set_camera(start);
+                }
+                return Err(format!("turntable frame {i}: {e}"));
+            }
+            written.push(out);
+        }
+        if let ViewContent::Scene(sv) = &mut self.content {
+            sv.scene.set_camera(start);
+        }
+        Ok(written)
     }
 
     /// Reads one pixel of the target.

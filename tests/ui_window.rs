@@ -1,0 +1,420 @@
+//! The real viewer window under Xvfb, driven by a script (`tevscope view --script`): the
+//! layout at four window sizes, a pick's tint, the missing-texture checker, a big 3D-view
+//! screenshot, a turntable, a light edit, a material edit saved, and a failing step's exit.
+//!
+//! One Xvfb (started with `-displayfd`, gone when its last client leaves) and one window
+//! run serve every test here; each test checks its part of the run's files. Without Xvfb
+//! the tests say so and pass.
+
+use std::io::{BufRead as _, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+use tevscope::image::RgbaImage;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tevscope");
+const SIZES: [(u32, u32); 4] = [(1000, 700), (1366, 768), (1920, 1080), (2560, 1440)];
+/// The scratch folder, the run's output and the index of its failing step.
+struct Run {
+    dir: PathBuf,
+    output: Output,
+    failing_step: usize,
+}
+
+const SCRATCH_PREFIX: &str = "tevscope-ui-window-";
+
+/// This run's scratch folder; earlier runs' (their process gone) are removed.
+fn scratch() -> PathBuf {
+    static CLEANED: OnceLock<()> = OnceLock::new();
+    CLEANED.get_or_init(|| {
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix(SCRATCH_PREFIX)
+                && pid != std::process::id().to_string()
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    });
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// Starts Xvfb on a free display; None (with a loud message) when it is not installed.
+fn xvfb() -> Option<String> {
+    let child = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "2600x1500x24",
+            "-nolisten",
+            "tcp",
+        ])
+        // Exits when the last client (the viewer) disconnects.
+        .arg("-terminate")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("SKIPPED: the window tests need Xvfb ({e})");
+            return None;
+        }
+    };
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("Xvfb prints its display");
+    let n = line.trim();
+    assert!(!n.is_empty(), "Xvfb printed no display number");
+    Some(format!(":{n}"))
+}
+
+fn extract_demo(dir: &Path) -> PathBuf {
+    let all = dir.join("demo");
+    let out = Command::new(BIN)
+        .args([
+            "extract",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak"),
+            "-o",
+        ])
+        .arg(&all)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    all
+}
+
+/// Runs `tevscope view --script` with a hermetic config folder on `display`.
+fn view(display: &str, dir: &Path, script: &str) -> Output {
+    let path = dir.join("script.json");
+    std::fs::write(&path, script).expect("script written");
+    let xdg = dir.join("xdg");
+    std::fs::create_dir_all(&xdg).expect("xdg");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&xdg, std::fs::Permissions::from_mode(0o700)).expect("0700");
+    }
+    let backend = std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into());
+    Command::new(BIN)
+        .args(["view", "--step-timeout", "240", "--script"])
+        .arg(&path)
+        .env("WGPU_BACKEND", backend)
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        .env("TEVSCOPE_CONFIG_DIR", dir.join("config"))
+        .env("RUST_LOG", "tevscope=info")
+        .output()
+        .expect("the viewer runs")
+}
+
+/// The one scripted window every test looks at (None without Xvfb).
+fn run() -> Option<&'static Run> {
+    static RUN: OnceLock<Option<Run>> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let display = xvfb()?;
+        let dir = scratch();
+        let demo = extract_demo(&dir);
+        // The showcase model alone: its textures are missing.
+        let bare = dir.join("bare");
+        std::fs::create_dir_all(&bare).expect("folder");
+        std::fs::copy(demo.join("0xDE010002.CMDL"), bare.join("0xDE010002.CMDL")).expect("copy");
+        let d = |name: &str| dir.join(name).display().to_string();
+        let mut steps = vec![
+            format!(r#"{{"action": "open", "spec": "{}"}}"#, demo.join("0xDE010002.CMDL").display()),
+            // The UV animations stop at 0 s: frames differ only by what the steps change.
+            r#"{"action": "play_to", "seconds": 0}"#.to_string(),
+        ];
+        for (w, h) in SIZES {
+            steps.push(format!(r#"{{"action": "resize", "width": {w}, "height": {h}}}"#));
+            steps.push(r#"{"action": "wait_idle"}"#.into());
+            steps.push(format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d(&format!("layout_{w}.png"))));
+        }
+        // A pick, screenshots, lights, the missing textures, an edit, a failing open.
+        steps.extend([
+            r#"{"action": "resize", "width": 1000, "height": 700}"#.into(),
+            r#"{"action": "wait_idle"}"#.into(),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("before_pick.png")),
+            r#"{"action": "click_view", "x": 0.5, "y": 0.5}"#.into(),
+            r#"{"action": "wait_idle"}"#.into(),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("picked.png")),
+            format!(r#"{{"action": "screenshot", "path": "{}", "width": 3000, "height": 2000}}"#, d("big.png")),
+            format!(r#"{{"action": "screenshot", "path": "{}", "width": 160, "height": 120}}"#, d("lights_before.png")),
+            r#"{"action": "lights", "lights": {"ambient": [20, 20, 20, 255], "lights": [
+                {"color": [255, 40, 40, 255], "position": [0, 0, 0], "direction": [0, 1, 0],
+                 "angle_atten": [1, 0, 0], "dist_atten": [1, 0, 0]}]}}"#.into(),
+            format!(r#"{{"action": "screenshot", "path": "{}", "width": 160, "height": 120}}"#, d("lights_after.png")),
+            format!(r#"{{"action": "open", "spec": "{}"}}"#, bare.join("0xDE010002.CMDL").display()),
+            r#"{"action": "wait_idle"}"#.into(),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("missing.png")),
+            format!(r#"{{"action": "turntable", "path": "{}", "frames": 3, "width": 64, "height": 48}}"#, d("turn.png")),
+            r#"{"action": "set", "path": "/material_sets/0/materials/0/blend_source_factor", "value": 4}"#.into(),
+            format!(r#"{{"action": "save_as", "path": "{}"}}"#, d("edited.CMDL")),
+        ]);
+        let failing_step = steps.len();
+        steps.extend([
+            format!(r#"{{"action": "open", "spec": "{}"}}"#, d("no-such-file.CMDL")),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("never.png")),
+        ]);
+        let script = format!("[\n{}\n]", steps.join(",\n"));
+        let output = view(&display, &dir, &script);
+        Some(Run {
+            dir,
+            output,
+            failing_step,
+        })
+    })
+    .as_ref()
+}
+
+fn stderr(run: &Run) -> String {
+    String::from_utf8_lossy(&run.output.stderr).into_owned()
+}
+
+fn png(run: &Run, name: &str) -> RgbaImage {
+    let path = run.dir.join(name);
+    let bytes =
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}\n{}", path.display(), stderr(run)));
+    RgbaImage::decode_png(&bytes).expect("a PNG")
+}
+
+fn report(run: &Run, name: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(run.dir.join(name)).expect("layout report");
+    serde_json::from_str(&text).expect("JSON")
+}
+
+fn rect(v: &serde_json::Value) -> [f32; 4] {
+    let a: Vec<f32> = v
+        .as_array()
+        .expect("rect")
+        .iter()
+        .map(|x| x.as_f64().expect("number") as f32)
+        .collect();
+    [a[0], a[1], a[2], a[3]]
+}
+
+/// Every pixel of the 3D view a layout report names.
+fn view_pixels(report: &serde_json::Value) -> impl Iterator<Item = (u32, u32)> {
+    let [vx, vy, vw, vh] = rect(&report["view"]);
+    (vy as u32..(vy + vh) as u32)
+        .flat_map(move |y| (vx as u32..(vx + vw) as u32).map(move |x| (x, y)))
+}
+
+#[test]
+fn a_failing_step_exits_non_zero_naming_the_step() {
+    let Some(run) = run() else { return };
+    assert!(
+        !run.output.status.success(),
+        "the missing file must fail the run"
+    );
+    let err = stderr(run);
+    assert!(
+        err.contains(&format!("step {} (open)", run.failing_step)) && err.contains("no-such-file"),
+        "{err}"
+    );
+    assert!(
+        !run.dir.join("never.png").exists(),
+        "steps after the failure do not run"
+    );
+}
+
+#[test]
+fn the_view_keeps_sixty_percent_of_the_window_at_every_size() {
+    let Some(run) = run() else { return };
+    for (w, h) in SIZES {
+        let image = png(run, &format!("layout_{w}.png"));
+        assert_eq!(
+            (image.width, image.height),
+            (w, h),
+            "the whole window at {w}x{h}"
+        );
+        let r = report(run, &format!("layout_{w}.json"));
+        let [lx, _, lw, _] = rect(&r["left"]);
+        let [rx, _, _, _] = rect(&r["right"]);
+        let [vx, vy, vw, vh] = rect(&r["view"]);
+        // What shows between the side panels (the central panel's rect may reach under
+        // them).
+        let (left_edge, right_edge) = (lx + lw, rx);
+        assert!(
+            right_edge - left_edge >= 0.6 * w as f32 - 0.5,
+            "{w}x{h}: {} between the panels",
+            right_edge - left_edge
+        );
+        let visible = (vx + vw).min(right_edge) - vx;
+        assert!(
+            visible + 16.0 >= 0.6 * w as f32 - 0.5,
+            "{w}x{h}: view {visible} wide"
+        );
+        // Pixels: the central panel's grey margin left of the view, the view's own
+        // background right inside it and at its visible right edge, at mid-height.
+        let y = (vy + vh / 2.0) as u32;
+        let margin = image.pixel(((left_edge + vx) / 2.0) as u32, y);
+        let inside = image.pixel(vx as u32 + 2, y);
+        assert_eq!(
+            margin[..3],
+            [24, 24, 24],
+            "{w}x{h}: central fill at the margin"
+        );
+        assert_ne!(
+            inside[..3],
+            margin[..3],
+            "{w}x{h}: the view starts where reported"
+        );
+        let right = image.pixel((vx + visible) as u32 - 2, y);
+        assert_eq!(
+            right[..3],
+            inside[..3],
+            "{w}x{h}: the view's background at its right edge"
+        );
+    }
+}
+
+#[test]
+fn a_pick_selects_and_tints_the_surface() {
+    let Some(run) = run() else { return };
+    let before = png(run, "before_pick.png");
+    let after = png(run, "picked.png");
+    let r = report(run, "picked.json");
+    let picked = r["picked_material"]
+        .as_u64()
+        .expect("the centre hits a surface");
+    assert_eq!(
+        r["selected_material"].as_u64(),
+        Some(picked),
+        "the pick selects"
+    );
+    assert_eq!(
+        report(run, "before_pick.json")["selected_material"].as_u64(),
+        Some(0)
+    );
+    assert_ne!(
+        picked, 0,
+        "the centre is not material 0 (else the tint would not move)"
+    );
+    // The tint moves from material 0 to the picked one: many view pixels change, far
+    // from the click's marker too.
+    let [vx, vy, vw, vh] = rect(&r["view"]);
+    let (mx, my) = (vx + vw / 2.0, vy + vh / 2.0);
+    let changed = view_pixels(&r)
+        .filter(|&(x, y)| (x as f32 - mx).hypot(y as f32 - my) > 12.0)
+        .filter(|&(x, y)| before.pixel(x, y) != after.pixel(x, y))
+        .count();
+    assert!(changed > 200, "only {changed} pixels changed");
+}
+
+#[test]
+fn missing_textures_draw_the_magenta_checker() {
+    let Some(run) = run() else { return };
+    let image = png(run, "missing.png");
+    let r = report(run, "missing.json");
+    let (mut magenta, mut dark) = (0, 0);
+    for (x, y) in view_pixels(&r) {
+        let [red, g, b, _] = image.pixel(x, y).map(i32::from);
+        if red > 2 * g + 60 && b > 2 * g + 60 && (red - b).abs() < 50 {
+            magenta += 1;
+        } else if red + g + b < 30 {
+            dark += 1;
+        }
+    }
+    assert!(
+        magenta > 500 && dark > 200,
+        "magenta {magenta}, black {dark}"
+    );
+}
+
+#[test]
+fn a_view_screenshot_is_rendered_at_the_asked_size() {
+    let Some(run) = run() else { return };
+    let big = png(run, "big.png");
+    assert_eq!((big.width, big.height), (3000, 2000));
+    // Something was drawn, not only the background.
+    let first = big.pixel(0, 0);
+    assert!(big.pixels.chunks_exact(4).any(|p| p != first));
+    for i in 0..3 {
+        let frame = png(run, &format!("turn_{i:03}.png"));
+        assert_eq!((frame.width, frame.height), (64, 48), "turntable frame {i}");
+    }
+    assert_ne!(
+        png(run, "turn_000.png").pixels,
+        png(run, "turn_001.png").pixels,
+        "it turns"
+    );
+}
+
+#[test]
+fn a_light_edit_changes_the_pixels() {
+    let Some(run) = run() else { return };
+    let before = png(run, "lights_before.png");
+    let after = png(run, "lights_after.png");
+    assert_eq!((before.width, before.height), (160, 120));
+    let changed = before
+        .pixels
+        .chunks_exact(4)
+        .zip(after.pixels.chunks_exact(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(changed > 1000, "only {changed} pixels changed");
+}
+
+#[test]
+fn a_set_action_edits_the_model_and_save_as_writes_it() {
+    let Some(run) = run() else { return };
+    let edited = run.dir.join("edited.CMDL");
+    let out = Command::new(BIN)
+        .args(["info", "--json"])
+        .arg(&edited)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        info["material_sets"][0]["materials"][0]["blend_source_factor"],
+        serde_json::json!(4)
+    );
+}
+
+#[test]
+fn a_bad_script_fails_before_any_window_naming_the_step() {
+    let dir = scratch();
+    let path = dir.join("bad.json");
+    std::fs::write(
+        &path,
+        r#"[{"action": "wait_idle"}, {"action": "click", "x": 1}]"#,
+    )
+    .expect("written");
+    let out = Command::new(BIN)
+        .args(["view", "--script"])
+        .arg(&path)
+        .env("TEVSCOPE_CONFIG_DIR", dir.join("config"))
+        // No display: the script is refused before a window is asked for.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("step 1 (click)") && err.contains("missing field `y`"),
+        "{err}"
+    );
+}
