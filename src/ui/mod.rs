@@ -17,6 +17,7 @@ pub mod document;
 pub mod edit;
 pub mod editing;
 pub mod export;
+pub mod lights;
 pub mod panels;
 pub mod state;
 pub mod view_sync;

@@ -134,6 +134,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
             }
+            super::lights::gizmos(ui, state, response.rect);
             return;
         }
         if let Some(camera) = state.settings.orbit.as_mut() {
