@@ -354,7 +354,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                     egui::FontId::proportional(12.0),
                     if is_selected { SELECTED } else { Color32::WHITE },
                 );
-                let hit = ui.interact(sq, egui::Id::new(("light_gizmo", i)), egui::Sense::click());
+                let hit = ui.interact(sq, ui.scope_id().with(("light_gizmo", i)), egui::Sense::click());
                 if hit.clicked() {
                     picked = Some(i);
                 }
@@ -373,7 +373,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                     label(a);
                     let hit = ui.interact(
                         egui::Rect::from_center_size(a, vec2(14.0, 14.0)),
-                        egui::Id::new(("light_gizmo", i)),
+                        ui.scope_id().with(("light_gizmo", i)),
                         egui::Sense::click(),
                     );
                     if hit.clicked() {
@@ -392,7 +392,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                 label(c);
                 let hit = ui.interact(
                     egui::Rect::from_center_size(c, vec2(16.0, 16.0)),
-                    egui::Id::new(("light_gizmo", i)),
+                    ui.scope_id().with(("light_gizmo", i)),
                     egui::Sense::click_and_drag(),
                 );
                 if hit.clicked() || hit.drag_started() {
@@ -475,5 +475,212 @@ fn spot_cone(
                 painter.line_segment([a, points[k]], thin);
             }
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::super::tests::{demo_spec, drew_text, run_frame};
+    use crate::gx::lights::{
+        Falloff, GxLight, LightPreset, LightSet, PrimeLightType, spot_attenuation,
+    };
+    use crate::ui::state::{AppState, LightChoice, RightTab};
+
+    fn state() -> AppState {
+        AppState::new(std::env::temp_dir())
+    }
+
+    fn lights_of(set: &LightSet) -> &[GxLight] {
+        &set.lights
+    }
+
+    #[test]
+    fn add_remove_duplicate_and_edits_bump_the_revision() {
+        let mut s = state();
+        assert_eq!(s.light_set, LightPreset::Basic.light_set());
+        s.camera.target = [1.0, 2.0, 3.0];
+        let r0 = s.lights_revision;
+        s.add_light(PrimeLightType::Spot);
+        assert_eq!(s.lights_revision, r0 + 1);
+        assert_eq!(s.lights, LightChoice::Edited);
+        assert_eq!(s.light_editor.selected, Some(2));
+        // Added at the camera's target, and it is now a GX light of the set.
+        assert_eq!(s.light_editor.records[2].position, [1.0, 2.0, 3.0]);
+        assert_eq!(lights_of(&s.light_set).len(), 2);
+        assert_eq!(lights_of(&s.light_set)[1].position, [1.0, 2.0, 3.0]);
+        s.duplicate_light(2);
+        assert_eq!(s.lights_revision, r0 + 2);
+        assert_eq!(s.light_editor.records.len(), 4);
+        assert_eq!(s.light_editor.selected, Some(3));
+        // An edit that changes nothing does not re-upload.
+        assert!(!s.edit_light(3, |r| r.brightness = 1.0));
+        assert_eq!(s.lights_revision, r0 + 2);
+        assert!(s.edit_light(3, |r| r.position[0] = -4.0));
+        assert_eq!(s.lights_revision, r0 + 3);
+        assert_eq!(lights_of(&s.light_set)[2].position, [-4.0, 2.0, 3.0]);
+        s.remove_light(1);
+        assert_eq!(s.lights_revision, r0 + 4);
+        assert_eq!(s.light_editor.selected, Some(1));
+        assert_eq!(lights_of(&s.light_set).len(), 2);
+        assert!(
+            lights_of(&s.light_set)
+                .iter()
+                .all(|l| l.angle_atten != [1.0, 0.0, 0.0])
+        );
+        // Removing the ambient record leaves a black ambient, as an area layer without one.
+        s.remove_light(0);
+        assert_eq!(s.light_set.ambient, [0, 0, 0, 255]);
+        assert!(!s.edit_light(9, |r| r.brightness = 2.0));
+        s.remove_light(9);
+        assert_eq!(s.lights_revision, r0 + 5);
+    }
+
+    #[test]
+    fn edits_give_the_engines_attenuation_coefficients() {
+        let mut s = state();
+        s.set_lights(LightChoice::None);
+        s.add_light(PrimeLightType::Spot);
+        s.add_light(PrimeLightType::Custom);
+        let gx = |s: &AppState, i: usize| lights_of(&s.light_set)[i];
+        // Spot: the full cone is halved, COS2 coefficients.
+        s.edit_light(1, |r| r.spot_cutoff = 60.0);
+        assert_eq!(gx(&s, 0).angle_atten, spot_attenuation(30.0));
+        s.edit_light(1, |r| r.spot_cutoff = 200.0);
+        assert_eq!(gx(&s, 0).angle_atten, [1.0, 0.0, 0.0]);
+        // Falloff and brightness set the one distance coefficient.
+        for (falloff, q, k) in [
+            (Falloff::Constant, 4.0, [0.5, 0.0, 0.0]),
+            (Falloff::Linear, 2.0, [0.0, 125.0, 0.0]),
+            (Falloff::Quadratic, 2.0, [0.0, 0.0, 12500.0]),
+            (Falloff::Linear, 0.0, [0.0, 250.0 / 1e-6, 0.0]),
+        ] {
+            s.edit_light(2, |r| {
+                r.falloff = falloff.word();
+                r.brightness = q;
+            });
+            assert_eq!(gx(&s, 1).dist_atten, k, "{falloff:?} q {q}");
+            assert_eq!(gx(&s, 1).angle_atten, [1.0, 0.0, 0.0]);
+        }
+        // Colour goes to 8 bits by truncation; ambient is colour × brightness.
+        s.edit_light(0, |r| {
+            r.color = [0.5, 1.0, 0.0, 1.0];
+            r.brightness = 1.5;
+        });
+        assert_eq!(s.light_set.ambient, [191, 255, 0, 255]);
+        // A spot turned into a directional light is far along −direction.
+        s.edit_light(1, |r| {
+            r.light_type = PrimeLightType::Directional.word();
+            r.direction = crate::ui::lights::direction_from_angles(0.0, -90.0);
+        });
+        let d = gx(&s, 0);
+        assert_eq!(d.dist_atten, [1.0, 0.0, 0.0]);
+        assert!((d.position[2] - 1_048_576.0).abs() < 1.0, "{:?}", d.position);
+    }
+
+    #[test]
+    fn directions_round_trip_through_yaw_and_pitch() {
+        use crate::ui::lights::{angles_of_direction, direction_from_angles};
+        for (yaw, pitch) in [(0.0, 0.0), (30.0, -45.0), (-120.0, 10.0), (179.0, 89.0)] {
+            let d = direction_from_angles(yaw, pitch);
+            let len = glam::Vec3::from(d).length();
+            assert!((len - 1.0).abs() < 1e-6);
+            let (y, p) = angles_of_direction(d);
+            assert!((y - yaw).abs() < 1e-3 && (p - pitch).abs() < 1e-3, "{y} {p}");
+        }
+        assert_eq!(angles_of_direction([0.0; 3]), (0.0, 0.0));
+    }
+
+    #[test]
+    fn a_saved_light_set_loads_back_and_bad_files_are_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("tevscope-lights-ui-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rig.json");
+        let mut s = state();
+        s.add_light(PrimeLightType::Custom);
+        s.add_light(PrimeLightType::Spot);
+        s.edit_light(3, |r| r.color = [0.2, 0.4, 0.6, 1.0]);
+        assert!(s.save_light_file(&path), "{:?}", s.light_editor.error);
+        let (records, set) = (s.light_editor.records.clone(), s.light_set.clone());
+        // No temporary file is left next to it.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        s.set_lights(LightChoice::None);
+        assert_ne!(s.light_set, set);
+        let before = s.lights_revision;
+        assert!(s.load_light_file(&path));
+        assert_eq!(s.light_editor.records, records);
+        assert_eq!(s.light_set, set);
+        assert_eq!(s.lights_revision, before + 1);
+        assert_eq!(s.lights, LightChoice::File(path.display().to_string()));
+        // The same file through the Start-from choice.
+        s.set_lights(LightChoice::Basic);
+        s.set_lights(LightChoice::File(path.display().to_string()));
+        assert_eq!(s.light_set, set);
+        // A broken file: the error names the file and the field, the lights stay.
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replacen("\"brightness\"", "\"brightnes\"", 1);
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, text).unwrap();
+        let before = s.lights_revision;
+        assert!(!s.load_light_file(&bad));
+        let e = s.light_editor.error.clone().unwrap();
+        assert!(
+            e.contains("bad.json") && e.contains("lights[0]") && e.contains("brightnes"),
+            "{e}"
+        );
+        assert_eq!((s.lights_revision, &s.light_set), (before, &set));
+        // Saving where no file can be written names the path.
+        assert!(!s.save_light_file(&dir.join("missing/rig.json")));
+        assert!(s.light_editor.error.as_ref().unwrap().contains("missing"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_room_offers_its_layers_and_the_tab_and_gizmos_draw() {
+        let mut s = state();
+        s.open(&demo_spec("room"));
+        assert!(s.load_error.is_none(), "{:?}", s.load_error);
+        let starts = s.light_starts();
+        let room_layer1 = starts
+            .iter()
+            .find(|(c, _)| matches!(c, LightChoice::AreaLayer(l, _, 1) if l.contains("room")))
+            .cloned()
+            .expect("the room's layer 1 is offered");
+        let room_layer0 = starts
+            .iter()
+            .find(|(c, _)| matches!(c, LightChoice::Area(l, _) if l.contains("room")))
+            .cloned()
+            .expect("the room's layer 0 is offered");
+        assert_eq!(room_layer0.1, Some(4));
+        s.set_lights(room_layer0.0.clone());
+        assert!(s.load_error.is_none(), "{:?}", s.load_error);
+        let kinds: Vec<_> = s.light_editor.records.iter().map(|r| r.kind()).collect();
+        for k in PrimeLightType::ALL {
+            assert!(kinds.contains(&k), "{k:?} in {kinds:?}");
+        }
+        let layer0 = s.light_set.clone();
+        s.set_lights(room_layer1.0);
+        assert_ne!(s.light_set, layer0);
+        s.set_lights(room_layer0.0);
+        assert_eq!(s.light_set, layer0);
+        // The tab and the gizmos draw with a light of each kind selected in turn.
+        s.tab = RightTab::Lights;
+        s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+        for i in 0..kinds.len() {
+            s.light_editor.selected = Some(i);
+            let out = run_frame(&mut s);
+            assert!(drew_text(&out, "Start from"));
+            assert!(drew_text(&out, "ambient"));
+            let derived = if kinds[i] == PrimeLightType::LocalAmbient {
+                "ambient register"
+            } else {
+                "k = ("
+            };
+            assert!(drew_text(&out, derived), "derived GX values of light {i}");
+        }
+        let revision = s.lights_revision;
+        run_frame(&mut s);
+        assert_eq!(s.lights_revision, revision, "drawing edits nothing");
     }
 }

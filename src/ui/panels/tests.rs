@@ -6,7 +6,7 @@ use super::show;
 use crate::ui::editing::{Answer, Pending};
 use crate::ui::state::{AppState, LightChoice, Requests, RightTab, ViewMode};
 
-fn run_frame(state: &mut AppState) -> egui::FullOutput {
+pub(super) fn run_frame(state: &mut AppState) -> egui::FullOutput {
     let ctx = egui::Context::default();
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
@@ -20,7 +20,7 @@ fn run_frame(state: &mut AppState) -> egui::FullOutput {
     out
 }
 
-fn demo_spec(name: &str) -> String {
+pub(super) fn demo_spec(name: &str) -> String {
     let pak = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
     format!("{}:{name}", pak.display())
 }
@@ -173,7 +173,7 @@ fn scratch_model(name: &str) -> Option<(std::path::PathBuf, String)> {
 }
 
 /// Whether any text drawn this frame contains `needle`.
-fn drew_text(out: &egui::FullOutput, needle: &str) -> bool {
+pub(super) fn drew_text(out: &egui::FullOutput, needle: &str) -> bool {
     fn walk(shape: &egui::Shape, needle: &str) -> bool {
         match shape {
             egui::Shape::Text(t) => t.galley.text().contains(needle),
