@@ -174,6 +174,7 @@ mod tests {
             .collect();
         out[2].color = [0.1, 0.2, 0.3, 1.0];
         out[2].spot_cutoff = 37.5;
+        out[1].falloff = Falloff::Linear.word();
         out[3].falloff = Falloff::Quadratic.word();
         out[3].brightness = 0.125;
         out

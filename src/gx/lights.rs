@@ -194,23 +194,24 @@ impl PrimeLight {
         PrimeLightType::from_word(self.light_type)
     }
 
-    /// A new light of `kind` as the Lights panel adds it: white, brightness 1, at `position`;
-    /// spot and directional lights point down and forward (−Z, +Y is the actors' front),
-    /// spots with a 60° cone; point and spot lights fall off linearly.
+    /// A new light of `kind` as the Lights panel adds it: white at `position`; spot and
+    /// directional lights point down and forward (−Z, +Y is the actors' front), spots with
+    /// a 60° cone. Constant falloff; point and spot lights get brightness 2, so k0 = 1 and
+    /// they light at full colour at any distance until the falloff is changed.
     pub fn new(kind: PrimeLightType, position: [f32; 3]) -> Self {
-        let (falloff, spot_cutoff) = match kind {
-            PrimeLightType::Spot => (Falloff::Linear, 60.0),
-            PrimeLightType::Custom => (Falloff::Linear, 0.0),
-            _ => (Falloff::Constant, 0.0),
+        let (brightness, spot_cutoff) = match kind {
+            PrimeLightType::Spot => (2.0, 60.0),
+            PrimeLightType::Custom => (2.0, 0.0),
+            _ => (1.0, 0.0),
         };
         Self {
             light_type: kind.word(),
             color: [1.0; 4],
             position,
             direction: [0.0, 0.447_213_6, -0.894_427_2],
-            brightness: 1.0,
+            brightness,
             spot_cutoff,
-            falloff: falloff.word(),
+            falloff: Falloff::Constant.word(),
         }
     }
 

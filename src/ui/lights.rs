@@ -105,12 +105,16 @@ impl AppState {
         true
     }
 
-    /// Adds a light of `kind` at the camera's target (where the user is looking) and
-    /// selects it.
+    /// Adds a light of `kind` halfway between the eye and the camera's target (so it is in
+    /// view and lights what is looked at; a spot points at the target) and selects it.
     pub fn add_light(&mut self, kind: PrimeLightType) {
-        self.light_editor
-            .records
-            .push(PrimeLight::new(kind, self.camera.target));
+        let target = Vec3::from(self.camera.target);
+        let at = target + (self.camera.eye() - target) * 0.5;
+        let mut light = PrimeLight::new(kind, at.to_array());
+        if kind == PrimeLightType::Spot {
+            light.direction = (target - at).normalize_or(Vec3::NEG_Z).to_array();
+        }
+        self.light_editor.records.push(light);
         self.light_editor.selected = Some(self.light_editor.records.len() - 1);
         self.lights_edited();
     }

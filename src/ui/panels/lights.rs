@@ -505,18 +505,23 @@ mod tests {
         assert_eq!(s.lights_revision, r0 + 1);
         assert_eq!(s.lights, LightChoice::Edited);
         assert_eq!(s.light_editor.selected, Some(2));
-        // Added at the camera's target, and it is now a GX light of the set.
-        assert_eq!(s.light_editor.records[2].position, [1.0, 2.0, 3.0]);
+        // Added between the eye and the target, pointing at the target, and it is now a GX
+        // light of the set.
+        let at = (glam::Vec3::from(s.camera.target) + s.camera.eye()) * 0.5;
+        let spot = s.light_editor.records[2];
+        assert!((glam::Vec3::from(spot.position) - at).length() < 1e-4);
+        let to_target = (glam::Vec3::from(s.camera.target) - at).normalize();
+        assert!((glam::Vec3::from(spot.direction) - to_target).length() < 1e-5);
         assert_eq!(lights_of(&s.light_set).len(), 2);
-        assert_eq!(lights_of(&s.light_set)[1].position, [1.0, 2.0, 3.0]);
+        assert_eq!(lights_of(&s.light_set)[1].position, spot.position);
         s.duplicate_light(2);
         assert_eq!(s.lights_revision, r0 + 2);
         assert_eq!(s.light_editor.records.len(), 4);
         assert_eq!(s.light_editor.selected, Some(3));
         // An edit that changes nothing does not re-upload.
-        assert!(!s.edit_light(3, |r| r.brightness = 1.0));
+        assert!(!s.edit_light(3, |r| r.brightness = 2.0));
         assert_eq!(s.lights_revision, r0 + 2);
-        assert!(s.edit_light(3, |r| r.position[0] = -4.0));
+        assert!(s.edit_light(3, |r| r.position = [-4.0, 2.0, 3.0]));
         assert_eq!(s.lights_revision, r0 + 3);
         assert_eq!(lights_of(&s.light_set)[2].position, [-4.0, 2.0, 3.0]);
         s.remove_light(1);
