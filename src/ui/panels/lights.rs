@@ -391,7 +391,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                 painter.circle_stroke(c, 6.0, outline);
                 label(c);
                 let hit = ui.interact(
-                    egui::Rect::from_center_size(c, vec2(16.0, 16.0)),
+                    egui::Rect::from_center_size(c, vec2(22.0, 22.0)),
                     ui.scope_id().with(("light_gizmo", i)),
                     egui::Sense::click_and_drag(),
                 );
@@ -639,6 +639,80 @@ mod tests {
         assert!(!s.save_light_file(&dir.join("missing/rig.json")));
         assert!(s.light_editor.error.as_ref().unwrap().contains("missing"));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Where the gizmo of light `i` was drawn: its number's text sits up-right of it.
+    fn gizmo_centre(out: &egui::FullOutput, i: usize) -> Option<egui::Pos2> {
+        out.shapes.iter().find_map(|c| match &c.shape {
+            egui::Shape::Text(t) if t.galley.text() == i.to_string() => {
+                Some(t.pos + egui::vec2(-9.0, t.galley.rect.height() + 9.0))
+            }
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn dragging_a_gizmo_moves_its_light_not_the_camera() {
+        let mut s = state();
+        s.open(&demo_spec("room"));
+        let layer0 = s
+            .light_starts()
+            .into_iter()
+            .find(|(c, _)| matches!(c, LightChoice::Area(l, _) if l.contains("room")))
+            .unwrap()
+            .0;
+        s.set_lights(layer0);
+        let spot = s
+            .light_editor
+            .records
+            .iter()
+            .position(|r| r.kind() == PrimeLightType::Spot)
+            .unwrap();
+        s.viewport_texture = Some((egui::TextureId::User(1), [900, 600]));
+        s.frame_pending = false;
+        let ctx = egui::Context::default();
+        let mut frame = |s: &mut AppState, events: Vec<egui::Event>| {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1600.0, 900.0),
+                )),
+                events,
+                ..Default::default()
+            };
+            let mut out = ctx.run_ui(input, |ui| super::super::show(ui, s));
+            out.textures_delta.clear();
+            out
+        };
+        let mut out = frame(&mut s, vec![]);
+        for _ in 0..3 {
+            out = frame(&mut s, vec![]);
+        }
+        let at = gizmo_centre(&out, spot).expect("the spot's gizmo is drawn");
+        let camera = s.camera;
+        let before = s.light_editor.records[spot].position;
+        let button = |pos, pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        };
+        frame(&mut s, vec![egui::Event::PointerMoved(at)]);
+        frame(&mut s, vec![button(at, true)]);
+        let mut p = at;
+        for _ in 0..6 {
+            p += egui::vec2(10.0, 5.0);
+            frame(&mut s, vec![egui::Event::PointerMoved(p)]);
+        }
+        frame(&mut s, vec![button(p, false)]);
+        assert_eq!(s.camera, camera, "the camera stays");
+        assert_eq!(s.light_editor.selected, Some(spot));
+        let after = s.light_editor.records[spot].position;
+        assert_ne!(after, before);
+        // It followed the cursor.
+        let out = frame(&mut s, vec![]);
+        let moved = gizmo_centre(&out, spot).unwrap();
+        assert!((moved - p).length() < 2.0, "{moved:?} vs {p:?}");
     }
 
     #[test]
