@@ -29,12 +29,18 @@ fn scene(ctx: &RenderContext, spec: &str) -> Scene {
 fn rig(centre: [f32; 3]) -> Vec<PrimeLight> {
     let mut ambient = PrimeLight::new(PrimeLightType::LocalAmbient, [0.0; 3]);
     ambient.color = [0.2, 0.2, 0.25, 1.0];
-    let mut point = PrimeLight::new(PrimeLightType::Custom, [centre[0], centre[1] + 2.0, centre[2]]);
+    let mut point = PrimeLight::new(
+        PrimeLightType::Custom,
+        [centre[0], centre[1] + 2.0, centre[2]],
+    );
     point.color = [1.0, 0.2, 0.1, 1.0];
     // Constant falloff: k0 = 2/q, so brightness 2 gives the full colour at any distance.
     point.falloff = Falloff::Constant.word();
     point.brightness = 2.0;
-    let mut spot = PrimeLight::new(PrimeLightType::Spot, [centre[0], centre[1], centre[2] + 3.0]);
+    let mut spot = PrimeLight::new(
+        PrimeLightType::Spot,
+        [centre[0], centre[1], centre[2] + 3.0],
+    );
     spot.color = [0.1, 1.0, 0.3, 1.0];
     spot.direction = [0.0, 0.0, -1.0];
     spot.spot_cutoff = 90.0;
@@ -42,6 +48,9 @@ fn rig(centre: [f32; 3]) -> Vec<PrimeLight> {
     spot.brightness = 2.0;
     vec![ambient, point, spot]
 }
+
+/// One edit of the records, named.
+type Edit = fn(&mut Vec<PrimeLight>);
 
 fn differing(a: &RgbaImage, b: &RgbaImage) -> usize {
     a.pixels
@@ -67,8 +76,8 @@ fn light_edits_change_pixels_but_compile_nothing() {
         let before = scene.render_to_image(&ctx, w, h, false).expect("render");
         let pipelines = ctx.pipelines.len();
         assert!(pipelines > 0, "{name}: the cache counts its pipelines");
-        // Each edit the Lights tab makes: colour, brightness, falloff, position, cutoff.
-        let edits: [(&str, fn(&mut Vec<PrimeLight>)); 4] = [
+        // Edits the Lights tab makes: colour, brightness, removal.
+        let edits: [(&str, Edit); 4] = [
             ("point colour", |r| r[1].color = [0.1, 0.3, 1.0, 1.0]),
             ("point brightness", |r| r[1].brightness = 8.0),
             ("ambient colour", |r| r[0].color = [0.6, 0.5, 0.1, 1.0]),
@@ -125,8 +134,18 @@ fn a_light_set_from_json_renders_as_the_set_built_in_code() {
     assert_eq!(differing(&a, &b), 0);
     assert!(differing(&a, &other) > 50, "the rig lights the model");
     // A broken file is refused with its name and the field.
-    std::fs::write(&path, light_file::to_json(&records).replace("\"kind\": \"spot\"", "\"kind\": \"laser\"")).expect("write");
-    let e = format!("{:#}", scene_lights(Some(&path_text), &[]).expect_err("bad kind"));
-    assert!(e.contains("rig.json") && e.contains("lights[2]") && e.contains("laser"), "{e}");
+    std::fs::write(
+        &path,
+        light_file::to_json(&records).replace("\"kind\": \"spot\"", "\"kind\": \"laser\""),
+    )
+    .expect("write");
+    let e = format!(
+        "{:#}",
+        scene_lights(Some(&path_text), &[]).expect_err("bad kind")
+    );
+    assert!(
+        e.contains("rig.json") && e.contains("lights[2]") && e.contains("laser"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

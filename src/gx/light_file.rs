@@ -85,10 +85,7 @@ impl Entry {
             .iter()
             .find(|(_, v)| v.iter().any(|x| !x.is_finite()))
         {
-            return Err(LightFileError::NotFinite {
-                index,
-                field: *field,
-            });
+            return Err(LightFileError::NotFinite { index, field });
         }
         Ok(PrimeLight {
             light_type: self.kind.word(),
@@ -261,7 +258,11 @@ mod tests {
         ];
         for (text, expect) in cases {
             let e = from_json(&text).expect_err(expect);
-            assert!(message(&e).contains(expect), "{expect:?} in {}", message(&e));
+            assert!(
+                message(&e).contains(expect),
+                "{expect:?} in {}",
+                message(&e)
+            );
         }
     }
 
@@ -289,6 +290,10 @@ mod tests {
         let mut records = one_of_each();
         records[1].position[0] = f32::NAN;
         let e = from_json(&to_json(&records)).expect_err("null position");
-        assert!(message(&e).starts_with("lights[1]: invalid type: null"), "{}", message(&e));
+        assert!(
+            message(&e).starts_with("lights[1]: invalid type: null"),
+            "{}",
+            message(&e)
+        );
     }
 }

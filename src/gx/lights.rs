@@ -44,7 +44,12 @@ impl PrimeLightType {
             Self::Spot => 3,
         }
     }
-    pub const ALL: [Self; 4] = [Self::LocalAmbient, Self::Directional, Self::Spot, Self::Custom];
+    pub const ALL: [Self; 4] = [
+        Self::LocalAmbient,
+        Self::Directional,
+        Self::Spot,
+        Self::Custom,
+    ];
     /// Name as in the conformance JSON (`local_ambient`, `directional`, `spot`, `custom`).
     pub fn name(self) -> &'static str {
         match self {

@@ -209,10 +209,7 @@ impl OrbitCamera {
         let ndc = self
             .clip_from_view(size[0] / size[1].max(1e-4))
             .project_point3(v);
-        Some([
-            (ndc.x * 0.5 + 0.5) * size[0],
-            (0.5 - ndc.y * 0.5) * size[1],
-        ])
+        Some([(ndc.x * 0.5 + 0.5) * size[0], (0.5 - ndc.y * 0.5) * size[1]])
     }
 
     /// The world offset that moves point `p` by a drag of (dx, dy) in a view `height` units

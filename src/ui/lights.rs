@@ -30,8 +30,11 @@ pub struct LightEditor {
     pub error: Option<String>,
     /// Area light layers offered as starting points, read once per list of areas:
     /// (the areas, their layer choices with light counts).
-    pub(crate) layer_cache: Option<(Vec<(String, String)>, Vec<(LightChoice, usize)>)>,
+    pub(crate) layer_cache: Option<LayerCache>,
 }
+
+/// The areas (label, spec) the cache was read for, and their layers with light counts.
+pub(crate) type LayerCache = (Vec<(String, String)>, Vec<(LightChoice, usize)>);
 
 impl LightEditor {
     pub fn new() -> Self {

@@ -102,10 +102,18 @@ fn start_and_files(ui: &mut Ui, state: &mut AppState) {
         }
     });
     ui.horizontal(|ui| {
-        if ui.button("Save…").on_hover_text("Write a light set (JSON)").clicked() {
+        if ui
+            .button("Save…")
+            .on_hover_text("Write a light set (JSON)")
+            .clicked()
+        {
             state.light_file_dialog(true);
         }
-        if ui.button("Load…").on_hover_text("Read a light set (JSON)").clicked() {
+        if ui
+            .button("Load…")
+            .on_hover_text("Read a light set (JSON)")
+            .clicked()
+        {
             state.light_file_dialog(false);
         }
     });
@@ -193,7 +201,9 @@ fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
             }
             ui.end_row();
             ui.label("Colour");
-            changed |= ui.color_edit_button_rgba_unmultiplied(&mut r.color).changed();
+            changed |= ui
+                .color_edit_button_rgba_unmultiplied(&mut r.color)
+                .changed();
             ui.end_row();
             ui.label("Brightness").on_hover_text(
                 "The record's q: ambient colour × q; point and spot lights divide their \
@@ -291,7 +301,7 @@ fn derived(ui: &mut Ui, r: &PrimeLight) {
             )
         }
     };
-    ui.add(egui::Label::new(RichText::new(text).monospace().small()).wrap());
+    ui.add(egui::Label::new(RichText::new(text).monospace()).wrap());
 }
 
 const SELECTED: Color32 = Color32::YELLOW;
@@ -305,11 +315,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
     }
     let camera = state.camera;
     let size = [rect.width(), rect.height()];
-    let to_screen = |p: Vec3| {
-        camera
-            .project(p, size)
-            .map(|[x, y]| rect.min + vec2(x, y))
-    };
+    let to_screen = |p: Vec3| camera.project(p, size).map(|[x, y]| rect.min + vec2(x, y));
     let painter = ui.painter_at(rect);
     // World length of the spot cones and direction arrows: a fixed share of the view.
     let reach = camera.distance * 0.15;
@@ -336,7 +342,11 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                 egui::Align2::LEFT_BOTTOM,
                 i.to_string(),
                 egui::FontId::monospace(12.0),
-                if is_selected { SELECTED } else { Color32::WHITE },
+                if is_selected {
+                    SELECTED
+                } else {
+                    Color32::WHITE
+                },
             );
         };
         let dir = Vec3::from(r.direction).normalize_or(Vec3::NEG_Z);
@@ -352,9 +362,17 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                     egui::Align2::LEFT_CENTER,
                     format!("{i} ambient"),
                     egui::FontId::proportional(12.0),
-                    if is_selected { SELECTED } else { Color32::WHITE },
+                    if is_selected {
+                        SELECTED
+                    } else {
+                        Color32::WHITE
+                    },
                 );
-                let hit = ui.interact(sq, ui.scope_id().with(("light_gizmo", i)), egui::Sense::click());
+                let hit = ui.interact(
+                    sq,
+                    ui.scope_id().with(("light_gizmo", i)),
+                    egui::Sense::click(),
+                );
                 if hit.clicked() {
                     picked = Some(i);
                 }
@@ -385,7 +403,15 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                 let p = Vec3::from(r.position);
                 let Some(c) = to_screen(p) else { continue };
                 if kind == PrimeLightType::Spot {
-                    spot_cone(&painter, &to_screen, p, dir, r.spot_cutoff * 0.5, reach, line);
+                    spot_cone(
+                        &painter,
+                        &to_screen,
+                        p,
+                        dir,
+                        r.spot_cutoff * 0.5,
+                        reach,
+                        line,
+                    );
                 }
                 painter.circle_filled(c, 6.0, colour);
                 painter.circle_stroke(c, 6.0, outline);
@@ -580,7 +606,11 @@ mod tests {
         });
         let d = gx(&s, 0);
         assert_eq!(d.dist_atten, [1.0, 0.0, 0.0]);
-        assert!((d.position[2] - 1_048_576.0).abs() < 1.0, "{:?}", d.position);
+        assert!(
+            (d.position[2] - 1_048_576.0).abs() < 1.0,
+            "{:?}",
+            d.position
+        );
     }
 
     #[test]
@@ -591,7 +621,10 @@ mod tests {
             let len = glam::Vec3::from(d).length();
             assert!((len - 1.0).abs() < 1e-6);
             let (y, p) = angles_of_direction(d);
-            assert!((y - yaw).abs() < 1e-3 && (p - pitch).abs() < 1e-3, "{y} {p}");
+            assert!(
+                (y - yaw).abs() < 1e-3 && (p - pitch).abs() < 1e-3,
+                "{y} {p}"
+            );
         }
         assert_eq!(angles_of_direction([0.0; 3]), (0.0, 0.0));
     }
@@ -622,9 +655,10 @@ mod tests {
         s.set_lights(LightChoice::File(path.display().to_string()));
         assert_eq!(s.light_set, set);
         // A broken file: the error names the file and the field, the lights stay.
-        let text = std::fs::read_to_string(&path)
-            .unwrap()
-            .replacen("\"brightness\"", "\"brightnes\"", 1);
+        let text =
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .replacen("\"brightness\"", "\"brightnes\"", 1);
         let bad = dir.join("bad.json");
         std::fs::write(&bad, text).unwrap();
         let before = s.lights_revision;
@@ -671,7 +705,7 @@ mod tests {
         s.viewport_texture = Some((egui::TextureId::User(1), [900, 600]));
         s.frame_pending = false;
         let ctx = egui::Context::default();
-        let mut frame = |s: &mut AppState, events: Vec<egui::Event>| {
+        let frame = |s: &mut AppState, events: Vec<egui::Event>| {
             let input = egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(
                     egui::Pos2::ZERO,
@@ -746,12 +780,12 @@ mod tests {
         // The tab and the gizmos draw with a light of each kind selected in turn.
         s.tab = RightTab::Lights;
         s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
-        for i in 0..kinds.len() {
+        for (i, &kind) in kinds.iter().enumerate() {
             s.light_editor.selected = Some(i);
             let out = run_frame(&mut s);
             assert!(drew_text(&out, "Start from"));
             assert!(drew_text(&out, "ambient"));
-            let derived = if kinds[i] == PrimeLightType::LocalAmbient {
+            let derived = if kind == PrimeLightType::LocalAmbient {
                 "ambient register"
             } else {
                 "k = ("
