@@ -386,14 +386,8 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                 let start = end - dir * reach;
                 if let (Some(a), Some(b)) = (to_screen(start), to_screen(end)) {
                     arrow(&painter, a, b, line);
-                    painter.circle_filled(a, 5.0, colour);
-                    painter.circle_stroke(a, 5.0, outline);
                     label(a);
-                    let hit = ui.interact(
-                        egui::Rect::from_center_size(a, vec2(14.0, 14.0)),
-                        ui.scope_id().with(("light_gizmo", i)),
-                        egui::Sense::click(),
-                    );
+                    let hit = marker(ui, &painter, i, a, (colour, outline), egui::Sense::click());
                     if hit.clicked() {
                         picked = Some(i);
                     }
@@ -413,12 +407,13 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
                         line,
                     );
                 }
-                painter.circle_filled(c, 6.0, colour);
-                painter.circle_stroke(c, 6.0, outline);
                 label(c);
-                let hit = ui.interact(
-                    egui::Rect::from_center_size(c, vec2(22.0, 22.0)),
-                    ui.scope_id().with(("light_gizmo", i)),
+                let hit = marker(
+                    ui,
+                    &painter,
+                    i,
+                    c,
+                    (colour, outline),
                     egui::Sense::click_and_drag(),
                 );
                 if hit.clicked() || hit.drag_started() {
@@ -441,6 +436,25 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
             r.position = (Vec3::from(r.position) + offset).to_array();
         });
     }
+}
+
+/// A light's disc at `at` (fill colour, outline) and its hit area, larger than the disc so
+/// a press lands on it even when the pointer moved a little before a slow frame.
+fn marker(
+    ui: &Ui,
+    painter: &egui::Painter,
+    index: usize,
+    at: Pos2,
+    (fill, outline): (Color32, Stroke),
+    sense: egui::Sense,
+) -> egui::Response {
+    painter.circle_filled(at, 6.0, fill);
+    painter.circle_stroke(at, 6.0, outline);
+    ui.interact(
+        egui::Rect::from_center_size(at, vec2(22.0, 22.0)),
+        ui.scope_id().with(("light_gizmo", index)),
+        sense,
+    )
 }
 
 fn camera_right(camera: &crate::render::OrbitCamera) -> Vec3 {
