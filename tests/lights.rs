@@ -1,7 +1,8 @@
 //! Edited light sets on the GPU (lavapipe): a light edit changes the rendered pixels of the
 //! demo models without compiling a pipeline, and a light set saved as JSON and loaded
 //! back (as `tevscope render --lights FILE.json` loads it) renders exactly as the same set
-//! built in code.
+//! built in code; `tevscope render --lights FILE.json` renders with it and refuses a bad
+//! file by name and field.
 
 mod golden;
 
@@ -150,5 +151,46 @@ fn a_light_set_from_json_renders_as_the_set_built_in_code() {
         e.contains("rig.json") && e.contains("lights[2]") && e.contains("laser"),
         "{e}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_reads_a_light_set_file() {
+    if RenderContext::for_tests().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tevscope-lights-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let render = |lights: &str, png: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tevscope"))
+            .args(["render", &demo("worm_character"), "--size", "64x64"])
+            .args(["--lights", lights, "-o"])
+            .arg(dir.join(png))
+            .output()
+            .expect("run tevscope");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.success(), err)
+    };
+    let file = dir.join("rig.json");
+    let records = rig([0.0, 0.0, 1.0]);
+    std::fs::write(&file, light_file::to_json(&records)).expect("write");
+    let file = file.display().to_string();
+    let (ok, err) = render(&file, "rig.png");
+    assert!(ok, "{err}");
+    let (ok, err) = render("basic", "basic.png");
+    assert!(ok, "{err}");
+    let load = |name: &str| RgbaImage::load_png(&dir.join(name)).expect("png");
+    assert!(changed(&load("rig.png"), &load("basic.png")));
+    // A number too large for f32 is refused, naming the file and the field.
+    let bad =
+        light_file::to_json(&records).replacen("\"brightness\": 1.0", "\"brightness\": 1e300", 1);
+    std::fs::write(dir.join("bad.json"), bad).expect("write");
+    let (ok, err) = render(&dir.join("bad.json").display().to_string(), "bad.png");
+    assert!(!ok);
+    assert!(
+        err.contains("bad.json") && err.contains("lights[0].brightness"),
+        "{err}"
+    );
+    assert!(!dir.join("bad.png").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

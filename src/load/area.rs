@@ -354,7 +354,11 @@ mod tests {
             LightSource::parse("layers.MREA"),
             LightSource::Area("layers.MREA".into())
         );
-        for s in ["layer0", "basic", "none", "x.pak:lights"] {
+        assert_eq!(
+            LightSource::parse("rigs/warm.JSON"),
+            LightSource::File("rigs/warm.JSON".into())
+        );
+        for s in ["layer0", "basic", "none", "x.pak:lights", "rig.json"] {
             assert_eq!(LightSource::parse(s).to_string(), s);
         }
         let room = crate::demo::room::room_lights();
