@@ -140,7 +140,7 @@ fn a_light_set_from_json_renders_as_the_set_built_in_code() {
     // A broken file is refused with its name and the field.
     std::fs::write(
         &path,
-        light_file::to_json(&records).replace("\"kind\": \"spot\"", "\"kind\": \"laser\""),
+        light_file::to_json(&records).replace("\"kind\":\"spot\"", "\"kind\":\"laser\""),
     )
     .expect("write");
     let e = format!(
@@ -183,7 +183,7 @@ fn render_reads_a_light_set_file() {
     assert!(changed(&load("rig.png"), &load("basic.png")));
     // A number too large for f32 is refused, naming the file and the field.
     let bad =
-        light_file::to_json(&records).replacen("\"brightness\": 1.0", "\"brightness\": 1e300", 1);
+        light_file::to_json(&records).replacen("\"brightness\":1.0", "\"brightness\":1e300", 1);
     std::fs::write(dir.join("bad.json"), bad).expect("write");
     let (ok, err) = render(&dir.join("bad.json").display().to_string(), "bad.png");
     assert!(!ok);

@@ -99,11 +99,11 @@ impl Entry {
     }
 }
 
+/// The top level as written, before the lights.
 #[derive(Serialize)]
-struct FileOut {
+struct FileHead {
     format: &'static str,
     version: u32,
-    lights: Vec<Entry>,
 }
 
 /// The top level as read: entries stay JSON until each is checked, so an error can say
@@ -116,15 +116,23 @@ struct FileIn {
     lights: Vec<serde_json::Value>,
 }
 
-/// The file text for `records` (pretty JSON, one field per line).
+/// The file text for `records`: one light per line, so a set reads (and diffs) light by
+/// light.
 pub fn to_json(records: &[PrimeLight]) -> String {
-    let file = FileOut {
+    let head = FileHead {
         format: FORMAT,
         version: VERSION,
-        lights: records.iter().map(Entry::from).collect(),
     };
     // Plain structs of numbers and names: serialization cannot fail.
-    serde_json::to_string_pretty(&file).unwrap_or_default() + "\n"
+    let mut out = serde_json::to_string(&head).unwrap_or_default();
+    out.pop(); // the closing brace
+    out += ",\"lights\":[";
+    for (i, r) in records.iter().enumerate() {
+        out += if i == 0 { "\n  " } else { ",\n  " };
+        out += &serde_json::to_string(&Entry::from(r)).unwrap_or_default();
+    }
+    out += "\n]}\n";
+    out
 }
 
 /// Reads a light set file's text into area light records.
@@ -270,7 +278,8 @@ mod tests {
     fn non_finite_numbers_are_refused_by_field() {
         // JSON has no NaN literal: `NaN` is a syntax error, and an overflowing number
         // becomes infinite as f32, which the check names.
-        let nan = to_json(&one_of_each()).replacen("\"brightness\": 1.0", "\"brightness\": NaN", 1);
+        let nan = to_json(&one_of_each()).replacen("\"brightness\":1.0", "\"brightness\":NaN", 1);
+        assert!(nan.contains("NaN"));
         assert!(from_json(&nan).is_err());
         for (field, value) in [
             ("brightness", serde_json::json!(1e300)),

@@ -452,8 +452,17 @@ impl LightPreset {
     /// `LightSet::from_layer(&preset.records(), &default)` is `preset.light_set()`.
     pub fn records(self) -> Vec<PrimeLight> {
         let set = self.light_set();
-        // (c + ½)/255 truncates back to c through the engine's colour conversion.
-        let colour = |c: [u8; 4]| c.map(|x| (f32::from(x) + 0.5) / 255.0);
+        // c/255 when it truncates back to c through the engine's conversion, else (c + ½)/255.
+        let colour = |c: [u8; 4]| {
+            c.map(|x| {
+                let f = f32::from(x) / 255.0;
+                if color_to_u8(f) == x {
+                    f
+                } else {
+                    (f32::from(x) + 0.5) / 255.0
+                }
+            })
+        };
         let mut ambient = PrimeLight::new(PrimeLightType::LocalAmbient, [0.0; 3]);
         ambient.color = colour(set.ambient);
         let mut out = vec![ambient];

@@ -184,7 +184,14 @@ impl AppState {
     /// Asks for a light set path with the native dialog and saves or loads it; without a
     /// dialog (or when it is cancelled) the typed path field is shown instead.
     pub fn light_file_dialog(&mut self, save: bool) {
-        let current = PathBuf::from(self.light_editor.path_text.trim());
+        let mut current = PathBuf::from(self.light_editor.path_text.trim());
+        // A bare name goes next to the open file.
+        if let Some(doc) = &self.doc
+            && current.is_relative()
+        {
+            current = doc.dir.join(current);
+            self.light_editor.path_text = current.display().to_string();
+        }
         let mut dialog = rfd::FileDialog::new().add_filter("light set", &["json"]);
         if let Some(dir) = current.parent().filter(|d| d.is_dir()) {
             dialog = dialog.set_directory(dir);

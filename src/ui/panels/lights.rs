@@ -69,6 +69,13 @@ pub(super) fn lights_tab(ui: &mut Ui, state: &mut AppState) {
             .on_hover_text("Draw the lights over the model view (never in screenshots)");
     });
     light_list(ui, state);
+    let lights = state.light_set.lights.len();
+    if lights > 4 {
+        ui.weak(format!(
+            "{lights} lights: each model is lit by the 4 brightest at its centre, as the game \
+             picks area lights (gx.md §10.5)"
+        ));
+    }
     if let Some(i) = state.light_editor.selected {
         ui.separator();
         light_fields(ui, state, i);
@@ -337,17 +344,21 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
             if is_selected { SELECTED } else { colour },
         );
         let label = |pos: Pos2| {
-            painter.text(
-                pos + vec2(9.0, -9.0),
-                egui::Align2::LEFT_BOTTOM,
-                i.to_string(),
-                egui::FontId::monospace(12.0),
-                if is_selected {
-                    SELECTED
-                } else {
-                    Color32::WHITE
-                },
-            );
+            let fg = if is_selected {
+                SELECTED
+            } else {
+                Color32::WHITE
+            };
+            // A dark copy behind the number keeps it readable on bright surfaces.
+            for (offset, colour) in [(vec2(10.0, -8.0), Color32::BLACK), (vec2(9.0, -9.0), fg)] {
+                painter.text(
+                    pos + offset,
+                    egui::Align2::LEFT_BOTTOM,
+                    i.to_string(),
+                    egui::FontId::monospace(12.0),
+                    colour,
+                );
+            }
         };
         let dir = Vec3::from(r.direction).normalize_or(Vec3::NEG_Z);
         match r.kind() {
