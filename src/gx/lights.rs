@@ -200,8 +200,7 @@ impl PrimeLight {
     }
 
     /// A new light of `kind` as the Lights panel adds it: white at `position`; spot and
-    /// directional lights point down and forward (−Z, +Y is the actors' front), spots with
-    /// a 60° cone. Constant falloff; point and spot lights get brightness 2, so k0 = 1 and
+    /// directional lights point along the basic preset's light, spots with a 60° cone. Constant falloff; point and spot lights get brightness 2, so k0 = 1 and
     /// they light at full colour at any distance until the falloff is changed.
     pub fn new(kind: PrimeLightType, position: [f32; 3]) -> Self {
         let (brightness, spot_cutoff) = match kind {
@@ -213,7 +212,7 @@ impl PrimeLight {
             light_type: kind.word(),
             color: [1.0; 4],
             position,
-            direction: [0.0, 0.447_213_6, -0.894_427_2],
+            direction: LightPreset::BASIC_DIRECTION,
             brightness,
             spot_cutoff,
             falloff: Falloff::Constant.word(),
