@@ -179,7 +179,7 @@ fn render_reads_a_light_set_file() {
     assert!(ok, "{err}");
     let (ok, err) = render("basic", "basic.png");
     assert!(ok, "{err}");
-    let load = |name: &str| RgbaImage::load_png(&dir.join(name)).expect("png");
+    let load = |name: &str| RgbaImage::load_png(dir.join(name)).expect("png");
     assert!(changed(&load("rig.png"), &load("basic.png")));
     // A number too large for f32 is refused, naming the file and the field.
     let bad =
