@@ -156,9 +156,11 @@ fn run() -> Option<&'static Run> {
             format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("picked.png")),
             format!(r#"{{"action": "screenshot", "path": "{}", "width": 3000, "height": 2000}}"#, d("big.png")),
             format!(r#"{{"action": "screenshot", "path": "{}", "width": 160, "height": 120}}"#, d("lights_before.png")),
-            r#"{"action": "lights", "lights": {"ambient": [20, 20, 20, 255], "lights": [
-                {"color": [255, 40, 40, 255], "position": [0, 0, 0], "direction": [0, 1, 0],
-                 "angle_atten": [1, 0, 0], "dist_atten": [1, 0, 0]}]}}"#.into(),
+            r#"{"action": "lights", "lights": [
+                {"kind": "local_ambient", "color": [0.08, 0.08, 0.08, 1], "brightness": 1, "falloff": "constant",
+                 "cutoff_degrees": 0, "position": [0, 0, 0], "direction": [0, 0, -1]},
+                {"kind": "directional", "color": [1, 0.15, 0.15, 1], "brightness": 1, "falloff": "constant",
+                 "cutoff_degrees": 0, "position": [0, 0, 0], "direction": [0, 1, 0]}]}"#.into(),
             format!(r#"{{"action": "screenshot", "path": "{}", "width": 160, "height": 120}}"#, d("lights_after.png")),
             format!(r#"{{"action": "open", "spec": "{}"}}"#, bare.join("0xDE010002.CMDL").display()),
             r#"{"action": "wait_idle"}"#.into(),

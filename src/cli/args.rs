@@ -242,7 +242,8 @@ pub struct RenderArgs {
     #[arg(long = "texture-dir")]
     pub texture_dir: Vec<PathBuf>,
     /// Light layer N of the area drawn (layer0, layer1, …; an area's default is layer0),
-    /// a preset (basic, the default for models; none), or another MREA (its first layer).
+    /// a preset (basic, the default for models; none), a light set saved by the viewer
+    /// (FILE.json), or another MREA (its first layer).
     #[arg(long)]
     pub lights: Option<String>,
     /// yaw,pitch,distance (degrees, degrees, model units).

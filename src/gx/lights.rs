@@ -7,7 +7,7 @@
 //! the shader happens per frame (`gx::frame`).
 
 use glam::Vec3;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Prime's "very far" distance for directional lights: position = −direction · 2²⁰.
 pub const DIRECTIONAL_DISTANCE: f32 = 1_048_576.0;
@@ -15,8 +15,9 @@ pub const DIRECTIONAL_DISTANCE: f32 = 1_048_576.0;
 /// The engine's radius constant: min(1/17, 0.2).
 pub const RADIUS_FACTOR: f32 = 1.0 / 17.0;
 
-/// Light type word of a record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Light type word of a record. Serialized by [`PrimeLightType::name`] (light set files).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PrimeLightType {
     LocalAmbient,
     Directional,
@@ -34,6 +35,21 @@ impl PrimeLightType {
             _ => Self::Custom,
         }
     }
+    /// The word a record stores (custom lights: 2, what the game uses).
+    pub fn word(self) -> u32 {
+        match self {
+            Self::LocalAmbient => 0,
+            Self::Directional => 1,
+            Self::Custom => 2,
+            Self::Spot => 3,
+        }
+    }
+    pub const ALL: [Self; 4] = [
+        Self::LocalAmbient,
+        Self::Directional,
+        Self::Spot,
+        Self::Custom,
+    ];
     /// Name as in the conformance JSON (`local_ambient`, `directional`, `spot`, `custom`).
     pub fn name(self) -> &'static str {
         match self {
@@ -45,8 +61,9 @@ impl PrimeLightType {
     }
 }
 
-/// Distance falloff of a record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Distance falloff of a record (serialized as `constant`, `linear`, `quadratic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Falloff {
     Constant,
     Linear,
@@ -63,6 +80,15 @@ impl Falloff {
             _ => Self::Constant,
         }
     }
+    /// The word a record stores.
+    pub fn word(self) -> u32 {
+        match self {
+            Self::Constant => 0,
+            Self::Linear => 1,
+            Self::Quadratic => 2,
+        }
+    }
+    pub const ALL: [Self; 3] = [Self::Constant, Self::Linear, Self::Quadratic];
     pub fn is_known(w: u32) -> bool {
         w <= 2
     }
@@ -171,6 +197,31 @@ fn normalized(v: [f32; 3]) -> [f32; 3] {
 impl PrimeLight {
     pub fn kind(&self) -> PrimeLightType {
         PrimeLightType::from_word(self.light_type)
+    }
+
+    /// A new light of `kind` as the Lights panel adds it: white at `position`; spot and
+    /// directional lights point along the basic preset's light, spots with a 60° cone. Constant falloff; point and spot lights get brightness 2, so k0 = 1 and
+    /// they light at full colour at any distance until the falloff is changed.
+    pub fn new(kind: PrimeLightType, position: [f32; 3]) -> Self {
+        let (brightness, spot_cutoff) = match kind {
+            PrimeLightType::Spot => (2.0, 60.0),
+            PrimeLightType::Custom => (2.0, 0.0),
+            _ => (1.0, 0.0),
+        };
+        Self {
+            light_type: kind.word(),
+            color: [1.0; 4],
+            position,
+            direction: LightPreset::BASIC_DIRECTION,
+            brightness,
+            spot_cutoff,
+            falloff: Falloff::Constant.word(),
+        }
+    }
+
+    /// The falloff the engine applies (unknown words act as constant).
+    pub fn falloff(&self) -> Falloff {
+        Falloff::from_word(self.falloff)
     }
 
     /// The GX values the engine loads for this record (`gx.md` §10.4).
@@ -395,6 +446,36 @@ impl LightPreset {
     }
 }
 
+impl LightPreset {
+    /// The preset as area light records, so the Lights panel can edit it:
+    /// `LightSet::from_layer(&preset.records(), &default)` is `preset.light_set()`.
+    pub fn records(self) -> Vec<PrimeLight> {
+        let set = self.light_set();
+        // c/255 when it truncates back to c through the engine's conversion, else (c + ½)/255.
+        let colour = |c: [u8; 4]| {
+            c.map(|x| {
+                let f = f32::from(x) / 255.0;
+                if color_to_u8(f) == x {
+                    f
+                } else {
+                    (f32::from(x) + 0.5) / 255.0
+                }
+            })
+        };
+        let mut ambient = PrimeLight::new(PrimeLightType::LocalAmbient, [0.0; 3]);
+        ambient.color = colour(set.ambient);
+        let mut out = vec![ambient];
+        for l in &set.lights {
+            // The presets hold directional lights only.
+            let mut d = PrimeLight::new(PrimeLightType::Directional, [0.0; 3]);
+            d.color = colour(l.color);
+            d.direction = l.direction;
+            out.push(d);
+        }
+        out
+    }
+}
+
 impl LightSet {
     /// The light set of one MREA light layer: the last local-ambient record sets the
     /// ambient (white alpha kept from the record's conversion); every other record is a
@@ -568,6 +649,14 @@ mod tests {
         ];
         let n = select_lights(&far, Vec3::ZERO, LightSelection::Brightest(1), &mut out);
         assert_eq!(&out[..n], &[1]);
+    }
+
+    #[test]
+    fn preset_records_give_the_preset() {
+        for preset in [LightPreset::Basic, LightPreset::GameNoLights] {
+            let set = LightSet::from_layer(&preset.records(), &LightOptions::default());
+            assert_eq!(set, preset.light_set(), "{preset:?}");
+        }
     }
 
     #[test]

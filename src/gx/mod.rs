@@ -3,6 +3,7 @@
 
 pub mod frame;
 pub mod key;
+pub mod light_file;
 pub mod lighting;
 pub mod lights;
 pub mod names;

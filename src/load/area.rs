@@ -31,16 +31,23 @@ pub enum LightSource {
     None,
     /// The first light layer of another MREA, a file or `PAK:ID` / `PAK:name`.
     Area(String),
+    /// A light set saved by the viewer's Lights panel (a path ending in `.json`,
+    /// [`crate::gx::light_file`]).
+    File(std::path::PathBuf),
 }
 
 impl LightSource {
-    /// Reads a `--lights` value: `layerN`, `basic`, `none`, else an MREA.
+    /// Reads a `--lights` value: `layerN`, `basic`, `none`, a `.json` light set file,
+    /// else an MREA.
     pub fn parse(spec: &str) -> LightSource {
         let spec = spec.trim();
         match spec {
             "basic" => return Self::Basic,
             "none" => return Self::None,
             _ => {}
+        }
+        if is_light_file(spec) {
+            return Self::File(spec.into());
         }
         match spec.strip_prefix("layer").map(str::parse::<usize>) {
             Some(Ok(n)) => Self::Layer(n),
@@ -56,6 +63,7 @@ impl std::fmt::Display for LightSource {
             Self::Basic => f.write_str("basic"),
             Self::None => f.write_str("none"),
             Self::Area(spec) => f.write_str(spec),
+            Self::File(path) => write!(f, "{}", path.display()),
         }
     }
 }
@@ -85,16 +93,35 @@ pub fn scene_lights(spec: Option<&str>, own_layers: &[Vec<PrimeLight>]) -> Resul
             ),
         },
         LightSource::Area(path) => {
-            let (r, _) = source::open(&path)?;
-            let m = parse_mrea_lights(&r.bytes, &r.label)?;
-            let records = m
-                .light_layers()
+            let records = area_light_layers(&path)?
                 .into_iter()
                 .next()
-                .ok_or_else(|| anyhow!("{}: no light layers", r.label))?;
+                .ok_or_else(|| anyhow!("{path}: no light layers"))?;
             Ok(layer(&records))
         }
+        LightSource::File(path) => Ok(layer(&read_light_file(&path)?)),
     }
+}
+
+/// Whether a `--lights` value names a light set file (ends in `.json`, any case).
+pub fn is_light_file(spec: &str) -> bool {
+    std::path::Path::new(spec)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// Every light layer of an MREA (a file or `PAK:ID` / `PAK:name`), as records.
+pub fn area_light_layers(spec: &str) -> Result<Vec<Vec<PrimeLight>>> {
+    let (r, _) = source::open(spec)?;
+    Ok(parse_mrea_lights(&r.bytes, &r.label)?.light_layers())
+}
+
+/// Reads a light set file ([`crate::gx::light_file`]); errors name the file and field.
+pub fn read_light_file(path: &std::path::Path) -> Result<Vec<PrimeLight>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow!("{}: cannot read the light set: {e}", path.display()))?;
+    crate::gx::light_file::from_json(&text)
+        .map_err(|e| anyhow::Error::new(e).context(path.display().to_string()))
 }
 
 /// [`scene_lights`] for something that is not an area: `layerN` is refused.
@@ -327,7 +354,11 @@ mod tests {
             LightSource::parse("layers.MREA"),
             LightSource::Area("layers.MREA".into())
         );
-        for s in ["layer0", "basic", "none", "x.pak:lights"] {
+        assert_eq!(
+            LightSource::parse("rigs/warm.JSON"),
+            LightSource::File("rigs/warm.JSON".into())
+        );
+        for s in ["layer0", "basic", "none", "x.pak:lights", "rig.json"] {
             assert_eq!(LightSource::parse(s).to_string(), s);
         }
         let room = crate::demo::room::room_lights();

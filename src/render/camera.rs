@@ -199,6 +199,34 @@ impl OrbitCamera {
         )
     }
 
+    /// Where world point `p` lands in a view `size` (width, height) units big, top-left
+    /// origin (e.g. for overlay gizmos); None when it is behind the near plane.
+    pub fn project(&self, p: Vec3, size: [f32; 2]) -> Option<[f32; 2]> {
+        let v = self.view_from_world().transform_point3(p);
+        if -v.z <= self.distance.max(1e-4) * 0.01 {
+            return None;
+        }
+        let ndc = self
+            .clip_from_view(size[0] / size[1].max(1e-4))
+            .project_point3(v);
+        Some([(ndc.x * 0.5 + 0.5) * size[0], (0.5 - ndc.y * 0.5) * size[1]])
+    }
+
+    /// The world offset that moves point `p` by a drag of (dx, dy) in a view `height` units
+    /// high, in the plane facing the camera through `p` (so it follows the cursor).
+    pub fn drag_offset(&self, p: Vec3, dx: f32, dy: f32, height: f32) -> Vec3 {
+        let v = self.view_from_world();
+        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
+        let up = Vec3::new(v.x_axis.y, v.y_axis.y, v.z_axis.y);
+        let depth = (-v.transform_point3(p).z).max(1e-4);
+        let at_depth = Self {
+            distance: depth,
+            ..*self
+        };
+        let k = at_depth.units_per_pixel(height);
+        right * (dx * k) - up * (dy * k)
+    }
+
     pub fn frame_camera(&self, aspect: f32) -> FrameCamera {
         FrameCamera {
             view_from_world: self.view_from_world(),
@@ -224,6 +252,27 @@ mod tests {
         // World +Z is camera up; world origin is in front (−z) of the camera.
         assert!((v.transform_vector3(Vec3::Z) - Vec3::Y).length() < 1e-5);
         assert!(v.transform_point3(Vec3::ZERO).z < 0.0);
+    }
+
+    #[test]
+    fn a_dragged_point_follows_the_cursor() {
+        let c = OrbitCamera {
+            yaw_degrees: 37.0,
+            pitch_degrees: 25.0,
+            distance: 8.0,
+            target: [1.0, -2.0, 0.5],
+            fov_y_degrees: 45.0,
+        };
+        let size = [800.0, 600.0];
+        let p = Vec3::new(2.0, 0.0, 1.5);
+        let [x, y] = c.project(p, size).expect("in front");
+        let moved = p + c.drag_offset(p, 30.0, -20.0, size[1]);
+        let [x2, y2] = c.project(moved, size).expect("in front");
+        assert!((x2 - x - 30.0).abs() < 0.05 && (y2 - y + 20.0).abs() < 0.05);
+        // The target projects to the centre; the eye itself is behind the near plane.
+        let [cx, cy] = c.project(Vec3::from(c.target), size).unwrap();
+        assert!((cx - 400.0).abs() < 1e-3 && (cy - 300.0).abs() < 1e-3);
+        assert_eq!(c.project(c.eye(), size), None);
     }
 
     #[test]

@@ -8,7 +8,6 @@ use glam::Vec3;
 use crate::anim::pose::{ClipBinding, Pose, PoseOptions};
 use crate::anim::skeleton::Skeleton;
 use crate::model::CpuSkin;
-use crate::render::OrbitCamera;
 
 use super::state::AppState;
 
@@ -138,18 +137,6 @@ pub fn posed_joints(
     pose.model.iter().map(|t| t.translation).collect()
 }
 
-/// Where `point` (world = model space) lands in a `size` view (pixels, y down) through
-/// `camera` as the scene draws it; None behind the eye.
-pub fn project(camera: &OrbitCamera, size: [f32; 2], point: Vec3) -> Option<[f32; 2]> {
-    let c = camera.frame_camera(size[0] / size[1].max(1.0));
-    let clip = c.clip_from_view * c.view_from_world * point.extend(1.0);
-    if clip.w <= 1e-6 || !clip.is_finite() {
-        return None;
-    }
-    let (x, y) = (clip.x / clip.w, clip.y / clip.w);
-    Some([(x + 1.0) * 0.5 * size[0], (1.0 - y) * 0.5 * size[1]])
-}
-
 /// The joint nearest `cursor` within `radius` (same units as the points).
 pub fn nearest_joint(points: &[Option<[f32; 2]>], cursor: [f32; 2], radius: f32) -> Option<usize> {
     points
@@ -207,6 +194,7 @@ impl AppState {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::render::OrbitCamera;
 
     /// The demo's wave: 61 frames at 1/30 s over 2 s.
     const WAVE: ClipTiming = ClipTiming {
@@ -269,18 +257,18 @@ mod tests {
         };
         let size = [800.0, 400.0];
         // The target is the view's centre; world +Z is up, and from +Y world −X is right.
-        let c = project(&camera, size, Vec3::new(1.0, 2.0, 3.0)).unwrap();
+        let c = camera.project(Vec3::new(1.0, 2.0, 3.0), size).unwrap();
         assert!((c[0] - 400.0).abs() < 1e-3 && (c[1] - 200.0).abs() < 1e-3);
-        let up = project(&camera, size, Vec3::new(1.0, 2.0, 4.0)).unwrap();
+        let up = camera.project(Vec3::new(1.0, 2.0, 4.0), size).unwrap();
         assert!(up[1] < 200.0 && (up[0] - 400.0).abs() < 1e-3);
-        let right = project(&camera, size, Vec3::new(0.0, 2.0, 3.0)).unwrap();
+        let right = camera.project(Vec3::new(0.0, 2.0, 3.0), size).unwrap();
         assert!(right[0] > 400.0);
         // One unit up at distance 10 with a 45° field of view: 1 / (10 tan 22.5°) of
         // half the height.
         let want = 200.0 / (10.0 * 22.5f32.to_radians().tan());
         assert!(((200.0 - up[1]) - want).abs() < 1e-2, "{up:?}");
         // Behind the eye: nothing.
-        assert_eq!(project(&camera, size, Vec3::new(1.0, 20.0, 3.0)), None);
+        assert_eq!(camera.project(Vec3::new(1.0, 20.0, 3.0), size), None);
     }
 
     #[test]

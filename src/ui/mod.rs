@@ -19,6 +19,7 @@ pub mod document;
 pub mod edit;
 pub mod editing;
 pub mod export;
+pub mod lights;
 pub mod panels;
 pub mod prefs;
 pub mod script;

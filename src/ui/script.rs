@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::gx::lights::{GxLight, LightSet};
+use crate::gx::light_file::Entry as LightEntry;
 use crate::render::RgbaImage;
 
 use super::state::{AppState, Layout};
@@ -69,14 +69,14 @@ pub enum Action {
         x: f32,
         y: f32,
     },
-    /// Replace the light set (ambient + lights, `crate::gx::lights` types).
+    /// Replace the light list (entries as in a light set file, `crate::gx::light_file`).
     Lights {
-        lights: LightSet,
+        lights: Vec<LightEntry>,
     },
-    /// Replace light `index` (`index` = the number of lights appends one).
+    /// Replace light `index` of the list (`index` = the number of lights appends one).
     Light {
         index: usize,
-        light: GxLight,
+        light: LightEntry,
     },
     /// Render the 3D view to `path` (PNG) at `width` × `height` (default: the view's).
     Screenshot {
@@ -415,19 +415,29 @@ impl Runner {
                 self.click(pos);
             }
             Action::Lights { lights } => {
-                state.light_set = lights.clone();
-                state.lights_revision += 1;
+                let records = lights
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| e.record(i))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+                state.light_editor.records = records;
+                state.lights_edited();
             }
             Action::Light { index, light } => {
-                let n = state.light_set.lights.len();
+                let record = light
+                    .record(*index)
+                    .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
+                let records = &mut state.light_editor.records;
+                let n = records.len();
                 match (*index).cmp(&n) {
-                    std::cmp::Ordering::Less => state.light_set.lights[*index] = *light,
-                    std::cmp::Ordering::Equal => state.light_set.lights.push(*light),
+                    std::cmp::Ordering::Less => records[*index] = record,
+                    std::cmp::Ordering::Equal => records.push(record),
                     std::cmp::Ordering::Greater => {
-                        return Err(format!("light {index}: the set has {n} lights"));
+                        return Err(format!("light {index}: the list has {n} lights"));
                     }
                 }
-                state.lights_revision += 1;
+                state.lights_edited();
             }
             Action::Save {} => {
                 if state.editor.is_none() {
@@ -675,9 +685,10 @@ mod tests {
             {"action": "key", "keys": "ctrl+shift+z"},
             {"action": "click", "x": 10, "y": 20},
             {"action": "click_view", "x": 0.5, "y": 0.5},
-            {"action": "lights", "lights": {"ambient": [1,2,3,255], "lights": []}},
-            {"action": "light", "index": 0, "light": {"color": [255,0,0,255], "position": [0,0,0],
-              "direction": [0,0,-1], "angle_atten": [1,0,0], "dist_atten": [1,0,0]}},
+            {"action": "lights", "lights": []},
+            {"action": "light", "index": 0, "light": {"kind": "custom", "color": [1,0,0,1],
+              "brightness": 2, "falloff": "linear", "cutoff_degrees": 0, "position": [0,0,0],
+              "direction": [0,0,-1]}},
             {"action": "screenshot", "path": "a.png", "width": 3000, "height": 2000},
             {"action": "turntable", "path": "t.png", "frames": 4},
             {"action": "screenshot_window", "path": "w.png"},

@@ -56,6 +56,7 @@ pub enum RightTab {
     History,
     Wgsl,
     Inspector,
+    Lights,
 }
 
 /// Which WGSL the WGSL tab shows.
@@ -83,6 +84,12 @@ pub enum LightChoice {
     None,
     /// The first light layer of an MREA (label, spec).
     Area(String, String),
+    /// Light layer N of an MREA (label, spec, N).
+    AreaLayer(String, String, usize),
+    /// A light set file (its path).
+    File(String),
+    /// Edited in the Lights tab.
+    Edited,
 }
 
 impl LightChoice {
@@ -90,17 +97,31 @@ impl LightChoice {
         match self {
             Self::Basic => "basic",
             Self::None => "none (game, no lights)",
-            Self::Area(label, _) => label,
+            Self::Area(label, _) | Self::AreaLayer(label, ..) | Self::File(label) => label,
+            Self::Edited => "edited (Lights tab)",
         }
     }
 
-    /// The `load_lights` spec.
-    pub(crate) fn spec(&self) -> &str {
-        match self {
-            Self::Basic => "basic",
-            Self::None => "none",
-            Self::Area(_, spec) => spec,
-        }
+    /// The area light records the choice stands for (MREAs and files are read now);
+    /// None for [`LightChoice::Edited`], which only the Lights tab's records hold.
+    pub(crate) fn records(&self) -> Option<anyhow::Result<Vec<crate::gx::lights::PrimeLight>>> {
+        use crate::gx::lights::LightPreset;
+        let layer = |spec: &str, n: usize| {
+            let layers = crate::load::area_light_layers(spec)?;
+            let count = layers.len();
+            layers
+                .into_iter()
+                .nth(n)
+                .ok_or_else(|| anyhow::anyhow!("{spec}: no light layer {n} (it has {count})"))
+        };
+        Some(match self {
+            Self::Basic => Ok(LightPreset::Basic.records()),
+            Self::None => Ok(LightPreset::GameNoLights.records()),
+            Self::Area(_, spec) => layer(spec, 0),
+            Self::AreaLayer(_, spec, n) => layer(spec, *n),
+            Self::File(path) => crate::load::read_light_file(std::path::Path::new(path)),
+            Self::Edited => return None,
+        })
     }
 }
 
@@ -253,6 +274,8 @@ pub struct AppState {
     pub light_set: crate::gx::lights::LightSet,
     /// Bumped when `light_set` changes.
     pub lights_revision: u64,
+    /// The records `light_set` is built from, as the Lights tab edits them.
+    pub light_editor: super::lights::LightEditor,
     pub model_pick: Option<ModelPick>,
     /// The warnings log panel is open.
     pub log_open: bool,
@@ -337,6 +360,7 @@ impl AppState {
             lights: LightChoice::Basic,
             light_set: crate::gx::lights::LightPreset::Basic.light_set(),
             lights_revision: 0,
+            light_editor: super::lights::LightEditor::new(),
             model_pick: None,
             log_open: false,
             highlight_selection: true,
@@ -449,15 +473,17 @@ impl AppState {
         }
     }
 
-    /// Switches the lights (an MREA is read now; failures keep the old lights).
+    /// Switches the lights (an MREA or file is read now; failures keep the old lights).
     pub fn set_lights(&mut self, choice: LightChoice) {
-        match crate::load::load_lights(Some(choice.spec())) {
-            Ok(set) => {
-                self.light_set = set;
+        match choice.records() {
+            Some(Ok(records)) => {
+                self.light_editor.records = records;
+                self.light_editor.selected = None;
                 self.lights = choice;
-                self.lights_revision += 1;
+                self.lights_changed();
             }
-            Err(e) => self.load_error = Some(format!("lights: {e:#}")),
+            Some(Err(e)) => self.load_error = Some(format!("lights: {e:#}")),
+            None => {}
         }
     }
 

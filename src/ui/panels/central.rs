@@ -160,6 +160,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
             }
             super::skeleton::skeleton_overlay(ui, state, response.rect, [w, h], ppp);
+            super::lights::gizmos(ui, state, response.rect);
             return;
         }
         if let Some(camera) = state.settings.orbit.as_mut() {

@@ -3,7 +3,8 @@
 //! - [`top_bar`]: open, save, undo/redo, screenshot, messages and the loading line;
 //!   [`export`]: File → Export; [`files`]: the file browser; [`central`]: the viewport; [`timeline`]: the clock.
 //! - The right panel's tabs: [`material`] (the material's own fields), [`stages`] (TEV
-//!   stages), [`vertex`] (texgens, UV animations), [`history`], [`wgsl`], [`inspector`].
+//!   stages), [`vertex`] (texgens, UV animations), [`history`], [`wgsl`], [`inspector`],
+//!   [`lights`] (the light list; it also draws the lights' gizmos over the model view).
 
 mod central;
 mod export;
@@ -12,6 +13,7 @@ mod history;
 #[cfg(test)]
 mod inspect_tests;
 mod inspector;
+mod lights;
 mod material;
 mod menu;
 mod skeleton;
@@ -220,6 +222,7 @@ fn right_panel(ui: &mut Ui, state: &mut AppState) {
         );
         ui.selectable_value(&mut state.tab, RightTab::Wgsl, "WGSL");
         ui.selectable_value(&mut state.tab, RightTab::Inspector, "Pixel inspector");
+        ui.selectable_value(&mut state.tab, RightTab::Lights, "Lights");
     });
     ui.separator();
     path_status(ui, state);
@@ -228,6 +231,7 @@ fn right_panel(ui: &mut Ui, state: &mut AppState) {
         RightTab::History => history::history_tab(ui, state),
         RightTab::Wgsl => wgsl::wgsl_tab(ui, state),
         RightTab::Inspector => inspector::inspector_tab(ui, state),
+        RightTab::Lights => lights::lights_tab(ui, state),
     }
 }
 

@@ -1,10 +1,10 @@
 //! The skeleton overlay of the model view: the posed bones as lines and joints, projected
-//! with the scene's camera ([`crate::ui::animation::project`]), and the name of the joint
+//! with the scene's camera ([`crate::render::OrbitCamera::project`]), and the name of the joint
 //! under the pointer.
 
 use egui::{Color32, Stroke, Ui};
 
-use crate::ui::animation::{nearest_joint, project};
+use crate::ui::animation::nearest_joint;
 use crate::ui::state::AppState;
 
 /// Joints within this many points of the pointer are hovered.
@@ -28,7 +28,9 @@ pub(super) fn skeleton_overlay(
     let points: Vec<Option<[f32; 2]>> = joints
         .iter()
         .map(|&j| {
-            project(&state.camera, target, j)
+            state
+                .camera
+                .project(j, target)
                 .map(|[x, y]| [rect.min.x + x / ppp, rect.min.y + y / ppp])
         })
         .collect();

@@ -6,7 +6,7 @@ use super::show;
 use crate::ui::editing::{Answer, Pending};
 use crate::ui::state::{AppState, LightChoice, Requests, RightTab, ViewMode};
 
-fn run_frame(state: &mut AppState) -> egui::FullOutput {
+pub(super) fn run_frame(state: &mut AppState) -> egui::FullOutput {
     let ctx = egui::Context::default();
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(

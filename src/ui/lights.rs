@@ -1,0 +1,273 @@
+//! The Lights tab's side of [`AppState`]: the area light records (`formats.md` §9.4) the
+//! model view is lit by, edited as the game defines them (kind, colour, brightness,
+//! falloff, cutoff, position, direction). Every change rebuilds `light_set` through the
+//! engine's conversion ([`LightSet::from_layer`], `gx.md` §10.4) and bumps
+//! `lights_revision`, which re-uploads uniforms only: lights are not part of any shader
+//! key, so an edit never compiles a pipeline.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+
+use crate::gx::lights::{LightOptions, LightSet, PrimeLight, PrimeLightType};
+
+use super::state::{AppState, LightChoice};
+
+/// The editable light list and the file and start-from controls around it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LightEditor {
+    /// What `light_set` is built from, in order (the last ambient record wins, as in an
+    /// area layer).
+    pub records: Vec<PrimeLight>,
+    pub selected: Option<usize>,
+    /// Draw the lights over the model view (never in screenshots: egui overlay only).
+    pub show_gizmos: bool,
+    /// The light set file path (the fallback when no native dialog is available).
+    pub path_text: String,
+    /// The typed path field is shown.
+    pub path_open: bool,
+    /// The last failed load or save of a light set file.
+    pub error: Option<String>,
+    /// Area light layers offered as starting points, read once per list of areas:
+    /// (the areas, their layer choices with light counts).
+    pub(crate) layer_cache: Option<LayerCache>,
+}
+
+/// The areas (label, spec) the cache was read for, and their layers with light counts.
+pub(crate) type LayerCache = (Vec<(String, String)>, Vec<(LightChoice, usize)>);
+
+impl LightEditor {
+    pub fn new() -> Self {
+        Self {
+            records: crate::gx::lights::LightPreset::Basic.records(),
+            selected: None,
+            show_gizmos: true,
+            path_text: "lights.json".to_string(),
+            path_open: false,
+            error: None,
+            layer_cache: None,
+        }
+    }
+}
+
+impl Default for LightEditor {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A unit direction from yaw (about world Z, 0 = towards +Y) and pitch (up from the XY
+/// plane), degrees: the orbit camera's convention.
+pub fn direction_from_angles(yaw_degrees: f32, pitch_degrees: f32) -> [f32; 3] {
+    let (y, p) = (yaw_degrees.to_radians(), pitch_degrees.to_radians());
+    [p.cos() * y.sin(), p.cos() * y.cos(), p.sin()]
+}
+
+/// Yaw and pitch (degrees) of a direction; (0, 0) for a zero vector.
+pub fn angles_of_direction(d: [f32; 3]) -> (f32, f32) {
+    let d = Vec3::from(d).normalize_or_zero();
+    if d == Vec3::ZERO {
+        return (0.0, 0.0);
+    }
+    (
+        d.x.atan2(d.y).to_degrees(),
+        d.z.clamp(-1.0, 1.0).asin().to_degrees(),
+    )
+}
+
+impl AppState {
+    /// Rebuilds `light_set` from the editor's records (the engine's conversion) and tells
+    /// the viewport to upload it.
+    pub fn lights_changed(&mut self) {
+        self.light_set = LightSet::from_layer(&self.light_editor.records, &LightOptions::default());
+        self.lights_revision += 1;
+    }
+
+    /// Marks the lights as edited by hand and rebuilds them.
+    pub(crate) fn lights_edited(&mut self) {
+        self.lights = LightChoice::Edited;
+        self.lights_changed();
+    }
+
+    /// Applies `edit` to light `index`; rebuilds the lights only when the record changed.
+    /// False when there is no such light or nothing changed.
+    pub fn edit_light(&mut self, index: usize, edit: impl FnOnce(&mut PrimeLight)) -> bool {
+        let Some(record) = self.light_editor.records.get_mut(index) else {
+            return false;
+        };
+        let before = *record;
+        edit(record);
+        // Bitwise, so a NaN typed into a field still counts as a change once.
+        if before.light_type == record.light_type
+            && before.falloff == record.falloff
+            && bits(&before) == bits(record)
+        {
+            return false;
+        }
+        self.lights_edited();
+        true
+    }
+
+    /// Adds a light of `kind` halfway between the eye and the camera's target (so it is in
+    /// view and lights what is looked at; a spot points at the target) and selects it.
+    pub fn add_light(&mut self, kind: PrimeLightType) {
+        let target = Vec3::from(self.camera.target);
+        let at = target + (self.camera.eye() - target) * 0.5;
+        let mut light = PrimeLight::new(kind, at.to_array());
+        if kind == PrimeLightType::Spot {
+            light.direction = (target - at).normalize_or(Vec3::NEG_Z).to_array();
+        }
+        self.light_editor.records.push(light);
+        self.light_editor.selected = Some(self.light_editor.records.len() - 1);
+        self.lights_edited();
+    }
+
+    /// Removes light `index`; the selection moves to its neighbour.
+    pub fn remove_light(&mut self, index: usize) {
+        if index >= self.light_editor.records.len() {
+            return;
+        }
+        self.light_editor.records.remove(index);
+        let len = self.light_editor.records.len();
+        self.light_editor.selected = (len > 0).then(|| index.min(len - 1));
+        self.lights_edited();
+    }
+
+    /// Copies light `index` right after itself and selects the copy.
+    pub fn duplicate_light(&mut self, index: usize) {
+        let Some(&record) = self.light_editor.records.get(index) else {
+            return;
+        };
+        self.light_editor.records.insert(index + 1, record);
+        self.light_editor.selected = Some(index + 1);
+        self.lights_edited();
+    }
+
+    /// Writes the records to `path` as a light set file (temporary file, then rename).
+    pub fn save_light_file(&mut self, path: &Path) -> bool {
+        let text = crate::gx::light_file::to_json(&self.light_editor.records);
+        match crate::edit::write_atomically(path, text.as_bytes()) {
+            Ok(()) => {
+                self.light_editor.error = None;
+                self.light_editor.path_open = false;
+                self.light_editor.path_text = path.display().to_string();
+                self.notice = Some(format!("Saved lights to {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.light_editor.error = Some(format!("{}: cannot write: {e}", path.display()));
+                false
+            }
+        }
+    }
+
+    /// Reads a light set file and lights the view with it (failures keep the old lights).
+    pub fn load_light_file(&mut self, path: &Path) -> bool {
+        match crate::load::read_light_file(path) {
+            Ok(records) => {
+                self.light_editor.records = records;
+                self.light_editor.selected = None;
+                self.light_editor.error = None;
+                self.light_editor.path_open = false;
+                self.light_editor.path_text = path.display().to_string();
+                self.lights = LightChoice::File(path.display().to_string());
+                self.lights_changed();
+                true
+            }
+            Err(e) => {
+                self.light_editor.error = Some(format!("{e:#}"));
+                false
+            }
+        }
+    }
+
+    /// Asks for a light set path with the native dialog and saves or loads it; without a
+    /// dialog (or when it is cancelled) the typed path field is shown instead.
+    pub fn light_file_dialog(&mut self, save: bool) {
+        let mut current = PathBuf::from(self.light_editor.path_text.trim());
+        // A bare name goes next to the open file.
+        if let Some(doc) = &self.doc
+            && current.is_relative()
+        {
+            current = doc.dir.join(current);
+            self.light_editor.path_text = current.display().to_string();
+        }
+        let mut dialog = rfd::FileDialog::new().add_filter("light set", &["json"]);
+        if let Some(dir) = current.parent().filter(|d| d.is_dir()) {
+            dialog = dialog.set_directory(dir);
+        }
+        if let Some(name) = current.file_name() {
+            dialog = dialog.set_file_name(name.to_string_lossy());
+        }
+        let picked = if save {
+            dialog.save_file()
+        } else {
+            dialog.pick_file()
+        };
+        match picked {
+            Some(path) if save => {
+                self.save_light_file(&path);
+            }
+            Some(path) => {
+                self.load_light_file(&path);
+            }
+            None => self.light_editor.path_open = true,
+        }
+    }
+
+    /// Where a light set can start from: the presets, then every light layer of the MREAs
+    /// next to the open file (with its light count; read once per file).
+    pub fn light_starts(&mut self) -> Vec<(LightChoice, Option<usize>)> {
+        let areas = self
+            .doc
+            .as_ref()
+            .map(|d| d.areas.clone())
+            .unwrap_or_default();
+        let fresh = matches!(&self.light_editor.layer_cache, Some((a, _)) if *a == areas);
+        if !fresh {
+            let layers = areas
+                .iter()
+                .flat_map(|(label, spec)| {
+                    let layers = crate::load::area_light_layers(spec).unwrap_or_default();
+                    layers
+                        .into_iter()
+                        .enumerate()
+                        .map(|(n, l)| {
+                            let choice = if n == 0 {
+                                LightChoice::Area(format!("area: {label}"), spec.clone())
+                            } else {
+                                LightChoice::AreaLayer(
+                                    format!("area: {label} layer {n}"),
+                                    spec.clone(),
+                                    n,
+                                )
+                            };
+                            (choice, l.len())
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            self.light_editor.layer_cache = Some((areas, layers));
+        }
+        let mut out = vec![(LightChoice::Basic, None), (LightChoice::None, None)];
+        if let Some((_, layers)) = &self.light_editor.layer_cache {
+            out.extend(layers.iter().map(|(c, n)| (c.clone(), Some(*n))));
+        }
+        out
+    }
+}
+
+fn bits(r: &PrimeLight) -> [u32; 12] {
+    let mut out = [0; 12];
+    let values = r
+        .color
+        .iter()
+        .chain(&r.position)
+        .chain(&r.direction)
+        .chain([&r.brightness]);
+    for (o, v) in out.iter_mut().zip(values) {
+        *o = v.to_bits();
+    }
+    out[11] = r.spot_cutoff.to_bits();
+    out
+}
