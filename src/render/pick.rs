@@ -37,35 +37,8 @@ pub(crate) struct PickUniforms {
     pub clip_from_model: [[f32; 4]; 4],
 }
 
-const PICK_COMMON: &str = "
-struct PickUniforms { clip_from_model: mat4x4<f32> }
-@group(0) @binding(0) var<uniform> u_pick: PickUniforms;
-
-struct PickOut {
-    @builtin(position) position: vec4<f32>,
-    @location(0) @interpolate(flat) surface: u32,
-}
-
-@fragment
-fn fs_main(i: PickOut) -> @location(0) vec2<u32> {
-    return vec2<u32>(i.surface + 1u, bitcast<u32>(i.position.z));
-}
-
-@fragment
-fn fs_tint() -> @location(0) vec4<f32> {
-    return vec4<f32>(TINT_RGB, TINT_ALPHA);
-}
-";
-
-const PICK_PLAIN: &str = "
-@vertex
-fn vs_main(@location(0) position: vec3<f32>, @builtin(instance_index) surface: u32) -> PickOut {
-    var o: PickOut;
-    o.position = u_pick.clip_from_model * vec4<f32>(position, 1.0);
-    o.surface = surface;
-    return o;
-}
-";
+/// The pass's hand-written part; unskinned surfaces use its `vs_plain`.
+const PICK_WGSL: &str = include_str!("../../shaders/pick.wgsl");
 
 /// `pos_model`: the skinned position of `position` exactly as the generated vertex stage
 /// computes it (`gx::wgsl::vertex`), for passes that must line up with drawn pixels.
@@ -85,7 +58,7 @@ fn pick_skinned() -> String {
     format!(
         "
 @vertex
-fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index) surface: u32) -> PickOut {{
+fn vs_skinned(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index) surface: u32) -> PickOut {{
     var o: PickOut;{SKINNED_POSITION}
     o.position = u_pick.clip_from_model * vec4<f32>(pos_model, 1.0);
     o.surface = surface;
@@ -99,16 +72,11 @@ fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index)
 pub const TINT_RGBA: [f32; 4] = [1.0, 0.78, 0.1, 0.45];
 
 fn shader_source(skinned: bool) -> String {
-    let [r, g, b, a] = TINT_RGBA;
-    let mut s = PICK_COMMON
-        .replace("TINT_RGB", &format!("vec3<f32>({r:?}, {g:?}, {b:?})"))
-        .replace("TINT_ALPHA", &format!("{a:?}"));
+    let mut s = PICK_WGSL.to_string();
     if skinned {
         // The palette sits in group 1 here (the pick pass has no texture group).
         s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));
         s.push_str(&pick_skinned());
-    } else {
-        s.push_str(PICK_PLAIN);
     }
     s
 }
@@ -178,7 +146,7 @@ impl PassPipeline {
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &module,
-                entry_point: Some("vs_main"),
+                entry_point: Some(if skinned { "vs_skinned" } else { "vs_plain" }),
                 compilation_options: Default::default(),
                 buffers: if skinned { &buffers[..] } else { &buffers[..1] },
             },
@@ -438,5 +406,15 @@ mod tests {
             .validate(&module)
             .unwrap_or_else(|e| panic!("skinned {skinned}: {e:?}"));
         }
+    }
+
+    #[test]
+    fn the_shader_tints_with_tint_rgba() {
+        let [r, g, b, a] = TINT_RGBA;
+        let line = format!("const TINT_RGBA = vec4<f32>({r:?}, {g:?}, {b:?}, {a:?});");
+        assert!(
+            PICK_WGSL.contains(&line),
+            "shaders/pick.wgsl lacks `{line}`"
+        );
     }
 }

@@ -1,0 +1,31 @@
+// The pick pass (surface index + depth per pixel) and the selection tint, for unskinned
+// surfaces; src/render/pick.rs appends the skinned vertex stage (`vs_skinned`).
+
+// The selection tint, blended over the surface (src/render/pick.rs `TINT_RGBA` matches).
+const TINT_RGBA = vec4<f32>(1.0, 0.78, 0.1, 0.45);
+
+struct PickUniforms { clip_from_model: mat4x4<f32> }
+@group(0) @binding(0) var<uniform> u_pick: PickUniforms;
+
+struct PickOut {
+    @builtin(position) position: vec4<f32>,
+    @location(0) @interpolate(flat) surface: u32,
+}
+
+@fragment
+fn fs_main(i: PickOut) -> @location(0) vec2<u32> {
+    return vec2<u32>(i.surface + 1u, bitcast<u32>(i.position.z));
+}
+
+@fragment
+fn fs_tint() -> @location(0) vec4<f32> {
+    return TINT_RGBA;
+}
+
+@vertex
+fn vs_plain(@location(0) position: vec3<f32>, @builtin(instance_index) surface: u32) -> PickOut {
+    var o: PickOut;
+    o.position = u_pick.clip_from_model * vec4<f32>(position, 1.0);
+    o.surface = surface;
+    return o;
+}
