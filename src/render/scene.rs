@@ -125,6 +125,8 @@ struct SurfaceDraw {
     base_vertex: i32,
     /// Surface centre (model space), for sorting.
     center: Vec3,
+    /// Left out of drawing and picking ([`Scene::set_hidden_surfaces`]).
+    hidden: bool,
 }
 
 struct MaterialSlot {
@@ -303,6 +305,7 @@ impl Scene {
                 line_index_count: indices.len() as u32 - first_line_index,
                 base_vertex: s.vertices.start as i32,
                 center: Vec3::from(s.center),
+                hidden: false,
             });
         }
         if vertices.is_empty() {
@@ -806,6 +809,14 @@ impl Scene {
 
     /// Tints every surface drawn with `material` (active set) in the next frames: the
     /// viewer's selection. None (the default) draws exactly the plain scene.
+    /// Hides surface i when `hidden[i]` (surfaces past the slice show): a room's world
+    /// models toggled off. Only the draw list changes; buffers and pipelines stay.
+    pub fn set_hidden_surfaces(&mut self, hidden: &[bool]) {
+        for (i, s) in self.surfaces.iter_mut().enumerate() {
+            s.hidden = hidden.get(i).copied().unwrap_or(false);
+        }
+    }
+
     pub fn set_highlight(&mut self, material: Option<usize>) {
         self.highlight = material;
     }
@@ -876,6 +887,7 @@ impl Scene {
         for (i, s) in self.surfaces.iter().enumerate() {
             if let Some(Some(slot)) = self.slots.get(s.material)
                 && slot.transparent
+                && !s.hidden
             {
                 let z = view_from_model.transform_point3(s.center).z;
                 self.transparent_order.push((z, i));
@@ -911,9 +923,10 @@ impl Scene {
         };
         if let Some(index_buffer) = &self.index_buffer {
             // Draw order: opaque surfaces, then transparent ones back to front.
-            let opaque = self.surfaces.iter().enumerate().filter(
-                |(_, s)| matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent),
-            );
+            let opaque = self.surfaces.iter().enumerate().filter(|(_, s)| {
+                !s.hidden
+                    && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
+            });
             let sorted = self
                 .transparent_order
                 .iter()
@@ -1010,6 +1023,7 @@ impl Scene {
                 let visible = |s: &&SurfaceDraw| {
                     s.material == m
                         && s.index_count > 0
+                        && !s.hidden
                         && matches!(self.slots.get(m), Some(Some(slot))
                             if self.options.show_occluders || !slot.occluder)
                 };
@@ -1111,7 +1125,7 @@ impl Scene {
             for (i, s) in surfaces.iter().enumerate() {
                 let drawn = matches!(slots.get(s.material), Some(Some(slot))
                     if show_occluders || !slot.occluder);
-                if drawn && s.index_count > 0 {
+                if drawn && s.index_count > 0 && !s.hidden {
                     let id = i as u32;
                     rp.draw_indexed(
                         s.first_index..s.first_index + s.index_count,

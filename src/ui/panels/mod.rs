@@ -11,6 +11,7 @@ mod files;
 mod history;
 mod inspector;
 mod material;
+mod room;
 mod stages;
 #[cfg(test)]
 mod tests;
