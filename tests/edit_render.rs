@@ -46,11 +46,11 @@ fn edited_saved_and_reopened_model_renders_like_the_edited_document() {
     let original = render(&ctx, doc.cmdl().unwrap().clone(), &dir);
     // Value edits (konst colours), a structural one (a stage duplicated and moved last) and a
     // combiner output change, on every material of set 0.
-    let materials = doc.cmdl().material_sets[0].materials.len();
+    let materials = doc.material_sets()[0].materials.len();
     let mut ops = Vec::new();
     for m in 0..materials {
         let base = format!("/material_sets/0/materials/{m}");
-        let konsts = doc.cmdl().material_sets[0].materials[m].konst_rgba().len();
+        let konsts = doc.material_sets()[0].materials[m].konst_rgba().len();
         for k in 0..konsts {
             ops.push(
                 json!({"op": "replace", "path": format!("{base}/konst_colors_rgba/{k}"),
