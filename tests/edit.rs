@@ -277,7 +277,11 @@ fn empty_patch_writes_every_conformance_cmdl_and_pak_byte_identically() {
         );
         // The document itself also reproduces the model (not only the file shortcut).
         let doc = Document::open(spec).unwrap();
-        assert_eq!(doc.model_bytes().unwrap(), model_in(spec, &file_of(spec)), "{spec}");
+        assert_eq!(
+            doc.model_bytes().unwrap(),
+            model_in(spec, &file_of(spec)),
+            "{spec}"
+        );
     }
     // Every PAK has at least one model, so every PAK was written.
     for pak in paks(&dir) {

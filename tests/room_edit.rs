@@ -19,7 +19,8 @@ use tevscope::render::{OrbitCamera, RenderContext};
 const DEMO_PAK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tevscope-room-edit-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("tevscope-room-edit-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -111,7 +112,10 @@ fn an_area_material_edit_survives_save_and_reread() {
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     if let Some(c) = tevscope::testing::conformance_dir() {
         for name in ["mp1_area.MREA", "mp2_area.MREA"] {
-            files.push((c.join("areas").join(name).display().to_string(), dir.join(name)));
+            files.push((
+                c.join("areas").join(name).display().to_string(),
+                dir.join(name),
+            ));
         }
     } else {
         eprintln!("NO CONFORMANCE FILES: only the demo room is checked");

@@ -1027,16 +1027,10 @@ impl Cmdl {
     /// The surface's stored AABB, or one computed from the positions it references.
     pub fn surface_aabb(&self, surface: &Surface) -> Option<Aabb> {
         surface.stored_aabb().or_else(|| {
-            Aabb::from_points(
-                surface
-                    .mesh
-                    .vertices
-                    .iter()
-                    .filter_map(|v| {
-                        let i = surface.array_base.position + v.position as usize;
-                        self.positions.values.get(i).copied()
-                    }),
-            )
+            Aabb::from_points(surface.mesh.vertices.iter().filter_map(|v| {
+                let i = surface.array_base.position + v.position as usize;
+                self.positions.values.get(i).copied()
+            }))
         })
     }
 

@@ -924,8 +924,7 @@ impl Scene {
         if let Some(index_buffer) = &self.index_buffer {
             // Draw order: opaque surfaces, then transparent ones back to front.
             let opaque = self.surfaces.iter().enumerate().filter(|(_, s)| {
-                !s.hidden
-                    && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
+                !s.hidden && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
             });
             let sorted = self
                 .transparent_order

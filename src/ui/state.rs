@@ -373,7 +373,9 @@ impl AppState {
                 // Orbit about the room's centre depth along the view.
                 crate::render::CameraMode::Orbit => {
                     let centre = (glam::Vec3::from(aabb.min) + glam::Vec3::from(aabb.max)) * 0.5;
-                    (centre - self.camera.eye()).length().max(Self::fly_pivot(&aabb))
+                    (centre - self.camera.eye())
+                        .length()
+                        .max(Self::fly_pivot(&aabb))
                 }
             };
             self.camera.set_pivot_distance(pivot);
@@ -544,7 +546,8 @@ impl AppState {
         self.playing = self.animation.is_some() || self.has_uv_animations();
         self.settings.time = 0.0;
         let room = self.doc.as_ref().is_some_and(|d| d.is_room());
-        self.world_models_visible = vec![true; self.doc.as_ref().map_or(0, |d| d.world_models.len())];
+        self.world_models_visible =
+            vec![true; self.doc.as_ref().map_or(0, |d| d.world_models.len())];
         // Rooms are seen from inside: fly; models are turned around: orbit.
         self.camera_mode = if room {
             crate::render::CameraMode::Fly

@@ -47,13 +47,16 @@ pub(super) fn fly_speed_scroll(state: &mut AppState, scroll: f32) {
 pub(super) fn camera_switch(ui: &mut Ui, state: &mut AppState) {
     let mut mode = state.camera_mode;
     for m in [CameraMode::Orbit, CameraMode::Fly] {
-        ui.selectable_value(&mut mode, m, m.label()).on_hover_text(match m {
-            CameraMode::Orbit => "Drag to turn around the model, right-drag to pan, scroll to zoom",
-            CameraMode::Fly => {
-                "Drag to look, WASD to move, Q/E or Ctrl/Space down/up, Shift faster, \
+        ui.selectable_value(&mut mode, m, m.label())
+            .on_hover_text(match m {
+                CameraMode::Orbit => {
+                    "Drag to turn around the model, right-drag to pan, scroll to zoom"
+                }
+                CameraMode::Fly => {
+                    "Drag to look, WASD to move, Q/E or Ctrl/Space down/up, Shift faster, \
                  scroll to change the speed"
-            }
-        });
+                }
+            });
     }
     state.set_camera_mode(mode);
     if state.camera_mode == CameraMode::Fly {
@@ -96,13 +99,16 @@ pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {
                 let Some(visible) = state.world_models_visible.get_mut(k) else {
                     break;
                 };
-                ui.checkbox(visible, RichText::new(format!("#{}", part.index)).monospace())
-                    .on_hover_text(format!(
-                        "world model {}: {} surfaces, {} triangles",
-                        part.index,
-                        part.surfaces.len(),
-                        part.triangles
-                    ));
+                ui.checkbox(
+                    visible,
+                    RichText::new(format!("#{}", part.index)).monospace(),
+                )
+                .on_hover_text(format!(
+                    "world model {}: {} surfaces, {} triangles",
+                    part.index,
+                    part.surfaces.len(),
+                    part.triangles
+                ));
             }
         });
 }
