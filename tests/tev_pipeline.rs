@@ -90,7 +90,7 @@ impl Scene {
             ctx,
             m,
             &TevOptions::default(),
-            &self.quad.draw_uniforms,
+            self.quad.draw_uniforms.as_entire_buffer_binding(),
             &self.textures,
         )
     }
@@ -463,7 +463,7 @@ fn mipped_textures_with_the_gx_sampler() {
         &ctx,
         &m,
         &TevOptions::default(),
-        &quad.draw_uniforms,
+        quad.draw_uniforms.as_entire_buffer_binding(),
         &bound,
     );
     let p = ctx
