@@ -254,8 +254,9 @@ pub struct Scene {
     tint: Option<TintPass>,
     /// The checker bound for missing textures (with `missing_checker`), made once.
     checker: Option<GpuTexture>,
-    /// Every material's `DrawUniforms`, one block per material `uniform_stride` apart, and
-    /// its CPU copy: a frame uploads the changed span in one write.
+    /// The materials' `DrawUniforms` blocks ([`FrameUpdate`]'s, shared by materials with
+    /// the same vertex-side inputs) `uniform_stride` apart, and its CPU copy: a frame
+    /// uploads the span of the changed blocks in one write.
     uniforms: Option<wgpu::Buffer>,
     uniform_stride: usize,
     uniform_mirror: Vec<u8>,
