@@ -135,7 +135,7 @@ impl Command {
 /// world geometry's; patches address it as `/material_sets/0/…`, as for a model).
 #[derive(Debug, Clone)]
 pub enum Edited {
-    Model(Cmdl),
+    Model(Box<Cmdl>),
     /// Always has world geometry (MP1/MP2).
     Area(Box<Mrea>),
 }
@@ -244,7 +244,7 @@ impl Document {
             }
             Edited::Area(Box::new(m))
         } else {
-            Edited::Model(Cmdl::parse(&model_bytes, &label)?)
+            Edited::Model(Box::new(Cmdl::parse(&model_bytes, &label)?))
         };
         Ok(Self {
             origin,
