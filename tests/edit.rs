@@ -277,7 +277,11 @@ fn empty_patch_writes_every_conformance_cmdl_and_pak_byte_identically() {
         );
         // The document itself also reproduces the model (not only the file shortcut).
         let doc = Document::open(spec).unwrap();
-        assert_eq!(doc.model_bytes(), model_in(spec, &file_of(spec)), "{spec}");
+        assert_eq!(
+            doc.model_bytes().unwrap(),
+            model_in(spec, &file_of(spec)),
+            "{spec}"
+        );
     }
     // Every PAK has at least one model, so every PAK was written.
     for pak in paks(&dir) {
@@ -621,7 +625,7 @@ fn refused_patches_write_nothing_and_name_operation_and_path() {
                 | Refusal::Limit { .. }
         ));
         assert!(!doc.is_dirty() && doc.history().count() == 0, "case {i}");
-        assert_eq!(doc.model_bytes(), original, "case {i}");
+        assert_eq!(doc.model_bytes().unwrap(), original, "case {i}");
     }
     // Without -o or --in-place nothing is overwritten.
     let patch = write_patch(&tmp, &json!([]));
@@ -688,35 +692,35 @@ proptest! {
         let spec = dir.join("mp1_cube_skinned.CMDL").display().to_string();
         let original = std::fs::read(&spec).unwrap();
         let mut doc = Document::open(&spec).unwrap();
-        let mut states = vec![doc.model_bytes()];
+        let mut states = vec![doc.model_bytes().unwrap()];
         for (m, kind, a, b) in edits {
-            let info = serde_json::to_value(doc.info()).unwrap();
+            let info = serde_json::to_value(doc.info().unwrap()).unwrap();
             let m = m % info["material_sets"][0]["materials"].as_array().unwrap().len();
             let ops: json_patch::Patch = serde_json::from_value(random_op(&info, m, kind, a, b)).unwrap();
-            let before = doc.model_bytes();
+            let before = doc.model_bytes().unwrap();
             let depth = doc.history().count();
             match doc.apply_patch(&ops, format!("edit {kind}")) {
                 Ok(()) => {
-                    let now = doc.model_bytes();
+                    let now = doc.model_bytes().unwrap();
                     Cmdl::parse(&now, "edited").unwrap();
                     if doc.history().count() > depth {
                         states.push(now);
                     }
                 }
-                Err(_) => prop_assert_eq!(doc.model_bytes(), before),
+                Err(_) => prop_assert_eq!(doc.model_bytes().unwrap(), before),
             }
         }
         // Undo walks back through every state; redo forward again; undo all once more.
         for expected in states.iter().rev().skip(1) {
             prop_assert!(doc.undo());
-            prop_assert_eq!(&doc.model_bytes(), expected);
+            prop_assert_eq!(&doc.model_bytes().unwrap(), expected);
         }
         prop_assert!(!doc.undo());
         prop_assert!(!doc.is_dirty());
         while doc.redo() {}
-        prop_assert_eq!(&doc.model_bytes(), states.last().unwrap());
+        prop_assert_eq!(&doc.model_bytes().unwrap(), states.last().unwrap());
         while doc.undo() {}
-        prop_assert_eq!(doc.model_bytes(), original.clone());
+        prop_assert_eq!(doc.model_bytes().unwrap(), original.clone());
         prop_assert_eq!(doc.file_bytes().unwrap(), original);
     }
 }

@@ -43,14 +43,14 @@ fn edited_saved_and_reopened_model_renders_like_the_edited_document() {
     };
     let spec = dir.join("0x7EC00000.CMDL");
     let mut doc = Document::open(&spec.display().to_string()).unwrap();
-    let original = render(&ctx, doc.cmdl().clone(), &dir);
+    let original = render(&ctx, doc.cmdl().unwrap().clone(), &dir);
     // Value edits (konst colours), a structural one (a stage duplicated and moved last) and a
     // combiner output change, on every material of set 0.
-    let materials = doc.cmdl().material_sets[0].materials.len();
+    let materials = doc.material_sets()[0].materials.len();
     let mut ops = Vec::new();
     for m in 0..materials {
         let base = format!("/material_sets/0/materials/{m}");
-        let konsts = doc.cmdl().material_sets[0].materials[m].konst_rgba().len();
+        let konsts = doc.material_sets()[0].materials[m].konst_rgba().len();
         for k in 0..konsts {
             ops.push(
                 json!({"op": "replace", "path": format!("{base}/konst_colors_rgba/{k}"),
@@ -66,7 +66,7 @@ fn edited_saved_and_reopened_model_renders_like_the_edited_document() {
     }
     let patch: json_patch::Patch = serde_json::from_value(json!(ops)).unwrap();
     doc.apply_patch(&patch, "recolour").unwrap();
-    let edited = render(&ctx, doc.cmdl().clone(), &dir);
+    let edited = render(&ctx, doc.cmdl().unwrap().clone(), &dir);
 
     let out =
         std::env::temp_dir().join(format!("tevscope-edit-render-{}.CMDL", std::process::id()));
@@ -90,5 +90,5 @@ fn edited_saved_and_reopened_model_renders_like_the_edited_document() {
     );
     // Undo brings back the original pixels.
     assert!(doc.undo());
-    assert!(render(&ctx, doc.cmdl().clone(), &dir).pixels == original.pixels);
+    assert!(render(&ctx, doc.cmdl().unwrap().clone(), &dir).pixels == original.pixels);
 }

@@ -331,8 +331,17 @@ fn exports_reread_with_the_sources_counts() {
         }
         // Every position, bit for bit.
         let got = exported_positions(&g);
-        let want: Vec<[f32; 3]> = source_vertices(cmdl)
-            .map(|v| cmdl.positions.values[usize::from(v.position)])
+        // Resolved per surface: a room's surfaces index their world model's part of the
+        // merged arrays (`Surface::array_base`).
+        let want: Vec<[f32; 3]> = cmdl
+            .surfaces
+            .iter()
+            .filter(|s| {
+                !(s.mesh.triangles.is_empty()
+                    && s.mesh.lines.is_empty()
+                    && s.mesh.points.is_empty())
+            })
+            .flat_map(|s| cmdl.resolved_vertices(s).into_iter().map(|v| v.position))
             .collect();
         assert!(got == want, "{what}: positions differ");
         let distinct_textures = cmdl

@@ -90,7 +90,7 @@ impl Scene {
             ctx,
             m,
             &TevOptions::default(),
-            &self.quad.draw_uniforms,
+            self.quad.draw_uniforms.as_entire_buffer_binding(),
             &self.textures,
         )
     }
@@ -463,7 +463,7 @@ fn mipped_textures_with_the_gx_sampler() {
         &ctx,
         &m,
         &TevOptions::default(),
-        &quad.draw_uniforms,
+        quad.draw_uniforms.as_entire_buffer_binding(),
         &bound,
     );
     let p = ctx
@@ -484,4 +484,39 @@ fn mipped_textures_with_the_gx_sampler() {
         "{:?}",
         img.pixel(0, 0)
     );
+}
+
+/// The first-frame wait: keys are built in parallel until the deadline; past it, the rest
+/// is left to the background worker (pending, then ready).
+#[test]
+fn get_all_until_builds_until_the_deadline_and_queues_the_rest() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let cache = tevscope::render::PipelineCache::new(
+        ctx.device.clone(),
+        ctx.layouts.clone(),
+        ctx.shaders.clone(),
+    );
+    let scene = Scene::new(&ctx);
+    let gm = scene.material(&ctx, &textured([9, 10, 11, 12]));
+    let key = |cull| {
+        let mut state = RenderState::EXACT_QUAD;
+        state.cull = cull;
+        keys(&gm, state).0
+    };
+    let all = [key(None), key(Some(wgpu::Face::Front))];
+    // A deadline already passed: nothing is built here, everything is queued.
+    let past = std::time::Instant::now() - std::time::Duration::from_secs(1);
+    assert!(!cache.get_all_until(&all, past));
+    cache.wait_idle();
+    assert!(
+        all.iter()
+            .all(|k| matches!(cache.request(k), PipelineStatus::Ready(_)))
+    );
+    // A far deadline builds every key before returning.
+    let more = [key(Some(wgpu::Face::Back))];
+    let far = std::time::Instant::now() + std::time::Duration::from_secs(600);
+    assert!(cache.get_all_until(&more, far));
+    assert!(matches!(cache.request(&more[0]), PipelineStatus::Ready(_)));
 }

@@ -1,5 +1,6 @@
-//! The opened model as an editable document: where it came from, its bytes, the parsed model
-//! and the history of commands. Every change goes through a [`Command`], which carries the
+//! The opened model or area as an editable document: where it came from, its bytes, the
+//! parsed model ([`Edited`]: a CMDL, or an MREA whose world geometry's material set is
+//! edited) and the history of commands. Every change goes through a [`Command`], which carries the
 //! material sets before and after, so undo and redo restore the exact state (and the exact
 //! bytes on save).
 
@@ -11,6 +12,7 @@ use super::patch::{self, PatchError, Refusal};
 use crate::formats::FormatError;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::material::{Material, MaterialSet};
+use crate::formats::mrea::{Mrea, parse_mrea};
 use crate::formats::pak::Pak;
 use crate::formats::pak_splice;
 use crate::load::source;
@@ -46,7 +48,7 @@ pub enum DocumentError {
     },
     #[error(transparent)]
     Format(#[from] FormatError),
-    #[error("{0} is not a CMDL model (only models can be edited)")]
+    #[error("{0} is not a CMDL model or an MREA area (only their materials can be edited)")]
     NotAModel(String),
     #[error(transparent)]
     Patch(#[from] PatchError),
@@ -119,11 +121,52 @@ impl Command {
         }
     }
 
-    fn apply(&self, cmdl: &mut Cmdl) {
+    fn apply(&self, edited: &mut Edited) {
+        let sets = edited.material_sets_mut();
         for c in &self.changes {
-            if let Some(set) = cmdl.material_sets.get_mut(c.set) {
+            if let Some(set) = sets.get_mut(c.set) {
                 *set = c.after.clone();
             }
+        }
+    }
+}
+
+/// What a document edits: a model's material sets, or an area's one material set (its
+/// world geometry's; patches address it as `/material_sets/0/…`, as for a model).
+#[derive(Debug, Clone)]
+pub enum Edited {
+    Model(Box<Cmdl>),
+    /// Always has world geometry (MP1/MP2).
+    Area(Box<Mrea>),
+}
+
+impl Edited {
+    pub fn material_sets(&self) -> &[MaterialSet] {
+        match self {
+            Edited::Model(c) => &c.material_sets,
+            Edited::Area(m) => m
+                .geometry
+                .as_ref()
+                .map_or(&[], |g| std::slice::from_ref(&g.material_set)),
+        }
+    }
+
+    fn material_sets_mut(&mut self) -> &mut [MaterialSet] {
+        match self {
+            Edited::Model(c) => &mut c.material_sets,
+            Edited::Area(m) => m
+                .geometry
+                .as_mut()
+                .map_or(&mut [], |g| std::slice::from_mut(&mut g.material_set)),
+        }
+    }
+
+    /// The resource's bytes: an unchanged file gives back the bytes read (the MREA writer
+    /// keeps unchanged compressed blocks as stored and recompresses the edited one).
+    fn to_bytes(&self) -> Result<Vec<u8>, FormatError> {
+        match self {
+            Edited::Model(c) => Ok(c.to_bytes()),
+            Edited::Area(m) => m.to_bytes(),
         }
     }
 }
@@ -137,7 +180,7 @@ pub struct Document {
     /// The model's own bytes as read (decompressed for a PAK member).
     model_bytes: Vec<u8>,
     label: String,
-    cmdl: Cmdl,
+    edited: Edited,
     undo: Vec<Command>,
     redo: Vec<Command>,
     /// Undo depth at the last save (or open): the document is clean there.
@@ -145,7 +188,8 @@ pub struct Document {
 }
 
 impl Document {
-    /// Opens a loose CMDL, or `FILE.pak:ID` / `FILE.pak:name` (see [`source::split_spec`]).
+    /// Opens a loose CMDL or MREA, or `FILE.pak:ID` / `FILE.pak:name` (see
+    /// [`source::split_spec`]).
     pub fn open(spec: &str) -> Result<Self, DocumentError> {
         let (path, member) =
             source::split_spec(spec).map_err(|e| DocumentError::Open(format!("{e:#}")))?;
@@ -167,7 +211,7 @@ impl Document {
             DocumentError::Open(format!("{}: no resource {member:?}", path.display()))
         })?;
         let label = pak.entry_label(entry);
-        if &entry.fourcc != b"CMDL" {
+        if &entry.fourcc != b"CMDL" && &entry.fourcc != b"MREA" {
             return Err(DocumentError::NotAModel(label));
         }
         let model = pak.read(&file_bytes, entry)?;
@@ -190,13 +234,24 @@ impl Document {
         model_bytes: Vec<u8>,
         label: String,
     ) -> Result<Self, DocumentError> {
-        let cmdl = Cmdl::parse(&model_bytes, &label)?;
+        let area = model_bytes.starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
+        let edited = if area {
+            let m = parse_mrea(&model_bytes, &label)?;
+            if m.geometry.is_none() {
+                return Err(DocumentError::Open(format!(
+                    "{label}: the world geometry of MP3 areas is not read, so it cannot be edited"
+                )));
+            }
+            Edited::Area(Box::new(m))
+        } else {
+            Edited::Model(Box::new(Cmdl::parse(&model_bytes, &label)?))
+        };
         Ok(Self {
             origin,
             file_bytes,
             model_bytes,
             label,
-            cmdl,
+            edited,
             undo: Vec::new(),
             redo: Vec::new(),
             saved_depth: Some(0),
@@ -212,14 +267,29 @@ impl Document {
         &self.label
     }
 
-    /// The model in its current state.
-    pub fn cmdl(&self) -> &Cmdl {
-        &self.cmdl
+    /// The model in its current state (None for an area).
+    pub fn cmdl(&self) -> Option<&Cmdl> {
+        match &self.edited {
+            Edited::Model(c) => Some(c),
+            Edited::Area(_) => None,
+        }
     }
 
-    /// The `info --json` document of the current state (what patches address).
-    pub fn info(&self) -> CmdlInfo {
-        CmdlInfo::new(&self.cmdl, &self.label, self.model_bytes().len())
+    /// What is edited, in its current state.
+    pub fn edited(&self) -> &Edited {
+        &self.edited
+    }
+
+    /// The material sets in their current state (an area has one).
+    pub fn material_sets(&self) -> &[MaterialSet] {
+        self.edited.material_sets()
+    }
+
+    /// A model's `info --json` document of the current state (what patches address; an
+    /// area's is `info --json` on the area, whose `material_sets` patches address alike).
+    pub fn info(&self) -> Option<CmdlInfo> {
+        let cmdl = self.cmdl()?;
+        Some(CmdlInfo::new(cmdl, &self.label, cmdl.to_bytes().len()))
     }
 
     /// Applies a JSON Patch as one command. A refused patch changes nothing.
@@ -228,8 +298,8 @@ impl Document {
         ops: &[PatchOperation],
         label: impl Into<String>,
     ) -> Result<(), PatchError> {
-        let after = patch::apply(&self.cmdl.material_sets, ops)?;
-        self.execute(Command::between(label, &self.cmdl.material_sets, after));
+        let after = patch::apply(self.material_sets(), ops)?;
+        self.execute(Command::between(label, self.material_sets(), after));
         Ok(())
     }
 
@@ -241,12 +311,12 @@ impl Document {
         material: Material,
         label: impl Into<String>,
     ) {
-        let mut after = self.cmdl.material_sets.clone();
+        let mut after = self.material_sets().to_vec();
         if let Some(slot) = after.get_mut(set).and_then(|s| s.materials.get_mut(index)) {
             *slot = material;
             after[set].repad();
         }
-        self.execute(Command::between(label, &self.cmdl.material_sets, after));
+        self.execute(Command::between(label, self.material_sets(), after));
     }
 
     /// Replaces one material as one command after the checks a patch gets (hardware and game
@@ -264,8 +334,7 @@ impl Document {
     ) -> Result<(), Refusal> {
         let label = label.into();
         let Some((s, before)) = self
-            .cmdl
-            .material_sets
+            .material_sets()
             .get(set)
             .and_then(|s| Some((s, s.materials.get(index)?)))
         else {
@@ -284,7 +353,7 @@ impl Document {
             && self.saved_depth != Some(self.undo.len())
             && self.undo.last().is_some_and(|c| c.label == label);
         if mergeable && let Some(last) = self.undo.pop() {
-            last.inverse().apply(&mut self.cmdl);
+            last.inverse().apply(&mut self.edited);
         }
         self.set_material(set, index, material, label);
         Ok(())
@@ -295,7 +364,7 @@ impl Document {
         if command.is_empty() {
             return;
         }
-        command.apply(&mut self.cmdl);
+        command.apply(&mut self.edited);
         if self.saved_depth.is_some_and(|d| d > self.undo.len()) {
             // The saved state was on the redo branch this command discards.
             self.saved_depth = None;
@@ -309,7 +378,7 @@ impl Document {
         let Some(c) = self.undo.pop() else {
             return false;
         };
-        c.inverse().apply(&mut self.cmdl);
+        c.inverse().apply(&mut self.edited);
         self.redo.push(c);
         true
     }
@@ -319,7 +388,7 @@ impl Document {
         let Some(c) = self.redo.pop() else {
             return false;
         };
-        c.apply(&mut self.cmdl);
+        c.apply(&mut self.edited);
         self.undo.push(c);
         true
     }
@@ -339,15 +408,15 @@ impl Document {
         self.saved_depth != Some(self.undo.len())
     }
 
-    /// The model's bytes in the current state (the bytes read when nothing changed).
-    pub fn model_bytes(&self) -> Vec<u8> {
-        self.cmdl.to_bytes()
+    /// The resource's bytes in the current state (the bytes read when nothing changed).
+    pub fn model_bytes(&self) -> Result<Vec<u8>, DocumentError> {
+        Ok(self.edited.to_bytes()?)
     }
 
-    /// The whole file in the current state: the CMDL, or the PAK with only this resource
-    /// replaced. An unchanged model gives the file as read.
+    /// The whole file in the current state: the CMDL or MREA, or the PAK with only this
+    /// resource replaced. An unchanged resource gives the file as read.
     pub fn file_bytes(&self) -> Result<Vec<u8>, DocumentError> {
-        let model = self.model_bytes();
+        let model = self.model_bytes()?;
         match &self.origin {
             Origin::Loose { .. } => Ok(model),
             Origin::Pak { path, entry } => {
@@ -447,7 +516,7 @@ mod tests {
     }
 
     fn with_group(d: &Document, m: usize, g: u32) -> Material {
-        let mut mat = d.cmdl().material_sets[0].materials[m].clone();
+        let mut mat = d.material_sets()[0].materials[m].clone();
         mat.group_index = g;
         mat
     }
@@ -455,20 +524,20 @@ mod tests {
     #[test]
     fn undo_redo_and_the_dirty_marker() {
         let mut d = doc();
-        let original = d.model_bytes();
+        let original = d.model_bytes().unwrap();
         assert!(!d.is_dirty() && !d.undo() && !d.redo());
         d.set_material(0, 0, with_group(&d, 0, 5), "group 5");
         d.set_material(0, 1, with_group(&d, 1, 6), "group 6");
         assert!(d.is_dirty());
         assert_eq!(d.history().collect::<Vec<_>>(), ["group 5", "group 6"]);
-        let two = d.model_bytes();
+        let two = d.model_bytes().unwrap();
         assert!(d.undo());
         assert_eq!(d.redo_history().collect::<Vec<_>>(), ["group 6"]);
         assert!(d.undo());
-        assert_eq!(d.model_bytes(), original);
+        assert_eq!(d.model_bytes().unwrap(), original);
         assert!(!d.is_dirty());
         assert!(d.redo() && d.redo());
-        assert_eq!(d.model_bytes(), two);
+        assert_eq!(d.model_bytes().unwrap(), two);
         // A no-op edit records nothing.
         d.set_material(0, 0, with_group(&d, 0, 5), "same");
         assert_eq!(d.history().count(), 2);
@@ -477,7 +546,7 @@ mod tests {
     #[test]
     fn guarded_material_edits_merge_by_label_and_refuse_limits() {
         let mut d = doc();
-        let original = d.model_bytes();
+        let original = d.model_bytes().unwrap();
         d.edit_material(0, 0, with_group(&d, 0, 1), "drag", true)
             .unwrap();
         d.edit_material(0, 0, with_group(&d, 0, 2), "drag", true)
@@ -487,15 +556,15 @@ mod tests {
             .unwrap();
         assert_eq!(d.history().count(), 2, "merge off: a new command");
         assert!(d.undo() && d.undo());
-        assert_eq!(d.model_bytes(), original);
+        assert_eq!(d.model_bytes().unwrap(), original);
         // 17 TEV stages break the GX limit: refused, nothing recorded.
-        let mut m = d.cmdl().material_sets[0].materials[0].clone();
+        let mut m = d.material_sets()[0].materials[0].clone();
         m.tev_stages = vec![m.tev_stages[0]; 17];
         let e = d.edit_material(0, 0, m, "too many", false).unwrap_err();
         assert!(matches!(e, Refusal::Limit { .. }), "{e}");
-        assert_eq!(d.model_bytes(), original);
+        assert_eq!(d.model_bytes().unwrap(), original);
         assert!(!d.is_dirty());
-        let m = d.cmdl().material_sets[0].materials[0].clone();
+        let m = d.material_sets()[0].materials[0].clone();
         assert!(matches!(
             d.edit_material(3, 0, m, "no set", false),
             Err(Refusal::NotEditable)
@@ -511,7 +580,7 @@ mod tests {
         let out = dir.join("saved.CMDL");
         d.save_to(&out).unwrap();
         assert!(!d.is_dirty());
-        assert_eq!(std::fs::read(&out).unwrap(), d.model_bytes());
+        assert_eq!(std::fs::read(&out).unwrap(), d.model_bytes().unwrap());
         assert!(d.undo());
         assert!(d.is_dirty());
         d.set_material(0, 1, with_group(&d, 1, 9), "b");

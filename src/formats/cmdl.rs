@@ -247,6 +247,19 @@ impl Normals {
     }
 }
 
+/// Where a surface's display-list indices start in its model's arrays: zero in a CMDL. An
+/// area's merged model ([`crate::load::area`]) concatenates its world models' arrays and
+/// gives each surface the offsets of its world model, so the file's 16-bit indices reach
+/// every entry however long the merged arrays are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ArrayBase {
+    pub position: usize,
+    pub normal: usize,
+    pub color: usize,
+    pub uv: usize,
+    pub short_uv: usize,
+}
+
 /// One surface section (`formats.md` §2.4) and its decoded mesh.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Surface {
@@ -272,6 +285,9 @@ pub struct Surface {
     pub tail: Vec<u8>,
     /// Decoded geometry (not written; derived from `display_list`).
     pub mesh: SurfaceMesh,
+    /// Offsets added to the mesh's indices (not written; see [`ArrayBase`]).
+    #[serde(skip)]
+    pub array_base: ArrayBase,
 }
 
 impl Surface {
@@ -415,6 +431,7 @@ impl Surface {
             display_list,
             tail,
             mesh,
+            array_base: ArrayBase::default(),
         })
     }
 
@@ -967,25 +984,29 @@ impl Cmdl {
     /// TEX`t` coordinate of a vertex reference in `surface` (TEX0 may read the short array).
     pub fn tex_coord(&self, surface: &Surface, v: &VertexRef, t: usize) -> Option<[f32; 2]> {
         let i = v.tex.get(t).copied().flatten()? as usize;
+        let base = &surface.array_base;
         if t == 0 && surface.mesh.layout.tex0_source == UvSource::Short {
-            self.short_uv(i)
+            self.short_uv(base.short_uv + i)
         } else {
-            self.uvs.values.get(i).copied()
+            self.uvs.values.get(base.uv + i).copied()
         }
     }
 
     /// Looks up a vertex reference's values. Decoded meshes only hold in-range indices; an
     /// index made invalid by later edits reads as zero / None instead of panicking.
     pub fn resolve_vertex(&self, surface: &Surface, v: &VertexRef) -> ResolvedVertex {
-        let color = |c: Option<u16>| c.and_then(|i| self.colors.values.get(i as usize).copied());
+        let base = &surface.array_base;
+        let color = |c: Option<u16>| {
+            c.and_then(|i| self.colors.values.get(base.color + i as usize).copied())
+        };
         ResolvedVertex {
             position: self
                 .positions
                 .values
-                .get(v.position as usize)
+                .get(base.position + v.position as usize)
                 .copied()
                 .unwrap_or_default(),
-            normal: v.normal.and_then(|i| self.normal(i as usize)),
+            normal: v.normal.and_then(|i| self.normal(base.normal + i as usize)),
             colors: [color(v.colors[0]), color(v.colors[1])],
             tex: [0, 1, 2, 3, 4, 5, 6, 7].map(|t| self.tex_coord(surface, v, t)),
             matrix_indices: v.matrix_indices,
@@ -1006,13 +1027,10 @@ impl Cmdl {
     /// The surface's stored AABB, or one computed from the positions it references.
     pub fn surface_aabb(&self, surface: &Surface) -> Option<Aabb> {
         surface.stored_aabb().or_else(|| {
-            Aabb::from_points(
-                surface
-                    .mesh
-                    .vertices
-                    .iter()
-                    .filter_map(|v| self.positions.values.get(v.position as usize).copied()),
-            )
+            Aabb::from_points(surface.mesh.vertices.iter().filter_map(|v| {
+                let i = surface.array_base.position + v.position as usize;
+                self.positions.values.get(i).copied()
+            }))
         })
     }
 

@@ -216,12 +216,23 @@ impl FrameUpdate {
     /// Registers a material drawn on `model`; returns the index of its uniform block.
     /// The block starts as `DrawUniforms::default()` and is reported changed by the first
     /// update.
+    /// Materials with the same vertex-side inputs on the same model (UV animations and
+    /// channel count; most of a room's materials have no UV animation) share one block,
+    /// computed and uploaded once per frame.
     pub fn add_material(&mut self, model: ModelId, material: &Material) -> usize {
-        self.materials.push(MaterialSlot {
+        let slot = MaterialSlot {
             model: model.0.min(self.models.len().saturating_sub(1)),
             animations: material.uv_animations.clone(),
             channel_count: material.channel_count,
-        });
+        };
+        if let Some(shared) = self.materials.iter().position(|m| {
+            m.model == slot.model
+                && m.channel_count == slot.channel_count
+                && m.animations == slot.animations
+        }) {
+            return shared;
+        }
+        self.materials.push(slot);
         // A zeroed block never equals a computed one (matrices have ones), so the first
         // update reports every block.
         self.blocks.push(DrawUniforms::zeroed_block());
@@ -229,6 +240,7 @@ impl FrameUpdate {
         self.blocks.len() - 1
     }
 
+    /// Number of uniform blocks (materials that share one count once).
     pub fn material_count(&self) -> usize {
         self.blocks.len()
     }
@@ -393,6 +405,36 @@ mod tests {
             p.position
         );
         assert_eq!(p.color, [255.0; 4]);
+    }
+
+    #[test]
+    fn materials_with_the_same_vertex_inputs_share_a_block() {
+        let mut f = FrameUpdate::new(FrameOptions::default());
+        let m0 = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let m1 = f.add_model(Mat4::from_translation(Vec3::X), Vec3::ZERO);
+        let scroll = UvAnimation::Scroll {
+            offset_u: 0.0,
+            offset_v: 0.0,
+            speed_u: 1.0,
+            speed_v: 0.0,
+        };
+        let a = f.add_material(m0, &material(vec![], 1));
+        let b = f.add_material(m0, &material(vec![], 1));
+        let c = f.add_material(m0, &material(vec![scroll], 1));
+        let d = f.add_material(m0, &material(vec![], 2));
+        let e = f.add_material(m1, &material(vec![], 1));
+        let g = f.add_material(m0, &material(vec![scroll], 1));
+        assert_eq!((a, b, g), (a, a, c));
+        assert_eq!(f.material_count(), 4);
+        assert!(
+            [a, c, d, e]
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+                == 4
+        );
+        let lights = LightPreset::Basic.light_set();
+        assert_eq!(f.update(1.0, &camera(), &lights).len(), 4);
     }
 
     #[test]

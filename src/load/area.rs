@@ -13,7 +13,7 @@ use anyhow::{Result, anyhow, bail};
 
 use crate::formats::Game;
 use crate::formats::cmdl::{
-    Aabb, AttributeArray, Cmdl, FLAG_SHORT_UVS, Normals, Surface, UvSource, VertexRef,
+    Aabb, ArrayBase, AttributeArray, Cmdl, FLAG_SHORT_UVS, Normals, Surface,
 };
 use crate::formats::mrea::{WorldGeometry, parse_mrea_lights};
 use crate::gx::lights::{LightOptions, LightPreset, LightSet, PrimeLight};
@@ -136,44 +136,6 @@ pub struct AreaView {
     pub all_world_models: bool,
 }
 
-/// Array offsets of one world model inside the merged arrays.
-#[derive(Clone, Copy)]
-struct Bases {
-    position: usize,
-    normal: usize,
-    color: usize,
-    uv: usize,
-    short_uv: usize,
-}
-
-fn shift(index: u16, base: usize, what: &str) -> Result<u16> {
-    let i = usize::from(index) + base;
-    u16::try_from(i).map_err(|_| {
-        anyhow::anyhow!(
-            "the area's {what} array passes 65536 entries; it is too large to draw as one model"
-        )
-    })
-}
-
-fn shift_vertex(v: &VertexRef, b: Bases, tex0: UvSource) -> Result<VertexRef> {
-    let opt = |x: Option<u16>, base: usize, what: &str| x.map(|i| shift(i, base, what)).transpose();
-    let mut out = *v;
-    out.position = shift(v.position, b.position, "position")?;
-    out.normal = opt(v.normal, b.normal, "normal")?;
-    for c in 0..2 {
-        out.colors[c] = opt(v.colors[c], b.color, "colour")?;
-    }
-    for t in 0..8 {
-        let (base, what) = if t == 0 && tex0 == UvSource::Short {
-            (b.short_uv, "short UV")
-        } else {
-            (b.uv, "UV")
-        };
-        out.tex[t] = opt(v.tex[t], base, what)?;
-    }
-    Ok(out)
-}
-
 fn array<T>(values: Vec<T>) -> AttributeArray<T> {
     AttributeArray {
         values,
@@ -181,9 +143,40 @@ fn array<T>(values: Vec<T>) -> AttributeArray<T> {
     }
 }
 
-/// The world geometry as one model (see the module docs). Its surfaces' decoded meshes index
-/// the merged arrays; their display-list bytes are the file's, so the model is for drawing
-/// and inspection, not for writing back (edit the [`WorldGeometry`] and write the area).
+/// One world model of an area as the merged model holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorldModelPart {
+    /// Index in the area's world model list.
+    pub index: usize,
+    /// Its surfaces in the merged model (they are consecutive).
+    pub surfaces: std::ops::Range<usize>,
+    pub triangles: usize,
+}
+
+/// The world models [`area_model`] takes, in its surface order.
+pub fn world_model_parts(g: &WorldGeometry, view: AreaView) -> Vec<WorldModelPart> {
+    let mut first = 0;
+    g.world_models
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| view.all_world_models || !m.header.hidden_in_combat())
+        .map(|(index, m)| {
+            let surfaces = first..first + m.surfaces.len();
+            first = surfaces.end;
+            WorldModelPart {
+                index,
+                surfaces,
+                triangles: m.triangle_count(),
+            }
+        })
+        .collect()
+}
+
+/// The world geometry as one model (see the module docs): the world models' arrays
+/// concatenated, each surface indexing its own world model's part through its
+/// [`ArrayBase`] (so the merged arrays may pass the 65,536 entries a 16-bit index reaches).
+/// The display-list bytes are the file's, so the model is for drawing and inspection, not
+/// for writing back (edit the [`WorldGeometry`] and write the area).
 pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
     let mut positions = Vec::new();
     let mut normals = Vec::new();
@@ -196,7 +189,7 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
         if m.header.hidden_in_combat() && !view.all_world_models {
             continue;
         }
-        let b = Bases {
+        let base = ArrayBase {
             position: positions.len(),
             normal: normals.len(),
             color: colors.len(),
@@ -222,20 +215,11 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
             None => *h,
             Some(a) => Aabb::from_points([a.min, a.max, h.min, h.max]).unwrap_or(a),
         });
-        for s in &m.surfaces {
-            let mut s = s.clone();
-            let tex0 = s.mesh.layout.tex0_source;
-            for v in &mut s.mesh.vertices {
-                *v = shift_vertex(v, b, tex0)?;
-            }
-            surfaces.push(s);
-        }
-    }
-    if positions.len() > usize::from(u16::MAX) + 1 {
-        bail!(
-            "the area has {} positions; one model holds 65536",
-            positions.len()
-        );
+        // The surfaces keep the file's indices into their world model's arrays.
+        surfaces.extend(m.surfaces.iter().map(|s| Surface {
+            array_base: base,
+            ..s.clone()
+        }));
     }
     Ok(Cmdl {
         version: if g.game == Game::Mp2 { 4 } else { 2 },
@@ -261,6 +245,7 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::cmdl::UvSource;
     use crate::formats::mrea::parse_mrea;
 
     #[test]
@@ -343,6 +328,40 @@ mod tests {
             assert_eq!((cpu.aabb.min, cpu.aabb.max), ([0.0; 3], [12.0, 8.0, 4.0]));
             assert!(cpu.warnings.is_empty(), "{name}: {:?}", cpu.warnings);
         }
+    }
+
+    /// A room whose world models hold more than 65,536 positions together (each fewer, as
+    /// the file's 16-bit indices require) draws every world model at its own vertices.
+    #[test]
+    fn a_room_past_65536_positions_draws_every_world_model() {
+        let bytes = crate::demo::room::build_stress_room(2800, 4, 4).expect("builds");
+        let m = parse_mrea(&bytes, "big").expect("parses");
+        let g = m.geometry.as_ref().expect("geometry");
+        let model = area_model(g, AreaView::default()).expect("model");
+        assert!(model.positions.len() > 65_536, "{}", model.positions.len());
+        assert!(g.world_models.iter().all(|w| w.positions.len() <= 65_536));
+        assert_eq!(model.triangle_count(), g.triangle_count());
+        // The last world model's surfaces resolve to its own positions.
+        let last = g.world_models.last().expect("world models");
+        let surface = model.surfaces.last().expect("surfaces");
+        let local = last.surfaces.last().expect("surface");
+        let want: Vec<[f32; 3]> = local
+            .mesh
+            .vertices
+            .iter()
+            .map(|v| last.positions.values[usize::from(v.position)])
+            .collect();
+        let got: Vec<[f32; 3]> = model
+            .resolved_vertices(surface)
+            .iter()
+            .map(|v| v.position)
+            .collect();
+        assert_eq!(got, want);
+        let cpu = crate::load::ModelAssets::new(model)
+            .cpu_model()
+            .expect("cpu model");
+        assert_eq!(cpu.triangle_count(), g.triangle_count());
+        assert!(cpu.mesh.len() > 65_536);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow, bail};
 
 use rayon::prelude::*;
 
-use super::area::{AreaView, area_model};
+use super::area::{AreaView, area_model, world_model_parts};
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
@@ -34,6 +34,8 @@ pub struct LoadedModel {
     /// An area's own light layers (empty for models): what [`super::area::scene_lights`]
     /// lights it with by default.
     pub light_layers: Vec<Vec<PrimeLight>>,
+    /// An area's world models in surface order (empty for models).
+    pub world_models: Vec<super::area::WorldModelPart>,
 }
 
 /// What to open, and the user's explicit choices for what it refers to.
@@ -336,6 +338,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
                 animation,
                 sources,
                 light_layers: Vec::new(),
+                world_models: Vec::new(),
             },
             warnings,
         ));
@@ -371,6 +374,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
                 animation: None,
                 sources,
                 light_layers: m.light_layers(),
+                world_models: world_model_parts(geometry, AreaView::default()),
             },
             warnings,
         ));
@@ -428,6 +432,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             animation,
             sources,
             light_layers: Vec::new(),
+            world_models: Vec::new(),
         },
         warnings,
     ))

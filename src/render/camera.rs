@@ -5,6 +5,11 @@
 //! XY plane. [`OrbitCamera::frame_camera`] produces the conventional view matrix (camera
 //! x right, y up, −z forward) that [`crate::gx::frame::FrameCamera`] expects, and a wgpu
 //! (depth 0…1) perspective projection.
+//!
+//! The fly camera is the same camera driven differently ([`CameraMode::Fly`]): mouse look
+//! turns the view about the eye instead of the target ([`OrbitCamera::look`]) and
+//! [`OrbitCamera::fly`] moves eye and target together, so both modes share one set of
+//! view parameters and one view/projection code path.
 
 use glam::{Mat4, Vec3};
 
@@ -35,6 +40,39 @@ impl Default for OrbitCamera {
             target: [0.0; 3],
             fov_y_degrees: 45.0,
         }
+    }
+}
+
+/// How the viewer's pointer and keys drive the camera.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CameraMode {
+    /// Drag turns the view around the target, scroll zooms (models).
+    #[default]
+    Orbit,
+    /// Drag looks around from the eye, WASD/QE move it, scroll sets the speed (rooms).
+    Fly,
+}
+
+impl CameraMode {
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Orbit => "Orbit",
+            Self::Fly => "Fly",
+        }
+    }
+}
+
+/// One frame of fly movement in camera axes (each −1…1): +forward, +right, +up (world Z).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FlyMove {
+    pub forward: f32,
+    pub right: f32,
+    pub up: f32,
+}
+
+impl FlyMove {
+    pub fn is_zero(&self) -> bool {
+        self.forward == 0.0 && self.right == 0.0 && self.up == 0.0
     }
 }
 
@@ -70,6 +108,44 @@ impl OrbitCamera {
         const DEGREES_PER_PIXEL: f32 = 0.4;
         self.yaw_degrees = (self.yaw_degrees - dx * DEGREES_PER_PIXEL).rem_euclid(360.0);
         self.pitch_degrees = (self.pitch_degrees + dy * DEGREES_PER_PIXEL).clamp(-89.0, 89.0);
+    }
+
+    /// Fly mode's mouse look: turns the view by a drag of (dx, dy) pixels about the eye
+    /// (dragging right looks right, dragging down looks down); the eye stays put.
+    pub fn look(&mut self, dx: f32, dy: f32) {
+        const DEGREES_PER_PIXEL: f32 = 0.25;
+        let eye = self.eye();
+        self.yaw_degrees = (self.yaw_degrees + dx * DEGREES_PER_PIXEL).rem_euclid(360.0);
+        self.pitch_degrees = (self.pitch_degrees + dy * DEGREES_PER_PIXEL).clamp(-89.0, 89.0);
+        self.keep_eye(eye);
+    }
+
+    /// Fly mode's movement: `step` (camera axes, see [`FlyMove`]) scaled to `distance`
+    /// world units; forward follows the view direction, up is world Z.
+    pub fn fly(&mut self, step: FlyMove, distance: f32) {
+        if step.is_zero() || !distance.is_finite() {
+            return;
+        }
+        let v = self.view_from_world();
+        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
+        let forward = -Vec3::new(v.x_axis.z, v.y_axis.z, v.z_axis.z);
+        let dir = forward * step.forward + right * step.right + Vec3::Z * step.up;
+        let dir = dir.normalize_or_zero();
+        self.target = (Vec3::from(self.target) + dir * distance).to_array();
+    }
+
+    /// Keeps the eye and the view direction but puts the target `distance` ahead: the fly
+    /// camera's pivot, which also sets the depth range ([`OrbitCamera::clip_from_view`]).
+    pub fn set_pivot_distance(&mut self, distance: f32) {
+        let eye = self.eye();
+        self.distance = distance.clamp(1e-4, 1e7);
+        self.keep_eye(eye);
+    }
+
+    /// Moves the target so the eye is at `eye` with the current angles and distance.
+    fn keep_eye(&mut self, eye: Vec3) {
+        let back = self.eye() - Vec3::from(self.target);
+        self.target = (eye - back).to_array();
     }
 
     /// World units one pixel spans at the target's depth in a view `height` pixels high.
@@ -238,6 +314,62 @@ impl OrbitCamera {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn look_turns_about_the_eye_and_fly_moves_along_the_view() {
+        let mut c = OrbitCamera {
+            yaw_degrees: 0.0,
+            pitch_degrees: 0.0,
+            distance: 2.0,
+            target: [0.0; 3],
+            fov_y_degrees: 45.0,
+        };
+        let eye = c.eye();
+        c.look(100.0, -40.0);
+        assert!((c.eye() - eye).length() < 1e-4, "{} {eye}", c.eye());
+        assert!(c.yaw_degrees != 0.0 && c.pitch_degrees < 0.0);
+        // Dragging right looks right: a point to the camera's right comes towards the centre.
+        let mut c = OrbitCamera {
+            yaw_degrees: 0.0,
+            pitch_degrees: 0.0,
+            ..c
+        };
+        c.target = [0.0, 8.0, 0.0];
+        // Eye at (0, 10, 0) looking −Y: the camera's right is world −X.
+        let right_point = Vec3::new(-3.0, 0.0, 0.0);
+        let before = c.view_from_world().transform_point3(right_point).x;
+        c.look(20.0, 0.0);
+        let after = c.view_from_world().transform_point3(right_point).x;
+        assert!(before > 0.0 && after < before, "{before} {after}");
+        // Forward moves towards the target; up is world Z whatever the pitch.
+        let eye = c.eye();
+        c.fly(
+            FlyMove {
+                forward: 1.0,
+                ..Default::default()
+            },
+            3.0,
+        );
+        let moved = c.eye() - eye;
+        assert!((moved.length() - 3.0).abs() < 1e-4);
+        let forward = (Vec3::from(c.target) - c.eye()).normalize();
+        assert!(moved.normalize().dot(forward) > 0.999);
+        c.pitch_degrees = 40.0;
+        let eye = c.eye();
+        c.fly(
+            FlyMove {
+                up: 1.0,
+                ..Default::default()
+            },
+            2.0,
+        );
+        assert!((c.eye() - eye - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-4);
+        // A new pivot keeps the view matrix.
+        let view = c.view_from_world();
+        c.set_pivot_distance(0.5);
+        assert!(c.view_from_world().abs_diff_eq(view, 1e-4));
+        assert_eq!(c.distance, 0.5);
+    }
 
     #[test]
     fn yaw_zero_looks_at_the_front_from_plus_y() {

@@ -40,13 +40,14 @@ pub struct GpuMaterial {
 }
 
 impl GpuMaterial {
-    /// `draw_uniforms` is the per-draw vertex-side buffer (`DrawUniforms`); `textures[k]`
+    /// `draw_uniforms` is the per-draw vertex-side block (`DrawUniforms`, a whole buffer or
+    /// a range of a shared one); `textures[k]`
     /// is GX texture map k (material texture k); missing maps get the white placeholder.
     pub fn new(
         ctx: &RenderContext,
         material: &Material,
         options: &TevOptions,
-        draw_uniforms: &wgpu::Buffer,
+        draw_uniforms: wgpu::BufferBinding<'_>,
         textures: &[Option<BoundTexture>],
     ) -> Self {
         let program = TevProgram::from_material(material, options);
@@ -59,7 +60,7 @@ impl GpuMaterial {
         ctx: &RenderContext,
         material: &Material,
         program: TevProgram,
-        draw_uniforms: &wgpu::Buffer,
+        draw_uniforms: wgpu::BufferBinding<'_>,
         textures: &[Option<BoundTexture>],
     ) -> Self {
         let shader_key = ShaderKey::new(material, &program);
@@ -78,24 +79,7 @@ impl GpuMaterial {
         };
         let tev_uniforms = buffer("TevUniforms", bytemuck::bytes_of(&uniforms));
         let uber_program = buffer("UberProgram", bytemuck::bytes_of(&packed));
-        let draw_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("material draw group"),
-            layout: &ctx.layouts.draw_group,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: BINDING_DRAW_UNIFORMS,
-                    resource: draw_uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: BINDING_TEV_UNIFORMS,
-                    resource: tev_uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: BINDING_UBER_PROGRAM,
-                    resource: uber_program.as_entire_binding(),
-                },
-            ],
-        });
+        let draw_group = Self::draw_group(ctx, draw_uniforms, &tev_uniforms, &uber_program);
         let placeholder_sampler = ctx
             .samplers
             .get(&ctx.device, SamplerMode::Nearest { wrap: Wrap::Repeat });
@@ -141,6 +125,43 @@ impl GpuMaterial {
             draw_group,
             texture_group,
         }
+    }
+
+    /// Group 0 over `draw_uniforms` and the material's own buffers.
+    fn draw_group(
+        ctx: &RenderContext,
+        draw_uniforms: wgpu::BufferBinding<'_>,
+        tev_uniforms: &wgpu::Buffer,
+        uber_program: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("material draw group"),
+            layout: &ctx.layouts.draw_group,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: BINDING_DRAW_UNIFORMS,
+                    resource: wgpu::BindingResource::Buffer(draw_uniforms),
+                },
+                wgpu::BindGroupEntry {
+                    binding: BINDING_TEV_UNIFORMS,
+                    resource: tev_uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: BINDING_UBER_PROGRAM,
+                    resource: uber_program.as_entire_binding(),
+                },
+            ],
+        })
+    }
+
+    /// Points group 0 at another `DrawUniforms` block (a scene's shared blocks moved).
+    pub fn rebind_draw_uniforms(
+        &mut self,
+        ctx: &RenderContext,
+        draw_uniforms: wgpu::BufferBinding<'_>,
+    ) {
+        self.draw_group =
+            Self::draw_group(ctx, draw_uniforms, &self.tev_uniforms, &self.uber_program);
     }
 
     /// Applies an edited material (same textures): rewrites the uniforms and program buffer

@@ -32,7 +32,7 @@ pub mod skin_probe;
 pub mod target;
 pub mod texture;
 
-pub use camera::OrbitCamera;
+pub use camera::{CameraMode, FlyMove, OrbitCamera};
 pub use context::{AdapterPreference, RenderContext};
 pub use material::GpuMaterial;
 pub use pick::PickHit;

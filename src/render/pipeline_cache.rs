@@ -301,6 +301,27 @@ impl PipelineCache {
     /// Builds every pipeline of `keys` not built yet, in parallel (shader generation, naga
     /// validation and the driver's compile all run on several threads), and waits for them.
     pub fn get_all_blocking(&self, keys: &[PipelineKey]) {
+        self.build_parallel(keys, None);
+        // Whatever a thread that failed to start left undone is built here.
+        for key in keys {
+            let _ = self.get_blocking(key);
+        }
+    }
+
+    /// [`PipelineCache::get_all_blocking`] that starts no new build after `deadline`: the
+    /// keys left are requested in the background instead. True when every key is built.
+    pub fn get_all_until(&self, keys: &[PipelineKey], deadline: std::time::Instant) -> bool {
+        let started = self.build_parallel(keys, Some(deadline));
+        for key in &keys[started.min(keys.len())..] {
+            let _ = self.request(key);
+        }
+        started >= keys.len()
+    }
+
+    /// Builds `keys` in order on parallel threads until they run out (or `deadline`
+    /// passes); returns how many builds were started.
+    fn build_parallel(&self, keys: &[PipelineKey], deadline: Option<std::time::Instant>) -> usize {
+        use std::sync::atomic::Ordering;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let next = std::sync::atomic::AtomicUsize::new(0);
         std::thread::scope(|scope| {
@@ -309,8 +330,8 @@ impl PipelineCache {
                     .name("tevscope pipeline builder".into())
                     .stack_size(BUILDER_STACK)
                     .spawn_scoped(scope, || {
-                        loop {
-                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        while deadline.is_none_or(|d| std::time::Instant::now() < d) {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(key) = keys.get(i) else { break };
                             let _ = self.get_blocking(key);
                         }
@@ -320,10 +341,7 @@ impl PipelineCache {
                 }
             }
         });
-        // Whatever a thread that failed to start left undone is built here.
-        for key in keys {
-            let _ = self.get_blocking(key);
-        }
+        next.load(Ordering::Relaxed)
     }
 
     /// The pipeline for `key` if built; otherwise starts building it in the background.

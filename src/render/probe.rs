@@ -158,7 +158,7 @@ pub fn render_point_tiles(
             ctx,
             &item.material,
             item.program.clone(),
-            &uniforms,
+            uniforms.as_entire_buffer_binding(),
             &item.textures,
         );
         let key = PipelineKey {
@@ -282,7 +282,13 @@ fn read_texcoords_chunk(
         check_tile(ctx, tile_w, tile_h, item.vertices.len())?;
         let uniforms = uniform_buffer(ctx, &item.draw);
         let material = bare_material(item.vertex_key.texgens.clone());
-        let gpu = GpuMaterial::new(ctx, &material, &TevOptions::default(), &uniforms, &[]);
+        let gpu = GpuMaterial::new(
+            ctx,
+            &material,
+            &TevOptions::default(),
+            uniforms.as_entire_buffer_binding(),
+            &[],
+        );
         let key = PipelineKey {
             shader: ShaderId::Source {
                 name: "texcoord probe".into(),

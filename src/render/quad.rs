@@ -195,7 +195,13 @@ pub fn render_material_quad(
         exact_blend: false,
         ..options.tev
     };
-    let gpu = GpuMaterial::new(ctx, material, &tev, &quad.draw_uniforms, &bound);
+    let gpu = GpuMaterial::new(
+        ctx,
+        material,
+        &tev,
+        quad.draw_uniforms.as_entire_buffer_binding(),
+        &bound,
+    );
     let pipeline = quad_pipeline(ctx, &gpu, options.path)?;
     let target = OffscreenTarget::new(ctx, options.width, options.height)?;
     let mut encoder = ctx

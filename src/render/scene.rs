@@ -20,6 +20,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::{Mat4, Vec3};
@@ -125,11 +126,14 @@ struct SurfaceDraw {
     base_vertex: i32,
     /// Surface centre (model space), for sorting.
     center: Vec3,
+    /// Left out of drawing and picking ([`Scene::set_hidden_surfaces`]).
+    hidden: bool,
 }
 
 struct MaterialSlot {
     gpu: GpuMaterial,
-    draw_uniforms: wgpu::Buffer,
+    /// Its `DrawUniforms` block (shared by materials with the same vertex-side inputs),
+    /// at `block × uniform_stride` in the scene's one uniform buffer.
     block: usize,
     pipeline: MaterialPipeline,
     keys: (PipelineKey, PipelineKey),
@@ -138,8 +142,6 @@ struct MaterialSlot {
     line_keys: (PipelineKey, PipelineKey),
     line_pipeline: MaterialPipeline,
     line_selected: Option<Selected>,
-    /// The block last uploaded.
-    written: Option<DrawUniforms>,
     transparent: bool,
     occluder: bool,
 }
@@ -252,9 +254,25 @@ pub struct Scene {
     tint: Option<TintPass>,
     /// The checker bound for missing textures (with `missing_checker`), made once.
     checker: Option<GpuTexture>,
+    /// The materials' `DrawUniforms` blocks ([`FrameUpdate`]'s, shared by materials with
+    /// the same vertex-side inputs) `uniform_stride` apart, and its CPU copy: a frame
+    /// uploads the span of the changed blocks in one write.
+    uniforms: Option<wgpu::Buffer>,
+    uniform_stride: usize,
+    uniform_mirror: Vec<u8>,
+    /// The blocks this frame's update changed.
+    changed_blocks: Vec<usize>,
+    /// The next frame is the first with these materials: it waits (up to
+    /// [`FIRST_FRAME_BUDGET`]) for their specialized pipelines, built in parallel.
+    first_frame: bool,
     /// Problems found while building (missing textures, unusable materials, …).
     pub warnings: Vec<String>,
 }
+
+/// How long the first frame of a scene waits for specialized pipelines built in parallel
+/// before the ubershader stands in for the rest. On lavapipe a cold ubershader compile costs
+/// more than most rooms' specialized pipelines together, so waiting first is faster.
+const FIRST_FRAME_BUDGET: Duration = Duration::from_millis(1000);
 
 impl Scene {
     /// Builds a scene with default options.
@@ -303,6 +321,7 @@ impl Scene {
                 line_index_count: indices.len() as u32 - first_line_index,
                 base_vertex: s.vertices.start as i32,
                 center: Vec3::from(s.center),
+                hidden: false,
             });
         }
         if vertices.is_empty() {
@@ -355,6 +374,11 @@ impl Scene {
             highlight: None,
             tint: None,
             checker: None,
+            uniforms: None,
+            uniform_stride: 0,
+            uniform_mirror: Vec::new(),
+            changed_blocks: Vec::new(),
+            first_frame: true,
             warnings,
         };
         scene.rebuild_materials(ctx, options)?;
@@ -451,6 +475,24 @@ impl Scene {
             return Ok(());
         };
         let materials = set.materials.clone();
+        // One uniform buffer for every material, each block at an offset the device binds.
+        let size = std::mem::size_of::<DrawUniforms>();
+        let align = ctx
+            .device
+            .limits()
+            .min_uniform_buffer_offset_alignment
+            .max(16) as usize;
+        let stride = size.next_multiple_of(align);
+        let count = materials.iter().filter(|m| m.gx.is_ok()).count().max(1);
+        let uniforms = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("DrawUniforms (all materials)"),
+            size: (stride * count) as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.uniform_stride = stride;
+        self.uniform_mirror = vec![0; stride * count];
+        self.first_frame = true;
         for (i, m) in materials.iter().enumerate() {
             let Ok(gx) = &m.gx else {
                 self.slots.push(None);
@@ -467,15 +509,10 @@ impl Scene {
                     }
                 }
             }
-            let draw_uniforms = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("DrawUniforms"),
-                size: std::mem::size_of::<DrawUniforms>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            });
-            let mut gpu = GpuMaterial::new(ctx, gx, &options.tev, &draw_uniforms, &bound);
-            gpu.set_skinned(self.skin.is_some());
             let block = self.frame.add_material(self.model_id, gx);
+            let binding = Self::block_binding(&uniforms, stride, block);
+            let mut gpu = GpuMaterial::new(ctx, gx, &options.tev, binding, &bound);
+            gpu.set_skinned(self.skin.is_some());
             let keys = Self::keys(&gpu, &options);
             let line_keys = Self::line_keys(&gpu, &options);
             self.slots.push(Some(MaterialSlot {
@@ -483,16 +520,15 @@ impl Scene {
                 line_pipeline: MaterialPipeline::default(),
                 line_selected: None,
                 gpu,
-                draw_uniforms,
                 block,
                 pipeline: MaterialPipeline::default(),
                 keys,
                 selected: None,
-                written: None,
                 transparent: gx.depth_sorted,
                 occluder: gx.flags & FLAG_OCCLUDER != 0,
             }));
         }
+        self.uniforms = Some(uniforms);
         self.has_lines = vec![false; materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.line_index_count > 0
@@ -744,7 +780,15 @@ impl Scene {
         let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
         for (i, slot) in self.slots.iter_mut().enumerate() {
             if let (Some(slot), Some(m)) = (slot, self.cpu.material(set, i)) {
-                slot.block = frame.add_material(model_id, m);
+                let block = frame.add_material(model_id, m);
+                // An edit can move a material to another shared block (or a new one).
+                if block != slot.block
+                    && let Some(buffer) = &self.uniforms
+                {
+                    let binding = Self::block_binding(buffer, self.uniform_stride, block);
+                    slot.gpu.rebind_draw_uniforms(ctx, binding);
+                }
+                slot.block = block;
             }
         }
         self.frame = frame;
@@ -806,6 +850,14 @@ impl Scene {
 
     /// Tints every surface drawn with `material` (active set) in the next frames: the
     /// viewer's selection. None (the default) draws exactly the plain scene.
+    /// Hides surface i when `hidden[i]` (surfaces past the slice show): a room's world
+    /// models toggled off. Only the draw list changes; buffers and pipelines stay.
+    pub fn set_hidden_surfaces(&mut self, hidden: &[bool]) {
+        for (i, s) in self.surfaces.iter_mut().enumerate() {
+            s.hidden = hidden.get(i).copied().unwrap_or(false);
+        }
+    }
+
     pub fn set_highlight(&mut self, material: Option<usize>) {
         self.highlight = material;
     }
@@ -828,20 +880,14 @@ impl Scene {
         self.update_skin(ctx);
         let aspect = target.width as f32 / target.height as f32;
         let camera = self.camera.frame_camera(aspect);
-        let changed = self.frame.update(self.time, &camera, &self.lights).len();
-        stats.uniform_blocks_uploaded = changed;
-        if changed > 0 {
-            // Blocks are compared byte-wise by FrameUpdate; upload exactly those that moved.
-            let blocks = self.frame.all_uniforms();
-            for slot in self.slots.iter_mut().flatten() {
-                if let Some(u) = blocks.get(slot.block)
-                    && slot.written.as_ref() != Some(u)
-                {
-                    ctx.queue
-                        .write_buffer(&slot.draw_uniforms, 0, bytemuck::bytes_of(u));
-                    slot.written = Some(*u);
-                }
-            }
+        let changed = self.frame.update(self.time, &camera, &self.lights);
+        stats.uniform_blocks_uploaded = changed.len();
+        self.changed_blocks.clear();
+        self.changed_blocks.extend_from_slice(changed);
+        self.upload_uniforms(ctx);
+        if self.first_frame {
+            self.first_frame = false;
+            self.build_first_pipelines(ctx, start + FIRST_FRAME_BUDGET);
         }
         // Pipelines: poll those not yet specialized.
         let has_lines = &self.has_lines;
@@ -876,6 +922,7 @@ impl Scene {
         for (i, s) in self.surfaces.iter().enumerate() {
             if let Some(Some(slot)) = self.slots.get(s.material)
                 && slot.transparent
+                && !s.hidden
             {
                 let z = view_from_model.transform_point3(s.center).z;
                 self.transparent_order.push((z, i));
@@ -911,9 +958,9 @@ impl Scene {
         };
         if let Some(index_buffer) = &self.index_buffer {
             // Draw order: opaque surfaces, then transparent ones back to front.
-            let opaque = self.surfaces.iter().enumerate().filter(
-                |(_, s)| matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent),
-            );
+            let opaque = self.surfaces.iter().enumerate().filter(|(_, s)| {
+                !s.hidden && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
+            });
             let sorted = self
                 .transparent_order
                 .iter()
@@ -974,6 +1021,7 @@ impl Scene {
                 skin,
             );
             let mut bound: Option<(usize, bool)> = None;
+            let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
             for Draw {
                 material,
                 slot,
@@ -992,10 +1040,16 @@ impl Scene {
                         Self::begin_pass(&mut encoder, target, None, index_buffer, vertices, skin);
                     pass.set_bind_group(3, &d.bind_group, &[]);
                     bound = None;
+                    bound_pipeline = None;
                     stats.destination_copies += 1;
                 }
                 if bound != Some((material, lines)) {
-                    pass.set_pipeline(&selected.pipeline);
+                    // Materials of one shader share a pipeline: set it only when it changes.
+                    let pipeline = Arc::as_ptr(&selected.pipeline);
+                    if bound_pipeline != Some(pipeline) {
+                        pass.set_pipeline(&selected.pipeline);
+                        bound_pipeline = Some(pipeline);
+                    }
                     slot.gpu.bind(&mut pass);
                     bound = Some((material, lines));
                 }
@@ -1010,6 +1064,7 @@ impl Scene {
                 let visible = |s: &&SurfaceDraw| {
                     s.material == m
                         && s.index_count > 0
+                        && !s.hidden
                         && matches!(self.slots.get(m), Some(Some(slot))
                             if self.options.show_occluders || !slot.occluder)
                 };
@@ -1035,6 +1090,61 @@ impl Scene {
         stats.cpu = start.elapsed();
         ctx.queue.submit([encoder.finish()]);
         Ok(stats)
+    }
+
+    /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
+    /// CPU copy and uploads the span they cover in one write.
+    fn upload_uniforms(&mut self, ctx: &RenderContext) {
+        let Some(buffer) = &self.uniforms else { return };
+        let blocks = self.frame.all_uniforms();
+        let (size, stride) = (std::mem::size_of::<DrawUniforms>(), self.uniform_stride);
+        let mut span: Option<(usize, usize)> = None;
+        for &b in &self.changed_blocks {
+            let (Some(u), o) = (blocks.get(b), b * stride) else {
+                continue;
+            };
+            let Some(dst) = self.uniform_mirror.get_mut(o..o + size) else {
+                continue;
+            };
+            dst.copy_from_slice(bytemuck::bytes_of(u));
+            span = Some(span.map_or((o, o + size), |(lo, hi)| (lo.min(o), hi.max(o + size))));
+        }
+        if let Some((lo, hi)) = span {
+            ctx.queue
+                .write_buffer(buffer, lo as u64, &self.uniform_mirror[lo..hi]);
+        }
+    }
+
+    /// Block `block` of the shared uniform buffer.
+    fn block_binding(
+        buffer: &wgpu::Buffer,
+        stride: usize,
+        block: usize,
+    ) -> wgpu::BufferBinding<'_> {
+        wgpu::BufferBinding {
+            buffer,
+            offset: (block * stride) as u64,
+            size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniforms>() as u64),
+        }
+    }
+
+    /// The first frame's pipelines: every specialized one not built yet, in parallel until
+    /// `deadline`; those left are built in the background while the ubershader draws.
+    fn build_first_pipelines(&self, ctx: &RenderContext, deadline: Instant) {
+        if self.options.shader != ShaderPath::Specialized {
+            return;
+        }
+        let mut keys = Vec::new();
+        for (i, slot) in self.slots.iter().enumerate() {
+            let Some(slot) = slot else { continue };
+            keys.push(slot.keys.0.clone());
+            if self.has_lines.get(i).copied().unwrap_or(false) {
+                keys.push(slot.line_keys.0.clone());
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|k| seen.insert(k.clone()));
+        ctx.pipelines.get_all_until(&keys, deadline);
     }
 
     /// A pass on `target` with the scene's buffers (and skin palette) bound.
@@ -1111,7 +1221,7 @@ impl Scene {
             for (i, s) in surfaces.iter().enumerate() {
                 let drawn = matches!(slots.get(s.material), Some(Some(slot))
                     if show_occluders || !slot.occluder);
-                if drawn && s.index_count > 0 {
+                if drawn && s.index_count > 0 && !s.hidden {
                     let id = i as u32;
                     rp.draw_indexed(
                         s.first_index..s.first_index + s.index_count,

@@ -114,6 +114,8 @@ pub struct Document {
     pub sources: Vec<String>,
     /// MREA areas next to the file whose light layers the model view offers (label, spec).
     pub areas: Vec<(String, String)>,
+    /// An area's world models in surface order (empty unless the document is a room).
+    pub world_models: Vec<crate::load::area::WorldModelPart>,
 }
 
 impl Document {
@@ -164,6 +166,7 @@ impl Document {
     ) -> anyhow::Result<Self> {
         let (model, mut warnings) = crate::load::load(&references.request(spec))?;
         let sources = model.sources;
+        let world_models = model.world_models;
         let assets = model.assets;
         let cmdl = &assets.cmdl;
         warnings.extend(cmdl.warnings.iter().cloned());
@@ -212,6 +215,7 @@ impl Document {
             warnings,
             sources,
             areas: super::browser::area_sources(spec),
+            world_models,
         })
     }
 
@@ -252,7 +256,13 @@ impl Document {
             warnings,
             sources: Vec::new(),
             areas: Vec::new(),
+            world_models: Vec::new(),
         })
+    }
+
+    /// Whether the document is an area's world geometry (a room).
+    pub fn is_room(&self) -> bool {
+        !self.world_models.is_empty()
     }
 
     /// The CPU model of an open model (what the model view draws).

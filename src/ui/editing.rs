@@ -124,8 +124,7 @@ impl AppState {
     pub fn file_material(&self) -> Option<&FileMaterial> {
         self.editor
             .as_ref()?
-            .cmdl()
-            .material_sets
+            .material_sets()
             .get(self.set)?
             .materials
             .get(self.material)
@@ -135,7 +134,7 @@ impl AppState {
     pub fn set_texture_ids(&self) -> &[u32] {
         self.editor
             .as_ref()
-            .and_then(|e| e.cmdl().material_sets.get(self.set))
+            .and_then(|e| e.material_sets().get(self.set))
             .map_or(&[], |s| &s.texture_ids)
     }
 
@@ -261,7 +260,7 @@ impl AppState {
             return;
         };
         if let Some(doc) = self.doc.as_mut()
-            && doc.refresh_materials(&editor.cmdl().material_sets)
+            && doc.refresh_materials(editor.material_sets())
         {
             // Texture bindings changed: the scene is rebuilt from the new assets.
             self.requests.reload_view = true;

@@ -112,12 +112,12 @@ mod tests {
         let (loaded, _) = crate::load::load_model(&spec, None, None, None, None).unwrap();
         let model = loaded.assets.cpu_model().unwrap();
         let mut editor = crate::edit::Document::open(&spec).unwrap();
-        let index = editor.cmdl().material_sets[0]
+        let index = editor.material_sets()[0]
             .materials
             .iter()
             .position(|m| m.konst_colors.is_some())
             .expect("a material with konst colours in the showcase");
-        let mut material = editor.cmdl().material_sets[0].materials[index].clone();
+        let mut material = editor.material_sets()[0].materials[index].clone();
         for k in material.konst_colors.as_mut().unwrap() {
             *k = 0xFF00_00FF;
         }
@@ -136,7 +136,7 @@ mod tests {
             extras["gx"]["konst"][0].clone()
         };
         let red = serde_json::json!([255, 0, 0, 255]);
-        let edited = Some(editor.cmdl().material_sets.as_slice());
+        let edited = Some(editor.material_sets());
         assert_eq!(konst_of(edited, "edited.glb"), red);
         assert_ne!(konst_of(None, "loaded.glb"), red);
         std::fs::remove_dir_all(&dir).unwrap();

@@ -152,19 +152,19 @@ impl Opened {
         let doc = Document::open_with(spec, references).map_err(|e| format!("{e:#}"));
         let editor = match &doc {
             Ok(d) if matches!(d.content, Content::Model { .. }) => {
-                // Characters and areas are shown, not edited; a loose file is edited only
-                // when it is a CMDL (a PAK member's type is checked by the document).
+                // Characters are shown, not edited; a loose file is edited only when it
+                // is a CMDL or an MREA (a PAK member's type is checked by the document).
                 let loose_other =
                     crate::load::source::split_spec(spec).is_ok_and(|(path, member)| {
                         member.is_none()
-                            && !path
-                                .extension()
-                                .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
+                            && !path.extension().is_some_and(|e| {
+                                e.eq_ignore_ascii_case("cmdl") || e.eq_ignore_ascii_case("mrea")
+                            })
                     });
                 if loose_other {
                     Err(
-                        "Read-only: only CMDL models are edited (open a character's or area's \
-                         CMDL to edit its materials)"
+                        "Read-only: only CMDL models and MREA areas are edited (open a \
+                         character's CMDL to edit its materials)"
                             .to_string(),
                     )
                 } else {
@@ -268,6 +268,12 @@ pub struct AppState {
     pub view_mode: ViewMode,
     /// The model view's camera.
     pub camera: crate::render::OrbitCamera,
+    /// How the pointer and keys drive it (rooms start in fly mode, models in orbit).
+    pub camera_mode: crate::render::CameraMode,
+    /// Fly mode's speed in world units per second (the scroll wheel changes it).
+    pub fly_speed: f32,
+    /// A room's world models: shown (true) or hidden, in the document's order.
+    pub world_models_visible: Vec<bool>,
     /// Character animation playing (None = bind pose).
     pub animation: Option<usize>,
     pub lights: LightChoice,
@@ -356,6 +362,9 @@ impl AppState {
             requests: Requests::default(),
             view_mode: ViewMode::Model,
             camera: crate::render::OrbitCamera::default(),
+            camera_mode: crate::render::CameraMode::Orbit,
+            fly_speed: 1.0,
+            world_models_visible: Vec::new(),
             animation: None,
             lights: LightChoice::Basic,
             light_set: crate::gx::lights::LightPreset::Basic.light_set(),
@@ -437,10 +446,62 @@ impl AppState {
                     .collect();
                 let mut camera = self.camera;
                 camera.fit_points(&points, w as f32 / h as f32, 0.9);
+                if self.camera_mode == crate::render::CameraMode::Fly {
+                    // The same view, pivoting just ahead of the eye (and a depth range
+                    // for flying inside).
+                    camera.set_pivot_distance(Self::fly_pivot(&aabb));
+                }
                 self.camera = camera;
                 self.framed = Some((camera, [w, h]));
             }
         }
+    }
+
+    /// The fly camera's pivot distance for a scene of this box: close enough that walls
+    /// near the eye are not clipped, far enough that the far plane covers the room.
+    fn fly_pivot(aabb: &crate::formats::cmdl::Aabb) -> f32 {
+        let size = glam::Vec3::from(aabb.max) - glam::Vec3::from(aabb.min);
+        (size.length() * 0.04).max(1e-3)
+    }
+
+    /// Switches between orbit and fly camera; the view stays where it is.
+    pub fn set_camera_mode(&mut self, mode: crate::render::CameraMode) {
+        if mode == self.camera_mode {
+            return;
+        }
+        self.camera_mode = mode;
+        if let Some((_, _, aabb)) = self.model() {
+            let pivot = match mode {
+                crate::render::CameraMode::Fly => Self::fly_pivot(&aabb),
+                // Orbit about the room's centre depth along the view.
+                crate::render::CameraMode::Orbit => {
+                    let centre = (glam::Vec3::from(aabb.min) + glam::Vec3::from(aabb.max)) * 0.5;
+                    (centre - self.camera.eye())
+                        .length()
+                        .max(Self::fly_pivot(&aabb))
+                }
+            };
+            self.camera.set_pivot_distance(pivot);
+        }
+    }
+
+    /// A room's surfaces hidden with their world models (None when nothing is hidden).
+    pub fn hidden_surfaces(&self) -> Option<Vec<bool>> {
+        let doc = self.doc.as_ref()?;
+        if self.world_models_visible.iter().all(|&v| v) {
+            return None;
+        }
+        let count = doc.world_models.last().map_or(0, |w| w.surfaces.end);
+        let mut hidden = vec![false; count];
+        for (w, _) in doc
+            .world_models
+            .iter()
+            .zip(&self.world_models_visible)
+            .filter(|(_, v)| !**v)
+        {
+            hidden[w.surfaces.clone()].fill(true);
+        }
+        Some(hidden)
     }
 
     /// Every warning of the open file (loading, then drawing), each once, in order.
@@ -598,6 +659,20 @@ impl AppState {
         self.playing = self.animation.is_some() || self.has_uv_animations();
         self.settings.time = 0.0;
         self.texture_view.document_opened();
+        let room = self.doc.as_ref().is_some_and(|d| d.is_room());
+        self.world_models_visible =
+            vec![true; self.doc.as_ref().map_or(0, |d| d.world_models.len())];
+        // Rooms are seen from inside: fly; models are turned around: orbit.
+        self.camera_mode = if room {
+            crate::render::CameraMode::Fly
+        } else {
+            crate::render::CameraMode::Orbit
+        };
+        if let Some((_, _, aabb)) = self.model() {
+            let size = glam::Vec3::from(aabb.max) - glam::Vec3::from(aabb.min);
+            // Crossing the room in about four seconds.
+            self.fly_speed = (size.length() * 0.25).max(1e-3);
+        }
         self.frame_model();
         self.frame_pending = true;
         if let LightChoice::Area(_, spec) = &self.lights {

@@ -76,6 +76,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
         }
     }
     if state.shows_model() {
+        let hidden = state.hidden_surfaces();
         viewport.update_scene(
             ctx,
             &SceneInputs {
@@ -94,6 +95,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                 }),
                 selected: state.edit.as_ref().map(|_| state.material),
                 highlight: state.highlighted_material(),
+                hidden_surfaces: hidden.as_deref().unwrap_or(&[]),
             },
         );
     }

@@ -187,7 +187,7 @@ pub fn render_batch(
                 ctx,
                 &item.material,
                 item.program.clone(),
-                &quad.draw_uniforms,
+                quad.draw_uniforms.as_entire_buffer_binding(),
                 &bound,
             )
         })

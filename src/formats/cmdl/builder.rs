@@ -494,6 +494,7 @@ impl CmdlBuilder {
                         UvSource::Float
                     },
                 }),
+                array_base: Default::default(),
             });
         }
         // Material sets.

@@ -63,8 +63,23 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     {
         state.frame_model();
     }
-    if ui.input(|i| i.key_pressed(egui::Key::Space)) && !ui.ctx().egui_wants_keyboard_input() {
+    let flying = model_view && state.camera_mode == crate::render::CameraMode::Fly;
+    // Space flies up in fly mode; elsewhere it plays and pauses.
+    if !flying
+        && ui.input(|i| i.key_pressed(egui::Key::Space))
+        && !ui.ctx().egui_wants_keyboard_input()
+    {
         state.playing = !state.playing;
+    }
+    if model_view {
+        super::room::fly_keys(ui, state);
+    }
+    if model_view && state.doc.as_ref().is_some_and(|d| d.is_room()) {
+        egui::Panel::right("world_models_panel")
+            .resizable(true)
+            .default_size(150.0)
+            .min_size(100.0)
+            .show(ui, |ui| super::room::world_models_panel(ui, state));
     }
 
     // Room for the thumbnail strip when the selection has textures.
@@ -131,7 +146,11 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         if model_view {
             let d = response.drag_delta() * ppp;
             if response.dragged_by(egui::PointerButton::Primary) {
-                state.camera.orbit(d.x, d.y);
+                if flying {
+                    state.camera.look(d.x, d.y);
+                } else {
+                    state.camera.orbit(d.x, d.y);
+                }
             } else if response.dragged_by(egui::PointerButton::Secondary)
                 || response.dragged_by(egui::PointerButton::Middle)
             {
@@ -139,7 +158,9 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
             }
             if response.hovered() {
                 let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-                if scroll != 0.0 {
+                if scroll != 0.0 && flying {
+                    super::room::fly_speed_scroll(state, scroll);
+                } else if scroll != 0.0 {
                     state.camera.zoom(scroll);
                 }
             }
@@ -260,8 +281,10 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
             state.set_lights(c);
         }
         ui.separator();
+        super::room::camera_switch(ui, state);
+        let room = state.doc.as_ref().is_some_and(|d| d.is_room());
         if ui
-            .button("Frame model")
+            .button(if room { "Frame room" } else { "Frame model" })
             .on_hover_text("Point the camera at the whole model (F)")
             .clicked()
         {

@@ -33,7 +33,7 @@ pub(super) fn file_menu(ui: &mut Ui, state: &mut AppState) {
         .clicked()
     {
         // The editor's material sets, so unsaved edits are exported too.
-        let edited = state.editor.as_ref().map(|e| e.cmdl().material_sets.as_slice());
+        let edited = state.editor.as_ref().map(|e| e.material_sets());
         let model = crate::ui::export::edited_model(&model, edited);
         let only = if state.export_current_only {
             Some(state.animation)

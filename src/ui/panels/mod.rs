@@ -16,6 +16,7 @@ mod inspector;
 mod lights;
 mod material;
 mod menu;
+mod room;
 mod skeleton;
 mod stages;
 #[cfg(test)]

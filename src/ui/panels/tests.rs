@@ -215,7 +215,7 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     assert!(state.title().starts_with('●'), "{}", state.title());
     assert!(state.doc_revision > revision);
     // The document, the viewer's material and the preview program all changed.
-    let k0 = state.editor.as_ref().unwrap().cmdl().material_sets[0].materials[0].konst_rgba()[0];
+    let k0 = state.editor.as_ref().unwrap().material_sets()[0].materials[0].konst_rgba()[0];
     assert_eq!(k0, [1, 2, 3, 4]);
     assert_eq!(state.edit.as_ref().unwrap().program.konst[0], [1, 2, 3, 4]);
     let doc = state.doc.as_ref().unwrap();
@@ -295,7 +295,7 @@ fn save_and_reopen_gives_the_edited_material() {
     assert_eq!(state.editor.as_ref().unwrap().origin().path(), out);
     // The original is untouched; the new file reopens with the edit.
     let before = crate::edit::Document::open(&spec).unwrap();
-    assert_ne!(before.cmdl().material_sets[0].materials[3], edited);
+    assert_ne!(before.material_sets()[0].materials[3], edited);
     let mut reopened = AppState::new(scratch.clone());
     reopened.open(out.to_str().unwrap());
     assert!(reopened.load_error.is_none(), "{:?}", reopened.load_error);
@@ -353,7 +353,7 @@ fn unsaved_edits_prompt_before_opening_another_file_or_closing() {
     assert!(state.requests.exit && !state.is_dirty());
     let saved = crate::edit::Document::open(&spec).unwrap();
     assert_eq!(
-        saved.cmdl().material_sets[0].materials[0].konst_rgba()[0],
+        saved.material_sets()[0].materials[0].konst_rgba()[0],
         [9; 4]
     );
     assert!(state.request_close());
@@ -673,4 +673,87 @@ fn opening_remembers_the_file_and_screenshots_leave_the_game_folder() {
         [spec, demo_spec("worm")],
         "newest first, once"
     );
+}
+
+/// The demo room opens in fly mode with its world models listed, WASD flies, hiding a world
+/// model hides its surfaces, and its materials are edited and saved into the PAK.
+#[test]
+fn a_room_flies_lists_its_world_models_and_saves_edits() {
+    let scratch = std::env::temp_dir().join(format!("tevscope-ui-room-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let pak = scratch.join("demo.pak");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak"),
+        &pak,
+    )
+    .unwrap();
+    let spec = format!("{}:room", pak.display());
+    let mut state = AppState::new(scratch.clone());
+    state.open(&spec);
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert_eq!(state.camera_mode, crate::render::CameraMode::Fly);
+    assert_eq!(state.world_models_visible, vec![true; 5]);
+    assert!(state.hidden_surfaces().is_none());
+    assert!(state.editor.is_some(), "{:?}", state.editor_note);
+
+    // W held for a few frames moves the eye forward, along the view.
+    state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+    let ctx = egui::Context::default();
+    let eye = state.camera.eye();
+    let forward = (glam::Vec3::from(state.camera.target) - eye).normalize();
+    let mut out = None;
+    for frame in 0..4 {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1600.0, 900.0),
+            )),
+            events: if frame == 0 {
+                vec![egui::Event::Key {
+                    key: egui::Key::W,
+                    physical_key: None,
+                    pressed: true,
+                    repeat: false,
+                    modifiers: egui::Modifiers::NONE,
+                }]
+            } else {
+                Vec::new()
+            },
+            ..Default::default()
+        };
+        let mut o = ctx.run_ui(input, |ui| show(ui, &mut state));
+        o.textures_delta.clear();
+        out = Some(o);
+    }
+    let moved = state.camera.eye() - eye;
+    assert!(moved.length() > 0.0, "W did not move the camera");
+    assert!(moved.normalize().dot(forward) > 0.99, "{moved}");
+    assert!(drew_text(&out.unwrap(), "World models (5)"));
+
+    // Orbit and back keeps the view.
+    let view = state.camera.view_from_world();
+    state.set_camera_mode(crate::render::CameraMode::Orbit);
+    state.set_camera_mode(crate::render::CameraMode::Fly);
+    assert!(state.camera.view_from_world().abs_diff_eq(view, 1e-3));
+
+    // Hiding world model 1 hides exactly its surfaces.
+    state.world_models_visible[1] = false;
+    let hidden = state.hidden_surfaces().unwrap();
+    let part = state.doc.as_ref().unwrap().world_models[1].clone();
+    for (i, h) in hidden.iter().enumerate() {
+        assert_eq!(*h, part.surfaces.contains(&i), "surface {i}");
+    }
+
+    // The room's material is edited and saved into the PAK.
+    set_konst0(&mut state, [9, 8, 7, 255], "K0 colour");
+    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    assert!(state.is_dirty());
+    assert!(state.save());
+    let reopened = crate::edit::Document::open(&spec).unwrap();
+    assert_eq!(
+        reopened.material_sets()[0].materials[0].konst_rgba()[0],
+        [9, 8, 7, 255]
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -140,7 +140,14 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if state.shows_model() {
             // The model view's controls, always in sight but out of the picture's way.
             ui.separator();
-            ui.weak("drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play · , . : step");
+            ui.weak(match state.camera_mode {
+                crate::render::CameraMode::Orbit => {
+                    "drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play · , . : step"
+                }
+                crate::render::CameraMode::Fly => {
+                    "drag: look · WASD: move · Q/E: down/up · Shift: faster · scroll: speed · click: pick · F: frame"
+                }
+            });
         }
     });
 }

@@ -146,6 +146,8 @@ pub struct SceneInputs<'a> {
     pub selected: Option<usize>,
     /// The material whose surfaces are tinted (hovered in the list, else the selection).
     pub highlight: Option<usize>,
+    /// Surfaces not drawn (a room's hidden world models); shorter means the rest show.
+    pub hidden_surfaces: &'a [bool],
 }
 
 /// What the viewport draws.
@@ -375,6 +377,7 @@ impl Viewport {
             sv.applied_revision = Some(revision);
         }
         scene.set_highlight(inputs.highlight);
+        scene.set_hidden_surfaces(inputs.hidden_surfaces);
         self.status.selected_material = inputs.selected;
     }
 

@@ -60,7 +60,7 @@ impl QuadView {
                 ctx,
                 &edit.material,
                 quad_program(edit),
-                &quad.draw_uniforms,
+                quad.draw_uniforms.as_entire_buffer_binding(),
                 &[],
             ),
             quad,
@@ -81,7 +81,7 @@ impl QuadView {
             ctx,
             &edit.material,
             quad_program(edit),
-            &self.quad.draw_uniforms,
+            self.quad.draw_uniforms.as_entire_buffer_binding(),
             &bound,
         );
         self.revision = edit.revision;

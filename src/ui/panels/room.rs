@@ -1,0 +1,114 @@
+//! Room views: the fly camera's keys and the world model list.
+
+use egui::{RichText, Ui};
+
+use crate::render::{CameraMode, FlyMove};
+use crate::ui::state::AppState;
+
+/// Fly mode's keys, read every frame the model view shows: WASD move, Q/Ctrl down,
+/// E/Space up, Shift four times faster. Nothing moves while a text field has the keyboard
+/// or Ctrl is part of a shortcut (Ctrl+S, Ctrl+Z …).
+pub(super) fn fly_keys(ui: &Ui, state: &mut AppState) {
+    if state.camera_mode != CameraMode::Fly || ui.ctx().egui_wants_keyboard_input() {
+        return;
+    }
+    use egui::Key;
+    let (step, fast, dt) = ui.input(|i| {
+        let down = |k: Key| if i.key_down(k) { 1.0 } else { 0.0 };
+        let mut step = FlyMove {
+            forward: down(Key::W) - down(Key::S),
+            right: down(Key::D) - down(Key::A),
+            up: down(Key::E) + down(Key::Space) - down(Key::Q),
+        };
+        if i.modifiers.ctrl || i.modifiers.command {
+            if step.is_zero() && !i.keys_down.iter().any(|k| *k != Key::Space) {
+                step.up = -1.0;
+            } else {
+                step = FlyMove::default();
+            }
+        }
+        (step, i.modifiers.shift, i.stable_dt.clamp(0.0, 0.1))
+    });
+    if step.is_zero() {
+        return;
+    }
+    let speed = state.fly_speed * if fast { 4.0 } else { 1.0 };
+    state.camera.fly(step, speed * dt);
+    // Keep frames coming while a key is held.
+    ui.ctx().request_repaint();
+}
+
+/// Fly mode's scroll: the speed, by a ratio per notch.
+pub(super) fn fly_speed_scroll(state: &mut AppState, scroll: f32) {
+    state.fly_speed = (state.fly_speed * (scroll * 0.002).exp()).clamp(1e-4, 1e6);
+}
+
+/// Camera mode switch (and the fly speed) for the model bar.
+pub(super) fn camera_switch(ui: &mut Ui, state: &mut AppState) {
+    let mut mode = state.camera_mode;
+    for m in [CameraMode::Orbit, CameraMode::Fly] {
+        ui.selectable_value(&mut mode, m, m.label())
+            .on_hover_text(match m {
+                CameraMode::Orbit => {
+                    "Drag to turn around the model, right-drag to pan, scroll to zoom"
+                }
+                CameraMode::Fly => {
+                    "Drag to look, WASD to move, Q/E or Ctrl/Space down/up, Shift faster, \
+                 scroll to change the speed"
+                }
+            });
+    }
+    state.set_camera_mode(mode);
+    if state.camera_mode == CameraMode::Fly {
+        ui.weak(format!("{} u/s", format_speed(state.fly_speed)));
+    }
+}
+
+fn format_speed(s: f32) -> String {
+    if s >= 100.0 {
+        format!("{s:.0}")
+    } else if s >= 1.0 {
+        format!("{s:.1}")
+    } else {
+        format!("{s:.3}")
+    }
+}
+
+/// The room's world models with visibility toggles: hiding one leaves its surfaces out of
+/// drawing and picking (the scene keeps its buffers and pipelines).
+pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {
+    let Some(doc) = &state.doc else { return };
+    let parts = doc.world_models.clone();
+    ui.horizontal(|ui| {
+        ui.strong(format!("World models ({})", parts.len()));
+    });
+    ui.horizontal(|ui| {
+        if ui.small_button("all").clicked() {
+            state.world_models_visible.fill(true);
+        }
+        if ui.small_button("none").clicked() {
+            state.world_models_visible.fill(false);
+        }
+    });
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("world_models")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for (k, part) in parts.iter().enumerate() {
+                let Some(visible) = state.world_models_visible.get_mut(k) else {
+                    break;
+                };
+                ui.checkbox(
+                    visible,
+                    RichText::new(format!("#{}", part.index)).monospace(),
+                )
+                .on_hover_text(format!(
+                    "world model {}: {} surfaces, {} triangles",
+                    part.index,
+                    part.surfaces.len(),
+                    part.triangles
+                ));
+            }
+        });
+}
