@@ -684,6 +684,10 @@ impl AppState {
                 self.set_lights(LightChoice::Basic);
             }
         }
+        // A room is lit by its own light layer 0 (as the game and `tevscope render` do).
+        if room && let Some(spec) = self.doc.as_ref().map(|d| d.spec.clone()) {
+            self.set_lights(LightChoice::Area("room: light layer 0".into(), spec));
+        }
         self.select_material(0, 0);
     }
 
