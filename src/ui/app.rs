@@ -396,7 +396,14 @@ impl App {
         );
 
         // Screenshot: rendered on its own with the chosen background, then the normal frame.
-        if requests.screenshot || requests.turntable {
+        if requests.screenshot && self.state.texture_view_shown() {
+            // What is on screen is a texture: its shown level, exactly, is the screenshot.
+            let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
+            self.state.export_shown_level(&path);
+            if let Some(Err(e)) = &self.state.texture_view.export_result {
+                self.state.load_error = Some(format!("screenshot failed: {e}"));
+            }
+        } else if requests.screenshot || requests.turntable {
             let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
             let size = self.state.screenshot.size.map(|[w, h]| (w, h));
             let transparent = self.state.screenshot_transparent;

@@ -327,6 +327,17 @@ pub fn export_level(texture: &TextureData, level: usize, path: &Path) -> anyhow:
 }
 
 impl AppState {
+    /// Whether the central panel shows the texture view (a TXTR, or a clicked map of the
+    /// selection) rather than the 3D view: screenshots then write the shown level.
+    pub fn texture_view_shown(&self) -> bool {
+        match &self.doc {
+            Some(d) => {
+                !matches!(d.content, Content::Model { .. }) || self.texture_view.slot.is_some()
+            }
+            None => false,
+        }
+    }
+
     /// Exports the shown level to `path` and records the outcome in the texture view.
     pub fn export_shown_level(&mut self, path: &Path) {
         let level = self.texture_view.level;

@@ -60,6 +60,7 @@ fn a_txtr_shows_at_its_aspect_with_only_the_shown_level_uploaded() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("tex_worm_skin"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.texture_view_shown());
     let ctx = egui::Context::default();
     for _ in 0..3 {
         frame(&ctx, &mut state, None);
@@ -108,8 +109,10 @@ fn a_texture_map_of_the_model_opens_in_the_view_and_closes() {
         state.texture_view.cached.is_none(),
         "nothing uploaded for the 3D view"
     );
+    assert!(!state.texture_view_shown(), "screenshots draw the model");
     state.texture_view.show_slot(Some(0));
     let out = frame(&ctx, &mut state, None);
+    assert!(state.texture_view_shown(), "screenshots write the map");
     assert_eq!(uploaded(&state).1, [64, 32]);
     assert!(drew_text(&out, "Back to 3D view"));
     assert!(drew_text(&out, "TXTR 0xDE020015"));

@@ -694,7 +694,12 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert_eq!(state.camera_mode, crate::render::CameraMode::Fly);
     // Lit by its own layer 0, which has one light of each kind.
-    assert!(matches!(state.lights, super::super::state::LightChoice::Area(..)), "{:?} {:?}", state.lights, state.load_error);
+    assert!(
+        matches!(state.lights, super::super::state::LightChoice::Area(..)),
+        "{:?} {:?}",
+        state.lights,
+        state.load_error
+    );
     assert_eq!(state.light_editor.records.len(), 4);
     assert_eq!(state.world_models_visible, vec![true; 5]);
     assert!(state.hidden_surfaces().is_none());
