@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::model::TextureData;
 
 use super::document::{Content, Document};
+use super::prefs::with_png_extension;
 use super::state::AppState;
 
 /// How the texels are shown.
@@ -294,20 +295,6 @@ impl ShownTexture<'_> {
     pub fn export_path(&self, doc: &Document, level: usize) -> PathBuf {
         doc.dir
             .join(crate::export::textures::png_name(&self.stem, level))
-    }
-}
-
-/// `path` with `.png` added unless it already ends so (any case).
-pub fn with_png_extension(path: &Path) -> PathBuf {
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
-    {
-        path.to_path_buf()
-    } else {
-        let mut s = path.as_os_str().to_os_string();
-        s.push(".png");
-        PathBuf::from(s)
     }
 }
 
