@@ -5,8 +5,10 @@
 //! of the active material set (mipped, GX sampling of `gx.md` §14), and per material a
 //! [`GpuMaterial`] with its own `DrawUniforms` buffer. Each [`Scene::render`] does one CPU
 //! update ([`FrameUpdate`]: UV-animation matrices, lights, transforms; the pose → bone
-//! palette), uploads only the uniform blocks that changed, records opaque surfaces in file
-//! order then transparent (flag 0x10) ones back to front, and submits once.
+//! palette), uploads only the uniform blocks that changed, records opaque surfaces in the
+//! order of the draw plan ([`super::plan`]: file order, except that opaque surfaces whose
+//! boxes are apart join the run of their material, so each run is one draw with the same
+//! pixels) then transparent (flag 0x10) ones back to front, and submits once.
 //!
 //! Typical use (the CLI, the tests and the viewer):
 //!
@@ -35,6 +37,7 @@ use super::pick::{PickHit, PickPass, PickUniforms, TintPass};
 use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
+use super::plan::{PlanClass, PlanSurface, draw_plan};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
@@ -124,6 +127,10 @@ struct SurfaceDraw {
     first_line_index: u32,
     line_index_count: u32,
     base_vertex: i32,
+    /// Where its triangles start in [`Scene::file_triangles`].
+    file_first: u32,
+    /// Bounds of its vertices (model space), for the draw plan.
+    bounds: Aabb,
     /// Surface centre (model space), for sorting.
     center: Vec3,
     /// Left out of drawing and picking ([`Scene::set_hidden_surfaces`]).
@@ -234,6 +241,16 @@ pub struct Scene {
     aabb: Aabb,
     vertex_buffer: wgpu::Buffer,
     index_buffer: Option<wgpu::Buffer>,
+    /// Every surface's triangles (absolute indices) in file order, and every surface's
+    /// line segments: the index buffer holds the triangles in plan order, then the lines.
+    file_triangles: Vec<u32>,
+    lines: Vec<u32>,
+    /// The draw plan ([`super::plan`]): surface indices in drawing order.
+    plan: Vec<usize>,
+    /// The material classes the plan was made for (None: not made yet).
+    plan_classes: Option<Vec<PlanClass>>,
+    /// Materials changed: see whether the plan still holds before the next draw.
+    plan_dirty: bool,
     surfaces: Vec<SurfaceDraw>,
     slots: Vec<Option<MaterialSlot>>,
     textures: HashMap<u64, GpuTexture>,
@@ -306,23 +323,41 @@ impl Scene {
                 tex: mesh.tex[v],
             })
             .collect();
-        let mut indices: Vec<u32> = Vec::new();
+        // Indices are absolute (base vertex 0) so that surfaces laid out one after the
+        // other draw as one range: triangles in plan order, then every surface's lines.
+        let mut file_triangles: Vec<u32> = Vec::new();
+        let mut lines: Vec<u32> = Vec::new();
         let mut surfaces = Vec::with_capacity(cpu.surfaces.len());
         for s in &cpu.surfaces {
-            let first_index = indices.len() as u32;
-            indices.extend(s.triangles.iter().flatten());
-            let first_line_index = indices.len() as u32;
-            indices.extend(s.lines.iter().flatten());
+            let base = s.vertices.start;
+            let file_first = file_triangles.len() as u32;
+            file_triangles.extend(s.triangles.iter().flatten().map(|i| i + base));
+            let first_line = lines.len() as u32;
+            lines.extend(s.lines.iter().flatten().map(|i| i + base));
+            let positions = mesh
+                .positions
+                .get(s.vertices.start as usize..s.vertices.end as usize);
+            let bounds = positions
+                .and_then(|p| Aabb::from_points(p.iter().copied()))
+                .unwrap_or(Aabb {
+                    min: s.center,
+                    max: s.center,
+                });
             surfaces.push(SurfaceDraw {
                 material: s.material,
-                first_index,
-                index_count: first_line_index - first_index,
-                first_line_index,
-                line_index_count: indices.len() as u32 - first_line_index,
-                base_vertex: s.vertices.start as i32,
+                first_index: file_first,
+                index_count: file_triangles.len() as u32 - file_first,
+                first_line_index: first_line,
+                line_index_count: lines.len() as u32 - first_line,
+                base_vertex: 0,
+                file_first,
+                bounds,
                 center: Vec3::from(s.center),
                 hidden: false,
             });
+        }
+        for s in &mut surfaces {
+            s.first_line_index += file_triangles.len() as u32;
         }
         if vertices.is_empty() {
             vertices.push(GpuVertex::default());
@@ -334,14 +369,6 @@ impl Scene {
                 contents: bytemuck::cast_slice(&vertices),
                 usage: wgpu::BufferUsages::VERTEX,
             });
-        let index_buffer = (!indices.is_empty()).then(|| {
-            ctx.device
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("model indices"),
-                    contents: bytemuck::cast_slice(&indices),
-                    usage: wgpu::BufferUsages::INDEX,
-                })
-        });
         let aabb = cpu.aabb;
         let skin = match &cpu.skin {
             Some(s) => Some(Self::build_skin(ctx, s, options)?),
@@ -359,7 +386,12 @@ impl Scene {
             animation: None,
             aabb,
             vertex_buffer,
-            index_buffer,
+            index_buffer: None,
+            file_triangles,
+            lines,
+            plan: (0..surfaces.len()).collect(),
+            plan_classes: None,
+            plan_dirty: true,
             surfaces,
             slots: Vec::new(),
             textures: HashMap::new(),
@@ -529,6 +561,7 @@ impl Scene {
             }));
         }
         self.uniforms = Some(uniforms);
+        self.plan_dirty = true;
         self.has_lines = vec![false; materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.line_index_count > 0
@@ -544,7 +577,78 @@ impl Scene {
                 ));
             }
         }
+        self.refresh_plan(ctx);
         Ok(())
+    }
+
+    /// How the draw plan treats material `index`'s surfaces (see [`super::plan`]).
+    fn plan_class(&self, index: usize) -> PlanClass {
+        let Some(Some(slot)) = self.slots.get(index) else {
+            return PlanClass::Elsewhere;
+        };
+        if slot.transparent {
+            return PlanClass::Elsewhere;
+        }
+        let plain = |key: &PipelineKey| {
+            let s = &key.state;
+            s.blend.is_none()
+                && s.depth_test
+                && s.depth_write
+                && matches!(
+                    s.depth_compare,
+                    wgpu::CompareFunction::Less | wgpu::CompareFunction::LessEqual
+                )
+                && !key.shader.reads_destination()
+        };
+        if self.skin.is_none() && plain(&slot.keys.0) && plain(&slot.keys.1) {
+            PlanClass::Opaque
+        } else {
+            PlanClass::Barrier
+        }
+    }
+
+    /// Makes the draw plan again if the materials' classes changed since it was made (or
+    /// it never was) and lays the index buffer out in its order. CPU work and one buffer
+    /// upload; pipelines stay.
+    fn refresh_plan(&mut self, ctx: &RenderContext) {
+        self.plan_dirty = false;
+        let classes: Vec<PlanClass> = (0..self.slots.len()).map(|i| self.plan_class(i)).collect();
+        if self.plan_classes.as_ref() == Some(&classes) {
+            return;
+        }
+        let size = Vec3::from(self.aabb.max) - Vec3::from(self.aabb.min);
+        let margin = 1e-3 * size.max_element().max(1e-6);
+        let planned: Vec<PlanSurface> = self
+            .surfaces
+            .iter()
+            .map(|s| PlanSurface {
+                material: s.material,
+                class: match classes.get(s.material) {
+                    Some(PlanClass::Opaque) if s.line_index_count > 0 => PlanClass::Barrier,
+                    Some(c) => *c,
+                    None => PlanClass::Elsewhere,
+                },
+                bounds: s.bounds,
+            })
+            .collect();
+        self.plan = draw_plan(&planned, margin);
+        self.plan_classes = Some(classes);
+        let mut indices = Vec::with_capacity(self.file_triangles.len() + self.lines.len());
+        for &i in &self.plan {
+            let s = &mut self.surfaces[i];
+            let file = s.file_first as usize..(s.file_first + s.index_count) as usize;
+            s.first_index = indices.len() as u32;
+            indices.extend_from_slice(&self.file_triangles[file]);
+        }
+        indices.extend_from_slice(&self.lines);
+        self.index_buffer = (!indices.is_empty()).then(|| {
+            ctx.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("model indices (plan order)"),
+                    contents: bytemuck::cast_slice(&indices),
+                    usage: wgpu::BufferUsages::INDEX,
+                })
+        });
     }
 
     fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
@@ -757,6 +861,7 @@ impl Scene {
             return;
         }
         let set = self.options.material_set;
+        self.plan_dirty = true;
         let dirty = std::mem::take(&mut self.dirty);
         for i in dirty {
             let Some(m) = self.cpu.material(set, i) else {
@@ -877,6 +982,9 @@ impl Scene {
         let start = Instant::now();
         let mut stats = FrameStats::default();
         self.apply_edits(ctx);
+        if self.plan_dirty {
+            self.refresh_plan(ctx);
+        }
         self.update_skin(ctx);
         let aspect = target.width as f32 / target.height as f32;
         let camera = self.camera.frame_camera(aspect);
@@ -957,14 +1065,25 @@ impl Scene {
             ClearMode::Load => None,
         };
         if let Some(index_buffer) = &self.index_buffer {
-            // Draw order: opaque surfaces, then transparent ones back to front.
-            let opaque = self.surfaces.iter().enumerate().filter(|(_, s)| {
-                !s.hidden && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
-            });
+            // Draw order: opaque surfaces in plan order, then transparent ones back to front.
+            let opaque = self
+                .plan
+                .iter()
+                .map(|&i| (i, &self.surfaces[i]))
+                .filter(|(_, s)| {
+                    !s.hidden
+                        && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
+                });
             let sorted = self
                 .transparent_order
                 .iter()
                 .map(|&(_, i)| (i, &self.surfaces[i]));
+            // Shaders that blend themselves read a copy of the target as it is before
+            // their draw: the pass ends, the target is copied, a new pass loads it.
+            let reads_destination = |slot: &MaterialSlot, selected: &Selected, lines: bool| {
+                let keys = if lines { &slot.line_keys } else { &slot.keys };
+                selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
+            };
             let mut draws: Vec<Draw<'_>> = Vec::new();
             for (_, s) in opaque.chain(sorted) {
                 let Some(Some(slot)) = self.slots.get(s.material) else {
@@ -988,6 +1107,20 @@ impl Scene {
                     if let Some(selected) = selected
                         && !range.is_empty()
                     {
+                        // A surface laid out right after the last drawn one of its
+                        // material extends that draw (the same primitives in the same
+                        // order); not for shaders reading the target between draws.
+                        if let Some(last) = draws.last_mut()
+                            && last.material == s.material
+                            && last.lines == lines
+                            && last.range.end == range.start
+                            && last.base_vertex == s.base_vertex
+                            && std::ptr::eq(last.selected, selected)
+                            && !reads_destination(slot, selected, lines)
+                        {
+                            last.range.end = range.end;
+                            continue;
+                        }
                         draws.push(Draw {
                             material: s.material,
                             slot,
@@ -999,12 +1132,6 @@ impl Scene {
                     }
                 }
             }
-            // Shaders that blend themselves read a copy of the target as it is before
-            // their draw: the pass ends, the target is copied, a new pass loads it.
-            let reads_destination = |slot: &MaterialSlot, selected: &Selected, lines: bool| {
-                let keys = if lines { &slot.line_keys } else { &slot.keys };
-                selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
-            };
             if draws
                 .iter()
                 .any(|d| reads_destination(d.slot, d.selected, d.lines))
@@ -1196,6 +1323,9 @@ impl Scene {
             return Ok(None);
         }
         self.apply_edits(ctx);
+        if self.plan_dirty {
+            self.refresh_plan(ctx);
+        }
         self.update_skin(ctx);
         let Some(index_buffer) = &self.index_buffer else {
             return Ok(None);
