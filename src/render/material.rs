@@ -242,4 +242,10 @@ impl GpuMaterial {
         pass.set_bind_group(0, &self.draw_group, &[]);
         pass.set_bind_group(1, &self.texture_group, &[]);
     }
+
+    /// [`GpuMaterial::bind`] into a render bundle.
+    pub fn bind_bundle(&self, bundle: &mut wgpu::RenderBundleEncoder<'_>) {
+        bundle.set_bind_group(0, &self.draw_group, &[]);
+        bundle.set_bind_group(1, &self.texture_group, &[]);
+    }
 }

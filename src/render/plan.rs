@@ -121,14 +121,23 @@ mod tests {
 
     #[test]
     fn overlapping_surfaces_keep_their_order() {
-        // Surface 2 overlaps surface 1 (drawn since material 0's run): it stays after it.
+        // Surface 2 overlaps surface 1 (drawn since material 0's run): it stays after it,
+        // starting a new run; surface 3 is apart from it and joins material 1's run.
         let s = [
             at(0, Opaque, 0.0),
             at(1, Opaque, 2.0),
             at(0, Opaque, 2.5),
             at(1, Opaque, 6.0),
         ];
-        assert_eq!(draw_plan(&s, 0.01), [0, 1, 2, 3]);
+        assert_eq!(draw_plan(&s, 0.01), [0, 1, 3, 2]);
+        // Overlapping the run it would pass: stays.
+        let o = [
+            at(0, Opaque, 0.0),
+            at(1, Opaque, 2.0),
+            at(0, Opaque, 2.5),
+            at(1, Opaque, 3.0),
+        ];
+        assert_eq!(draw_plan(&o, 0.01), [0, 1, 2, 3]);
         // Touching (closer than the margin) counts as overlapping.
         let t = [
             at(0, Opaque, 0.0),

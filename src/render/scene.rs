@@ -164,6 +164,49 @@ struct Draw<'a> {
     base_vertex: i32,
 }
 
+/// What a recorded [`wgpu::RenderBundle`] drew: equal keys (and no new resources since,
+/// see `Scene::bundle_epoch`) draw the same commands. The pipeline is held, so its address
+/// cannot be reused by another.
+struct BundleDraw {
+    material: usize,
+    lines: bool,
+    range: std::ops::Range<u32>,
+    base_vertex: i32,
+    pipeline: Arc<wgpu::RenderPipeline>,
+}
+
+fn bundle_key(draws: &[Draw<'_>]) -> Vec<BundleDraw> {
+    draws
+        .iter()
+        .map(|d| BundleDraw {
+            material: d.material,
+            lines: d.lines,
+            range: d.range.clone(),
+            base_vertex: d.base_vertex,
+            pipeline: d.selected.pipeline.clone(),
+        })
+        .collect()
+}
+
+/// Whether `draws` are the ones `key` was made of.
+fn same_draws(key: &[BundleDraw], draws: &[Draw<'_>]) -> bool {
+    key.len() == draws.len()
+        && key.iter().zip(draws).all(|(k, d)| {
+            k.material == d.material
+                && k.lines == d.lines
+                && k.range == d.range
+                && k.base_vertex == d.base_vertex
+                && Arc::ptr_eq(&k.pipeline, &d.selected.pipeline)
+        })
+}
+
+/// A frame's draws recorded once and replayed while nothing they use changes.
+struct CachedBundle {
+    key: Vec<BundleDraw>,
+    epoch: u64,
+    bundle: wgpu::RenderBundle,
+}
+
 /// The copy of the target that shaders blending themselves read (group 3), sized to the
 /// last target drawn.
 struct Destination {
@@ -251,6 +294,15 @@ pub struct Scene {
     plan_classes: Option<Vec<PlanClass>>,
     /// Materials changed: see whether the plan still holds before the next draw.
     plan_dirty: bool,
+    /// False: every surface keeps file order ([`Scene::set_draw_plan`]).
+    plan_enabled: bool,
+    /// The opaque and the sorted draws of the last frames as render bundles, re-recorded
+    /// when their draws change (plan, visibility, pipelines, sort order) or resources they
+    /// bind are replaced (`bundle_epoch` moves on: index buffer, material bind groups).
+    bundles: [Option<CachedBundle>; 2],
+    bundle_epoch: u64,
+    /// The last sorted draws drawn directly (not yet held still for a frame).
+    last_sorted: Option<(u64, Vec<BundleDraw>)>,
     surfaces: Vec<SurfaceDraw>,
     slots: Vec<Option<MaterialSlot>>,
     textures: HashMap<u64, GpuTexture>,
@@ -392,6 +444,10 @@ impl Scene {
             plan: (0..surfaces.len()).collect(),
             plan_classes: None,
             plan_dirty: true,
+            plan_enabled: true,
+            bundles: [None, None],
+            bundle_epoch: 0,
+            last_sorted: None,
             surfaces,
             slots: Vec::new(),
             textures: HashMap::new(),
@@ -562,6 +618,7 @@ impl Scene {
         }
         self.uniforms = Some(uniforms);
         self.plan_dirty = true;
+        self.bundle_epoch += 1;
         self.has_lines = vec![false; materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.line_index_count > 0
@@ -600,7 +657,7 @@ impl Scene {
                 )
                 && !key.shader.reads_destination()
         };
-        if self.skin.is_none() && plain(&slot.keys.0) && plain(&slot.keys.1) {
+        if self.plan_enabled && self.skin.is_none() && plain(&slot.keys.0) && plain(&slot.keys.1) {
             PlanClass::Opaque
         } else {
             PlanClass::Barrier
@@ -633,6 +690,7 @@ impl Scene {
             .collect();
         self.plan = draw_plan(&planned, margin);
         self.plan_classes = Some(classes);
+        self.bundle_epoch += 1;
         let mut indices = Vec::with_capacity(self.file_triangles.len() + self.lines.len());
         for &i in &self.plan {
             let s = &mut self.surfaces[i];
@@ -862,6 +920,7 @@ impl Scene {
         }
         let set = self.options.material_set;
         self.plan_dirty = true;
+        self.bundle_epoch += 1;
         let dirty = std::mem::take(&mut self.dirty);
         for i in dirty {
             let Some(m) = self.cpu.material(set, i) else {
@@ -960,6 +1019,16 @@ impl Scene {
     pub fn set_hidden_surfaces(&mut self, hidden: &[bool]) {
         for (i, s) in self.surfaces.iter_mut().enumerate() {
             s.hidden = hidden.get(i).copied().unwrap_or(false);
+        }
+    }
+
+    /// With `false`, every surface is drawn in file order (runs of consecutive surfaces of
+    /// a material still merge): to compare with the draw plan, which is on by default and
+    /// draws the same pixels ([`super::plan`]).
+    pub fn set_draw_plan(&mut self, enabled: bool) {
+        if self.plan_enabled != enabled {
+            self.plan_enabled = enabled;
+            self.plan_dirty = true;
         }
     }
 
@@ -1132,13 +1201,91 @@ impl Scene {
                     }
                 }
             }
-            if draws
+            let copies = draws
                 .iter()
-                .any(|d| reads_destination(d.slot, d.selected, d.lines))
-            {
+                .any(|d| reads_destination(d.slot, d.selected, d.lines));
+            if copies {
                 Self::ensure_destination(&mut self.destination, ctx, target);
             }
             let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
+            if !copies {
+                // No pass breaks: replay the draws as two render bundles (opaque, sorted),
+                // recorded again only when their draws or resources change.
+                let opaque_draws = draws
+                    .iter()
+                    .position(|d| d.slot.transparent)
+                    .unwrap_or(draws.len());
+                let epoch = self.bundle_epoch;
+                let mut sorted_direct: &[Draw<'_>] = &[];
+                for (part, segment) in [(0, &draws[..opaque_draws]), (1, &draws[opaque_draws..])] {
+                    if matches!(&self.bundles[part],
+                        Some(b) if b.epoch == epoch && same_draws(&b.key, segment))
+                    {
+                        continue;
+                    }
+                    // Opaque draws change rarely (plan, visibility, pipelines): record them
+                    // now. The sorted ones change while the camera turns: draw them directly
+                    // until they have held still for a frame.
+                    let key = bundle_key(segment);
+                    if part == 1
+                        && !matches!(&self.last_sorted,
+                            Some((e, k)) if *e == epoch && same_draws(k, segment))
+                    {
+                        self.last_sorted = Some((epoch, key));
+                        self.bundles[1] = None;
+                        sorted_direct = segment;
+                        continue;
+                    }
+                    let bundle = Self::record_bundle(ctx, segment, index_buffer, vertices, skin);
+                    self.bundles[part] = Some(CachedBundle { key, epoch, bundle });
+                }
+                stats.draws = draws.len();
+                stats.uber_draws = draws
+                    .iter()
+                    .filter(|d| d.selected.path != SelectedPath::Specialized)
+                    .count();
+                let mut pass = target.begin_pass(&mut encoder, clear_color);
+                pass.execute_bundles(self.bundles.iter().flatten().map(|b| &b.bundle));
+                let highlight = self.highlight.zip(self.tint.as_ref());
+                if !sorted_direct.is_empty() || highlight.is_some() {
+                    // Bundles leave no state behind.
+                    pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.set_vertex_buffer(0, vertices.slice(..));
+                    if let Some(skin) = skin {
+                        pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
+                        pass.set_bind_group(2, &skin.bind_group, &[]);
+                    }
+                }
+                let mut bound: Option<(usize, bool)> = None;
+                let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
+                for d in sorted_direct {
+                    if bound != Some((d.material, d.lines)) {
+                        let pipeline = Arc::as_ptr(&d.selected.pipeline);
+                        if bound_pipeline != Some(pipeline) {
+                            pass.set_pipeline(&d.selected.pipeline);
+                            bound_pipeline = Some(pipeline);
+                        }
+                        d.slot.gpu.bind(&mut pass);
+                        bound = Some((d.material, d.lines));
+                    }
+                    pass.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
+                }
+                if let Some((m, tint)) = highlight {
+                    Self::draw_tint(
+                        &mut pass,
+                        tint,
+                        m,
+                        &self.surfaces,
+                        &self.slots,
+                        &self.options,
+                        skin,
+                    );
+                }
+                drop(pass);
+                stats.cpu = start.elapsed();
+                ctx.queue.submit([encoder.finish()]);
+                return Ok(stats);
+            }
             let mut pass = Self::begin_pass(
                 &mut encoder,
                 target,
@@ -1186,30 +1333,16 @@ impl Scene {
                 pass.draw_indexed(range, base_vertex, 0..1);
                 stats.draws += 1;
             }
-            // The selection: its visible triangles again, tinted.
             if let (Some(m), Some(tint)) = (self.highlight, &self.tint) {
-                let visible = |s: &&SurfaceDraw| {
-                    s.material == m
-                        && s.index_count > 0
-                        && !s.hidden
-                        && matches!(self.slots.get(m), Some(Some(slot))
-                            if self.options.show_occluders || !slot.occluder)
-                };
-                let mut bound = false;
-                for s in self.surfaces.iter().filter(visible) {
-                    if !bound {
-                        tint.bind(&mut pass);
-                        if let Some(skin) = skin {
-                            pass.set_bind_group(1, &skin.bind_group, &[]);
-                        }
-                        bound = true;
-                    }
-                    pass.draw_indexed(
-                        s.first_index..s.first_index + s.index_count,
-                        s.base_vertex,
-                        0..1,
-                    );
-                }
+                Self::draw_tint(
+                    &mut pass,
+                    tint,
+                    m,
+                    &self.surfaces,
+                    &self.slots,
+                    &self.options,
+                    skin,
+                );
             }
         } else {
             drop(target.begin_pass(&mut encoder, clear_color));
@@ -1217,6 +1350,86 @@ impl Scene {
         stats.cpu = start.elapsed();
         ctx.queue.submit([encoder.finish()]);
         Ok(stats)
+    }
+
+    /// The selection: the visible triangles of material `m` again, tinted.
+    fn draw_tint(
+        pass: &mut wgpu::RenderPass<'_>,
+        tint: &TintPass,
+        m: usize,
+        surfaces: &[SurfaceDraw],
+        slots: &[Option<MaterialSlot>],
+        options: &SceneOptions,
+        skin: Option<&SkinGpu>,
+    ) {
+        let visible = |s: &&SurfaceDraw| {
+            s.material == m
+                && s.index_count > 0
+                && !s.hidden
+                && matches!(slots.get(m), Some(Some(slot))
+                    if options.show_occluders || !slot.occluder)
+        };
+        let mut bound = false;
+        for s in surfaces.iter().filter(visible) {
+            if !bound {
+                tint.bind(pass);
+                if let Some(skin) = skin {
+                    pass.set_bind_group(1, &skin.bind_group, &[]);
+                }
+                bound = true;
+            }
+            pass.draw_indexed(
+                s.first_index..s.first_index + s.index_count,
+                s.base_vertex,
+                0..1,
+            );
+        }
+    }
+
+    /// Records `draws` (none reading the destination) as a render bundle.
+    fn record_bundle(
+        ctx: &RenderContext,
+        draws: &[Draw<'_>],
+        index_buffer: &wgpu::Buffer,
+        vertex_buffer: &wgpu::Buffer,
+        skin: Option<&SkinGpu>,
+    ) -> wgpu::RenderBundle {
+        let mut e = ctx
+            .device
+            .create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+                label: Some("scene draws"),
+                color_formats: &[Some(COLOR_FORMAT)],
+                depth_stencil: Some(wgpu::RenderBundleDepthStencil {
+                    format: DEPTH_FORMAT,
+                    depth_read_only: false,
+                    stencil_read_only: false,
+                }),
+                sample_count: 1,
+                multiview: None,
+            });
+        e.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        e.set_vertex_buffer(0, vertex_buffer.slice(..));
+        if let Some(skin) = skin {
+            e.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
+            e.set_bind_group(2, &skin.bind_group, &[]);
+        }
+        let mut bound: Option<(usize, bool)> = None;
+        let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
+        for d in draws {
+            if bound != Some((d.material, d.lines)) {
+                let pipeline = Arc::as_ptr(&d.selected.pipeline);
+                if bound_pipeline != Some(pipeline) {
+                    e.set_pipeline(&d.selected.pipeline);
+                    bound_pipeline = Some(pipeline);
+                }
+                d.slot.gpu.bind_bundle(&mut e);
+                bound = Some((d.material, d.lines));
+            }
+            e.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
+        }
+        e.finish(&wgpu::RenderBundleDescriptor {
+            label: Some("scene draws"),
+        })
     }
 
     /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
