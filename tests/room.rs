@@ -225,7 +225,7 @@ fn interleaved_materials_draw_fewer_draws_and_the_same_pixels() {
     assert_eq!(surfaces, 96);
     let target = OffscreenTarget::new(&ctx, 256, 160).expect("target");
     scene.finish_pipelines(&ctx);
-    let mut frame = |scene: &mut Scene| {
+    let frame = |scene: &mut Scene| {
         let stats = scene
             .render(&ctx, &target, ClearMode::BACKGROUND)
             .expect("render");
