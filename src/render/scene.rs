@@ -188,6 +188,25 @@ fn bundle_key(draws: &[Draw<'_>]) -> Vec<BundleDraw> {
         .collect()
 }
 
+/// Records `draws` (none reading the destination), setting pipelines and material bind
+/// groups only when they change.
+fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw<'a>]) {
+    let mut bound: Option<(usize, bool)> = None;
+    let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
+    for d in draws {
+        if bound != Some((d.material, d.lines)) {
+            let pipeline = Arc::as_ptr(&d.selected.pipeline);
+            if bound_pipeline != Some(pipeline) {
+                encoder.set_pipeline(&d.selected.pipeline);
+                bound_pipeline = Some(pipeline);
+            }
+            d.slot.gpu.bind_to(encoder);
+            bound = Some((d.material, d.lines));
+        }
+        encoder.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
+    }
+}
+
 /// Whether `draws` are the ones `key` was made of.
 fn same_draws(key: &[BundleDraw], draws: &[Draw<'_>]) -> bool {
     key.len() == draws.len()
@@ -1256,20 +1275,7 @@ impl Scene {
                         pass.set_bind_group(2, &skin.bind_group, &[]);
                     }
                 }
-                let mut bound: Option<(usize, bool)> = None;
-                let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
-                for d in sorted_direct {
-                    if bound != Some((d.material, d.lines)) {
-                        let pipeline = Arc::as_ptr(&d.selected.pipeline);
-                        if bound_pipeline != Some(pipeline) {
-                            pass.set_pipeline(&d.selected.pipeline);
-                            bound_pipeline = Some(pipeline);
-                        }
-                        d.slot.gpu.bind(&mut pass);
-                        bound = Some((d.material, d.lines));
-                    }
-                    pass.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
-                }
+                draw_list(&mut pass, sorted_direct);
                 if let Some((m, tint)) = highlight {
                     Self::draw_tint(
                         &mut pass,
@@ -1413,20 +1419,7 @@ impl Scene {
             e.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
             e.set_bind_group(2, &skin.bind_group, &[]);
         }
-        let mut bound: Option<(usize, bool)> = None;
-        let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
-        for d in draws {
-            if bound != Some((d.material, d.lines)) {
-                let pipeline = Arc::as_ptr(&d.selected.pipeline);
-                if bound_pipeline != Some(pipeline) {
-                    e.set_pipeline(&d.selected.pipeline);
-                    bound_pipeline = Some(pipeline);
-                }
-                d.slot.gpu.bind_bundle(&mut e);
-                bound = Some((d.material, d.lines));
-            }
-            e.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
-        }
+        draw_list(&mut e, draws);
         e.finish(&wgpu::RenderBundleDescriptor {
             label: Some("scene draws"),
         })
