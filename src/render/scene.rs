@@ -188,6 +188,21 @@ fn bundle_key(draws: &[Draw<'_>]) -> Vec<BundleDraw> {
         .collect()
 }
 
+/// Binds the scene's index and vertex buffers (and the skin's influences and palette).
+fn bind_geometry<'a>(
+    encoder: &mut impl wgpu::util::RenderEncoder<'a>,
+    index_buffer: &'a wgpu::Buffer,
+    vertex_buffer: &'a wgpu::Buffer,
+    skin: Option<&'a SkinGpu>,
+) {
+    encoder.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+    encoder.set_vertex_buffer(0, Some(vertex_buffer.slice(..)));
+    if let Some(skin) = skin {
+        encoder.set_vertex_buffer(1, Some(skin.vertex_buffer.slice(..)));
+        encoder.set_bind_group(2, Some(&skin.bind_group), &[]);
+    }
+}
+
 /// Records `draws` (none reading the destination), setting pipelines and material bind
 /// groups only when they change.
 fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw<'a>]) {
@@ -1268,12 +1283,7 @@ impl Scene {
                 let highlight = self.highlight.zip(self.tint.as_ref());
                 if !sorted_direct.is_empty() || highlight.is_some() {
                     // Bundles leave no state behind.
-                    pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.set_vertex_buffer(0, vertices.slice(..));
-                    if let Some(skin) = skin {
-                        pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
-                        pass.set_bind_group(2, &skin.bind_group, &[]);
-                    }
+                    bind_geometry(&mut pass, index_buffer, vertices, skin);
                 }
                 draw_list(&mut pass, sorted_direct);
                 if let Some((m, tint)) = highlight {
@@ -1413,12 +1423,7 @@ impl Scene {
                 sample_count: 1,
                 multiview: None,
             });
-        e.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        e.set_vertex_buffer(0, vertex_buffer.slice(..));
-        if let Some(skin) = skin {
-            e.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
-            e.set_bind_group(2, &skin.bind_group, &[]);
-        }
+        bind_geometry(&mut e, index_buffer, vertex_buffer, skin);
         draw_list(&mut e, draws);
         e.finish(&wgpu::RenderBundleDescriptor {
             label: Some("scene draws"),
@@ -1485,17 +1490,12 @@ impl Scene {
         encoder: &'e mut wgpu::CommandEncoder,
         target: &OffscreenTarget,
         clear: Option<wgpu::Color>,
-        index_buffer: &wgpu::Buffer,
-        vertex_buffer: &wgpu::Buffer,
-        skin: Option<&SkinGpu>,
+        index_buffer: &'e wgpu::Buffer,
+        vertex_buffer: &'e wgpu::Buffer,
+        skin: Option<&'e SkinGpu>,
     ) -> wgpu::RenderPass<'e> {
         let mut pass = target.begin_pass(encoder, clear);
-        pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.set_vertex_buffer(0, vertex_buffer.slice(..));
-        if let Some(skin) = skin {
-            pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
-            pass.set_bind_group(2, &skin.bind_group, &[]);
-        }
+        bind_geometry(&mut pass, index_buffer, vertex_buffer, skin);
         pass
     }
 
