@@ -330,13 +330,11 @@ pub struct Scene {
     plan_dirty: bool,
     /// False: every surface keeps file order ([`Scene::set_draw_plan`]).
     plan_enabled: bool,
-    /// The opaque and the sorted draws of the last frames as render bundles, re-recorded
-    /// when their draws change (plan, visibility, pipelines, sort order) or resources they
-    /// bind are replaced (`bundle_epoch` moves on: index buffer, material bind groups).
-    bundles: [Option<CachedBundle>; 2],
+    /// The opaque draws of the last frames as a render bundle, re-recorded when they
+    /// change (plan, visibility, pipelines) or resources they bind are replaced
+    /// (`bundle_epoch` moves on: index buffer, material bind groups, uniform buffer).
+    bundle: Option<CachedBundle>,
     bundle_epoch: u64,
-    /// The last sorted draws drawn directly (not yet held still for a frame).
-    last_sorted: Option<(u64, Vec<BundleDraw>)>,
     surfaces: Vec<SurfaceDraw>,
     slots: Vec<Option<MaterialSlot>>,
     textures: HashMap<u64, GpuTexture>,
@@ -479,9 +477,8 @@ impl Scene {
             plan_classes: None,
             plan_dirty: true,
             plan_enabled: true,
-            bundles: [None, None],
+            bundle: None,
             bundle_epoch: 0,
-            last_sorted: None,
             surfaces,
             slots: Vec::new(),
             textures: HashMap::new(),
@@ -1243,35 +1240,24 @@ impl Scene {
             }
             let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
             if !copies {
-                // No pass breaks: replay the draws as two render bundles (opaque, sorted),
-                // recorded again only when their draws or resources change.
+                // No pass breaks: the opaque draws replay as a render bundle, recorded again
+                // only when they or the resources they bind change. The sorted ones change
+                // while the camera turns: they are recorded directly.
                 let opaque_draws = draws
                     .iter()
                     .position(|d| d.slot.transparent)
                     .unwrap_or(draws.len());
+                let (opaque, sorted_direct) = draws.split_at(opaque_draws);
                 let epoch = self.bundle_epoch;
-                let mut sorted_direct: &[Draw<'_>] = &[];
-                for (part, segment) in [(0, &draws[..opaque_draws]), (1, &draws[opaque_draws..])] {
-                    if matches!(&self.bundles[part],
-                        Some(b) if b.epoch == epoch && same_draws(&b.key, segment))
-                    {
-                        continue;
-                    }
-                    // Opaque draws change rarely (plan, visibility, pipelines): record them
-                    // now. The sorted ones change while the camera turns: draw them directly
-                    // until they have held still for a frame.
-                    let key = bundle_key(segment);
-                    if part == 1
-                        && !matches!(&self.last_sorted,
-                            Some((e, k)) if *e == epoch && same_draws(k, segment))
-                    {
-                        self.last_sorted = Some((epoch, key));
-                        self.bundles[1] = None;
-                        sorted_direct = segment;
-                        continue;
-                    }
-                    let bundle = Self::record_bundle(ctx, segment, index_buffer, vertices, skin);
-                    self.bundles[part] = Some(CachedBundle { key, epoch, bundle });
+                if !matches!(&self.bundle,
+                    Some(b) if b.epoch == epoch && same_draws(&b.key, opaque))
+                {
+                    let bundle = Self::record_bundle(ctx, opaque, index_buffer, vertices, skin);
+                    self.bundle = Some(CachedBundle {
+                        key: bundle_key(opaque),
+                        epoch,
+                        bundle,
+                    });
                 }
                 stats.draws = draws.len();
                 stats.uber_draws = draws
@@ -1279,7 +1265,7 @@ impl Scene {
                     .filter(|d| d.selected.path != SelectedPath::Specialized)
                     .count();
                 let mut pass = target.begin_pass(&mut encoder, clear_color);
-                pass.execute_bundles(self.bundles.iter().flatten().map(|b| &b.bundle));
+                pass.execute_bundles(self.bundle.iter().map(|b| &b.bundle));
                 let highlight = self.highlight.zip(self.tint.as_ref());
                 if !sorted_direct.is_empty() || highlight.is_some() {
                     // Bundles leave no state behind.
