@@ -8,7 +8,9 @@
 //! palette), uploads only the uniform blocks that changed, records opaque surfaces in the
 //! order of the draw plan ([`super::plan`]: file order, except that opaque surfaces whose
 //! boxes are apart join the run of their material, so each run is one draw with the same
-//! pixels) then transparent (flag 0x10) ones back to front, and submits once.
+//! pixels) then transparent (flag 0x10) ones back to front, and submits once. The opaque
+//! draws are kept as a render bundle, recorded again only when the plan, visibility,
+//! pipelines or bound resources change (values live in uniform buffers).
 //!
 //! Typical use (the CLI, the tests and the viewer):
 //!
