@@ -242,4 +242,10 @@ impl GpuMaterial {
         pass.set_bind_group(0, &self.draw_group, &[]);
         pass.set_bind_group(1, &self.texture_group, &[]);
     }
+
+    /// [`GpuMaterial::bind`] into a pass or a render bundle.
+    pub fn bind_to<'a>(&'a self, encoder: &mut impl wgpu::util::RenderEncoder<'a>) {
+        encoder.set_bind_group(0, Some(&self.draw_group), &[]);
+        encoder.set_bind_group(1, Some(&self.texture_group), &[]);
+    }
 }

@@ -24,6 +24,7 @@ pub mod material;
 pub mod pick;
 pub mod pipeline_cache;
 pub mod pipeline_store;
+pub mod plan;
 pub mod probe;
 pub mod quad;
 pub mod scene;

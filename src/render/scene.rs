@@ -5,8 +5,12 @@
 //! of the active material set (mipped, GX sampling of `gx.md` §14), and per material a
 //! [`GpuMaterial`] with its own `DrawUniforms` buffer. Each [`Scene::render`] does one CPU
 //! update ([`FrameUpdate`]: UV-animation matrices, lights, transforms; the pose → bone
-//! palette), uploads only the uniform blocks that changed, records opaque surfaces in file
-//! order then transparent (flag 0x10) ones back to front, and submits once.
+//! palette), uploads only the uniform blocks that changed, records opaque surfaces in the
+//! order of the draw plan ([`super::plan`]: file order, except that opaque surfaces whose
+//! boxes are apart join the run of their material, so each run is one draw with the same
+//! pixels) then transparent (flag 0x10) ones back to front, and submits once. The opaque
+//! draws are kept as a render bundle, recorded again only when the plan, visibility,
+//! pipelines or bound resources change (values live in uniform buffers).
 //!
 //! Typical use (the CLI, the tests and the viewer):
 //!
@@ -35,6 +39,7 @@ use super::pick::{PickHit, PickPass, PickUniforms, TintPass};
 use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
+use super::plan::{PlanClass, PlanSurface, draw_plan};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
@@ -124,6 +129,10 @@ struct SurfaceDraw {
     first_line_index: u32,
     line_index_count: u32,
     base_vertex: i32,
+    /// Where its triangles start in [`Scene::file_triangles`].
+    file_first: u32,
+    /// Bounds of its vertices (model space), for the draw plan.
+    bounds: Aabb,
     /// Surface centre (model space), for sorting.
     center: Vec3,
     /// Left out of drawing and picking ([`Scene::set_hidden_surfaces`]).
@@ -155,6 +164,83 @@ struct Draw<'a> {
     lines: bool,
     range: std::ops::Range<u32>,
     base_vertex: i32,
+}
+
+/// What a recorded [`wgpu::RenderBundle`] drew: equal keys (and no new resources since,
+/// see `Scene::bundle_epoch`) draw the same commands. The pipeline is held, so its address
+/// cannot be reused by another.
+struct BundleDraw {
+    material: usize,
+    lines: bool,
+    range: std::ops::Range<u32>,
+    base_vertex: i32,
+    pipeline: Arc<wgpu::RenderPipeline>,
+}
+
+fn bundle_key(draws: &[Draw<'_>]) -> Vec<BundleDraw> {
+    draws
+        .iter()
+        .map(|d| BundleDraw {
+            material: d.material,
+            lines: d.lines,
+            range: d.range.clone(),
+            base_vertex: d.base_vertex,
+            pipeline: d.selected.pipeline.clone(),
+        })
+        .collect()
+}
+
+/// Binds the scene's index and vertex buffers (and the skin's influences and palette).
+fn bind_geometry<'a>(
+    encoder: &mut impl wgpu::util::RenderEncoder<'a>,
+    index_buffer: &'a wgpu::Buffer,
+    vertex_buffer: &'a wgpu::Buffer,
+    skin: Option<&'a SkinGpu>,
+) {
+    encoder.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+    encoder.set_vertex_buffer(0, Some(vertex_buffer.slice(..)));
+    if let Some(skin) = skin {
+        encoder.set_vertex_buffer(1, Some(skin.vertex_buffer.slice(..)));
+        encoder.set_bind_group(2, Some(&skin.bind_group), &[]);
+    }
+}
+
+/// Records `draws` (none reading the destination), setting pipelines and material bind
+/// groups only when they change.
+fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw<'a>]) {
+    let mut bound: Option<(usize, bool)> = None;
+    let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
+    for d in draws {
+        if bound != Some((d.material, d.lines)) {
+            let pipeline = Arc::as_ptr(&d.selected.pipeline);
+            if bound_pipeline != Some(pipeline) {
+                encoder.set_pipeline(&d.selected.pipeline);
+                bound_pipeline = Some(pipeline);
+            }
+            d.slot.gpu.bind_to(encoder);
+            bound = Some((d.material, d.lines));
+        }
+        encoder.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
+    }
+}
+
+/// Whether `draws` are the ones `key` was made of.
+fn same_draws(key: &[BundleDraw], draws: &[Draw<'_>]) -> bool {
+    key.len() == draws.len()
+        && key.iter().zip(draws).all(|(k, d)| {
+            k.material == d.material
+                && k.lines == d.lines
+                && k.range == d.range
+                && k.base_vertex == d.base_vertex
+                && Arc::ptr_eq(&k.pipeline, &d.selected.pipeline)
+        })
+}
+
+/// A frame's draws recorded once and replayed while nothing they use changes.
+struct CachedBundle {
+    key: Vec<BundleDraw>,
+    epoch: u64,
+    bundle: wgpu::RenderBundle,
 }
 
 /// The copy of the target that shaders blending themselves read (group 3), sized to the
@@ -234,6 +320,23 @@ pub struct Scene {
     aabb: Aabb,
     vertex_buffer: wgpu::Buffer,
     index_buffer: Option<wgpu::Buffer>,
+    /// Every surface's triangles (absolute indices) in file order, and every surface's
+    /// line segments: the index buffer holds the triangles in plan order, then the lines.
+    file_triangles: Vec<u32>,
+    lines: Vec<u32>,
+    /// The draw plan ([`super::plan`]): surface indices in drawing order.
+    plan: Vec<usize>,
+    /// The material classes the plan was made for (None: not made yet).
+    plan_classes: Option<Vec<PlanClass>>,
+    /// Materials changed: see whether the plan still holds before the next draw.
+    plan_dirty: bool,
+    /// False: every surface keeps file order ([`Scene::set_draw_plan`]).
+    plan_enabled: bool,
+    /// The opaque draws of the last frames as a render bundle, re-recorded when they
+    /// change (plan, visibility, pipelines) or resources they bind are replaced
+    /// (`bundle_epoch` moves on: index buffer, material bind groups, uniform buffer).
+    bundle: Option<CachedBundle>,
+    bundle_epoch: u64,
     surfaces: Vec<SurfaceDraw>,
     slots: Vec<Option<MaterialSlot>>,
     textures: HashMap<u64, GpuTexture>,
@@ -306,23 +409,41 @@ impl Scene {
                 tex: mesh.tex[v],
             })
             .collect();
-        let mut indices: Vec<u32> = Vec::new();
+        // Indices are absolute (base vertex 0) so that surfaces laid out one after the
+        // other draw as one range: triangles in plan order, then every surface's lines.
+        let mut file_triangles: Vec<u32> = Vec::new();
+        let mut lines: Vec<u32> = Vec::new();
         let mut surfaces = Vec::with_capacity(cpu.surfaces.len());
         for s in &cpu.surfaces {
-            let first_index = indices.len() as u32;
-            indices.extend(s.triangles.iter().flatten());
-            let first_line_index = indices.len() as u32;
-            indices.extend(s.lines.iter().flatten());
+            let base = s.vertices.start;
+            let file_first = file_triangles.len() as u32;
+            file_triangles.extend(s.triangles.iter().flatten().map(|i| i + base));
+            let first_line = lines.len() as u32;
+            lines.extend(s.lines.iter().flatten().map(|i| i + base));
+            let positions = mesh
+                .positions
+                .get(s.vertices.start as usize..s.vertices.end as usize);
+            let bounds = positions
+                .and_then(|p| Aabb::from_points(p.iter().copied()))
+                .unwrap_or(Aabb {
+                    min: s.center,
+                    max: s.center,
+                });
             surfaces.push(SurfaceDraw {
                 material: s.material,
-                first_index,
-                index_count: first_line_index - first_index,
-                first_line_index,
-                line_index_count: indices.len() as u32 - first_line_index,
-                base_vertex: s.vertices.start as i32,
+                first_index: file_first,
+                index_count: file_triangles.len() as u32 - file_first,
+                first_line_index: first_line,
+                line_index_count: lines.len() as u32 - first_line,
+                base_vertex: 0,
+                file_first,
+                bounds,
                 center: Vec3::from(s.center),
                 hidden: false,
             });
+        }
+        for s in &mut surfaces {
+            s.first_line_index += file_triangles.len() as u32;
         }
         if vertices.is_empty() {
             vertices.push(GpuVertex::default());
@@ -334,14 +455,6 @@ impl Scene {
                 contents: bytemuck::cast_slice(&vertices),
                 usage: wgpu::BufferUsages::VERTEX,
             });
-        let index_buffer = (!indices.is_empty()).then(|| {
-            ctx.device
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("model indices"),
-                    contents: bytemuck::cast_slice(&indices),
-                    usage: wgpu::BufferUsages::INDEX,
-                })
-        });
         let aabb = cpu.aabb;
         let skin = match &cpu.skin {
             Some(s) => Some(Self::build_skin(ctx, s, options)?),
@@ -359,7 +472,15 @@ impl Scene {
             animation: None,
             aabb,
             vertex_buffer,
-            index_buffer,
+            index_buffer: None,
+            file_triangles,
+            lines,
+            plan: (0..surfaces.len()).collect(),
+            plan_classes: None,
+            plan_dirty: true,
+            plan_enabled: true,
+            bundle: None,
+            bundle_epoch: 0,
             surfaces,
             slots: Vec::new(),
             textures: HashMap::new(),
@@ -529,6 +650,8 @@ impl Scene {
             }));
         }
         self.uniforms = Some(uniforms);
+        self.plan_dirty = true;
+        self.bundle_epoch += 1;
         self.has_lines = vec![false; materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.line_index_count > 0
@@ -544,7 +667,79 @@ impl Scene {
                 ));
             }
         }
+        self.refresh_plan(ctx);
         Ok(())
+    }
+
+    /// How the draw plan treats material `index`'s surfaces (see [`super::plan`]).
+    fn plan_class(&self, index: usize) -> PlanClass {
+        let Some(Some(slot)) = self.slots.get(index) else {
+            return PlanClass::Elsewhere;
+        };
+        if slot.transparent {
+            return PlanClass::Elsewhere;
+        }
+        let plain = |key: &PipelineKey| {
+            let s = &key.state;
+            s.blend.is_none()
+                && s.depth_test
+                && s.depth_write
+                && matches!(
+                    s.depth_compare,
+                    wgpu::CompareFunction::Less | wgpu::CompareFunction::LessEqual
+                )
+                && !key.shader.reads_destination()
+        };
+        if self.plan_enabled && self.skin.is_none() && plain(&slot.keys.0) && plain(&slot.keys.1) {
+            PlanClass::Opaque
+        } else {
+            PlanClass::Barrier
+        }
+    }
+
+    /// Makes the draw plan again if the materials' classes changed since it was made (or
+    /// it never was) and lays the index buffer out in its order. CPU work and one buffer
+    /// upload; pipelines stay.
+    fn refresh_plan(&mut self, ctx: &RenderContext) {
+        self.plan_dirty = false;
+        let classes: Vec<PlanClass> = (0..self.slots.len()).map(|i| self.plan_class(i)).collect();
+        if self.plan_classes.as_ref() == Some(&classes) {
+            return;
+        }
+        let size = Vec3::from(self.aabb.max) - Vec3::from(self.aabb.min);
+        let margin = 1e-3 * size.max_element().max(1e-6);
+        let planned: Vec<PlanSurface> = self
+            .surfaces
+            .iter()
+            .map(|s| PlanSurface {
+                material: s.material,
+                class: match classes.get(s.material) {
+                    Some(PlanClass::Opaque) if s.line_index_count > 0 => PlanClass::Barrier,
+                    Some(c) => *c,
+                    None => PlanClass::Elsewhere,
+                },
+                bounds: s.bounds,
+            })
+            .collect();
+        self.plan = draw_plan(&planned, margin);
+        self.plan_classes = Some(classes);
+        self.bundle_epoch += 1;
+        let mut indices = Vec::with_capacity(self.file_triangles.len() + self.lines.len());
+        for &i in &self.plan {
+            let s = &mut self.surfaces[i];
+            let file = s.file_first as usize..(s.file_first + s.index_count) as usize;
+            s.first_index = indices.len() as u32;
+            indices.extend_from_slice(&self.file_triangles[file]);
+        }
+        indices.extend_from_slice(&self.lines);
+        self.index_buffer = (!indices.is_empty()).then(|| {
+            ctx.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("model indices (plan order)"),
+                    contents: bytemuck::cast_slice(&indices),
+                    usage: wgpu::BufferUsages::INDEX,
+                })
+        });
     }
 
     fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
@@ -757,6 +952,8 @@ impl Scene {
             return;
         }
         let set = self.options.material_set;
+        self.plan_dirty = true;
+        self.bundle_epoch += 1;
         let dirty = std::mem::take(&mut self.dirty);
         for i in dirty {
             let Some(m) = self.cpu.material(set, i) else {
@@ -858,6 +1055,16 @@ impl Scene {
         }
     }
 
+    /// With `false`, every surface is drawn in file order (runs of consecutive surfaces of
+    /// a material still merge): to compare with the draw plan, which is on by default and
+    /// draws the same pixels ([`super::plan`]).
+    pub fn set_draw_plan(&mut self, enabled: bool) {
+        if self.plan_enabled != enabled {
+            self.plan_enabled = enabled;
+            self.plan_dirty = true;
+        }
+    }
+
     pub fn set_highlight(&mut self, material: Option<usize>) {
         self.highlight = material;
     }
@@ -877,6 +1084,9 @@ impl Scene {
         let start = Instant::now();
         let mut stats = FrameStats::default();
         self.apply_edits(ctx);
+        if self.plan_dirty {
+            self.refresh_plan(ctx);
+        }
         self.update_skin(ctx);
         let aspect = target.width as f32 / target.height as f32;
         let camera = self.camera.frame_camera(aspect);
@@ -957,14 +1167,25 @@ impl Scene {
             ClearMode::Load => None,
         };
         if let Some(index_buffer) = &self.index_buffer {
-            // Draw order: opaque surfaces, then transparent ones back to front.
-            let opaque = self.surfaces.iter().enumerate().filter(|(_, s)| {
-                !s.hidden && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
-            });
+            // Draw order: opaque surfaces in plan order, then transparent ones back to front.
+            let opaque = self
+                .plan
+                .iter()
+                .map(|&i| (i, &self.surfaces[i]))
+                .filter(|(_, s)| {
+                    !s.hidden
+                        && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
+                });
             let sorted = self
                 .transparent_order
                 .iter()
                 .map(|&(_, i)| (i, &self.surfaces[i]));
+            // Shaders that blend themselves read a copy of the target as it is before
+            // their draw: the pass ends, the target is copied, a new pass loads it.
+            let reads_destination = |slot: &MaterialSlot, selected: &Selected, lines: bool| {
+                let keys = if lines { &slot.line_keys } else { &slot.keys };
+                selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
+            };
             let mut draws: Vec<Draw<'_>> = Vec::new();
             for (_, s) in opaque.chain(sorted) {
                 let Some(Some(slot)) = self.slots.get(s.material) else {
@@ -988,6 +1209,20 @@ impl Scene {
                     if let Some(selected) = selected
                         && !range.is_empty()
                     {
+                        // A surface laid out right after the last drawn one of its
+                        // material extends that draw (the same primitives in the same
+                        // order); not for shaders reading the target between draws.
+                        if let Some(last) = draws.last_mut()
+                            && last.material == s.material
+                            && last.lines == lines
+                            && last.range.end == range.start
+                            && last.base_vertex == s.base_vertex
+                            && std::ptr::eq(last.selected, selected)
+                            && !reads_destination(slot, selected, lines)
+                        {
+                            last.range.end = range.end;
+                            continue;
+                        }
                         draws.push(Draw {
                             material: s.material,
                             slot,
@@ -999,19 +1234,62 @@ impl Scene {
                     }
                 }
             }
-            // Shaders that blend themselves read a copy of the target as it is before
-            // their draw: the pass ends, the target is copied, a new pass loads it.
-            let reads_destination = |slot: &MaterialSlot, selected: &Selected, lines: bool| {
-                let keys = if lines { &slot.line_keys } else { &slot.keys };
-                selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
-            };
-            if draws
+            let copies = draws
                 .iter()
-                .any(|d| reads_destination(d.slot, d.selected, d.lines))
-            {
+                .any(|d| reads_destination(d.slot, d.selected, d.lines));
+            if copies {
                 Self::ensure_destination(&mut self.destination, ctx, target);
             }
             let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
+            if !copies {
+                // No pass breaks: the opaque draws replay as a render bundle, recorded again
+                // only when they or the resources they bind change. The sorted ones change
+                // while the camera turns: they are recorded directly.
+                let opaque_draws = draws
+                    .iter()
+                    .position(|d| d.slot.transparent)
+                    .unwrap_or(draws.len());
+                let (opaque, sorted_direct) = draws.split_at(opaque_draws);
+                let epoch = self.bundle_epoch;
+                if !matches!(&self.bundle,
+                    Some(b) if b.epoch == epoch && same_draws(&b.key, opaque))
+                {
+                    let bundle = Self::record_bundle(ctx, opaque, index_buffer, vertices, skin);
+                    self.bundle = Some(CachedBundle {
+                        key: bundle_key(opaque),
+                        epoch,
+                        bundle,
+                    });
+                }
+                stats.draws = draws.len();
+                stats.uber_draws = draws
+                    .iter()
+                    .filter(|d| d.selected.path != SelectedPath::Specialized)
+                    .count();
+                let mut pass = target.begin_pass(&mut encoder, clear_color);
+                pass.execute_bundles(self.bundle.iter().map(|b| &b.bundle));
+                let highlight = self.highlight.zip(self.tint.as_ref());
+                if !sorted_direct.is_empty() || highlight.is_some() {
+                    // Bundles leave no state behind.
+                    bind_geometry(&mut pass, index_buffer, vertices, skin);
+                }
+                draw_list(&mut pass, sorted_direct);
+                if let Some((m, tint)) = highlight {
+                    Self::draw_tint(
+                        &mut pass,
+                        tint,
+                        m,
+                        &self.surfaces,
+                        &self.slots,
+                        &self.options,
+                        skin,
+                    );
+                }
+                drop(pass);
+                stats.cpu = start.elapsed();
+                ctx.queue.submit([encoder.finish()]);
+                return Ok(stats);
+            }
             let mut pass = Self::begin_pass(
                 &mut encoder,
                 target,
@@ -1059,30 +1337,16 @@ impl Scene {
                 pass.draw_indexed(range, base_vertex, 0..1);
                 stats.draws += 1;
             }
-            // The selection: its visible triangles again, tinted.
             if let (Some(m), Some(tint)) = (self.highlight, &self.tint) {
-                let visible = |s: &&SurfaceDraw| {
-                    s.material == m
-                        && s.index_count > 0
-                        && !s.hidden
-                        && matches!(self.slots.get(m), Some(Some(slot))
-                            if self.options.show_occluders || !slot.occluder)
-                };
-                let mut bound = false;
-                for s in self.surfaces.iter().filter(visible) {
-                    if !bound {
-                        tint.bind(&mut pass);
-                        if let Some(skin) = skin {
-                            pass.set_bind_group(1, &skin.bind_group, &[]);
-                        }
-                        bound = true;
-                    }
-                    pass.draw_indexed(
-                        s.first_index..s.first_index + s.index_count,
-                        s.base_vertex,
-                        0..1,
-                    );
-                }
+                Self::draw_tint(
+                    &mut pass,
+                    tint,
+                    m,
+                    &self.surfaces,
+                    &self.slots,
+                    &self.options,
+                    skin,
+                );
             }
         } else {
             drop(target.begin_pass(&mut encoder, clear_color));
@@ -1090,6 +1354,68 @@ impl Scene {
         stats.cpu = start.elapsed();
         ctx.queue.submit([encoder.finish()]);
         Ok(stats)
+    }
+
+    /// The selection: the visible triangles of material `m` again, tinted.
+    fn draw_tint(
+        pass: &mut wgpu::RenderPass<'_>,
+        tint: &TintPass,
+        m: usize,
+        surfaces: &[SurfaceDraw],
+        slots: &[Option<MaterialSlot>],
+        options: &SceneOptions,
+        skin: Option<&SkinGpu>,
+    ) {
+        let visible = |s: &&SurfaceDraw| {
+            s.material == m
+                && s.index_count > 0
+                && !s.hidden
+                && matches!(slots.get(m), Some(Some(slot))
+                    if options.show_occluders || !slot.occluder)
+        };
+        let mut bound = false;
+        for s in surfaces.iter().filter(visible) {
+            if !bound {
+                tint.bind(pass);
+                if let Some(skin) = skin {
+                    pass.set_bind_group(1, &skin.bind_group, &[]);
+                }
+                bound = true;
+            }
+            pass.draw_indexed(
+                s.first_index..s.first_index + s.index_count,
+                s.base_vertex,
+                0..1,
+            );
+        }
+    }
+
+    /// Records `draws` (none reading the destination) as a render bundle.
+    fn record_bundle(
+        ctx: &RenderContext,
+        draws: &[Draw<'_>],
+        index_buffer: &wgpu::Buffer,
+        vertex_buffer: &wgpu::Buffer,
+        skin: Option<&SkinGpu>,
+    ) -> wgpu::RenderBundle {
+        let mut e = ctx
+            .device
+            .create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+                label: Some("scene draws"),
+                color_formats: &[Some(COLOR_FORMAT)],
+                depth_stencil: Some(wgpu::RenderBundleDepthStencil {
+                    format: DEPTH_FORMAT,
+                    depth_read_only: false,
+                    stencil_read_only: false,
+                }),
+                sample_count: 1,
+                multiview: None,
+            });
+        bind_geometry(&mut e, index_buffer, vertex_buffer, skin);
+        draw_list(&mut e, draws);
+        e.finish(&wgpu::RenderBundleDescriptor {
+            label: Some("scene draws"),
+        })
     }
 
     /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
@@ -1152,17 +1478,12 @@ impl Scene {
         encoder: &'e mut wgpu::CommandEncoder,
         target: &OffscreenTarget,
         clear: Option<wgpu::Color>,
-        index_buffer: &wgpu::Buffer,
-        vertex_buffer: &wgpu::Buffer,
-        skin: Option<&SkinGpu>,
+        index_buffer: &'e wgpu::Buffer,
+        vertex_buffer: &'e wgpu::Buffer,
+        skin: Option<&'e SkinGpu>,
     ) -> wgpu::RenderPass<'e> {
         let mut pass = target.begin_pass(encoder, clear);
-        pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-        pass.set_vertex_buffer(0, vertex_buffer.slice(..));
-        if let Some(skin) = skin {
-            pass.set_vertex_buffer(1, skin.vertex_buffer.slice(..));
-            pass.set_bind_group(2, &skin.bind_group, &[]);
-        }
+        bind_geometry(&mut pass, index_buffer, vertex_buffer, skin);
         pass
     }
 
@@ -1196,6 +1517,9 @@ impl Scene {
             return Ok(None);
         }
         self.apply_edits(ctx);
+        if self.plan_dirty {
+            self.refresh_plan(ctx);
+        }
         self.update_skin(ctx);
         let Some(index_buffer) = &self.index_buffer else {
             return Ok(None);
