@@ -363,6 +363,10 @@ pub struct Scene {
     uniforms: Option<wgpu::Buffer>,
     uniform_stride: usize,
     uniform_mirror: Vec<u8>,
+    /// Reused staging memory for the per-frame uniform upload: `queue.write_buffer` would
+    /// allocate (and the OS zero-fill) a fresh staging buffer every frame, which was the
+    /// largest CPU cost of a frame of a big room on lavapipe.
+    upload_belt: Option<wgpu::util::StagingBelt>,
     /// The blocks this frame's update changed.
     changed_blocks: Vec<usize>,
     /// The next frame is the first with these materials: it waits (up to
@@ -498,6 +502,7 @@ impl Scene {
             uniforms: None,
             uniform_stride: 0,
             uniform_mirror: Vec::new(),
+            upload_belt: None,
             changed_blocks: Vec::new(),
             first_frame: true,
             warnings,
@@ -1094,7 +1099,6 @@ impl Scene {
         stats.uniform_blocks_uploaded = changed.len();
         self.changed_blocks.clear();
         self.changed_blocks.extend_from_slice(changed);
-        self.upload_uniforms(ctx);
         if self.first_frame {
             self.first_frame = false;
             self.build_first_pipelines(ctx, start + FIRST_FRAME_BUDGET);
@@ -1161,6 +1165,8 @@ impl Scene {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("scene"),
             });
+        // Nothing below returns early before the submit, so the upload is never lost.
+        self.upload_uniforms(ctx, &mut encoder);
         let clear_color = match clear {
             ClearMode::Color([r, g, b, a]) => Some(wgpu::Color { r, g, b, a }),
             ClearMode::Transparent => Some(wgpu::Color::TRANSPARENT),
@@ -1287,7 +1293,7 @@ impl Scene {
                 }
                 drop(pass);
                 stats.cpu = start.elapsed();
-                ctx.queue.submit([encoder.finish()]);
+                self.submit(ctx, encoder);
                 return Ok(stats);
             }
             let mut pass = Self::begin_pass(
@@ -1352,8 +1358,16 @@ impl Scene {
             drop(target.begin_pass(&mut encoder, clear_color));
         }
         stats.cpu = start.elapsed();
-        ctx.queue.submit([encoder.finish()]);
+        self.submit(ctx, encoder);
         Ok(stats)
+    }
+
+    /// Submits a frame, handing the upload belt's chunks back once the GPU is done with them.
+    fn submit(&mut self, ctx: &RenderContext, encoder: wgpu::CommandEncoder) {
+        if let Some(belt) = &mut self.upload_belt {
+            belt.finish_and_recall_on_submit(&encoder);
+        }
+        ctx.queue.submit([encoder.finish()]);
     }
 
     /// The selection: the visible triangles of material `m` again, tinted.
@@ -1420,7 +1434,7 @@ impl Scene {
 
     /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
     /// CPU copy and uploads the span they cover in one write.
-    fn upload_uniforms(&mut self, ctx: &RenderContext) {
+    fn upload_uniforms(&mut self, ctx: &RenderContext, encoder: &mut wgpu::CommandEncoder) {
         let Some(buffer) = &self.uniforms else { return };
         let blocks = self.frame.all_uniforms();
         let (size, stride) = (std::mem::size_of::<DrawUniforms>(), self.uniform_stride);
@@ -1435,10 +1449,16 @@ impl Scene {
             dst.copy_from_slice(bytemuck::bytes_of(u));
             span = Some(span.map_or((o, o + size), |(lo, hi)| (lo.min(o), hi.max(o + size))));
         }
-        if let Some((lo, hi)) = span {
-            ctx.queue
-                .write_buffer(buffer, lo as u64, &self.uniform_mirror[lo..hi]);
-        }
+        let Some((lo, hi)) = span else { return };
+        let Some(size) = wgpu::BufferSize::new((hi - lo) as u64) else {
+            return;
+        };
+        let chunk = (self.uniform_mirror.len() as u64).max(1 << 16);
+        let belt = self
+            .upload_belt
+            .get_or_insert_with(|| wgpu::util::StagingBelt::new(ctx.device.clone(), chunk));
+        belt.write_buffer(encoder, buffer, lo as u64, size)
+            .copy_from_slice(&self.uniform_mirror[lo..hi]);
     }
 
     /// Block `block` of the shared uniform buffer.
