@@ -189,27 +189,26 @@ fn bounds(mut points: impl Iterator<Item = Pos2>) -> Option<(Pos2, Pos2)> {
 /// changes mid-text damages only the text from there to where it matches again).
 /// Pixels outside the box are drawn by the same triangles, in the same order, in both.
 fn changed_triangles(old: &Mesh, new: &Mesh) -> Option<(Pos2, Pos2)> {
-    let triangles = |m: &Mesh| -> Vec<[egui::epaint::Vertex; 3]> {
-        m.indices
-            .chunks_exact(3)
-            .map(|t| {
-                let v = |i: u32| m.vertices.get(i as usize).copied().unwrap_or_default();
-                [v(t[0]), v(t[1]), v(t[2])]
-            })
-            .collect()
+    // Triangle `k` by value, read in place: this runs every frame on every changed mesh.
+    let triangle = |m: &Mesh, k: usize| -> [egui::epaint::Vertex; 3] {
+        let v = |i: u32| m.vertices.get(i as usize).copied().unwrap_or_default();
+        [
+            v(m.indices[3 * k]),
+            v(m.indices[3 * k + 1]),
+            v(m.indices[3 * k + 2]),
+        ]
     };
-    let (a, b) = (triangles(old), triangles(new));
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
+    let (a, b) = (old.indices.len() / 3, new.indices.len() / 3);
+    let prefix = (0..a.min(b))
+        .take_while(|&k| triangle(old, k) == triangle(new, k))
         .count();
-    let changed = a[prefix..a.len() - suffix]
-        .iter()
-        .chain(&b[prefix..b.len() - suffix]);
-    bounds(changed.flat_map(|t| t.iter().map(|v| v.pos)))
+    let suffix = (1..=(a - prefix).min(b - prefix))
+        .take_while(|&k| triangle(old, a - k) == triangle(new, b - k))
+        .count();
+    let changed = (prefix..a - suffix)
+        .map(|k| triangle(old, k))
+        .chain((prefix..b - suffix).map(|k| triangle(new, k)));
+    bounds(changed.flat_map(|t| t.map(|v| v.pos)))
 }
 
 /// Merges overlapping or nearly touching rectangles until none are left to merge.
