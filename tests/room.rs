@@ -15,7 +15,7 @@ use tevscope::demo::textures::{ROOM_BLOCK, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES};
 use tevscope::gx::tev::{PixelInputs, TevProgram, evaluate};
 use tevscope::image::RgbaImage;
 use tevscope::load::{LoadRequest, LoadedModel, ModelAssets, load, scene_lights};
-use tevscope::model::TextureData;
+use tevscope::model::{CpuModel, TextureData};
 use tevscope::render::scene::Scene;
 use tevscope::render::{ClearMode, OffscreenTarget, OrbitCamera, RenderContext};
 
@@ -195,9 +195,32 @@ fn bench_times_the_room() {
     let r = tevscope::cli::render::bench_report(&req, 3).expect("bench");
     assert_eq!((r.surfaces, r.triangles, r.frames), (5, 352, 3));
     assert!(r.first_frame_ms > 0.0 && r.fps_median > 0.0, "{r:?}");
+    // The uniform update is timed inside the CPU frame.
+    assert!(
+        r.update_ms_median > 0.0 && r.update_ms_median <= r.cpu_ms_median,
+        "{r:?}"
+    );
     req.lights = Some("layer2".into());
     let e = tevscope::cli::render::bench_report(&req, 1).expect_err("no layer 2");
     assert!(format!("{e:#}").contains("2 light layers"), "{e:#}");
+}
+
+/// The benchmarks' stress room (`surfaces`, `materials`, `models` world models), written
+/// to a PAK by the project's writers and opened as a user would.
+fn stress_room(surfaces: u32, materials: u32, models: u32) -> CpuModel {
+    let path = std::env::temp_dir().join(format!(
+        "tevscope-stress-{surfaces}-{}.pak",
+        std::process::id()
+    ));
+    let pak = room::build_stress_pak(surfaces, materials, models).expect("stress room");
+    std::fs::write(&path, pak).expect("write");
+    let loaded = load(&LoadRequest::new(&format!(
+        "{}:stress_room",
+        path.display()
+    )));
+    let _ = std::fs::remove_file(&path);
+    let (model, _) = loaded.expect("stress room loads");
+    model.assets.into_cpu_model().expect("model")
 }
 
 /// A room whose surfaces interleave their materials (the stress room) draws its opaque
@@ -208,19 +231,8 @@ fn interleaved_materials_draw_fewer_draws_and_the_same_pixels() {
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
-    let path = std::env::temp_dir().join(format!("tevscope-plan-{}.pak", std::process::id()));
-    std::fs::write(
-        &path,
-        room::build_stress_pak(96, 16, 3).expect("stress room"),
-    )
-    .expect("write");
-    let (model, _) = load(&LoadRequest::new(&format!(
-        "{}:stress_room",
-        path.display()
-    )))
-    .expect("stress room loads");
-    let _ = std::fs::remove_file(&path);
-    let mut scene = Scene::new(&ctx, model.assets.into_cpu_model().expect("model")).expect("scene");
+    let model = stress_room(96, 16, 3);
+    let mut scene = Scene::new(&ctx, model).expect("scene");
     let surfaces = scene.model().surfaces.len();
     assert_eq!(surfaces, 96);
     let target = OffscreenTarget::new(&ctx, 256, 160).expect("target");
@@ -252,5 +264,54 @@ fn interleaved_materials_draw_fewer_draws_and_the_same_pixels() {
             "yaw {yaw}, hidden {hide}: the planned order changed pixels"
         );
         assert!(planned.pixels.chunks(4).any(|p| p != &planned.pixels[..4]));
+    }
+}
+
+/// The opaque draws replay from a recorded bundle and the sorted ones from a cached list:
+/// hiding and showing surfaces on a scene that has drawn before must draw exactly what a
+/// fresh scene with that visibility draws, as the camera turns.
+#[test]
+fn a_scene_redrawn_after_visibility_changes_matches_a_fresh_one() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let model = stress_room(64, 16, 2);
+    let scene = || {
+        let mut scene = Scene::new(&ctx, model.clone()).expect("scene");
+        scene.finish_pipelines(&ctx);
+        scene
+    };
+    let mut reused = scene();
+    let target = OffscreenTarget::new(&ctx, 192, 128).expect("target");
+    let frame = |scene: &mut Scene, yaw: f32, hidden: &[bool]| {
+        scene.set_camera(OrbitCamera {
+            yaw_degrees: yaw,
+            pitch_degrees: 35.0,
+            ..scene.camera()
+        });
+        scene.set_hidden_surfaces(hidden);
+        scene
+            .render(&ctx, &target, ClearMode::BACKGROUND)
+            .expect("render");
+        target.read_rgba(&ctx).expect("read").pixels
+    };
+    let every_third: Vec<bool> = (0..64).map(|i| i % 3 == 1).collect();
+    let shown = frame(&mut reused, 20.0, &[]);
+    for (yaw, hidden) in [
+        (20.0, &every_third[..]),
+        (80.0, &every_third[..]),
+        (80.0, &[][..]),
+        (140.0, &[][..]),
+    ] {
+        let again = frame(&mut reused, yaw, hidden);
+        let fresh = frame(&mut scene(), yaw, hidden);
+        assert!(
+            again == fresh,
+            "yaw {yaw}, {} hidden: the reused scene drew something else",
+            hidden.iter().filter(|&&h| h).count()
+        );
+        if yaw == 20.0 {
+            assert!(again != shown, "hiding every third surface changed nothing");
+        }
     }
 }

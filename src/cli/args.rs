@@ -152,7 +152,8 @@ pub enum Command {
     },
     /// Render a model (or one material on a quad) offscreen to PNG.
     Render(RenderArgs),
-    /// Render frames offscreen and report CPU update time, GPU frame time and FPS.
+    /// Render frames offscreen and report CPU frame and uniform update times, GPU frame time
+    /// and FPS.
     Bench {
         file: Option<String>,
         #[arg(long, default_value = "1280x720")]

@@ -254,6 +254,11 @@ impl FrameUpdate {
         &self.blocks
     }
 
+    /// The blocks the last [`FrameUpdate::update`] changed.
+    pub fn changed(&self) -> &[usize] {
+        &self.changed
+    }
+
     /// Recomputes every block for this frame and returns the indices that changed.
     pub fn update(
         &mut self,

@@ -109,8 +109,13 @@ impl ClearMode {
 /// What one frame cost and which shaders drew it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FrameStats {
-    /// CPU time of the update (uniforms, pose, palette, sort) and command recording.
+    /// CPU time of the whole frame before submission: the update, draw lists and command
+    /// recording (wgpu's own per-encoder and per-command costs included).
     pub cpu: Duration,
+    /// The part of `cpu` spent on the per-frame uniform update: UV animations, lights,
+    /// transforms and channel registers evaluated for every block ([`FrameUpdate`]) and
+    /// the changed blocks staged for upload.
+    pub update: Duration,
     pub draws: usize,
     pub uniform_blocks_uploaded: usize,
     /// Materials drawn with the ubershader while their pipeline compiles.
@@ -166,28 +171,17 @@ struct Draw<'a> {
     base_vertex: i32,
 }
 
-/// What a recorded [`wgpu::RenderBundle`] drew: equal keys (and no new resources since,
-/// see `Scene::bundle_epoch`) draw the same commands. The pipeline is held, so its address
-/// cannot be reused by another.
-struct BundleDraw {
-    material: usize,
-    lines: bool,
-    range: std::ops::Range<u32>,
-    base_vertex: i32,
-    pipeline: Arc<wgpu::RenderPipeline>,
-}
-
-fn bundle_key(draws: &[Draw<'_>]) -> Vec<BundleDraw> {
-    draws
-        .iter()
-        .map(|d| BundleDraw {
-            material: d.material,
-            lines: d.lines,
-            range: d.range.clone(),
-            base_vertex: d.base_vertex,
-            pipeline: d.selected.pipeline.clone(),
-        })
-        .collect()
+impl Draw<'_> {
+    /// Shaders that blend themselves read a copy of the target as it is before their
+    /// draw: the pass ends, the target is copied, a new pass loads it.
+    fn reads_destination(&self) -> bool {
+        let keys = if self.lines {
+            &self.slot.line_keys
+        } else {
+            &self.slot.keys
+        };
+        self.selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
+    }
 }
 
 /// Binds the scene's index and vertex buffers (and the skin's influences and palette).
@@ -224,23 +218,77 @@ fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw
     }
 }
 
-/// Whether `draws` are the ones `key` was made of.
-fn same_draws(key: &[BundleDraw], draws: &[Draw<'_>]) -> bool {
-    key.len() == draws.len()
-        && key.iter().zip(draws).all(|(k, d)| {
-            k.material == d.material
-                && k.lines == d.lines
-                && k.range == d.range
-                && k.base_vertex == d.base_vertex
-                && Arc::ptr_eq(&k.pipeline, &d.selected.pipeline)
-        })
-}
-
-/// A frame's draws recorded once and replayed while nothing they use changes.
+/// The opaque draws of a frame recorded once and replayed until `Scene::bundle_epoch`
+/// moves on.
 struct CachedBundle {
-    key: Vec<BundleDraw>,
     epoch: u64,
     bundle: wgpu::RenderBundle,
+    /// Draws in it, and how many of them use the ubershader (for [`FrameStats`]).
+    draws: usize,
+    uber_draws: usize,
+}
+
+fn uber_draws(draws: &[Draw<'_>]) -> usize {
+    draws
+        .iter()
+        .filter(|d| d.selected.path != SelectedPath::Specialized)
+        .count()
+}
+
+/// Appends the draws of `surfaces`, in order (occluders left out unless shown). A surface
+/// laid out right after the last drawn one of its material extends that draw (the same
+/// primitives in the same order); not for shaders reading the target between draws.
+fn push_draws<'a>(
+    draws: &mut Vec<Draw<'a>>,
+    slots: &'a [Option<MaterialSlot>],
+    show_occluders: bool,
+    surfaces: impl Iterator<Item = &'a SurfaceDraw>,
+) {
+    for s in surfaces {
+        let Some(Some(slot)) = slots.get(s.material) else {
+            continue;
+        };
+        if slot.occluder && !show_occluders {
+            continue;
+        }
+        for (lines, selected, range) in [
+            (
+                false,
+                &slot.selected,
+                s.first_index..s.first_index + s.index_count,
+            ),
+            (
+                true,
+                &slot.line_selected,
+                s.first_line_index..s.first_line_index + s.line_index_count,
+            ),
+        ] {
+            let Some(selected) = selected else { continue };
+            if range.is_empty() {
+                continue;
+            }
+            let draw = Draw {
+                material: s.material,
+                slot,
+                selected,
+                lines,
+                range,
+                base_vertex: s.base_vertex,
+            };
+            if let Some(last) = draws.last_mut()
+                && last.material == draw.material
+                && last.lines == lines
+                && last.range.end == draw.range.start
+                && last.base_vertex == draw.base_vertex
+                && std::ptr::eq(last.selected, selected)
+                && !draw.reads_destination()
+            {
+                last.range.end = draw.range.end;
+                continue;
+            }
+            draws.push(draw);
+        }
+    }
 }
 
 /// The copy of the target that shaders blending themselves read (group 3), sized to the
@@ -344,7 +392,13 @@ pub struct Scene {
     model_id: ModelId,
     dirty: Vec<usize>,
     skin: Option<SkinGpu>,
+    /// Visible surfaces drawn with a depth-sorted material and their centres, found again
+    /// when the plan is checked or visibility changes: sorting touches only this.
+    transparent_surfaces: Vec<(usize, Vec3)>,
     transparent_order: Vec<(f32, usize)>,
+    /// Every material's pipeline is the one it will keep (specialized, or the ubershader
+    /// asked for): no need to poll the pipeline cache each frame.
+    pipelines_settled: bool,
     /// Per material of the active set: whether a surface draws GX lines with it.
     has_lines: Vec<bool>,
     /// The ID pass, made on the first [`Scene::pick`].
@@ -367,8 +421,6 @@ pub struct Scene {
     /// allocate (and the OS zero-fill) a fresh staging buffer every frame, which was the
     /// largest CPU cost of a frame of a big room on lavapipe.
     upload_belt: Option<wgpu::util::StagingBelt>,
-    /// The blocks this frame's update changed.
-    changed_blocks: Vec<usize>,
     /// The next frame is the first with these materials: it waits (up to
     /// [`FIRST_FRAME_BUDGET`]) for their specialized pipelines, built in parallel.
     first_frame: bool,
@@ -492,7 +544,9 @@ impl Scene {
             model_id,
             dirty: Vec::new(),
             skin,
+            transparent_surfaces: Vec::new(),
             transparent_order: Vec::new(),
+            pipelines_settled: false,
             has_lines: Vec::new(),
             pick: None,
             destination: None,
@@ -503,7 +557,6 @@ impl Scene {
             uniform_stride: 0,
             uniform_mirror: Vec::new(),
             upload_belt: None,
-            changed_blocks: Vec::new(),
             first_frame: true,
             warnings,
         };
@@ -657,6 +710,7 @@ impl Scene {
         self.uniforms = Some(uniforms);
         self.plan_dirty = true;
         self.bundle_epoch += 1;
+        self.pipelines_settled = false;
         self.has_lines = vec![false; materials.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
             if s.line_index_count > 0
@@ -707,6 +761,7 @@ impl Scene {
     /// upload; pipelines stay.
     fn refresh_plan(&mut self, ctx: &RenderContext) {
         self.plan_dirty = false;
+        self.find_transparent_surfaces();
         let classes: Vec<PlanClass> = (0..self.slots.len()).map(|i| self.plan_class(i)).collect();
         if self.plan_classes.as_ref() == Some(&classes) {
             return;
@@ -959,6 +1014,7 @@ impl Scene {
         let set = self.options.material_set;
         self.plan_dirty = true;
         self.bundle_epoch += 1;
+        self.pipelines_settled = false;
         let dirty = std::mem::take(&mut self.dirty);
         for i in dirty {
             let Some(m) = self.cpu.material(set, i) else {
@@ -1055,9 +1111,30 @@ impl Scene {
     /// Hides surface i when `hidden[i]` (surfaces past the slice show): a room's world
     /// models toggled off. Only the draw list changes; buffers and pipelines stay.
     pub fn set_hidden_surfaces(&mut self, hidden: &[bool]) {
+        let mut changed = false;
         for (i, s) in self.surfaces.iter_mut().enumerate() {
-            s.hidden = hidden.get(i).copied().unwrap_or(false);
+            let h = hidden.get(i).copied().unwrap_or(false);
+            changed |= s.hidden != h;
+            s.hidden = h;
         }
+        if changed {
+            self.bundle_epoch += 1;
+            self.find_transparent_surfaces();
+        }
+    }
+
+    fn find_transparent_surfaces(&mut self) {
+        let slots = &self.slots;
+        self.transparent_surfaces.clear();
+        self.transparent_surfaces.extend(
+            self.surfaces
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    !s.hidden && matches!(slots.get(s.material), Some(Some(m)) if m.transparent)
+                })
+                .map(|(i, s)| (i, s.center)),
+        );
     }
 
     /// With `false`, every surface is drawn in file order (runs of consecutive surfaces of
@@ -1093,56 +1170,8 @@ impl Scene {
             self.refresh_plan(ctx);
         }
         self.update_skin(ctx);
-        let aspect = target.width as f32 / target.height as f32;
-        let camera = self.camera.frame_camera(aspect);
-        let changed = self.frame.update(self.time, &camera, &self.lights);
-        stats.uniform_blocks_uploaded = changed.len();
-        self.changed_blocks.clear();
-        self.changed_blocks.extend_from_slice(changed);
-        if self.first_frame {
-            self.first_frame = false;
-            self.build_first_pipelines(ctx, start + FIRST_FRAME_BUDGET);
-        }
-        // Pipelines: poll those not yet specialized.
-        let has_lines = &self.has_lines;
-        let path = self.options.shader;
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            let Some(slot) = slot else { continue };
-            if has_lines.get(i).copied().unwrap_or(false)
-                && slot
-                    .line_selected
-                    .as_ref()
-                    .is_none_or(|s| s.path != SelectedPath::Specialized)
-            {
-                slot.line_selected = slot
-                    .line_pipeline
-                    .select(&ctx.pipelines, &slot.line_keys.0, &slot.line_keys.1, path)
-                    .ok();
-            }
-            if slot
-                .selected
-                .as_ref()
-                .is_none_or(|s| s.path != SelectedPath::Specialized)
-            {
-                slot.selected = slot
-                    .pipeline
-                    .select(&ctx.pipelines, &slot.keys.0, &slot.keys.1, path)
-                    .ok();
-            }
-        }
-        // Transparent surfaces back to front by their transformed centre.
-        let view_from_model = camera.view_from_world;
-        self.transparent_order.clear();
-        for (i, s) in self.surfaces.iter().enumerate() {
-            if let Some(Some(slot)) = self.slots.get(s.material)
-                && slot.transparent
-                && !s.hidden
-            {
-                let z = view_from_model.transform_point3(s.center).z;
-                self.transparent_order.push((z, i));
-            }
-        }
-        self.transparent_order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // The one step that can fail comes first: from the update on, nothing returns
+        // before the submit, so staged uniforms always reach the GPU.
         if self.highlight.is_some() && self.tint.is_none() {
             self.tint = Some(TintPass::new(
                 ctx,
@@ -1150,6 +1179,37 @@ impl Scene {
                 self.options.cull.face(),
             )?);
         }
+        let aspect = target.width as f32 / target.height as f32;
+        let camera = self.camera.frame_camera(aspect);
+        let update_start = Instant::now();
+        self.frame.update(self.time, &camera, &self.lights);
+        stats.uniform_blocks_uploaded = self.frame.changed().len();
+        let upload = Self::stage_uniforms(
+            &mut self.uniform_mirror,
+            self.uniform_stride,
+            self.frame.all_uniforms(),
+            self.frame.changed(),
+        );
+        stats.update = update_start.elapsed();
+        if self.first_frame {
+            self.first_frame = false;
+            self.build_first_pipelines(ctx, start + FIRST_FRAME_BUDGET);
+        }
+        if !self.pipelines_settled {
+            self.poll_pipelines(ctx);
+        }
+        // Transparent surfaces back to front by their transformed centre.
+        let view_from_model = camera.view_from_world;
+        self.transparent_order.clear();
+        self.transparent_order.extend(
+            self.transparent_surfaces
+                .iter()
+                .map(|&(i, center)| (view_from_model.transform_point3(center).z, i)),
+        );
+        // Equal depths keep surface order (the index breaks ties), without the stable
+        // sort's scratch allocation.
+        self.transparent_order
+            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         if let (Some(_), Some(tint)) = (self.highlight, &self.tint) {
             tint.write(
                 ctx,
@@ -1165,8 +1225,7 @@ impl Scene {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("scene"),
             });
-        // Nothing below returns early before the submit, so the upload is never lost.
-        self.upload_uniforms(ctx, &mut encoder);
+        self.upload_uniforms(ctx, &mut encoder, upload);
         let clear_color = match clear {
             ClearMode::Color([r, g, b, a]) => Some(wgpu::Color { r, g, b, a }),
             ClearMode::Transparent => Some(wgpu::Color::TRANSPARENT),
@@ -1174,112 +1233,62 @@ impl Scene {
         };
         if let Some(index_buffer) = &self.index_buffer {
             // Draw order: opaque surfaces in plan order, then transparent ones back to front.
-            let opaque = self
-                .plan
-                .iter()
-                .map(|&i| (i, &self.surfaces[i]))
-                .filter(|(_, s)| {
-                    !s.hidden
-                        && matches!(self.slots.get(s.material), Some(Some(m)) if !m.transparent)
-                });
-            let sorted = self
-                .transparent_order
-                .iter()
-                .map(|&(_, i)| (i, &self.surfaces[i]));
-            // Shaders that blend themselves read a copy of the target as it is before
-            // their draw: the pass ends, the target is copied, a new pass loads it.
-            let reads_destination = |slot: &MaterialSlot, selected: &Selected, lines: bool| {
-                let keys = if lines { &slot.line_keys } else { &slot.keys };
-                selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
-            };
-            let mut draws: Vec<Draw<'_>> = Vec::new();
-            for (_, s) in opaque.chain(sorted) {
-                let Some(Some(slot)) = self.slots.get(s.material) else {
-                    continue;
-                };
-                if slot.occluder && !self.options.show_occluders {
-                    continue;
-                }
-                for (lines, selected, range) in [
-                    (
-                        false,
-                        &slot.selected,
-                        s.first_index..s.first_index + s.index_count,
-                    ),
-                    (
-                        true,
-                        &slot.line_selected,
-                        s.first_line_index..s.first_line_index + s.line_index_count,
-                    ),
-                ] {
-                    if let Some(selected) = selected
-                        && !range.is_empty()
-                    {
-                        // A surface laid out right after the last drawn one of its
-                        // material extends that draw (the same primitives in the same
-                        // order); not for shaders reading the target between draws.
-                        if let Some(last) = draws.last_mut()
-                            && last.material == s.material
-                            && last.lines == lines
-                            && last.range.end == range.start
-                            && last.base_vertex == s.base_vertex
-                            && std::ptr::eq(last.selected, selected)
-                            && !reads_destination(slot, selected, lines)
-                        {
-                            last.range.end = range.end;
-                            continue;
-                        }
-                        draws.push(Draw {
-                            material: s.material,
-                            slot,
-                            selected,
-                            lines,
-                            range,
-                            base_vertex: s.base_vertex,
-                        });
-                    }
-                }
+            let (slots, show_occluders) = (&self.slots, self.options.show_occluders);
+            let mut sorted = Vec::with_capacity(self.transparent_order.len());
+            push_draws(
+                &mut sorted,
+                slots,
+                show_occluders,
+                self.transparent_order
+                    .iter()
+                    .map(|&(_, i)| &self.surfaces[i]),
+            );
+            let sorted_copies = sorted.iter().any(Draw::reads_destination);
+            // The opaque draws were recorded into the bundle of this epoch: no need to
+            // list them again, unless this frame's pass breaks for a copy.
+            let epoch = self.bundle_epoch;
+            let bundled = matches!(&self.bundle, Some(b) if b.epoch == epoch);
+            let mut draws = Vec::new();
+            if !bundled || sorted_copies {
+                push_draws(
+                    &mut draws,
+                    slots,
+                    show_occluders,
+                    self.plan.iter().map(|&i| &self.surfaces[i]).filter(|s| {
+                        !s.hidden
+                            && matches!(slots.get(s.material), Some(Some(m)) if !m.transparent)
+                    }),
+                );
             }
-            let copies = draws
-                .iter()
-                .any(|d| reads_destination(d.slot, d.selected, d.lines));
+            let copies = sorted_copies || draws.iter().any(Draw::reads_destination);
             if copies {
                 Self::ensure_destination(&mut self.destination, ctx, target);
             }
             let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
             if !copies {
                 // No pass breaks: the opaque draws replay as a render bundle, recorded again
-                // only when they or the resources they bind change. The sorted ones change
-                // while the camera turns: they are recorded directly.
-                let opaque_draws = draws
-                    .iter()
-                    .position(|d| d.slot.transparent)
-                    .unwrap_or(draws.len());
-                let (opaque, sorted_direct) = draws.split_at(opaque_draws);
-                let epoch = self.bundle_epoch;
-                if !matches!(&self.bundle,
-                    Some(b) if b.epoch == epoch && same_draws(&b.key, opaque))
-                {
-                    let bundle = Self::record_bundle(ctx, opaque, index_buffer, vertices, skin);
+                // only when `bundle_epoch` moves on. The sorted ones change while the camera
+                // turns: they are recorded directly.
+                if !bundled {
                     self.bundle = Some(CachedBundle {
-                        key: bundle_key(opaque),
                         epoch,
-                        bundle,
+                        bundle: Self::record_bundle(ctx, &draws, index_buffer, vertices, skin),
+                        draws: draws.len(),
+                        uber_draws: uber_draws(&draws),
                     });
                 }
-                stats.draws = draws.len();
-                stats.uber_draws = draws
-                    .iter()
-                    .filter(|d| d.selected.path != SelectedPath::Specialized)
-                    .count();
+                if let Some(b) = &self.bundle {
+                    stats.draws = b.draws + sorted.len();
+                    stats.uber_draws = b.uber_draws + uber_draws(&sorted);
+                }
                 let mut pass = target.begin_pass(&mut encoder, clear_color);
                 pass.execute_bundles(self.bundle.iter().map(|b| &b.bundle));
                 let highlight = self.highlight.zip(self.tint.as_ref());
-                if !sorted_direct.is_empty() || highlight.is_some() {
+                if !sorted.is_empty() || highlight.is_some() {
                     // Bundles leave no state behind.
                     bind_geometry(&mut pass, index_buffer, vertices, skin);
                 }
-                draw_list(&mut pass, sorted_direct);
+                draw_list(&mut pass, &sorted);
                 if let Some((m, tint)) = highlight {
                     Self::draw_tint(
                         &mut pass,
@@ -1306,18 +1315,17 @@ impl Scene {
             );
             let mut bound: Option<(usize, bool)> = None;
             let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
-            for Draw {
-                material,
-                slot,
-                selected,
-                lines,
-                range,
-                base_vertex,
-            } in draws
-            {
-                if reads_destination(slot, selected, lines)
-                    && let Some(d) = &self.destination
-                {
+            for draw in draws.into_iter().chain(sorted) {
+                let reads_destination = draw.reads_destination();
+                let Draw {
+                    material,
+                    slot,
+                    selected,
+                    lines,
+                    range,
+                    base_vertex,
+                } = draw;
+                if reads_destination && let Some(d) = &self.destination {
                     drop(pass);
                     d.copy_from(&mut encoder, target);
                     pass =
@@ -1360,6 +1368,49 @@ impl Scene {
         stats.cpu = start.elapsed();
         self.submit(ctx, encoder);
         Ok(stats)
+    }
+
+    /// Asks the pipeline cache again for every material not yet on the pipeline it will
+    /// keep (specialized ones still compiling draw with the ubershader meanwhile). A
+    /// changed pipeline moves `bundle_epoch` on: the recorded draws used the old one.
+    fn poll_pipelines(&mut self, ctx: &RenderContext) {
+        let path = self.options.shader;
+        let wanted = match path {
+            ShaderPath::Specialized => SelectedPath::Specialized,
+            ShaderPath::Uber => SelectedPath::Uber,
+        };
+        let settled = |s: &Option<Selected>| s.as_ref().is_some_and(|s| s.path == wanted);
+        let mut all_settled = true;
+        let mut changed = false;
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            let Some(slot) = slot else { continue };
+            let pairs = [
+                (
+                    self.has_lines.get(i).copied().unwrap_or(false),
+                    &mut slot.line_selected,
+                    &mut slot.line_pipeline,
+                    &slot.line_keys,
+                ),
+                (true, &mut slot.selected, &mut slot.pipeline, &slot.keys),
+            ];
+            for (used, selected, pipeline, keys) in pairs {
+                if !used || settled(selected) {
+                    continue;
+                }
+                let new = pipeline.select(&ctx.pipelines, &keys.0, &keys.1, path).ok();
+                changed |= match (&*selected, &new) {
+                    (Some(a), Some(b)) => !Arc::ptr_eq(&a.pipeline, &b.pipeline),
+                    (None, None) => false,
+                    _ => true,
+                };
+                all_settled &= settled(&new);
+                *selected = new;
+            }
+        }
+        self.pipelines_settled = all_settled;
+        if changed {
+            self.bundle_epoch += 1;
+        }
     }
 
     /// Submits a frame, handing the upload belt's chunks back once the GPU is done with them.
@@ -1432,33 +1483,50 @@ impl Scene {
         })
     }
 
-    /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
-    /// CPU copy and uploads the span they cover in one write.
-    fn upload_uniforms(&mut self, ctx: &RenderContext, encoder: &mut wgpu::CommandEncoder) {
-        let Some(buffer) = &self.uniforms else { return };
-        let blocks = self.frame.all_uniforms();
-        let (size, stride) = (std::mem::size_of::<DrawUniforms>(), self.uniform_stride);
-        let mut span: Option<(usize, usize)> = None;
-        for &b in &self.changed_blocks {
-            let (Some(u), o) = (blocks.get(b), b * stride) else {
-                continue;
-            };
-            let Some(dst) = self.uniform_mirror.get_mut(o..o + size) else {
-                continue;
-            };
-            dst.copy_from_slice(bytemuck::bytes_of(u));
-            span = Some(span.map_or((o, o + size), |(lo, hi)| (lo.min(o), hi.max(o + size))));
-        }
-        let Some((lo, hi)) = span else { return };
-        let Some(size) = wgpu::BufferSize::new((hi - lo) as u64) else {
+    /// Uploads `span` of the CPU copy of the uniform buffer (see
+    /// [`Scene::stage_uniforms`]) through the staging belt.
+    fn upload_uniforms(
+        &mut self,
+        ctx: &RenderContext,
+        encoder: &mut wgpu::CommandEncoder,
+        span: Option<std::ops::Range<usize>>,
+    ) {
+        let (Some(buffer), Some(span)) = (&self.uniforms, span) else {
+            return;
+        };
+        let Some(size) = wgpu::BufferSize::new(span.len() as u64) else {
             return;
         };
         let chunk = (self.uniform_mirror.len() as u64).max(1 << 16);
         let belt = self
             .upload_belt
             .get_or_insert_with(|| wgpu::util::StagingBelt::new(ctx.device.clone(), chunk));
-        belt.write_buffer(encoder, buffer, lo as u64, size)
-            .copy_from_slice(&self.uniform_mirror[lo..hi]);
+        belt.write_buffer(encoder, buffer, span.start as u64, size)
+            .copy_from_slice(&self.uniform_mirror[span]);
+    }
+
+    /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
+    /// CPU copy of the uniform buffer; returns the byte span to upload (one write covering
+    /// them all).
+    fn stage_uniforms(
+        mirror: &mut [u8],
+        stride: usize,
+        blocks: &[DrawUniforms],
+        changed: &[usize],
+    ) -> Option<std::ops::Range<usize>> {
+        let size = std::mem::size_of::<DrawUniforms>();
+        let mut span: Option<std::ops::Range<usize>> = None;
+        for &b in changed {
+            let (Some(u), o) = (blocks.get(b), b * stride) else {
+                continue;
+            };
+            let Some(dst) = mirror.get_mut(o..o + size) else {
+                continue;
+            };
+            dst.copy_from_slice(bytemuck::bytes_of(u));
+            span = Some(span.map_or(o..o + size, |s| s.start.min(o)..s.end.max(o + size)));
+        }
+        span
     }
 
     /// Block `block` of the shared uniform buffer.
@@ -1640,6 +1708,7 @@ impl Scene {
             }
         }
         ctx.pipelines.get_all_blocking(&keys);
+        self.pipelines_settled = false;
     }
 }
 
