@@ -672,8 +672,7 @@ fn lighting_prime_materials_match_the_reference_per_vertex() {
         assert_eq!(set.lights.len(), 2, "directional + spot");
     }
     let mut cases = Vec::new();
-    for i in 0..controls.len() {
-        let c = controls[i];
+    for (i, &c) in controls.iter().enumerate() {
         let channel_count = (i % 3) as u32;
         let rig = i % 4;
         let scene;
@@ -997,7 +996,8 @@ fn check_texgens(ctx: &RenderContext, cases: &[TexgenCase]) -> TexTally {
                     let tol = 1e-4 * (1.0 + mag[c]);
                     let err = (g[c] - want[c]).abs();
                     tally.max_rel_stq = tally.max_rel_stq.max(err / (1.0 + mag[c]));
-                    if !(err <= tol) {
+                    // NaN fails too.
+                    if err.is_nan() || err > tol {
                         tally.fail(format!(
                             "{}: vertex {vi} texgen {k} ({:?}): GPU (s,t,q) {g:?}, CPU {want:?}",
                             case.name, case.key.texgens[k]
@@ -1012,7 +1012,7 @@ fn check_texgens(ctx: &RenderContext, cases: &[TexgenCase]) -> TexTally {
                     for c in 0..2 {
                         let err = (uv_g[c] - uv_w[c]).abs() / (1.0 + uv_w[c].abs());
                         tally.max_rel_uv = tally.max_rel_uv.max(err);
-                        if !(err <= 1e-3) {
+                        if err.is_nan() || err > 1e-3 {
                             tally.fail(format!(
                                 "{}: vertex {vi} texgen {k}: GPU uv {uv_g:?}, CPU {uv_w:?}",
                                 case.name
@@ -1038,19 +1038,18 @@ fn check_texgens(ctx: &RenderContext, cases: &[TexgenCase]) -> TexTally {
         // One texgen per case through the TEV (each case's pipeline costs a compile; the
         // float readback above covers every texgen), rotating over the texgens.
         let n = case.key.texgens.len();
-        for k in [(ci * 7 + ci / n.max(1)) % n.max(1)] {
-            let material = texc_probe_material(case.key.texgens.clone(), k as u8);
-            let program = TevProgram::from_material(&material, &TevOptions::default());
-            items.push(PointItem {
-                vertex_key: case.key.clone(),
-                material,
-                program,
-                draw: case.draw,
-                vertices: case.vertices.clone(),
-                textures: vec![Some(bound.clone())],
-            });
-            owners.push((ci, k));
-        }
+        let k = (ci * 7 + ci / n.max(1)) % n.max(1);
+        let material = texc_probe_material(case.key.texgens.clone(), k as u8);
+        let program = TevProgram::from_material(&material, &TevOptions::default());
+        items.push(PointItem {
+            vertex_key: case.key.clone(),
+            material,
+            program,
+            draw: case.draw,
+            vertices: case.vertices.clone(),
+            textures: vec![Some(bound.clone())],
+        });
+        owners.push((ci, k));
     }
     for (chunk, owner_chunk) in items.chunks(64).zip(owners.chunks(64)) {
         let tiles = render_point_tiles(ctx, chunk, TILE, TILE, [0.0; 4])

@@ -20,8 +20,9 @@ pub struct LightEditor {
     /// area layer).
     pub records: Vec<PrimeLight>,
     pub selected: Option<usize>,
-    /// Draw the lights over the model view (never in screenshots: egui overlay only).
-    pub show_gizmos: bool,
+    /// When the lights are drawn over the model view (never in screenshots: egui overlay
+    /// only).
+    pub gizmos: GizmoMode,
     /// The light set file path (the fallback when no native dialog is available).
     pub path_text: String,
     /// The typed path field is shown.
@@ -33,6 +34,36 @@ pub struct LightEditor {
     pub(crate) layer_cache: Option<LayerCache>,
 }
 
+/// When light gizmos are drawn over the model view. By default only while the Lights tab
+/// is open: elsewhere the basic preset's arrow would sit over every model being studied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GizmoMode {
+    WithLightsTab,
+    Always,
+    Never,
+}
+
+impl GizmoMode {
+    pub const ALL: [GizmoMode; 3] = [Self::WithLightsTab, Self::Always, Self::Never];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::WithLightsTab => "with this tab",
+            Self::Always => "always",
+            Self::Never => "never",
+        }
+    }
+
+    /// Whether gizmos show, given whether the Lights tab is open.
+    pub fn shows(self, lights_tab_open: bool) -> bool {
+        match self {
+            Self::WithLightsTab => lights_tab_open,
+            Self::Always => true,
+            Self::Never => false,
+        }
+    }
+}
+
 /// The areas (label, spec) the cache was read for, and their layers with light counts.
 pub(crate) type LayerCache = (Vec<(String, String)>, Vec<(LightChoice, usize)>);
 
@@ -41,7 +72,7 @@ impl LightEditor {
         Self {
             records: crate::gx::lights::LightPreset::Basic.records(),
             selected: None,
-            show_gizmos: true,
+            gizmos: GizmoMode::WithLightsTab,
             path_text: "lights.json".to_string(),
             path_open: false,
             error: None,

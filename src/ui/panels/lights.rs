@@ -7,7 +7,7 @@ use glam::Vec3;
 use crate::gx::lights::{
     Falloff, GxLightValue, LightOptions, PrimeLight, PrimeLightType, RADIUS_FACTOR,
 };
-use crate::ui::lights::{angles_of_direction, direction_from_angles};
+use crate::ui::lights::{GizmoMode, angles_of_direction, direction_from_angles};
 use crate::ui::state::{AppState, RightTab};
 
 /// The panel's name of a kind (the game's "custom" lights are its point lights).
@@ -65,8 +65,16 @@ pub(super) fn lights_tab(ui: &mut Ui, state: &mut AppState) {
         {
             state.remove_light(i);
         }
-        ui.checkbox(&mut state.light_editor.show_gizmos, "gizmos")
-            .on_hover_text("Draw the lights over the model view (never in screenshots)");
+        let mode = &mut state.light_editor.gizmos;
+        egui::ComboBox::from_id_salt("light gizmos")
+            .selected_text(format!("gizmos: {}", mode.label()))
+            .show_ui(ui, |ui| {
+                for m in GizmoMode::ALL {
+                    ui.selectable_value(mode, m, m.label());
+                }
+            })
+            .response
+            .on_hover_text("When the lights are drawn over the model view (never in screenshots)");
     });
     light_list(ui, state);
     let lights = state.light_set.lights.len();
@@ -317,7 +325,8 @@ const SELECTED: Color32 = Color32::YELLOW;
 /// the selected one highlighted; point and spot lights can be clicked to select them and
 /// dragged to move them in the view plane.
 pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
-    if !state.light_editor.show_gizmos || state.light_editor.records.is_empty() {
+    let lights_tab_open = state.tab == RightTab::Lights;
+    if !state.light_editor.gizmos.shows(lights_tab_open) || state.light_editor.records.is_empty() {
         return;
     }
     let camera = state.camera;
@@ -536,6 +545,7 @@ mod tests {
     use crate::gx::lights::{
         Falloff, GxLight, LightPreset, LightSet, PrimeLightType, spot_attenuation,
     };
+    use crate::ui::lights::GizmoMode;
     use crate::ui::state::{AppState, LightChoice, RightTab};
 
     fn state() -> AppState {
@@ -743,10 +753,25 @@ mod tests {
             out.textures_delta.clear();
             out
         };
+        // By default the gizmos show only while the Lights tab is open.
+        s.tab = RightTab::Material;
         let mut out = frame(&mut s, vec![]);
         for _ in 0..3 {
             out = frame(&mut s, vec![]);
         }
+        assert!(
+            gizmo_centre(&out, spot).is_none(),
+            "gizmos drawn with the Material tab"
+        );
+        s.light_editor.gizmos = GizmoMode::Always;
+        out = frame(&mut s, vec![]);
+        assert!(
+            gizmo_centre(&out, spot).is_some(),
+            "gizmos missing in Always mode"
+        );
+        s.light_editor.gizmos = GizmoMode::WithLightsTab;
+        s.tab = RightTab::Lights;
+        out = frame(&mut s, vec![]);
         let at = gizmo_centre(&out, spot).expect("the spot's gizmo is drawn");
         let camera = s.camera;
         let before = s.light_editor.records[spot].position;
