@@ -467,6 +467,24 @@ struct Tally {
     failures: Vec<String>,
 }
 
+/// A point draw of a case's vertices (its key, uniforms and vertices) through
+/// `material`'s TEV program.
+fn probe_item(
+    (key, draw, vertices): (&VertexKey, DrawUniforms, &[GpuVertex]),
+    material: Material,
+    textures: Vec<Option<BoundTexture>>,
+) -> PointItem {
+    let program = TevProgram::from_material(&material, &TevOptions::default());
+    PointItem {
+        vertex_key: key.clone(),
+        material,
+        program,
+        draw,
+        vertices: vertices.to_vec(),
+        textures,
+    }
+}
+
 fn check_lighting(ctx: &RenderContext, cases: &[LightCase]) -> Tally {
     let mut tally = Tally::default();
     // Two probes per case (channel 0 and channel 1), in chunks that fit one target.
@@ -476,15 +494,8 @@ fn check_lighting(ctx: &RenderContext, cases: &[LightCase]) -> Tally {
             for ch in 0..2u8 {
                 let material =
                     tev_common::raster_probe(&bare_material(case.key.texgens.clone()), ch);
-                let program = TevProgram::from_material(&material, &TevOptions::default());
-                items.push(PointItem {
-                    vertex_key: case.key.clone(),
-                    material,
-                    program,
-                    draw: case.draw,
-                    vertices: case.vertices.clone(),
-                    textures: vec![],
-                });
+                let case = (&case.key, case.draw, &case.vertices[..]);
+                items.push(probe_item(case, material, vec![]));
             }
         }
         // Clear to a colour the reference is unlikely to produce everywhere: a missing
@@ -1040,15 +1051,8 @@ fn check_texgens(ctx: &RenderContext, cases: &[TexgenCase]) -> TexTally {
         let n = case.key.texgens.len();
         let k = (ci * 7 + ci / n.max(1)) % n.max(1);
         let material = texc_probe_material(case.key.texgens.clone(), k as u8);
-        let program = TevProgram::from_material(&material, &TevOptions::default());
-        items.push(PointItem {
-            vertex_key: case.key.clone(),
-            material,
-            program,
-            draw: case.draw,
-            vertices: case.vertices.clone(),
-            textures: vec![Some(bound.clone())],
-        });
+        let case = (&case.key, case.draw, &case.vertices[..]);
+        items.push(probe_item(case, material, vec![Some(bound.clone())]));
         owners.push((ci, k));
     }
     for (chunk, owner_chunk) in items.chunks(64).zip(owners.chunks(64)) {

@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use crate::anim::pose::{ClipBinding, Pose, PoseOptions};
 use crate::anim::{Clip, Skeleton, VertexInfluence};
 use crate::geom::Aabb;
 use crate::gx;
@@ -17,6 +18,10 @@ use crate::gx;
 pub mod texture;
 
 pub use texture::{TextureData, TextureError};
+
+/// Times of a clip [`CpuModel::animated_points`] poses the mesh at (its first and last
+/// frame included).
+pub const FRAMING_SAMPLES: usize = 24;
 
 /// A model ready to hand to the renderer; see the module docs.
 #[derive(Debug, Clone)]
@@ -116,6 +121,57 @@ impl CpuModel {
         self.surfaces.iter().map(|s| s.triangles.len()).sum()
     }
 
+    /// Positions (model space) the mesh takes while clip `clip` plays: every vertex at the
+    /// bind pose and skinned at [`FRAMING_SAMPLES`] evenly spaced times of the clip, for
+    /// framing a camera on a character that moves as it animates (its file bounds hold
+    /// the bind pose only). Large meshes use every n-th vertex so that about `max_points`
+    /// come back. No skin, no clip or a clip that does not fit the skeleton: the bind
+    /// pose alone.
+    pub fn animated_points(
+        &self,
+        clip: Option<usize>,
+        options: &PoseOptions,
+        max_points: usize,
+    ) -> Vec<glam::Vec3> {
+        let positions = &self.mesh.positions;
+        let animated = self.skin.as_ref().and_then(|skin| {
+            let (_, c) = skin.clips.get(clip?)?;
+            let binding = ClipBinding::new(c, &skin.skeleton).ok()?;
+            Some((skin, c, binding))
+        });
+        let poses = if animated.is_some() {
+            FRAMING_SAMPLES + 1
+        } else {
+            1
+        };
+        let step = (positions.len() * poses).div_ceil(max_points.max(1)).max(1);
+        let mut points: Vec<glam::Vec3> = positions
+            .iter()
+            .step_by(step)
+            .map(|&p| glam::Vec3::from(p))
+            .collect();
+        let Some((skin, c, binding)) = animated else {
+            return points;
+        };
+        let mut pose = Pose::bind(&skin.skeleton, options);
+        for k in 0..FRAMING_SAMPLES {
+            let t = c.duration * k as f32 / (FRAMING_SAMPLES - 1) as f32;
+            pose.sample(&skin.skeleton, c, &binding, t, options);
+            let palette = pose.skin_palette(&skin.skeleton, options);
+            for (v, inf) in positions.iter().zip(&skin.influences).step_by(step) {
+                let v = glam::Vec3::from(*v);
+                let mut p = glam::Vec3::ZERO;
+                for s in 0..(inf.count as usize).min(4) {
+                    if let Some(m) = palette.model_from_bind.get(inf.bones[s] as usize) {
+                        p += inf.weights[s] * m.transform_point3(v);
+                    }
+                }
+                points.push(p);
+            }
+        }
+        points
+    }
+
     /// The GX form of material `index` of set `set`, when it could be read.
     pub fn material(&self, set: usize, index: usize) -> Option<&gx::types::Material> {
         self.material_sets
@@ -143,5 +199,49 @@ impl CpuModel {
             .as_ref()
             .map(|s| s.clips.iter().map(|(n, _)| n.as_str()).collect())
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn worm() -> CpuModel {
+        let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
+        let (loaded, _) =
+            crate::load::load_model(&format!("{pak}:worm_character"), None, None, None, None)
+                .unwrap();
+        loaded.assets.cpu_model().unwrap()
+    }
+
+    #[test]
+    fn animated_points_follow_the_clip_beyond_the_bind_pose() {
+        let model = worm();
+        let options = PoseOptions::default();
+        let n = model.mesh.positions.len();
+        let bind = model.animated_points(None, &options, usize::MAX);
+        let bind_array: Vec<[f32; 3]> = bind.iter().map(|p| p.to_array()).collect();
+        assert_eq!(bind_array, model.mesh.positions);
+        // An unknown clip is the bind pose.
+        assert_eq!(model.animated_points(Some(99), &options, usize::MAX), bind);
+
+        let moving = model.animated_points(Some(0), &options, usize::MAX);
+        assert_eq!(moving.len(), n * (FRAMING_SAMPLES + 1));
+        assert_eq!(moving[..n], bind[..]);
+        let bounds =
+            |points: &[glam::Vec3]| Aabb::from_points(points.iter().map(|p| p.to_array())).unwrap();
+        let (still, posed) = (bounds(&bind), bounds(&moving));
+        let grows = (0..3)
+            .any(|a| posed.min[a] < still.min[a] - 1e-3 || posed.max[a] > still.max[a] + 1e-3);
+        assert!(
+            grows,
+            "the clip never leaves the bind pose's box: {still:?} {posed:?}"
+        );
+
+        // Large meshes are sampled down to about the asked number.
+        let few = model.animated_points(Some(0), &options, 200);
+        assert!(few.len() <= 200 + FRAMING_SAMPLES + 1, "{}", few.len());
+        assert!(few.len() >= 100, "{}", few.len());
     }
 }

@@ -427,34 +427,46 @@ impl AppState {
     }
 
     /// Points the camera at the whole model: its bounding sphere, then (when the
-    /// viewport's size is known) as close as keeps the whole box in view.
+    /// viewport's size is known) as close as keeps the whole box in view. A character is
+    /// framed as it moves through the clip chosen, not only at its bind pose.
     pub fn frame_model(&mut self) {
-        if let Some((_, _, aabb)) = self.model() {
-            self.camera = crate::render::OrbitCamera::framing(&aabb);
-            if let Some((_, [w, h])) = self.viewport_texture
-                && w > 0
-                && h > 0
-                && let Some((assets, _, _)) = self.model()
-            {
-                // Every position (a sample of very large models) inside 90 % of the view.
-                let values = &assets.cmdl.positions.values;
-                let step = (values.len() / 20_000).max(1);
-                let points: Vec<glam::Vec3> = values
-                    .iter()
-                    .step_by(step)
-                    .map(|&p| glam::Vec3::from(p))
-                    .collect();
-                let mut camera = self.camera;
-                camera.fit_points(&points, w as f32 / h as f32, 0.9);
-                if self.camera_mode == crate::render::CameraMode::Fly {
-                    // The same view, pivoting just ahead of the eye (and a depth range
-                    // for flying inside).
-                    camera.set_pivot_distance(Self::fly_pivot(&aabb));
-                }
-                self.camera = camera;
-                self.framed = Some((camera, [w, h]));
+        let Some((_, _, file_aabb)) = self.model() else {
+            return;
+        };
+        let points = self.framing_points();
+        let aabb = points.as_ref().map_or(file_aabb, |(_, b)| *b);
+        self.camera = crate::render::OrbitCamera::framing(&aabb);
+        if let (Some((_, [w, h])), Some((points, _))) = (self.viewport_texture, points)
+            && w > 0
+            && h > 0
+        {
+            let mut camera = self.camera;
+            // Every position (a sample of very large models) inside 90 % of the view.
+            camera.fit_points(&points, w as f32 / h as f32, 0.9);
+            if self.camera_mode == crate::render::CameraMode::Fly {
+                // The same view, pivoting just ahead of the eye (and a depth range
+                // for flying inside).
+                camera.set_pivot_distance(Self::fly_pivot(&aabb));
             }
+            self.camera = camera;
+            self.framed = Some((camera, [w, h]));
         }
+    }
+
+    /// The positions framing keeps in view (bind pose, and posed through the chosen clip)
+    /// and their bounds with the file's.
+    fn framing_points(&self) -> Option<(Vec<glam::Vec3>, crate::geom::Aabb)> {
+        let (_, _, file_aabb) = self.model()?;
+        let model = self.doc.as_ref()?.cpu_model()?;
+        let options = crate::render::SceneOptions::default().pose;
+        let points = model.animated_points(self.posed_animation(), &options, 20_000);
+        let bounds = crate::geom::Aabb::from_points(
+            points
+                .iter()
+                .map(|p| p.to_array())
+                .chain(file_aabb.corners()),
+        )?;
+        Some((points, bounds))
     }
 
     /// The fly camera's pivot distance for a scene of this box: close enough that walls
