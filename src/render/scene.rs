@@ -1265,7 +1265,8 @@ impl Scene {
                 Self::ensure_destination(&mut self.destination, ctx, target);
             }
             let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
-            if !copies {
+            let highlight = self.highlight.zip(self.tint.as_ref());
+            let mut pass = if !copies {
                 // No pass breaks: the opaque draws replay as a render bundle, recorded again
                 // only when `bundle_epoch` moves on. The sorted ones change while the camera
                 // turns: they are recorded directly.
@@ -1283,75 +1284,48 @@ impl Scene {
                 }
                 let mut pass = target.begin_pass(&mut encoder, clear_color);
                 pass.execute_bundles(self.bundle.iter().map(|b| &b.bundle));
-                let highlight = self.highlight.zip(self.tint.as_ref());
                 if !sorted.is_empty() || highlight.is_some() {
                     // Bundles leave no state behind.
                     bind_geometry(&mut pass, index_buffer, vertices, skin);
                 }
                 draw_list(&mut pass, &sorted);
-                if let Some((m, tint)) = highlight {
-                    Self::draw_tint(
-                        &mut pass,
-                        tint,
-                        m,
-                        &self.surfaces,
-                        &self.slots,
-                        &self.options,
-                        skin,
-                    );
-                }
-                drop(pass);
-                stats.cpu = start.elapsed();
-                self.submit(ctx, encoder);
-                return Ok(stats);
-            }
-            let mut pass = Self::begin_pass(
-                &mut encoder,
-                target,
-                clear_color,
-                index_buffer,
-                vertices,
-                skin,
-            );
-            let mut bound: Option<(usize, bool)> = None;
-            let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
-            for draw in draws.into_iter().chain(sorted) {
-                let reads_destination = draw.reads_destination();
-                let Draw {
-                    material,
-                    slot,
-                    selected,
-                    lines,
-                    range,
-                    base_vertex,
-                } = draw;
-                if reads_destination && let Some(d) = &self.destination {
-                    drop(pass);
-                    d.copy_from(&mut encoder, target);
-                    pass =
-                        Self::begin_pass(&mut encoder, target, None, index_buffer, vertices, skin);
-                    pass.set_bind_group(3, &d.bind_group, &[]);
-                    bound = None;
-                    bound_pipeline = None;
-                    stats.destination_copies += 1;
-                }
-                if bound != Some((material, lines)) {
-                    // Materials of one shader share a pipeline: set it only when it changes.
-                    let pipeline = Arc::as_ptr(&selected.pipeline);
-                    if bound_pipeline != Some(pipeline) {
-                        pass.set_pipeline(&selected.pipeline);
-                        bound_pipeline = Some(pipeline);
+                pass
+            } else {
+                draws.extend(sorted);
+                stats.draws = draws.len();
+                stats.uber_draws = uber_draws(&draws);
+                let mut pass = Self::begin_pass(
+                    &mut encoder,
+                    target,
+                    clear_color,
+                    index_buffer,
+                    vertices,
+                    skin,
+                );
+                // Each run starts with a draw that reads the destination (or the frame's
+                // first draw): the pass ends there and the target is copied first.
+                for run in draws.chunk_by(|_, next| !next.reads_destination()) {
+                    if run[0].reads_destination()
+                        && let Some(d) = &self.destination
+                    {
+                        drop(pass);
+                        d.copy_from(&mut encoder, target);
+                        pass = Self::begin_pass(
+                            &mut encoder,
+                            target,
+                            None,
+                            index_buffer,
+                            vertices,
+                            skin,
+                        );
+                        pass.set_bind_group(3, &d.bind_group, &[]);
+                        stats.destination_copies += 1;
                     }
-                    slot.gpu.bind(&mut pass);
-                    bound = Some((material, lines));
+                    draw_list(&mut pass, run);
                 }
-                if selected.path != SelectedPath::Specialized {
-                    stats.uber_draws += 1;
-                }
-                pass.draw_indexed(range, base_vertex, 0..1);
-                stats.draws += 1;
-            }
-            if let (Some(m), Some(tint)) = (self.highlight, &self.tint) {
+                pass
+            };
+            if let Some((m, tint)) = highlight {
                 Self::draw_tint(
                     &mut pass,
                     tint,
