@@ -49,6 +49,18 @@ pub struct VertexInfluence {
     pub count: u32,
 }
 
+impl VertexInfluence {
+    /// The bind-pose position `v` skinned by `palette`: `Σ wᵢ · model_from_bindᵢ · v`.
+    pub fn skin_position(&self, palette: &SkinPalette, v: Vec3) -> Vec3 {
+        let mut acc = Vec3::ZERO;
+        for s in 0..self.count as usize {
+            acc += self.weights[s]
+                * palette.model_from_bind[self.bones[s] as usize].transform_point3(v);
+        }
+        acc
+    }
+}
+
 /// A skin resolved against a skeleton and a model's position and normal counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkinBinding {
@@ -203,13 +215,7 @@ pub fn skin_positions_into(
         let Some(&g) = binding.of_position.get(i) else {
             return v;
         };
-        let inf = &binding.influences[g as usize];
-        let mut acc = Vec3::ZERO;
-        for s in 0..inf.count as usize {
-            acc +=
-                inf.weights[s] * palette.model_from_bind[inf.bones[s] as usize].transform_point3(v);
-        }
-        acc
+        binding.influences[g as usize].skin_position(palette, v)
     }));
 }
 

@@ -158,16 +158,13 @@ impl CpuModel {
             let t = c.duration * k as f32 / (FRAMING_SAMPLES - 1) as f32;
             pose.sample(&skin.skeleton, c, &binding, t, options);
             let palette = pose.skin_palette(&skin.skeleton, options);
-            for (v, inf) in positions.iter().zip(&skin.influences).step_by(step) {
-                let v = glam::Vec3::from(*v);
-                let mut p = glam::Vec3::ZERO;
-                for s in 0..(inf.count as usize).min(4) {
-                    if let Some(m) = palette.model_from_bind.get(inf.bones[s] as usize) {
-                        p += inf.weights[s] * m.transform_point3(v);
-                    }
-                }
-                points.push(p);
-            }
+            points.extend(
+                positions
+                    .iter()
+                    .zip(&skin.influences)
+                    .step_by(step)
+                    .map(|(&v, inf)| inf.skin_position(&palette, glam::Vec3::from(v))),
+            );
         }
         points
     }
