@@ -133,7 +133,6 @@ struct SurfaceDraw {
     /// GX lines and line strips (as line lists), drawn with a line pipeline.
     first_line_index: u32,
     line_index_count: u32,
-    base_vertex: i32,
     /// Where its triangles start in [`Scene::file_triangles`].
     file_first: u32,
     /// Bounds of its vertices (model space), for the draw plan.
@@ -142,6 +141,17 @@ struct SurfaceDraw {
     center: Vec3,
     /// Left out of drawing and picking ([`Scene::set_hidden_surfaces`]).
     hidden: bool,
+}
+
+impl SurfaceDraw {
+    /// Whether its triangles are drawn (and can be picked or tinted): visible, with a
+    /// usable material, occluders only when shown.
+    fn draws_triangles(&self, slots: &[Option<MaterialSlot>], show_occluders: bool) -> bool {
+        self.index_count > 0
+            && !self.hidden
+            && matches!(slots.get(self.material), Some(Some(slot))
+                if show_occluders || !slot.occluder)
+    }
 }
 
 struct MaterialSlot {
@@ -168,7 +178,6 @@ struct Draw<'a> {
     /// The GX-lines pipeline of the material.
     lines: bool,
     range: std::ops::Range<u32>,
-    base_vertex: i32,
 }
 
 impl Draw<'_> {
@@ -214,7 +223,7 @@ fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw
             d.slot.gpu.bind_to(encoder);
             bound = Some((d.material, d.lines));
         }
-        encoder.draw_indexed(d.range.clone(), d.base_vertex, 0..1);
+        encoder.draw_indexed(d.range.clone(), 0, 0..1);
     }
 }
 
@@ -273,13 +282,11 @@ fn push_draws<'a>(
                 selected,
                 lines,
                 range,
-                base_vertex: s.base_vertex,
             };
             if let Some(last) = draws.last_mut()
                 && last.material == draw.material
                 && last.lines == lines
                 && last.range.end == draw.range.start
-                && last.base_vertex == draw.base_vertex
                 && std::ptr::eq(last.selected, selected)
                 && !draw.reads_destination()
             {
@@ -491,7 +498,6 @@ impl Scene {
                 index_count: file_triangles.len() as u32 - file_first,
                 first_line_index: first_line,
                 line_index_count: lines.len() as u32 - first_line,
-                base_vertex: 0,
                 file_first,
                 bounds,
                 center: Vec3::from(s.center),
@@ -1106,8 +1112,6 @@ impl Scene {
         .map(Some)
     }
 
-    /// Tints every surface drawn with `material` (active set) in the next frames: the
-    /// viewer's selection. None (the default) draws exactly the plain scene.
     /// Hides surface i when `hidden[i]` (surfaces past the slice show): a room's world
     /// models toggled off. Only the draw list changes; buffers and pipelines stay.
     pub fn set_hidden_surfaces(&mut self, hidden: &[bool]) {
@@ -1147,6 +1151,8 @@ impl Scene {
         }
     }
 
+    /// Tints every surface drawn with `material` (active set) in the next frames: the
+    /// viewer's selection. None (the default) draws exactly the plain scene.
     pub fn set_highlight(&mut self, material: Option<usize>) {
         self.highlight = material;
     }
@@ -1405,13 +1411,8 @@ impl Scene {
         options: &SceneOptions,
         skin: Option<&SkinGpu>,
     ) {
-        let visible = |s: &&SurfaceDraw| {
-            s.material == m
-                && s.index_count > 0
-                && !s.hidden
-                && matches!(slots.get(m), Some(Some(slot))
-                    if options.show_occluders || !slot.occluder)
-        };
+        let visible =
+            |s: &&SurfaceDraw| s.material == m && s.draws_triangles(slots, options.show_occluders);
         let mut bound = false;
         for s in surfaces.iter().filter(visible) {
             if !bound {
@@ -1421,11 +1422,7 @@ impl Scene {
                 }
                 bound = true;
             }
-            pass.draw_indexed(
-                s.first_index..s.first_index + s.index_count,
-                s.base_vertex,
-                0..1,
-            );
+            pass.draw_indexed(s.first_index..s.first_index + s.index_count, 0, 0..1);
         }
     }
 
@@ -1605,15 +1602,9 @@ impl Scene {
                 rp.set_bind_group(1, &skin.bind_group, &[]);
             }
             for (i, s) in surfaces.iter().enumerate() {
-                let drawn = matches!(slots.get(s.material), Some(Some(slot))
-                    if show_occluders || !slot.occluder);
-                if drawn && s.index_count > 0 && !s.hidden {
+                if s.draws_triangles(slots, show_occluders) {
                     let id = i as u32;
-                    rp.draw_indexed(
-                        s.first_index..s.first_index + s.index_count,
-                        s.base_vertex,
-                        id..id + 1,
-                    );
+                    rp.draw_indexed(s.first_index..s.first_index + s.index_count, 0, id..id + 1);
                 }
             }
         });
