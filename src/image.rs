@@ -143,11 +143,11 @@ impl RgbaImage {
         Ok(out)
     }
 
-    /// Writes the image as a PNG file.
+    /// Writes the image as a PNG file (a temporary file renamed over `path`).
     pub fn save_png(&self, path: impl AsRef<Path>) -> Result<(), ImageError> {
         let path = path.as_ref();
         let bytes = self.encode_png()?;
-        std::fs::write(path, bytes).map_err(|source| ImageError::Io {
+        crate::atomic::write_atomically(path, &bytes).map_err(|source| ImageError::Io {
             path: path.display().to_string(),
             source,
         })

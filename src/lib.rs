@@ -16,6 +16,7 @@
 //! file format; `ui` owns egui; the CLI is thin.
 
 pub mod anim;
+pub mod atomic;
 pub mod cli;
 pub mod demo;
 pub mod edit;

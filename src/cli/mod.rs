@@ -396,9 +396,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let textures = model.textures(args.set, index)?;
     let uber = args.shader == ShaderPath::Uber;
     let image = tev::render_quad(&material, &textures, width, height, uber)?;
-    let png = image.encode_png()?;
-    std::fs::write(&args.output, png)
-        .with_context(|| format!("writing {}", args.output.display()))?;
+    image.save_png(&args.output)?;
     Ok(format!(
         "wrote {} ({width}x{height}, material {index}, {} shader)",
         args.output.display(),

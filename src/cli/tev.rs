@@ -80,6 +80,5 @@ pub fn render_quad_png(
     out: &std::path::Path,
 ) -> anyhow::Result<()> {
     let image = render_quad(material, textures, width, height, uber)?;
-    let png = image.encode_png()?;
-    std::fs::write(out, png).with_context(|| format!("writing {}", out.display()))
+    Ok(image.save_png(out)?)
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use json_patch::PatchOperation;
 
 use super::patch::{self, PatchError, Refusal};
+pub use crate::atomic::write_atomically;
 use crate::formats::FormatError;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::material::{Material, MaterialSet};
@@ -465,32 +466,6 @@ impl Document {
         }
         Ok(())
     }
-}
-
-/// Writes `bytes` to a temporary file in `target`'s folder, syncs it and renames it over
-/// `target`; on failure the temporary file is removed and `target` is untouched.
-pub fn write_atomically(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tevscope-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

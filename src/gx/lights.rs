@@ -134,7 +134,7 @@ pub struct LightOptions {
 
 /// A GX light (`gx.md` §10.3) in world space, as the engine loads it before the camera
 /// transform.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct GxLight {
     /// RGBA8 (trunc(clamp(x, 0, 1) · 255)).
     pub color: [u8; 4],
@@ -345,7 +345,7 @@ impl GxLight {
 
 /// A light rig: the ambient register colour plus up to any number of GX lights (world
 /// space); [`select_lights`] chooses which ≤ 8 a model gets.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LightSet {
     pub ambient: [u8; 4],
     pub lights: Vec<GxLight>,

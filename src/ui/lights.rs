@@ -249,12 +249,8 @@ impl AppState {
     /// Where a light set can start from: the presets, then every light layer of the MREAs
     /// next to the open file (with its light count; read once per file).
     pub fn light_starts(&mut self) -> Vec<(LightChoice, Option<usize>)> {
-        let areas = self
-            .doc
-            .as_ref()
-            .map(|d| d.areas.clone())
-            .unwrap_or_default();
-        let fresh = matches!(&self.light_editor.layer_cache, Some((a, _)) if *a == areas);
+        let areas: &[(String, String)] = self.doc.as_ref().map_or(&[], |d| &d.areas);
+        let fresh = matches!(&self.light_editor.layer_cache, Some((a, _)) if a.as_slice() == areas);
         if !fresh {
             let layers = areas
                 .iter()
@@ -278,7 +274,7 @@ impl AppState {
                         .collect::<Vec<_>>()
                 })
                 .collect();
-            self.light_editor.layer_cache = Some((areas, layers));
+            self.light_editor.layer_cache = Some((areas.to_vec(), layers));
         }
         let mut out = vec![(LightChoice::Basic, None), (LightChoice::None, None)];
         if let Some((_, layers)) = &self.light_editor.layer_cache {

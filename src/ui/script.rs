@@ -644,8 +644,7 @@ fn write_window_shot(
     ppp: f32,
     state: &AppState,
 ) -> Result<(), String> {
-    let png = image.encode_png().map_err(|e| e.to_string())?;
-    crate::edit::write_atomically(path, &png).map_err(|e| format!("{}: {e}", path.display()))?;
+    image.save_png(path).map_err(|e| e.to_string())?;
     let report = LayoutReport {
         window: [image.width, image.height],
         pixels_per_point: ppp,

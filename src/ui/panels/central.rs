@@ -180,8 +180,9 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
             }
-            super::skeleton::skeleton_overlay(ui, state, response.rect, [w, h], ppp);
-            super::lights::gizmos(ui, state, response.rect);
+            // Placed by the snapped rectangle the image and picking use.
+            super::skeleton::skeleton_overlay(ui, state, rect, [w, h], ppp);
+            super::lights::gizmos(ui, state, rect);
             return;
         }
         if let Some(camera) = state.settings.orbit.as_mut() {

@@ -21,12 +21,7 @@ fn kind_name(kind: PrimeLightType) -> &'static str {
 }
 
 fn falloff_name(f: Falloff) -> String {
-    match f {
-        Falloff::Constant => "constant",
-        Falloff::Linear => "linear",
-        Falloff::Quadratic => "quadratic",
-    }
-    .to_string()
+    Falloff::name_of_word(f.word()).to_string()
 }
 
 /// The record's colour as egui shows it (RGB clamped to 0…1).
@@ -94,13 +89,13 @@ pub(super) fn lights_tab(ui: &mut Ui, state: &mut AppState) {
 fn start_and_files(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Start from");
-        let starts = state.light_starts();
         let mut pick = None;
         egui::ComboBox::from_id_salt("light_start")
             .selected_text(state.lights.label().to_string())
             .width(200.0)
             .show_ui(ui, |ui| {
-                for (choice, count) in starts {
+                // Listed only while the menu is open (the layers are read once per file).
+                for (choice, count) in state.light_starts() {
                     let text = match count {
                         Some(n) => format!("{} ({n} records)", choice.label()),
                         None => choice.label().to_string(),

@@ -37,11 +37,6 @@ use crate::render::OrbitCamera;
 pub const MAX_SCREENSHOT_SIDE: u32 = 8192;
 
 /// Encodes `image` as a PNG at `path` (temporary file, then rename).
-fn write_png(image: &RgbaImage, path: &std::path::Path) -> Result<(), String> {
-    let png = image.encode_png().map_err(|e| e.to_string())?;
-    crate::edit::write_atomically(path, &png).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// How the preview quad is composited into the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compositing {
@@ -638,7 +633,7 @@ impl Viewport {
             return Err("no screenshot path given".into());
         }
         let image = self.screenshot_image(ctx, edit, settings, transparent, size)?;
-        write_png(&image, path)?;
+        image.save_png(path).map_err(|e| e.to_string())?;
         Ok(image)
     }
 
@@ -676,7 +671,7 @@ impl Viewport {
             let out = dir.join(format!("{stem}_{i:03}.png"));
             let shot = self
                 .screenshot_image(ctx, None, &ViewSettings::default(), transparent, size)
-                .and_then(|image| write_png(&image, &out));
+                .and_then(|image| image.save_png(&out).map_err(|e| e.to_string()));
             if let Err(e) = shot {
                 if let ViewContent::Scene(sv) = &mut self.content {
                     sv.scene.set_camera(start);
