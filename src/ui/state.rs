@@ -230,6 +230,19 @@ impl Default for PanelToggles {
 /// An egui copy of a texture map and its size.
 pub(crate) type Thumbnail = (egui::TextureHandle, [u32; 2]);
 
+/// What the camera is framed on: positions and their bounds (with the file's box).
+struct FramingPoints {
+    points: Vec<glam::Vec3>,
+    bounds: crate::geom::Aabb,
+}
+
+/// [`FramingPoints`] of one model posed through one clip (None: bind pose).
+struct FramingCache {
+    model: std::sync::Arc<crate::model::CpuModel>,
+    clip: Option<usize>,
+    points: std::sync::Arc<FramingPoints>,
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -293,6 +306,9 @@ pub struct AppState {
     /// The camera `frame_model` last set and the view size it fitted: while the camera is
     /// untouched, a new view size frames the model again.
     pub(crate) framed: Option<(crate::render::OrbitCamera, [u32; 2])>,
+    /// Framing's points for a model and clip (see [`AppState::framing_points`]): posing
+    /// a character again on every resize frame is not needed.
+    framing_cache: Option<FramingCache>,
     /// Frame the model once the viewport has its size (a newly opened model).
     pub frame_pending: bool,
     /// The opened model as an editable document (None for textures and characters).
@@ -375,6 +391,7 @@ impl AppState {
             highlight_selection: true,
             hovered_material: None,
             framed: None,
+            framing_cache: None,
             frame_pending: false,
             editor: None,
             editor_note: None,
@@ -433,16 +450,16 @@ impl AppState {
         let Some((_, _, file_aabb)) = self.model() else {
             return;
         };
-        let points = self.framing_points();
-        let aabb = points.as_ref().map_or(file_aabb, |(_, b)| *b);
+        let framing = self.framing_points();
+        let aabb = framing.as_ref().map_or(file_aabb, |f| f.bounds);
         self.camera = crate::render::OrbitCamera::framing(&aabb);
-        if let (Some((_, [w, h])), Some((points, _))) = (self.viewport_texture, points)
+        if let (Some((_, [w, h])), Some(framing)) = (self.viewport_texture, framing)
             && w > 0
             && h > 0
         {
             let mut camera = self.camera;
             // Every position (a sample of very large models) inside 90 % of the view.
-            camera.fit_points(&points, w as f32 / h as f32, 0.9);
+            camera.fit_points(&framing.points, w as f32 / h as f32, 0.9);
             if self.camera_mode == crate::render::CameraMode::Fly {
                 // The same view, pivoting just ahead of the eye (and a depth range
                 // for flying inside).
@@ -454,19 +471,32 @@ impl AppState {
     }
 
     /// The positions framing keeps in view (bind pose, and posed through the chosen clip)
-    /// and their bounds with the file's.
-    fn framing_points(&self) -> Option<(Vec<glam::Vec3>, crate::geom::Aabb)> {
+    /// and their bounds with the file's; made once per model and clip.
+    fn framing_points(&mut self) -> Option<std::sync::Arc<FramingPoints>> {
         let (_, _, file_aabb) = self.model()?;
-        let model = self.doc.as_ref()?.cpu_model()?;
+        let model = self.doc.as_ref()?.cpu_model()?.clone();
+        let clip = self.posed_animation();
+        if let Some(c) = &self.framing_cache
+            && std::sync::Arc::ptr_eq(&c.model, &model)
+            && c.clip == clip
+        {
+            return Some(c.points.clone());
+        }
         let options = crate::render::SceneOptions::default().pose;
-        let points = model.animated_points(self.posed_animation(), &options, 20_000);
+        let points = model.animated_points(clip, &options, 20_000);
         let bounds = crate::geom::Aabb::from_points(
             points
                 .iter()
                 .map(|p| p.to_array())
                 .chain(file_aabb.corners()),
         )?;
-        Some((points, bounds))
+        let points = std::sync::Arc::new(FramingPoints { points, bounds });
+        self.framing_cache = Some(FramingCache {
+            model,
+            clip,
+            points: points.clone(),
+        });
+        Some(points)
     }
 
     /// The fly camera's pivot distance for a scene of this box: close enough that walls

@@ -77,17 +77,24 @@ fn format_speed(s: f32) -> String {
 /// The room's world models with visibility toggles: hiding one leaves its surfaces out of
 /// drawing and picking (the scene keeps its buffers and pipelines).
 pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {
-    let Some(doc) = &state.doc else { return };
-    let parts = doc.world_models.clone();
+    let AppState {
+        doc: Some(doc),
+        world_models_visible,
+        ..
+    } = state
+    else {
+        return;
+    };
+    let parts = &doc.world_models;
     ui.horizontal(|ui| {
         ui.strong(format!("World models ({})", parts.len()));
     });
     ui.horizontal(|ui| {
         if ui.small_button("all").clicked() {
-            state.world_models_visible.fill(true);
+            world_models_visible.fill(true);
         }
         if ui.small_button("none").clicked() {
-            state.world_models_visible.fill(false);
+            world_models_visible.fill(false);
         }
     });
     ui.separator();
@@ -96,7 +103,7 @@ pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {
         .auto_shrink([false, false])
         .show(ui, |ui| {
             for (k, part) in parts.iter().enumerate() {
-                let Some(visible) = state.world_models_visible.get_mut(k) else {
+                let Some(visible) = world_models_visible.get_mut(k) else {
                     break;
                 };
                 ui.checkbox(
