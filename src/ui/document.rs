@@ -116,6 +116,8 @@ pub struct Document {
     pub areas: Vec<(String, String)>,
     /// An area's world models in surface order (empty unless the document is a room).
     pub world_models: Vec<crate::load::area::WorldModelPart>,
+    /// A room's own light layers, read with it (empty for models).
+    pub light_layers: Vec<Vec<crate::gx::lights::PrimeLight>>,
 }
 
 impl Document {
@@ -167,6 +169,7 @@ impl Document {
         let (model, mut warnings) = crate::load::load(&references.request(spec))?;
         let sources = model.sources;
         let world_models = model.world_models;
+        let light_layers = model.light_layers;
         let assets = model.assets;
         let cmdl = &assets.cmdl;
         warnings.extend(cmdl.warnings.iter().cloned());
@@ -216,6 +219,7 @@ impl Document {
             sources,
             areas: super::browser::area_sources(spec),
             world_models,
+            light_layers,
         })
     }
 
@@ -257,6 +261,7 @@ impl Document {
             sources: Vec::new(),
             areas: Vec::new(),
             world_models: Vec::new(),
+            light_layers: Vec::new(),
         })
     }
 

@@ -196,13 +196,10 @@ impl AppState {
     pub fn load_light_file(&mut self, path: &Path) -> bool {
         match crate::load::read_light_file(path) {
             Ok(records) => {
-                self.light_editor.records = records;
-                self.light_editor.selected = None;
                 self.light_editor.error = None;
                 self.light_editor.path_open = false;
                 self.light_editor.path_text = path.display().to_string();
-                self.lights = LightChoice::File(path.display().to_string());
-                self.lights_changed();
+                self.use_lights(LightChoice::File(path.display().to_string()), records);
                 true
             }
             Err(e) => {

@@ -579,15 +579,22 @@ impl AppState {
     /// Switches the lights (an MREA or file is read now; failures keep the old lights).
     pub fn set_lights(&mut self, choice: LightChoice) {
         match choice.records() {
-            Some(Ok(records)) => {
-                self.light_editor.records = records;
-                self.light_editor.selected = None;
-                self.lights = choice;
-                self.lights_changed();
-            }
+            Some(Ok(records)) => self.use_lights(choice, records),
             Some(Err(e)) => self.load_error = Some(format!("lights: {e:#}")),
             None => {}
         }
+    }
+
+    /// Lights the view with `records`, which `choice` stands for (already read).
+    pub(crate) fn use_lights(
+        &mut self,
+        choice: LightChoice,
+        records: Vec<crate::gx::lights::PrimeLight>,
+    ) {
+        self.light_editor.records = records;
+        self.light_editor.selected = None;
+        self.lights = choice;
+        self.lights_changed();
     }
 
     /// Duration of the playing animation, if any.
@@ -726,9 +733,14 @@ impl AppState {
                 self.set_lights(LightChoice::Basic);
             }
         }
-        // A room is lit by its own light layer 0 (as the game and `tevscope render` do).
-        if room && let Some(spec) = self.doc.as_ref().map(|d| d.spec.clone()) {
-            self.set_lights(LightChoice::Area("room: light layer 0".into(), spec));
+        // A room is lit by its own light layer 0 (as the game and `tevscope render` do),
+        // read with the room.
+        if room && let Some(doc) = &self.doc {
+            let choice = LightChoice::Area("room: light layer 0".into(), doc.spec.clone());
+            match doc.light_layers.first() {
+                Some(layer0) => self.use_lights(choice, layer0.clone()),
+                None => self.set_lights(choice),
+            }
         }
         self.select_material(0, 0);
     }
