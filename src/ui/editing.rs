@@ -234,17 +234,7 @@ impl AppState {
     /// typed path field is shown instead.
     pub fn save_as_dialog(&mut self) {
         let current = PathBuf::from(self.save_as_text.trim());
-        let mut dialog = rfd::FileDialog::new();
-        if let Some(dir) = current
-            .parent()
-            .filter(|d| d.is_dir())
-            .or(self.prefs.last_save_dir.as_deref())
-        {
-            dialog = dialog.set_directory(dir);
-        }
-        if let Some(name) = current.file_name() {
-            dialog = dialog.set_file_name(name.to_string_lossy());
-        }
+        let dialog = super::file_dialog(&current, self.prefs.last_save_dir.as_deref());
         match dialog.save_file() {
             Some(path) => {
                 self.prefs.last_save_dir = path.parent().map(Path::to_path_buf);

@@ -220,13 +220,7 @@ impl AppState {
             current = doc.dir.join(current);
             self.light_editor.path_text = current.display().to_string();
         }
-        let mut dialog = rfd::FileDialog::new().add_filter("light set", &["json"]);
-        if let Some(dir) = current.parent().filter(|d| d.is_dir()) {
-            dialog = dialog.set_directory(dir);
-        }
-        if let Some(name) = current.file_name() {
-            dialog = dialog.set_file_name(name.to_string_lossy());
-        }
+        let dialog = super::file_dialog(&current, None).add_filter("light set", &["json"]);
         let picked = if save {
             dialog.save_file()
         } else {

@@ -87,3 +87,19 @@ impl ViewerOptions {
 pub fn run(options: ViewerOptions) -> anyhow::Result<()> {
     app::run(options)
 }
+
+/// A native file dialog opened in `current`'s folder (else `fallback`) with `current`'s
+/// file name filled in.
+pub(crate) fn file_dialog(
+    current: &std::path::Path,
+    fallback: Option<&std::path::Path>,
+) -> rfd::FileDialog {
+    let mut dialog = rfd::FileDialog::new();
+    if let Some(dir) = current.parent().filter(|d| d.is_dir()).or(fallback) {
+        dialog = dialog.set_directory(dir);
+    }
+    if let Some(name) = current.file_name() {
+        dialog = dialog.set_file_name(name.to_string_lossy());
+    }
+    dialog
+}

@@ -347,13 +347,7 @@ impl AppState {
     /// cancelled) the typed path field is shown instead.
     pub fn export_shown_level_dialog(&mut self) {
         let current = PathBuf::from(self.texture_view.export_text.trim());
-        let mut dialog = rfd::FileDialog::new().add_filter("PNG image", &["png"]);
-        if let Some(dir) = current.parent().filter(|d| d.is_dir()) {
-            dialog = dialog.set_directory(dir);
-        }
-        if let Some(name) = current.file_name() {
-            dialog = dialog.set_file_name(name.to_string_lossy());
-        }
+        let dialog = super::file_dialog(&current, None).add_filter("PNG image", &["png"]);
         match dialog.save_file() {
             Some(path) => self.export_shown_level(&path),
             None => self.texture_view.export_open = true,

@@ -277,16 +277,9 @@ impl AppState {
     /// itself); without one the typed path stays.
     pub fn screenshot_path_dialog(&mut self) {
         let current = PathBuf::from(self.screenshot_path.trim());
-        let dir = current
-            .parent()
-            .filter(|d| d.is_dir())
-            .map_or_else(|| self.prefs.screenshot_folder(), |d| d.to_path_buf());
-        let mut dialog = rfd::FileDialog::new()
-            .add_filter("PNG image", &["png"])
-            .set_directory(dir);
-        if let Some(name) = current.file_name() {
-            dialog = dialog.set_file_name(name.to_string_lossy());
-        }
+        let folder = self.prefs.screenshot_folder();
+        let dialog =
+            crate::ui::file_dialog(&current, Some(&folder)).add_filter("PNG image", &["png"]);
         if let Some(path) = dialog.save_file() {
             let path = with_png_extension(&path);
             if let Some(dir) = path.parent() {
