@@ -126,9 +126,7 @@ impl OrbitCamera {
         if step.is_zero() || !distance.is_finite() {
             return;
         }
-        let v = self.view_from_world();
-        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
-        let forward = -Vec3::new(v.x_axis.z, v.y_axis.z, v.z_axis.z);
+        let (_, right, _, forward) = self.basis();
         let dir = forward * step.forward + right * step.right + Vec3::Z * step.up;
         let dir = dir.normalize_or_zero();
         self.target = (Vec3::from(self.target) + dir * distance).to_array();
@@ -157,10 +155,7 @@ impl OrbitCamera {
     /// Moves the target in the view plane by a drag of (dx, dy) pixels in a view `height`
     /// pixels high, so the point under the cursor at the target's depth follows it.
     pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
-        let v = self.view_from_world();
-        // Rows of the view rotation are the camera's right and up axes in world space.
-        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
-        let up = Vec3::new(v.x_axis.y, v.y_axis.y, v.z_axis.y);
+        let (_, right, up, _) = self.basis();
         let k = self.units_per_pixel(height);
         let t = Vec3::from(self.target) - right * (dx * k) + up * (dy * k);
         self.target = t.to_array();
@@ -195,18 +190,11 @@ impl OrbitCamera {
             .fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
         let corners = points;
         let fits = |distance: f32| {
-            let mut c = *self;
-            c.distance = distance;
-            let view_from_world = c.view_from_world();
-            let clip_from_view = c.clip_from_view(aspect);
-            let near = distance * 0.01;
+            let c = Self { distance, ..*self };
+            let (view_from_world, clip_from_view) = (c.view_from_world(), c.clip_from_view(aspect));
             corners.iter().all(|&p| {
-                let v = view_from_world.transform_point3(p);
-                if -v.z <= near {
-                    return false;
-                }
-                let ndc = clip_from_view.project_point3(v);
-                ndc.x.abs() <= margin && ndc.y.abs() <= margin
+                c.ndc(&view_from_world, &clip_from_view, p)
+                    .is_some_and(|ndc| ndc.x.abs() <= margin && ndc.y.abs() <= margin)
             })
         };
         let radius = ((max - min).length() * 0.5
@@ -244,12 +232,23 @@ impl OrbitCamera {
         Vec3::from(self.target) + dir * self.distance.max(1e-4)
     }
 
-    /// View matrix (camera axes x right, y up, −z forward) of Prime's Z-up world.
-    pub fn view_from_world(&self) -> Mat4 {
+    /// The eye and the camera's right, up and forward axes in world space.
+    fn basis(&self) -> (Vec3, Vec3, Vec3, Vec3) {
         let eye = self.eye();
         let forward = (Vec3::from(self.target) - eye).normalize_or(Vec3::NEG_Y);
         let right = forward.cross(Vec3::Z).normalize_or(Vec3::X);
         let up = right.cross(forward);
+        (eye, right, up, forward)
+    }
+
+    /// The camera's right axis in world space.
+    pub fn right(&self) -> Vec3 {
+        self.basis().1
+    }
+
+    /// View matrix (camera axes x right, y up, −z forward) of Prime's Z-up world.
+    pub fn view_from_world(&self) -> Mat4 {
+        let (eye, right, up, forward) = self.basis();
         Mat4::from_cols(
             glam::Vec4::new(right.x, up.x, -forward.x, 0.0),
             glam::Vec4::new(right.y, up.y, -forward.y, 0.0),
@@ -278,23 +277,23 @@ impl OrbitCamera {
     /// Where world point `p` lands in a view `size` (width, height) units big, top-left
     /// origin (e.g. for overlay gizmos); None when it is behind the near plane.
     pub fn project(&self, p: Vec3, size: [f32; 2]) -> Option<[f32; 2]> {
-        let v = self.view_from_world().transform_point3(p);
-        if -v.z <= self.distance.max(1e-4) * 0.01 {
-            return None;
-        }
-        let ndc = self
-            .clip_from_view(size[0] / size[1].max(1e-4))
-            .project_point3(v);
+        let clip_from_view = self.clip_from_view(size[0] / size[1].max(1e-4));
+        let ndc = self.ndc(&self.view_from_world(), &clip_from_view, p)?;
         Some([(ndc.x * 0.5 + 0.5) * size[0], (0.5 - ndc.y * 0.5) * size[1]])
+    }
+
+    /// Normalized device coordinates of `p` through this camera's matrices; None when it
+    /// is not in front of the near plane.
+    fn ndc(&self, view_from_world: &Mat4, clip_from_view: &Mat4, p: Vec3) -> Option<Vec3> {
+        let v = view_from_world.transform_point3(p);
+        (-v.z > self.distance.max(1e-4) * 0.01).then(|| clip_from_view.project_point3(v))
     }
 
     /// The world offset that moves point `p` by a drag of (dx, dy) in a view `height` units
     /// high, in the plane facing the camera through `p` (so it follows the cursor).
     pub fn drag_offset(&self, p: Vec3, dx: f32, dy: f32, height: f32) -> Vec3 {
-        let v = self.view_from_world();
-        let right = Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x);
-        let up = Vec3::new(v.x_axis.y, v.y_axis.y, v.z_axis.y);
-        let depth = (-v.transform_point3(p).z).max(1e-4);
+        let (_, right, up, _) = self.basis();
+        let depth = (-self.view_from_world().transform_point3(p).z).max(1e-4);
         let at_depth = Self {
             distance: depth,
             ..*self

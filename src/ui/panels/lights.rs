@@ -395,7 +395,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
             PrimeLightType::Directional => {
                 // An arrow towards the view's centre along the light's direction, fanned
                 // out sideways when there are several.
-                let side = camera_right(&camera) * (directional as f32 * reach * 0.35);
+                let side = camera.right() * (directional as f32 * reach * 0.35);
                 directional += 1;
                 let end = target - dir * reach * 0.6 + side;
                 let start = end - dir * reach;
@@ -470,11 +470,6 @@ fn marker(
         ui.scope_id().with(("light_gizmo", index)),
         sense,
     )
-}
-
-fn camera_right(camera: &crate::render::OrbitCamera) -> Vec3 {
-    let v = camera.view_from_world();
-    Vec3::new(v.x_axis.x, v.y_axis.x, v.z_axis.x)
 }
 
 fn arrow(painter: &egui::Painter, from: Pos2, to: Pos2, stroke: Stroke) {
