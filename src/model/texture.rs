@@ -54,11 +54,22 @@ impl TextureData {
         ((self.width >> level).max(1), (self.height >> level).max(1))
     }
 
-    /// Texel (x, y) of level 0.
+    /// Texel (x, y) of level 0 (panics outside it).
     pub fn texel(&self, x: u32, y: u32) -> [u8; 4] {
         let i = ((y * self.width + x) * 4) as usize;
         let l = &self.levels[0];
         [l[i], l[i + 1], l[i + 2], l[i + 3]]
+    }
+
+    /// Texel (x, y) of mip `level`, if inside it.
+    pub fn level_texel(&self, level: usize, x: u32, y: u32) -> Option<[u8; 4]> {
+        let (w, h) = self.level_size(level);
+        if x >= w || y >= h {
+            return None;
+        }
+        let i = ((y * w + x) * 4) as usize;
+        let t = self.levels.get(level)?.get(i..i + 4)?;
+        Some([t[0], t[1], t[2], t[3]])
     }
 
     /// Checks sizes: at least one level, every level exactly its size, no more levels than

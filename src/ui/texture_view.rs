@@ -103,17 +103,6 @@ pub fn mip_levels(texture: &TextureData) -> Vec<(usize, u32, u32)> {
         .collect()
 }
 
-/// Texel (x, y) of mip `level`, if inside it.
-pub fn level_texel(texture: &TextureData, level: usize, x: u32, y: u32) -> Option<[u8; 4]> {
-    let (w, h) = texture.level_size(level);
-    if x >= w || y >= h {
-        return None;
-    }
-    let i = ((y * w + x) * 4) as usize;
-    let t = texture.levels.get(level)?.get(i..i + 4)?;
-    Some([t[0], t[1], t[2], t[3]])
-}
-
 /// Zoom limits in points per texel.
 pub const MIN_ZOOM: f32 = 1.0 / 64.0;
 pub const MAX_ZOOM: f32 = 512.0;
@@ -452,7 +441,7 @@ mod tests {
         assert_eq!(mip_levels(&t), [(0, 32, 8), (1, 16, 4), (2, 8, 2)]);
         let i = (3 * 16 + 5) * 4;
         assert_eq!(
-            level_texel(&t, 1, 5, 3),
+            t.level_texel(1, 5, 3),
             Some([
                 t.levels[1][i],
                 t.levels[1][i + 1],
@@ -460,8 +449,8 @@ mod tests {
                 t.levels[1][i + 3]
             ])
         );
-        assert_eq!(level_texel(&t, 1, 16, 0), None);
-        assert_eq!(level_texel(&t, 3, 0, 0), None);
+        assert_eq!(t.level_texel(1, 16, 0), None);
+        assert_eq!(t.level_texel(3, 0, 0), None);
     }
 
     #[test]

@@ -6,8 +6,7 @@ use egui::{Color32, RichText, Ui};
 
 use crate::ui::state::AppState;
 use crate::ui::texture_view::{
-    Channels, ShownKey, TextureView, fit_zoom, image_rect, level_texel, mip_levels, shown_texture,
-    texel_at,
+    Channels, ShownKey, TextureView, fit_zoom, image_rect, mip_levels, shown_texture, texel_at,
 };
 
 /// What the toolbar asked for that needs the whole state.
@@ -205,7 +204,7 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
         );
         if let Some(pos) = response.hover_pos()
             && let Some((x, y)) = texel_at([pos.x, pos.y], min, zoom, [w, h])
-            && let Some(rgba) = level_texel(texture, view.level, x, y)
+            && let Some(rgba) = texture.level_texel(view.level, x, y)
         {
             let [r, g, b, a] = rgba;
             readout = format!(
