@@ -15,7 +15,7 @@ use crate::formats::Game;
 use crate::formats::cmdl::{
     Aabb, ArrayBase, AttributeArray, Cmdl, FLAG_SHORT_UVS, Normals, Surface,
 };
-use crate::formats::mrea::{WorldGeometry, parse_mrea_lights};
+use crate::formats::mrea::{WorldGeometry, WorldModel, parse_mrea_lights};
 use crate::gx::lights::{LightOptions, LightPreset, LightSet, PrimeLight};
 
 use super::source;
@@ -153,13 +153,22 @@ pub struct WorldModelPart {
     pub triangles: usize,
 }
 
-/// The world models [`area_model`] takes, in its surface order.
-pub fn world_model_parts(g: &WorldGeometry, view: AreaView) -> Vec<WorldModelPart> {
-    let mut first = 0;
+/// The world models `view` shows (with their index in the area), in file order: the
+/// ones [`area_model`] merges, whose parts [`world_model_parts`] lists.
+fn shown_world_models(
+    g: &WorldGeometry,
+    view: AreaView,
+) -> impl Iterator<Item = (usize, &WorldModel)> {
     g.world_models
         .iter()
         .enumerate()
-        .filter(|(_, m)| view.all_world_models || !m.header.hidden_in_combat())
+        .filter(move |(_, m)| view.all_world_models || !m.header.hidden_in_combat())
+}
+
+/// The world models [`area_model`] takes, in its surface order.
+pub fn world_model_parts(g: &WorldGeometry, view: AreaView) -> Vec<WorldModelPart> {
+    let mut first = 0;
+    shown_world_models(g, view)
         .map(|(index, m)| {
             let surfaces = first..first + m.surfaces.len();
             first = surfaces.end;
@@ -185,10 +194,7 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
     let mut short_uvs = Vec::new();
     let mut surfaces: Vec<Surface> = Vec::new();
     let mut bounds: Option<Aabb> = None;
-    for m in &g.world_models {
-        if m.header.hidden_in_combat() && !view.all_world_models {
-            continue;
-        }
+    for (_, m) in shown_world_models(g, view) {
         let base = ArrayBase {
             position: positions.len(),
             normal: normals.len(),
