@@ -657,33 +657,29 @@ impl Viewport {
             .filter(|s| !s.is_empty())
             .ok_or("no turntable file name given")?;
         let dir = path.parent().unwrap_or(std::path::Path::new(""));
-        let ViewContent::Scene(sv) = &mut self.content else {
+        let ViewContent::Scene(sv) = &self.content else {
             return Err("turntables are of the model view (open a model)".into());
         };
         let start = sv.scene.camera();
-        let mut written = Vec::with_capacity(frames as usize);
-        for i in 0..frames {
-            let mut camera = start;
-            camera.yaw_degrees = start.yaw_degrees + 360.0 * i as f32 / frames as f32;
-            if let ViewContent::Scene(sv) = &mut self.content {
+        let set_camera = |view: &mut Self, camera| {
+            if let ViewContent::Scene(sv) = &mut view.content {
                 sv.scene.set_camera(camera);
             }
-            let out = dir.join(format!("{stem}_{i:03}.png"));
-            let shot = self
-                .screenshot_image(ctx, None, &ViewSettings::default(), transparent, size)
-                .and_then(|image| image.save_png(&out).map_err(|e| e.to_string()));
-            if let Err(e) = shot {
-                if let ViewContent::Scene(sv) = &mut self.content {
-                    sv.scene.set_camera(start);
-                }
-                return Err(format!("turntable frame {i}: {e}"));
-            }
-            written.push(out);
-        }
-        if let ViewContent::Scene(sv) = &mut self.content {
-            sv.scene.set_camera(start);
-        }
-        Ok(written)
+        };
+        let written = (0..frames)
+            .map(|i| {
+                let mut camera = start;
+                camera.yaw_degrees = start.yaw_degrees + 360.0 * i as f32 / frames as f32;
+                set_camera(self, camera);
+                let out = dir.join(format!("{stem}_{i:03}.png"));
+                self.screenshot_image(ctx, None, &ViewSettings::default(), transparent, size)
+                    .and_then(|image| image.save_png(&out).map_err(|e| e.to_string()))
+                    .map_err(|e| format!("turntable frame {i}: {e}"))?;
+                Ok(out)
+            })
+            .collect();
+        set_camera(self, start);
+        written
     }
 
     /// Reads one pixel of the target.
