@@ -318,3 +318,28 @@ fn render_command_writes_the_exact_tev_output() {
         );
     }
 }
+
+/// `tevscope render` writes an opaque PNG (image viewers would show the game's alpha, which
+/// is not coverage, as see-through), and keeps alpha with `--transparent`.
+#[test]
+fn render_writes_an_opaque_png_unless_transparent() {
+    if RenderContext::for_tests().is_none() {
+        return;
+    }
+    let showcase = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak:showcase");
+    let out = temp_dir("cli_render_opaque");
+    let alpha_below_255 = |transparent: bool| {
+        let png = out.join(format!("showcase_{transparent}.png"));
+        let png = png.to_string_lossy();
+        let mut args = vec!["render", showcase, "--size", "256x256", "-o", &png];
+        if transparent {
+            args.push("--transparent");
+        }
+        let (ok, _, err) = tevscope(&args);
+        assert!(ok, "{err}");
+        let image = RgbaImage::load_png(&*png).expect("png");
+        image.pixels.chunks(4).filter(|p| p[3] != 255).count()
+    };
+    assert_eq!(alpha_below_255(false), 0);
+    assert!(alpha_below_255(true) > 1000);
+}

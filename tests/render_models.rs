@@ -114,6 +114,73 @@ fn every_conformance_model_renders() {
     }
 }
 
+/// What `tevscope render`, screenshots and turntables write ([`Scene::render_to_image`]) is
+/// opaque unless a transparent background is asked for, its RGB exactly as drawn: only the
+/// game's alpha, which is not coverage, is dropped. Over the demo, every conformance model
+/// and a room.
+#[test]
+fn written_images_are_opaque_with_the_drawn_rgb() {
+    use tevscope::load::{LoadRequest, load, scene_lights};
+    use tevscope::render::{ClearMode, OffscreenTarget};
+    let Some(ctx) = ctx() else { return };
+    let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
+    let mut specs: Vec<String> = ["showcase", "worm_character", "room"]
+        .iter()
+        .map(|m| format!("{demo}:{m}"))
+        .collect();
+    if let Some(dir) = tevscope::testing::conformance_dir() {
+        let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe")]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("cmdl")))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 6, "{files:?}");
+        files.push(dir.join("areas/mp1_area.MREA"));
+        specs.extend(files.iter().map(|p| p.display().to_string()));
+    }
+    let (w, h) = (128, 96);
+    let (mut game_alpha_total, mut transparent_total) = (0, 0);
+    for spec in &specs {
+        let (model, _) = load(&LoadRequest::new(spec)).unwrap_or_else(|e| panic!("{spec}: {e:#}"));
+        let mut scene = Scene::new(&ctx, model.assets.cpu_model().expect("model")).expect(spec);
+        scene.set_lights(scene_lights(None, &model.light_layers).expect("lights"));
+        let written = scene.render_to_image(&ctx, w, h, false).expect(spec);
+        // The same frame as drawn, with the game's alpha.
+        let target = OffscreenTarget::new(&ctx, w, h).expect("target");
+        scene
+            .render(&ctx, &target, ClearMode::BACKGROUND)
+            .expect(spec);
+        let drawn = target.read_rgba(&ctx).expect("readback");
+        let game_alpha = drawn.pixels.chunks(4).filter(|p| p[3] != 255).count();
+        game_alpha_total += game_alpha;
+        let not_opaque = written.pixels.chunks(4).filter(|p| p[3] != 255).count();
+        assert_eq!(not_opaque, 0, "{spec}: pixels not opaque");
+        let rgb_changed = written
+            .pixels
+            .chunks(4)
+            .zip(drawn.pixels.chunks(4))
+            .filter(|(a, b)| a[..3] != b[..3])
+            .count();
+        assert_eq!(rgb_changed, 0, "{spec}: RGB changed ({game_alpha} game-alpha pixels)");
+        // A transparent background keeps the drawn alpha where no surface wrote depth (0
+        // where nothing is drawn), RGB as drawn.
+        let clear = scene.render_to_image(&ctx, w, h, true).expect(spec);
+        scene
+            .render(&ctx, &target, ClearMode::Transparent)
+            .expect(spec);
+        let drawn = target.read_rgba(&ctx).expect("readback");
+        for (a, b) in clear.pixels.chunks(4).zip(drawn.pixels.chunks(4)) {
+            assert!(a[..3] == b[..3] && (a[3] == b[3] || a[3] == 255), "{spec}: {a:?} {b:?}");
+        }
+        transparent_total += clear.pixels.chunks(4).filter(|p| p[3] == 0).count();
+    }
+    assert!(transparent_total > 1000, "{transparent_total}");
+    // The game writes alpha below 255 on these models: without the rule they would fail.
+    assert!(game_alpha_total > 1000, "{game_alpha_total}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Built models.
 
@@ -824,9 +891,12 @@ fn shader_blending_is_exact() {
         c.distance *= 1.2;
         scene.set_camera(c);
         scene.finish_pipelines(&ctx);
-        let image = scene
-            .render_to_image(&ctx, 480, 120, false)
+        // The target as drawn: the blend's alpha too (written images are opaque).
+        let target = tevscope::render::OffscreenTarget::new(&ctx, 480, 120).expect("target");
+        scene
+            .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)
             .expect("render");
+        let image = target.read_rgba(&ctx).expect("readback");
         (scene, image)
     };
     let (scene, exact) = render(true);

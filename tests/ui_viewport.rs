@@ -25,6 +25,16 @@ fn viewport_of(ctx: &RenderContext, width: u32, height: u32) -> (egui_wgpu::Rend
     (egui_renderer, viewport)
 }
 
+/// `image` with the game's alpha dropped (RGB unchanged): what screenshots and `tevscope
+/// render` write without a transparent background.
+fn opaque(image: &tevscope::image::RgbaImage) -> tevscope::image::RgbaImage {
+    let mut out = image.clone();
+    for p in out.pixels.chunks_exact_mut(4) {
+        p[3] = 255;
+    }
+    out
+}
+
 fn probes() -> Vec<(u32, u32)> {
     let mut p = vec![(0, 0), (SIZE - 1, 0), (0, SIZE - 1), (SIZE - 1, SIZE - 1)];
     p.extend((0..SIZE).step_by(7).map(|i| (i, (i * 5 + 3) % SIZE)));
@@ -177,7 +187,8 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
 
     let out = std::env::temp_dir().join(format!("tevscope-ui-shot-{}.png", std::process::id()));
     // Material 0 writes alpha 0: with an opaque background and the exact view the
-    // background is overwritten (blending off), so both PNGs hold the TEV output...
+    // background is overwritten (blending off), so the PNG holds the TEV output's colour,
+    // opaque (the game's alpha only with a transparent background)...
     let mut settings = ViewSettings {
         background: [10, 20, 30, 255],
         ..ViewSettings::default()
@@ -189,7 +200,10 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
     assert_eq!(&bytes[1..4], b"PNG");
     let decoded = tevscope::image::RgbaImage::decode_png(&bytes).expect("decodes");
     assert_eq!((decoded.width, decoded.height), (32, 32));
-    assert_eq!(decoded.pixels, image.pixels, "the PNG is the exact target");
+    assert_eq!(decoded.pixels, image.pixels, "the PNG is the image returned");
+    let target = viewport.read(&ctx).expect("readback");
+    assert!(target.pixels.chunks(4).any(|p| p[3] != 255), "the game's alpha");
+    assert_eq!(decoded.pixels, opaque(&target).pixels, "the exact target, opaque");
     // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.
     let edit = state.edit.as_mut().expect("material");
     let before = edit.program.clone();
@@ -219,12 +233,12 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
             .is_err()
     );
     // Another size is rendered at that size (every pixel the clear colour here, as at
-    // the view's size), and the view keeps its own target.
+    // the view's size, opaque), and the view keeps its own target.
     let image = viewport
         .save_screenshot(&ctx, Some(edit), &settings, false, Some((50, 20)), &out)
         .expect("sized screenshot");
     assert_eq!((image.width, image.height), (50, 20));
-    assert!(image.pixels.chunks(4).all(|p| p == [1, 2, 3, 4]));
+    assert!(image.pixels.chunks(4).all(|p| p == [1, 2, 3, 255]));
     assert_eq!((viewport.target.width, viewport.target.height), (32, 32));
     let too_big = viewport
         .save_screenshot(&ctx, Some(edit), &settings, false, Some((9000, 10)), &out)
@@ -314,6 +328,8 @@ mod model_view {
         }
     }
 
+    use super::opaque;
+
     fn differing_pixels(a: &RgbaImage, b: &RgbaImage) -> usize {
         a.pixels
             .chunks_exact(4)
@@ -351,7 +367,7 @@ mod model_view {
             .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, true, None, &shot)
             .expect("screenshot");
         assert_eq!(clear.pixel(0, 0), [0, 0, 0, 0]);
-        let opaque = clear.pixels.chunks_exact(4).filter(|p| p[3] == 255).count();
+        let covered = clear.pixels.chunks_exact(4).filter(|p| p[3] == 255).count();
         let drawn = cli
             .pixels
             .chunks_exact(4)
@@ -359,15 +375,15 @@ mod model_view {
             .count();
         // (Transparent surfaces write no depth: their pixels keep their blended alpha.)
         assert!(
-            opaque * 10 >= drawn * 9,
-            "{opaque} opaque pixels, {drawn} drawn"
+            covered * 10 >= drawn * 9,
+            "{covered} opaque pixels, {drawn} drawn"
         );
         std::fs::remove_dir_all(&dir).ok();
         assert_eq!((cli.width, cli.height), (shown.width, shown.height));
         assert_eq!(
-            differing_pixels(&cli, &shown),
+            differing_pixels(&cli, &opaque(&shown)),
             0,
-            "the viewport's model view differs from `tevscope render`"
+            "the viewport's model view (alpha dropped) differs from `tevscope render`"
         );
         // And the model covers a good part of the view (not an empty frame).
         let bg = shown.pixel(0, 0);
@@ -398,7 +414,11 @@ mod model_view {
         tevscope::cli::render::render_model(&req).expect("tevscope render --exact-blend");
         let cli = RgbaImage::decode_png(&std::fs::read(&out).expect("png")).expect("decode");
         std::fs::remove_dir_all(&dir).ok();
-        assert_eq!(differing_pixels(&exact, &cli), 0, "viewer and CLI disagree");
+        assert_eq!(
+            differing_pixels(&opaque(&exact), &cli),
+            0,
+            "viewer and CLI disagree"
+        );
         // Blending moves by at most 1 LSB per channel; something moves.
         let changed = differing_pixels(&host, &exact);
         assert!(changed > 0, "exact blending changed nothing");
@@ -679,7 +699,7 @@ mod model_view {
             )
             .expect("screenshot");
         std::fs::remove_file(&shot).ok();
-        assert_eq!(differing_pixels(&saved, &plain), 0);
+        assert_eq!(differing_pixels(&saved, &opaque(&plain)), 0);
         // Hovering another material in the list moves the tint there.
         h.state.hovered_material = Some(material + 1);
         assert_eq!(h.state.highlighted_material(), Some(material + 1));

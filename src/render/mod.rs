@@ -43,7 +43,7 @@ pub use pipeline_cache::{
 pub use quad::{QuadOptions, QuadRenderer, render_material_quad};
 pub use scene::{ClearMode, FrameStats, Scene, SceneOptions};
 pub use shader_cache::{ShaderCache, ShaderId};
-pub use target::{OffscreenTarget, RgbaImage};
+pub use target::{ImageAlpha, OffscreenTarget, RgbaImage};
 pub use texture::SamplerMode;
 
 use std::sync::Arc;

@@ -40,7 +40,7 @@ use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
 use super::plan::{PlanClass, PlanSurface, draw_plan};
-use super::target::{COLOR_FORMAT, DEPTH_FORMAT, OffscreenTarget, RgbaImage};
+use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
 use crate::geom::Aabb;
@@ -1619,8 +1619,9 @@ impl Scene {
         }))
     }
 
-    /// Renders at `width` × `height` and reads the image back (transparent background or
-    /// the viewer's grey).
+    /// Renders at `width` × `height` and reads the image written for the user back: opaque
+    /// over the viewer's grey, or over a transparent background with alpha from coverage
+    /// (see [`ImageAlpha`]).
     pub fn render_to_image(
         &mut self,
         ctx: &RenderContext,
@@ -1629,26 +1630,14 @@ impl Scene {
         transparent: bool,
     ) -> Result<RgbaImage, RenderError> {
         let target = OffscreenTarget::new(ctx, width, height)?;
-        let clear = if transparent {
-            ClearMode::Transparent
+        let (clear, alpha) = if transparent {
+            (ClearMode::Transparent, ImageAlpha::Coverage)
         } else {
-            ClearMode::BACKGROUND
+            (ClearMode::BACKGROUND, ImageAlpha::Opaque)
         };
         self.finish_pipelines(ctx);
         self.render(ctx, &target, clear)?;
-        let mut image = target.read_rgba(ctx)?;
-        if transparent {
-            // Prime's framebuffer alpha is not coverage (an opaque material may write any
-            // TEV alpha), so a screenshot's alpha comes from depth: 255 wherever a surface
-            // wrote depth; elsewhere the blended alpha of transparent surfaces (0 = empty).
-            let depth = target.read_depth(ctx)?;
-            for (px, d) in image.pixels.chunks_exact_mut(4).zip(depth) {
-                if d < 1.0 {
-                    px[3] = 255;
-                }
-            }
-        }
-        Ok(image)
+        target.read_image(ctx, alpha)
     }
 
     /// Waits until every requested specialized pipeline is built, so the next render

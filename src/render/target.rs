@@ -9,6 +9,23 @@ pub use crate::image::RgbaImage;
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
+/// The alpha of an image written for the user ([`OffscreenTarget::read_image`]).
+///
+/// Prime's framebuffer alpha is not coverage: an opaque material may write any TEV alpha
+/// (a dark wall texel writes 12), which image viewers would show as see-through. Only the
+/// written image changes; the target keeps the game's alpha for the pixel inspector and
+/// the exact-TEV tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImageAlpha {
+    /// 255 everywhere: renders and screenshots on an opaque background.
+    Opaque,
+    /// As drawn: a material preview on a transparent background (the TEV's alpha).
+    AsDrawn,
+    /// 255 wherever a surface wrote depth, elsewhere as drawn (the blended alpha of
+    /// transparent surfaces, 0 = empty): a model on a transparent background.
+    Coverage,
+}
+
 /// A colour (Rgba8Unorm) + depth (Depth32Float) render target of any size.
 pub struct OffscreenTarget {
     pub width: u32,
@@ -111,6 +128,33 @@ impl OffscreenTarget {
             height: self.height,
             pixels,
         })
+    }
+
+    /// The image written for the user (a render or screenshot PNG): the colour target with
+    /// `alpha` applied, RGB exactly as drawn.
+    pub fn read_image(
+        &self,
+        ctx: &RenderContext,
+        alpha: ImageAlpha,
+    ) -> Result<RgbaImage, RenderError> {
+        let mut image = self.read_rgba(ctx)?;
+        match alpha {
+            ImageAlpha::AsDrawn => {}
+            ImageAlpha::Opaque => {
+                for px in image.pixels.chunks_exact_mut(4) {
+                    px[3] = 255;
+                }
+            }
+            ImageAlpha::Coverage => {
+                let depth = self.read_depth(ctx)?;
+                for (px, d) in image.pixels.chunks_exact_mut(4).zip(depth) {
+                    if d < 1.0 {
+                        px[3] = 255;
+                    }
+                }
+            }
+        }
+        Ok(image)
     }
 
     /// Copies the depth target back (one f32 per pixel, rows top to bottom; 1.0 = nothing

@@ -15,7 +15,7 @@ use crate::render::convert::{BlendConversion, CullMode, RenderState};
 use crate::render::material::BoundTexture;
 use crate::render::pipeline_cache::{SelectedPath, ShaderPath};
 use crate::render::quad::QuadGeometry;
-use crate::render::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use crate::render::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha};
 use crate::render::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::render::{
     GpuMaterial, MaterialPipeline, OffscreenTarget, QuadRenderer, RenderContext, RgbaImage,
@@ -569,8 +569,9 @@ impl Viewport {
     }
 
     /// Renders one frame with `settings` (transparent black background when
-    /// `transparent`) at `size` (None: the view's own size) and reads it back. Another size
-    /// is rendered at that size into a target of its own, not scaled.
+    /// `transparent`) at `size` (None: the view's own size) and reads back the image
+    /// written for the user: opaque unless `transparent` (see [`ImageAlpha`]). Another
+    /// size is rendered at that size into a target of its own, not scaled.
     pub fn screenshot_image(
         &mut self,
         ctx: &RenderContext,
@@ -592,8 +593,8 @@ impl Viewport {
             ));
         }
         if let ViewContent::Scene(sv) = &mut self.content {
-            // The same path as `tevscope render` (pipelines finished, alpha from depth
-            // when transparent), with the view's camera; without the selection tint,
+            // The same path as `tevscope render` (pipelines finished, opaque, or alpha
+            // from coverage when transparent), with the view's camera; without the selection tint,
             // which is the viewer's, not the model's.
             let highlight = sv.scene.highlight();
             sv.scene.set_highlight(None);
@@ -602,19 +603,27 @@ impl Viewport {
             return image.map_err(|e| e.to_string());
         }
         let mut settings = *settings;
-        if transparent {
+        let alpha = if transparent {
             settings.background = [0, 0, 0, 0];
-        }
+            ImageAlpha::AsDrawn
+        } else {
+            ImageAlpha::Opaque
+        };
+        let read = |view: &Self| {
+            view.target
+                .read_image(ctx, alpha)
+                .map_err(|e| e.to_string())
+        };
         if (width, height) == (self.target.width, self.target.height) {
             self.render(ctx, edit, &settings);
-            return self.read(ctx);
+            return read(self);
         }
         // The preview at another size: drawn into a target of that size in place of the
         // view's own (the next frame draws the view's again).
         let mut target = OffscreenTarget::new(ctx, width, height).map_err(|e| e.to_string())?;
         std::mem::swap(&mut self.target, &mut target);
         self.render(ctx, edit, &settings);
-        let image = self.read(ctx);
+        let image = read(self);
         std::mem::swap(&mut self.target, &mut target);
         image
     }
