@@ -1,12 +1,12 @@
 //! Finding what a model or character refers to the way users store files: by asset ID in
 //! the same PAK; beside a loose file as `0xID.TYPE` or `ID.TYPE`, also in the subfolders
 //! extractors create (`Uncategorized/ID.TYPE`); by name in folders of named files; and by
-//! explicit choices (`--skin`, `--skeleton`, `--anim`, `--texture-dir`). Each load says which
+//! explicit choices (`--model`, `--skin`, `--skeleton`, `--anim`, `--texture-dir`). Each load says which
 //! files it used.
 
 use std::path::{Path, PathBuf};
 
-use tevscope::load::{LoadRequest, load};
+use tevscope::load::{LoadRequest, MissingPart, Part, load};
 use tevscope::testing::conformance_dir;
 
 /// A fresh scratch folder for one test.
@@ -124,10 +124,10 @@ fn ambiguous_parts_ask_for_a_choice_and_explicit_choices_win() {
         .err()
         .expect("two skins: no guess");
     let msg = format!("{e:#}");
-    assert!(
-        msg.contains("0xC2000001.CSKR") && msg.contains("--skin"),
-        "{msg}"
-    );
+    assert!(msg.contains("0xC2000001.CSKR"), "{msg}");
+    // The library names the part, not a flag: the CLI and the viewer say how to give it.
+    assert_eq!(MissingPart::find(&e).map(|m| m.part), Some(Part::Skin));
+    assert!(!msg.contains("--"), "{msg}");
 
     let (model, warnings) = load(&LoadRequest {
         skin: Some(spec(&dir.join("cube_b.CSKR"))),
@@ -171,4 +171,99 @@ fn render_says_which_files_it_used() {
         stdout.contains("mp1_fixtures.pak:0xC2000001.CSKR"),
         "{stdout}"
     );
+}
+
+/// Runs the binary; None when there is no GPU adapter (skip).
+fn run_tevscope(args: &[&str]) -> Option<(bool, String, String)> {
+    let result = std::process::Command::new(env!("CARGO_BIN_EXE_tevscope"))
+        .args(args)
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or("vulkan".into()),
+        )
+        .output()
+        .expect("run tevscope");
+    let stdout = String::from_utf8_lossy(&result.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&result.stderr).into_owned();
+    if !result.status.success() && stderr.contains("adapter") {
+        eprintln!("!!!!!!!! no GPU adapter — skipping: {stderr}");
+        return None;
+    }
+    Some((result.status.success(), stdout, stderr))
+}
+
+/// A character whose model is not found (two CMDLs beside it, neither by ID nor by name)
+/// is drawn with the model given explicitly: `--model` (a file or `PAK:ID`) on `render`
+/// and `export`, `LoadRequest::model` in the library.
+#[test]
+fn an_explicit_model_replaces_the_characters() {
+    let Some(c) = conformance_dir() else { return };
+    let dir = scratch("model");
+    put(&c, "mp1_cube.ANCS", &dir.join("cube.ANCS"));
+    put(&c, "mp1_cube_skinned.CMDL", &dir.join("cube_a.CMDL"));
+    put(&c, "mp1_cube_skinned.CMDL", &dir.join("cube_b.CMDL"));
+    put(&c, "mp1_cube.CSKR", &dir.join("cube.CSKR"));
+    put(&c, "mp1_skeleton.CINF", &dir.join("cube.CINF"));
+    let ancs = spec(&dir.join("cube.ANCS"));
+    let cube_b = spec(&dir.join("cube_b.CMDL"));
+
+    let e = load(&LoadRequest::new(&ancs))
+        .err()
+        .expect("two models: no guess");
+    assert_eq!(MissingPart::find(&e).map(|m| m.part), Some(Part::Model));
+    assert!(format!("{e:#}").contains("0xC0000001.CMDL"), "{e:#}");
+    let (model, _) = load(&LoadRequest {
+        model: Some(cube_b.clone()),
+        ..LoadRequest::new(&ancs)
+    })
+    .expect("an explicit model resolves it");
+    assert!(model.assets.skin.is_some());
+    let said = model.sources.join("\n");
+    assert!(said.contains("model: ") && said.contains("cube_b.CMDL (chosen explicitly)"), "{said}");
+    // As a PAK member, and checked to be a CMDL.
+    let pak = spec(&c.join("mp1_fixtures.pak"));
+    let (model, _) = load(&LoadRequest {
+        model: Some(format!("{pak}:0xC0000001")),
+        ..LoadRequest::new(&ancs)
+    })
+    .expect("a model from a PAK");
+    assert!(model.sources.join("\n").contains("0xC0000001.CMDL (chosen explicitly)"));
+    let e = load(&LoadRequest {
+        model: Some(spec(&dir.join("cube.CSKR"))),
+        ..LoadRequest::new(&ancs)
+    })
+    .err()
+    .expect("a CSKR is no model");
+    assert!(format!("{e:#}").contains("expected a CMDL"), "{e:#}");
+    // Only a character has a model to replace.
+    let e = load(&LoadRequest {
+        model: Some(cube_b.clone()),
+        ..LoadRequest::new(&spec(&dir.join("cube_a.CMDL")))
+    })
+    .err()
+    .expect("--model on a CMDL");
+    assert!(format!("{e:#}").contains("not a character"), "{e:#}");
+
+    // The command line names the flag, which exists on render and export.
+    let out = spec(&dir.join("shot.png"));
+    let Some((ok, _, stderr)) = run_tevscope(&["render", &ancs, "--size", "32x32", "-o", &out])
+    else {
+        return;
+    };
+    assert!(!ok);
+    assert!(stderr.contains("name one with --model"), "{stderr}");
+    let (ok, stdout, stderr) =
+        run_tevscope(&["render", &ancs, "--model", &cube_b, "--size", "32x32", "-o", &out])
+            .expect("adapter");
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("cube_b.CMDL (chosen explicitly)"), "{stdout}");
+    assert!(dir.join("shot.png").is_file());
+    let glb = spec(&dir.join("cube.glb"));
+    let (ok, _, stderr) = run_tevscope(&["export", &ancs, "-o", &glb]).expect("adapter");
+    assert!(!ok && stderr.contains("name one with --model"), "{stderr}");
+    let (ok, stdout, stderr) =
+        run_tevscope(&["export", &ancs, "--model", &cube_b, "-o", &glb]).expect("adapter");
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("wrote"), "{stdout}");
+    assert!(dir.join("cube.glb").is_file());
 }

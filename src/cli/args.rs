@@ -94,6 +94,9 @@ pub enum Command {
         /// Pose the nodes at this time of the (first) animation instead of the bind pose.
         #[arg(long)]
         time: Option<f32>,
+        /// A CMDL (file or `PAK:ID`) instead of the model the character names.
+        #[arg(long)]
+        model: Option<String>,
         /// A CSKR (file or `PAK:ID`) instead of the one the character names.
         #[arg(long)]
         skin: Option<String>,
@@ -194,6 +197,10 @@ pub enum Command {
 pub struct ViewArgs {
     /// A CMDL, ANCS, TXTR, MREA, PAK or `PAK:ID` to open.
     pub file: Option<String>,
+    /// A CMDL (file or `PAK:ID`) instead of the model the character FILE names (the
+    /// References' Model field).
+    #[arg(long, requires = "file")]
+    pub model: Option<String>,
     /// Run these UI actions (a JSON array, see README) in the window, then exit; any
     /// failing step exits non-zero naming the step.
     #[arg(long)]
@@ -232,6 +239,9 @@ pub struct RenderArgs {
     /// Animation: an ANIM file or `PAK:ID`, or an animation name of the character.
     #[arg(long)]
     pub anim: Option<String>,
+    /// A CMDL (file or `PAK:ID`) instead of the model the character names.
+    #[arg(long)]
+    pub model: Option<String>,
     /// A CSKR (file or `PAK:ID`) instead of the one the character names.
     #[arg(long)]
     pub skin: Option<String>,
@@ -292,6 +302,25 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// `--model` names a character's model on render, export and view (the viewer needs
+    /// the character it is for); `uvanim --model` stays a matrix.
+    #[test]
+    fn model_flag_on_render_export_and_view() {
+        let model = |args: &[&str]| match Cli::try_parse_from(args).map(|c| c.command) {
+            Ok(Some(Command::Render(r))) => r.model,
+            Ok(Some(Command::Export { model, .. })) => model,
+            Ok(Some(Command::View(v))) => v.model,
+            Ok(Some(Command::Uvanim { model, .. })) => model,
+            other => panic!("{other:?}"),
+        };
+        let some = Some("m.CMDL".to_owned());
+        assert_eq!(model(&["t", "render", "c.ANCS", "--model", "m.CMDL", "-o", "o.png"]), some);
+        assert_eq!(model(&["t", "export", "c.ANCS", "--model", "m.CMDL", "-o", "o.glb"]), some);
+        assert_eq!(model(&["t", "view", "c.ANCS", "--model", "m.CMDL"]), some);
+        assert_eq!(model(&["t", "uvanim", "a.CMDL", "--model", "1,2"]), Some("1,2".to_owned()));
+        assert!(Cli::try_parse_from(["t", "view", "--model", "m.CMDL"]).is_err());
     }
 
     #[test]

@@ -18,6 +18,8 @@ pub struct ExportRequest<'a> {
     pub anim: Option<&'a str>,
     pub set: usize,
     pub time: Option<f32>,
+    /// A CMDL instead of the model a character names.
+    pub model: Option<&'a str>,
     pub skin: Option<&'a str>,
     pub skeleton: Option<&'a str>,
     /// Folders searched for textures before the input's own.
@@ -40,6 +42,7 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
     let all = req.anim.is_none_or(|a| a.eq_ignore_ascii_case("all"));
     let (model, mut warnings) = load(&LoadRequest {
         file: req.file.to_owned(),
+        model: req.model.map(str::to_owned),
         skin: req.skin.map(str::to_owned),
         skeleton: req.skeleton.map(str::to_owned),
         anim: if all {

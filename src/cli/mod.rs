@@ -57,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     let Some(command) = cli.command else {
         return view(args::ViewArgs {
             file: None,
+            model: None,
             script: None,
             screenshot_window: None,
             size: None,
@@ -82,6 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             anim,
             set,
             time,
+            model,
             skin,
             skeleton,
             texture_dir,
@@ -94,13 +96,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 anim: anim.as_deref(),
                 set,
                 time,
+                model: model.as_deref(),
                 skin: skin.as_deref(),
                 skeleton: skeleton.as_deref(),
                 texture_dirs: texture_dir,
                 game: game(g),
             },
             json,
-        )?,
+        )
+        .map_err(with_part_flag)?,
         Command::Pose {
             anim,
             skeleton,
@@ -197,6 +201,7 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
     } else {
         crate::ui::ViewerOptions::with_file_or_demo(args.file, &demo)
     };
+    options.references.model = args.model.unwrap_or_default();
     if let Some(size) = &args.size {
         (options.width, options.height) = args::parse_size(size)?;
         options.size_given = true;
@@ -360,6 +365,21 @@ impl OpenModel {
     }
 }
 
+/// A character's part not found: the message with the flag that gives it (the library
+/// names no flags).
+fn with_part_flag(e: anyhow::Error) -> anyhow::Error {
+    use crate::load::{MissingPart, Part};
+    let flag = MissingPart::find(&e).map(|m| match m.part {
+        Part::Model => "--model",
+        Part::Skin => "--skin",
+        Part::Skeleton => "--skeleton",
+    });
+    match flag {
+        Some(flag) => anyhow::anyhow!("{e:#}; name one with {flag}"),
+        None => e,
+    }
+}
+
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
@@ -372,6 +392,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             height,
             time: args.time,
             anim: args.anim.clone(),
+            model: args.model.clone(),
             skin: args.skin.clone(),
             skeleton: args.skeleton.clone(),
             texture_dirs: args.texture_dir.clone(),
@@ -388,7 +409,10 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
             exact_blend: args.exact_blend,
             ..render::RenderRequest::new(args.file.clone(), args.output.clone())
         };
-        return render::render_model(&request);
+        return render::render_model(&request).map_err(with_part_flag);
+    }
+    if args.model.is_some() || args.skin.is_some() || args.skeleton.is_some() {
+        bail!("--model, --skin and --skeleton are for whole models, not --preview quad");
     }
     let model = open_model(&args.file)?;
     let index = args.material.unwrap_or(0);

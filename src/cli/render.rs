@@ -29,7 +29,9 @@ pub struct RenderRequest {
     pub time: f32,
     /// An ANIM file / `PAK:ID`, or a character animation's name or index.
     pub anim: Option<String>,
-    /// CSKR and CINF for a loose CMDL (`--skin`, `--skeleton`).
+    /// A CMDL instead of the model a character names (`--model`).
+    pub model: Option<String>,
+    /// CSKR and CINF instead of a character's, or for a loose CMDL (`--skin`, `--skeleton`).
     pub skin: Option<String>,
     pub skeleton: Option<String>,
     /// Folders searched for textures before the input's own (`--texture-dir`).
@@ -58,6 +60,7 @@ impl RenderRequest {
             height: 512,
             time: 0.0,
             anim: None,
+            model: None,
             skin: None,
             skeleton: None,
             texture_dirs: Vec::new(),
@@ -78,6 +81,7 @@ type Built = (Scene, String, Vec<String>, Vec<String>);
 fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
     let (model, mut warnings) = load(&LoadRequest {
         file: req.file.clone(),
+        model: req.model.clone(),
         skin: req.skin.clone(),
         skeleton: req.skeleton.clone(),
         anim: req.anim.clone(),

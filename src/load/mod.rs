@@ -11,5 +11,5 @@ pub use area::{
     LightSource, area_light_layers, is_light_file, load_lights, read_light_file, scene_lights,
 };
 pub use cpu::{ModelAssets, SkinAssets, cpu_material_set, decode_texture};
-pub use model::{LoadRequest, LoadedModel, load, load_model};
+pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

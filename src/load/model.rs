@@ -43,6 +43,8 @@ pub struct LoadedModel {
 pub struct LoadRequest {
     /// `FILE`, `PAK:ID` or `PAK:name` (see [`source`]).
     pub file: String,
+    /// A CMDL to draw instead of the model a character names.
+    pub model: Option<String>,
     /// A CSKR to use instead of the character's (or to skin a bare CMDL).
     pub skin: Option<String>,
     /// A CINF to use instead of the character's (or for a bare CMDL).
@@ -60,6 +62,48 @@ impl LoadRequest {
             file: file.to_owned(),
             ..Self::default()
         }
+    }
+}
+
+/// A part a character refers to, which the caller may also give explicitly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Model,
+    Skin,
+    Skeleton,
+}
+
+impl Part {
+    /// Its name in messages (`model`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Model => "model",
+            Part::Skin => "skin",
+            Part::Skeleton => "skeleton",
+        }
+    }
+}
+
+/// A part of a character found neither by asset ID, by name nor as the only file of its
+/// type. The edges say how to give it (`--model`, the viewer's References).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{} 0x{id:08X}.{fourcc} not found in {place} (looked for 0x{id:08X}.{fourcc} and \
+     {id:08X}.{fourcc}, then a single {fourcc} beside the input)",
+    part.name()
+)]
+pub struct MissingPart {
+    pub part: Part,
+    pub id: u64,
+    pub fourcc: String,
+    /// Where the lookups went ([`Resolver::describe`]).
+    pub place: String,
+}
+
+impl MissingPart {
+    /// The missing part behind `e`, if that is why it failed.
+    pub fn find(e: &anyhow::Error) -> Option<&MissingPart> {
+        e.chain().find_map(|c| c.downcast_ref::<MissingPart>())
     }
 }
 
@@ -84,17 +128,22 @@ impl Found {
     }
 }
 
-/// Finds what a character refers to: by asset ID, else by `name` (a file or PAK name), else
-/// — for the parts a character has one of — the only file of that type beside the input.
-/// Records the choice in `sources`.
+/// Finds what a character refers to: the explicitly `given` file or `PAK:ID`, else by asset
+/// ID, else by `name` (a file or PAK name), else — for the parts a character has one of —
+/// the only file of that type beside the input. Records the choice in `sources`.
 fn find_part(
     resolver: &dyn Resolver,
+    given: Option<&str>,
     id: u64,
     fourcc: &[u8; 4],
-    what: &str,
+    part: Part,
     name: Option<&str>,
     sources: &mut Vec<String>,
 ) -> Result<Resource> {
+    let what = part.name();
+    if let Some(spec) = given {
+        return open_given(spec, fourcc, what, sources);
+    }
     let t = String::from_utf8_lossy(fourcc).into_owned();
     let mut found = resolver.find(id, Some(*fourcc))?.map(|r| (r, Found::ById));
     if found.is_none()
@@ -109,12 +158,11 @@ fn find_part(
             .only_of_type(*fourcc)?
             .map(|r| (r, Found::OnlyOfType));
     }
-    let (r, how) = found.ok_or_else(|| {
-        anyhow!(
-            "{what} 0x{id:08X}.{t} not found in {} (looked for 0x{id:08X}.{t} and {id:08X}.{t}, \
-             then a single {t} beside the input; name one with --{what})",
-            resolver.describe()
-        )
+    let (r, how) = found.ok_or_else(|| MissingPart {
+        part,
+        id,
+        fourcc: t.clone(),
+        place: resolver.describe(),
     })?;
     sources.push(format!(
         "{what} 0x{id:08X}.{t}: {} ({})",
@@ -204,6 +252,7 @@ pub fn load_model(
 ) -> Result<(LoadedModel, Vec<String>)> {
     load(&LoadRequest {
         file: file.to_owned(),
+        model: None,
         skin: skin.map(str::to_owned),
         skeleton: skeleton.map(str::to_owned),
         anim: anim.map(str::to_owned),
@@ -240,34 +289,31 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
         let name = Some(character.name.as_str());
         let model = find_part(
             &*resolver,
+            req.model.as_deref(),
             character.model_id.into(),
             b"CMDL",
-            "model",
+            Part::Model,
             name,
             &mut sources,
         )?;
-        let cskr = match &req.skin {
-            Some(s) => open_given(s, b"CSKR", "skin", &mut sources)?,
-            None => find_part(
-                &*resolver,
-                character.skin_id.into(),
-                b"CSKR",
-                "skin",
-                name,
-                &mut sources,
-            )?,
-        };
-        let cinf = match &req.skeleton {
-            Some(s) => open_given(s, b"CINF", "skeleton", &mut sources)?,
-            None => find_part(
-                &*resolver,
-                character.skeleton_id.into(),
-                b"CINF",
-                "skeleton",
-                name,
-                &mut sources,
-            )?,
-        };
+        let cskr = find_part(
+            &*resolver,
+            req.skin.as_deref(),
+            character.skin_id.into(),
+            b"CSKR",
+            Part::Skin,
+            name,
+            &mut sources,
+        )?;
+        let cinf = find_part(
+            &*resolver,
+            req.skeleton.as_deref(),
+            character.skeleton_id.into(),
+            b"CINF",
+            Part::Skeleton,
+            name,
+            &mut sources,
+        )?;
         let cmdl = Cmdl::parse(&model.bytes, &model.label)?;
         let cskr = Cskr::parse(&cskr.bytes, &cskr.label, game)?;
         let skeleton = Skeleton::from_cinf(&Cinf::parse(&cinf.bytes, &cinf.label, game)?)?;
@@ -347,9 +393,10 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
         .bytes
         .starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
     if input.is(b"MREA") || (input.fourcc.is_none() && area_magic) {
-        if req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some() {
+        if req.model.is_some() || req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some()
+        {
             bail!(
-                "{}: an area has no skin, skeleton or animation",
+                "{}: an area has no character model, skin, skeleton or animation to replace",
                 input.label
             );
         }
@@ -384,6 +431,12 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             "{}: expected a CMDL, an ANCS or an MREA, not a {}",
             input.label,
             String::from_utf8_lossy(&input.fourcc.unwrap_or(*b"????"))
+        );
+    }
+    if req.model.is_some() {
+        bail!(
+            "{}: a model to draw instead is given, but this is a CMDL, not a character",
+            input.label
         );
     }
     let cmdl = Cmdl::parse(&input.bytes, &input.label)?;

@@ -70,6 +70,8 @@ pub struct AnimationInfo {
 pub struct References {
     /// A folder searched for textures first.
     pub texture_dir: String,
+    /// A CMDL file or `PAK:ID` drawn instead of a character's model.
+    pub model: String,
     /// A CSKR file or `PAK:ID`.
     pub skin: String,
     /// A CINF file or `PAK:ID`.
@@ -82,6 +84,7 @@ impl References {
     fn request(&self, spec: &str) -> crate::load::LoadRequest {
         let given = |s: &str| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
         crate::load::LoadRequest {
+            model: given(&self.model),
             skin: given(&self.skin),
             skeleton: given(&self.skeleton),
             anim: given(&self.anim),
@@ -95,6 +98,15 @@ impl References {
 
     pub fn is_empty(&self) -> bool {
         *self == Self::default()
+    }
+
+    /// Forgets the choices that name one file's parts (model, skin, skeleton, animation);
+    /// the texture folder, a place to search, stays.
+    pub fn clear_parts(&mut self) {
+        *self = Self {
+            texture_dir: std::mem::take(&mut self.texture_dir),
+            ..Self::default()
+        };
     }
 }
 

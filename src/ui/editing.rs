@@ -81,7 +81,7 @@ impl AppState {
             return;
         };
         let (tx, rx) = mpsc::channel();
-        let references = self.references.clone();
+        let references = self.references_for(&spec);
         let worker_spec = spec.clone();
         let spawned = std::thread::Builder::new()
             .name("tevscope-open".into())

@@ -45,6 +45,8 @@ pub struct ViewerOptions {
     pub script: Option<Vec<script::Action>>,
     /// How long one script step may take.
     pub step_timeout: std::time::Duration,
+    /// The References the first file opens with (`tevscope view FILE --model M`).
+    pub references: document::References,
 }
 
 impl Default for ViewerOptions {
@@ -57,6 +59,7 @@ impl Default for ViewerOptions {
             size_given: false,
             script: None,
             step_timeout: std::time::Duration::from_secs(120),
+            references: Default::default(),
         }
     }
 }

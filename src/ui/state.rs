@@ -149,7 +149,18 @@ pub struct Opened {
 impl Opened {
     /// Reads and parses `spec` (no GPU; runs on any thread).
     pub fn load(spec: &str, references: &super::document::References) -> Self {
-        let doc = Document::open_with(spec, references).map_err(|e| format!("{e:#}"));
+        let doc = Document::open_with(spec, references).map_err(|e| {
+            use crate::load::{MissingPart, Part};
+            let field = MissingPart::find(&e).map(|m| match m.part {
+                Part::Model => "Model",
+                Part::Skin => "Skin",
+                Part::Skeleton => "Skeleton",
+            });
+            match field {
+                Some(field) => format!("{e:#}; name one under References → {field} and Reopen"),
+                None => format!("{e:#}"),
+            }
+        });
         let editor = match &doc {
             Ok(d) if matches!(d.content, Content::Model { .. }) => {
                 // Characters are shown, not edited; a loose file is edited only when it
@@ -268,6 +279,9 @@ pub struct AppState {
     pub open_text: String,
     /// Explicit choices for what opened models refer to.
     pub references: super::document::References,
+    /// The file last opened (or tried) with `references`: they name its parts, so opening
+    /// another file clears them ([`AppState::references_for`]).
+    pub references_spec: Option<String>,
     pub screenshot_path: String,
     pub screenshot_transparent: bool,
     /// File → Export: the glTF path, and whether only the playing animation goes in.
@@ -368,6 +382,7 @@ impl AppState {
             thumbnails: None,
             open_text: String::new(),
             references: Default::default(),
+            references_spec: None,
             screenshot_path: String::new(),
             screenshot_transparent: false,
             export_path: String::new(),
@@ -607,9 +622,21 @@ impl AppState {
     /// `load_error`. The app opens on a worker instead ([`AppState::start_open`]).
     pub fn open(&mut self, spec: &str) {
         if let Some(spec) = self.resolve_open(spec) {
-            let opened = Opened::load(&spec, &self.references);
+            let references = self.references_for(&spec);
+            let opened = Opened::load(&spec, &references);
             self.finish_open(&spec, opened);
         }
+    }
+
+    /// The References to open `spec` with: kept while the same file is reopened (or for
+    /// the first file, e.g. `view FILE --model M`), cleared when another file opens — a
+    /// skin or model chosen for one character is no part of the next file.
+    pub(crate) fn references_for(&mut self, spec: &str) -> super::document::References {
+        if self.references_spec.as_deref().is_some_and(|s| s != spec) {
+            self.references.clear_parts();
+        }
+        self.references_spec = Some(spec.to_owned());
+        self.references.clone()
     }
 
     /// The spec to load for `spec`: itself, or for a whole PAK (expanded in the browser)

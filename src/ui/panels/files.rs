@@ -152,10 +152,12 @@ fn references(ui: &mut Ui, state: &mut AppState) {
     };
     egui::CollapsingHeader::new(header)
         .id_salt("references")
+        .default_open(!state.references.is_empty())
         .show(ui, |ui| {
             let r = &mut state.references;
             for (label, value, hint) in [
                 ("Textures", &mut r.texture_dir, "folder searched first"),
+                ("Model", &mut r.model, "CMDL file or PAK:ID"),
                 ("Skin", &mut r.skin, "CSKR file or PAK:ID"),
                 ("Skeleton", &mut r.skeleton, "CINF file or PAK:ID"),
                 ("Animation", &mut r.anim, "name, ANIM file or PAK:ID"),
@@ -170,7 +172,12 @@ fn references(ui: &mut Ui, state: &mut AppState) {
                 });
             }
             ui.horizontal(|ui| {
-                let open = state.doc.as_ref().map(|d| d.spec.clone());
+                // The file they were last tried with: also one that failed to open (a
+                // character whose model is not found).
+                let open = state
+                    .references_spec
+                    .clone()
+                    .or_else(|| state.doc.as_ref().map(|d| d.spec.clone()));
                 if ui
                     .add_enabled(open.is_some(), egui::Button::new("Reopen with these"))
                     .clicked()

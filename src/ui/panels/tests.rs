@@ -76,6 +76,71 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     run_frame(&mut state);
 }
 
+/// The References name one file's parts: they are used when it opens (a character's model
+/// and skin given explicitly) and when it is reopened, and cleared when another file opens —
+/// a room opened after a character with a chosen skin opens, not "an area has no skin".
+#[test]
+fn references_apply_to_their_file_and_clear_when_another_opens() {
+    let mut state = AppState::new(std::env::temp_dir());
+    state.references.texture_dir = std::env::temp_dir().display().to_string();
+    state.references.model = demo_spec("worm");
+    state.references.skin = demo_spec("worm_skin");
+    state.open(&demo_spec("worm_character"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    let sources = state.doc.as_ref().unwrap().sources.join("\n");
+    for part in ["model: ", "skin: "] {
+        assert!(
+            sources
+                .lines()
+                .any(|l| l.starts_with(part) && l.ends_with("(chosen explicitly)")),
+            "{part}{sources}"
+        );
+    }
+    // Reopening the same file keeps them.
+    state.open(&demo_spec("worm_character"));
+    assert_eq!(state.references.model, demo_spec("worm"));
+    state.references.anim = "0".into();
+    state.references.skeleton = demo_spec("worm_skeleton");
+    // Another file clears every part (the texture folder, a place to search, stays).
+    state.open(&demo_spec("room"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(state.doc.as_ref().unwrap().is_room());
+    let cleared = crate::ui::document::References {
+        texture_dir: std::env::temp_dir().display().to_string(),
+        ..Default::default()
+    };
+    assert_eq!(state.references, cleared);
+    // A character whose model is ambiguous fails naming the field, and "Reopen with these"
+    // opens it (not the room still shown) with the model chosen there.
+    let Some(c) = crate::testing::conformance_dir() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("tevscope-refs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (from, to) in [
+        ("mp1_cube.ANCS", "cube.ANCS"),
+        ("mp1_cube_skinned.CMDL", "cube_a.CMDL"),
+        ("mp1_cube_skinned.CMDL", "cube_b.CMDL"),
+        ("mp1_cube.CSKR", "cube.CSKR"),
+        ("mp1_skeleton.CINF", "cube.CINF"),
+    ] {
+        std::fs::copy(c.join(from), dir.join(to)).unwrap();
+    }
+    let ancs = dir.join("cube.ANCS").display().to_string();
+    state.open(&ancs);
+    let error = state.load_error.clone().expect("two CMDLs: no guess");
+    assert!(error.contains("References → Model"), "{error}");
+    assert!(!error.contains("--model"), "{error}");
+    assert!(state.doc.as_ref().unwrap().is_room());
+    assert_eq!(state.references_spec.as_deref(), Some(ancs.as_str()));
+    state.references.model = dir.join("cube_b.CMDL").display().to_string();
+    state.open(&ancs);
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    let sources = state.doc.as_ref().unwrap().sources.join("\n");
+    assert!(sources.contains("cube_b.CMDL (chosen explicitly)"), "{sources}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn empty_state_draws_a_frame() {
     let mut state = AppState::new(std::env::temp_dir());
