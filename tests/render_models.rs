@@ -133,7 +133,10 @@ fn written_images_are_opaque_with_the_drawn_rgb() {
             .iter()
             .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
             .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("cmdl")))
+            .filter(|p| {
+                p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
+            })
             .collect();
         files.sort();
         assert!(files.len() >= 6, "{files:?}");
@@ -163,7 +166,10 @@ fn written_images_are_opaque_with_the_drawn_rgb() {
             .zip(drawn.pixels.chunks(4))
             .filter(|(a, b)| a[..3] != b[..3])
             .count();
-        assert_eq!(rgb_changed, 0, "{spec}: RGB changed ({game_alpha} game-alpha pixels)");
+        assert_eq!(
+            rgb_changed, 0,
+            "{spec}: RGB changed ({game_alpha} game-alpha pixels)"
+        );
         // A transparent background keeps the drawn alpha where no surface wrote depth (0
         // where nothing is drawn), RGB as drawn.
         let clear = scene.render_to_image(&ctx, w, h, true).expect(spec);
@@ -172,7 +178,10 @@ fn written_images_are_opaque_with_the_drawn_rgb() {
             .expect(spec);
         let drawn = target.read_rgba(&ctx).expect("readback");
         for (a, b) in clear.pixels.chunks(4).zip(drawn.pixels.chunks(4)) {
-            assert!(a[..3] == b[..3] && (a[3] == b[3] || a[3] == 255), "{spec}: {a:?} {b:?}");
+            assert!(
+                a[..3] == b[..3] && (a[3] == b[3] || a[3] == 255),
+                "{spec}: {a:?} {b:?}"
+            );
         }
         transparent_total += clear.pixels.chunks(4).filter(|p| p[3] == 0).count();
     }

@@ -219,7 +219,10 @@ fn an_explicit_model_replaces_the_characters() {
     .expect("an explicit model resolves it");
     assert!(model.assets.skin.is_some());
     let said = model.sources.join("\n");
-    assert!(said.contains("model: ") && said.contains("cube_b.CMDL (chosen explicitly)"), "{said}");
+    assert!(
+        said.contains("model: ") && said.contains("cube_b.CMDL (chosen explicitly)"),
+        "{said}"
+    );
     // As a PAK member, and checked to be a CMDL.
     let pak = spec(&c.join("mp1_fixtures.pak"));
     let (model, _) = load(&LoadRequest {
@@ -227,7 +230,12 @@ fn an_explicit_model_replaces_the_characters() {
         ..LoadRequest::new(&ancs)
     })
     .expect("a model from a PAK");
-    assert!(model.sources.join("\n").contains("0xC0000001.CMDL (chosen explicitly)"));
+    assert!(
+        model
+            .sources
+            .join("\n")
+            .contains("0xC0000001.CMDL (chosen explicitly)")
+    );
     let e = load(&LoadRequest {
         model: Some(spec(&dir.join("cube.CSKR"))),
         ..LoadRequest::new(&ancs)
@@ -252,11 +260,15 @@ fn an_explicit_model_replaces_the_characters() {
     };
     assert!(!ok);
     assert!(stderr.contains("name one with --model"), "{stderr}");
-    let (ok, stdout, stderr) =
-        run_tevscope(&["render", &ancs, "--model", &cube_b, "--size", "32x32", "-o", &out])
-            .expect("adapter");
+    let (ok, stdout, stderr) = run_tevscope(&[
+        "render", &ancs, "--model", &cube_b, "--size", "32x32", "-o", &out,
+    ])
+    .expect("adapter");
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("cube_b.CMDL (chosen explicitly)"), "{stdout}");
+    assert!(
+        stdout.contains("cube_b.CMDL (chosen explicitly)"),
+        "{stdout}"
+    );
     assert!(dir.join("shot.png").is_file());
     let glb = spec(&dir.join("cube.glb"));
     let (ok, _, stderr) = run_tevscope(&["export", &ancs, "-o", &glb]).expect("adapter");

@@ -200,10 +200,20 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
     assert_eq!(&bytes[1..4], b"PNG");
     let decoded = tevscope::image::RgbaImage::decode_png(&bytes).expect("decodes");
     assert_eq!((decoded.width, decoded.height), (32, 32));
-    assert_eq!(decoded.pixels, image.pixels, "the PNG is the image returned");
+    assert_eq!(
+        decoded.pixels, image.pixels,
+        "the PNG is the image returned"
+    );
     let target = viewport.read(&ctx).expect("readback");
-    assert!(target.pixels.chunks(4).any(|p| p[3] != 255), "the game's alpha");
-    assert_eq!(decoded.pixels, opaque(&target).pixels, "the exact target, opaque");
+    assert!(
+        target.pixels.chunks(4).any(|p| p[3] != 255),
+        "the game's alpha"
+    );
+    assert_eq!(
+        decoded.pixels,
+        opaque(&target).pixels,
+        "the exact target, opaque"
+    );
     // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.
     let edit = state.edit.as_mut().expect("material");
     let before = edit.program.clone();

@@ -353,7 +353,10 @@ fn a_view_screenshot_is_rendered_at_the_asked_size() {
     for i in 0..3 {
         let frame = png(run, &format!("turn_{i:03}.png"));
         assert_eq!((frame.width, frame.height), (64, 48), "turntable frame {i}");
-        assert!(frame.pixels.chunks_exact(4).all(|p| p[3] == 255), "turntable frame {i}");
+        assert!(
+            frame.pixels.chunks_exact(4).all(|p| p[3] == 255),
+            "turntable frame {i}"
+        );
     }
     assert_ne!(
         png(run, "turn_000.png").pixels,

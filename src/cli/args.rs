@@ -316,10 +316,19 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let some = Some("m.CMDL".to_owned());
-        assert_eq!(model(&["t", "render", "c.ANCS", "--model", "m.CMDL", "-o", "o.png"]), some);
-        assert_eq!(model(&["t", "export", "c.ANCS", "--model", "m.CMDL", "-o", "o.glb"]), some);
+        assert_eq!(
+            model(&["t", "render", "c.ANCS", "--model", "m.CMDL", "-o", "o.png"]),
+            some
+        );
+        assert_eq!(
+            model(&["t", "export", "c.ANCS", "--model", "m.CMDL", "-o", "o.glb"]),
+            some
+        );
         assert_eq!(model(&["t", "view", "c.ANCS", "--model", "m.CMDL"]), some);
-        assert_eq!(model(&["t", "uvanim", "a.CMDL", "--model", "1,2"]), Some("1,2".to_owned()));
+        assert_eq!(
+            model(&["t", "uvanim", "a.CMDL", "--model", "1,2"]),
+            Some("1,2".to_owned())
+        );
         assert!(Cli::try_parse_from(["t", "view", "--model", "m.CMDL"]).is_err());
     }
 

@@ -137,7 +137,10 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     state.open(&ancs);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     let sources = state.doc.as_ref().unwrap().sources.join("\n");
-    assert!(sources.contains("cube_b.CMDL (chosen explicitly)"), "{sources}");
+    assert!(
+        sources.contains("cube_b.CMDL (chosen explicitly)"),
+        "{sources}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 
