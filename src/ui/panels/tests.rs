@@ -81,8 +81,11 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
 /// a room opened after a character with a chosen skin opens, not "an area has no skin".
 #[test]
 fn references_apply_to_their_file_and_clear_when_another_opens() {
+    let base = std::env::temp_dir().join(format!("tevscope-refs-{}", std::process::id()));
+    let textures = base.join("textures");
+    std::fs::create_dir_all(&textures).unwrap();
     let mut state = AppState::new(std::env::temp_dir());
-    state.references.texture_dir = std::env::temp_dir().display().to_string();
+    state.references.texture_dir = textures.display().to_string();
     state.references.model = demo_spec("worm");
     state.references.skin = demo_spec("worm_skin");
     state.open(&demo_spec("worm_character"));
@@ -106,16 +109,17 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert!(state.doc.as_ref().unwrap().is_room());
     let cleared = crate::ui::document::References {
-        texture_dir: std::env::temp_dir().display().to_string(),
+        texture_dir: textures.display().to_string(),
         ..Default::default()
     };
     assert_eq!(state.references, cleared);
     // A character whose model is ambiguous fails naming the field, and "Reopen with these"
     // opens it (not the room still shown) with the model chosen there.
     let Some(c) = crate::testing::conformance_dir() else {
+        std::fs::remove_dir_all(&base).ok();
         return;
     };
-    let dir = std::env::temp_dir().join(format!("tevscope-refs-{}", std::process::id()));
+    let dir = base.join("cube");
     std::fs::create_dir_all(&dir).unwrap();
     for (from, to) in [
         ("mp1_cube.ANCS", "cube.ANCS"),
@@ -141,7 +145,7 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
         sources.contains("cube_b.CMDL (chosen explicitly)"),
         "{sources}"
     );
-    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&base).ok();
 }
 
 #[test]
