@@ -131,13 +131,28 @@ impl RgbaImage {
 
     /// The image encoded as an 8-bit RGBA PNG.
     pub fn encode_png(&self) -> Result<Vec<u8>, ImageError> {
+        self.encode(png::ColorType::Rgba, &self.pixels)
+    }
+
+    /// The colour channels alone as an 8-bit RGB PNG (alpha dropped, colour kept exactly):
+    /// for readers that would premultiply a straight alpha the image does not use.
+    pub fn encode_rgb_png(&self) -> Result<Vec<u8>, ImageError> {
+        let rgb: Vec<u8> = self
+            .pixels
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        self.encode(png::ColorType::Rgb, &rgb)
+    }
+
+    fn encode(&self, color: png::ColorType, data: &[u8]) -> Result<Vec<u8>, ImageError> {
         let mut out = Vec::new();
         {
             let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
-            encoder.set_color(png::ColorType::Rgba);
+            encoder.set_color(color);
             encoder.set_depth(png::BitDepth::Eight);
             let mut writer = encoder.write_header()?;
-            writer.write_image_data(&self.pixels)?;
+            writer.write_image_data(data)?;
             writer.finish()?;
         }
         Ok(out)
@@ -220,6 +235,20 @@ mod tests {
         let back = RgbaImage::decode_png(&png).unwrap();
         assert_eq!(back, img);
         assert_eq!(back.pixel(4, 2), [160, 140, 7, 251]);
+    }
+
+    #[test]
+    fn rgb_png_drops_alpha_and_keeps_colour() {
+        let img = RgbaImage::from_fn(3, 2, |x, y| [x as u8 * 90, y as u8 * 100, 5, x as u8]);
+        let png = img.encode_rgb_png().unwrap();
+        let info = png::Decoder::new(Cursor::new(&png)).read_info().unwrap();
+        assert_eq!(info.info().color_type, png::ColorType::Rgb);
+        let back = RgbaImage::decode_png(&png).unwrap();
+        let opaque = RgbaImage::from_fn(3, 2, |x, y| {
+            let [r, g, b, _] = img.pixel(x, y);
+            [r, g, b, 255]
+        });
+        assert_eq!(back, opaque);
     }
 
     #[test]

@@ -16,7 +16,10 @@
 //!   tevscope's shortest-path default), at `key frame × interval`. When a clip lasts
 //!   longer than its last key, one closing key at the clip's duration holds what tevscope
 //!   plays there (format 0 interpolates towards frame 0, format 2 holds the last key), so
-//!   durations match.
+//!   durations match. Every clip keys rotation, translation and scale of every joint; a
+//!   component the clip has no track for holds the bind value (two keys spanning the
+//!   clip), as tevscope plays it, so importers that keep the previous clip's values on
+//!   unkeyed joints (Blender) play each clip alone.
 //! - Scale (MP2): Prime's children do not inherit a parent's scale (`formats.md` §7.5),
 //!   glTF's do. When an exported clip or the rest pose scales a bone with children, each
 //!   bone's scale moves to a child node of its own (the skin's joint) and children's
@@ -24,11 +27,14 @@
 //!   between keys a lerp of the products stands in for the product of the lerps.
 //! - Materials: base colour texture = the first colour map a TEV stage reads, factor = the
 //!   konst or colour register the first stage reading one uses, alpha mode from
-//!   punchthrough and blend factors; the full GX material goes into `extras.gx`.
+//!   punchthrough and blend factors; the full GX material goes into `extras.gx`. OPAQUE
+//!   materials read their textures as RGB PNGs (importers premultiply straight alpha, as
+//!   Blender does, which blackens the colour CMPR keeps under alpha 0); blended and masked
+//!   ones read RGBA PNGs, so a texture both kinds use is written twice.
 //!   `doubleSided` is false: Prime culls back faces on every surface. A lightmapped material
 //!   (flag 0x800) names its lightmap (texture 0) in `extras.lightmap` instead.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::f32::consts::FRAC_PI_2;
 
 use ::gltf::json;
@@ -67,7 +73,7 @@ pub struct AnimationExport {
     pub name: String,
     /// Seconds (the last key time written).
     pub duration: f32,
-    /// Key times per sampler.
+    /// Key times of the samplers following the clip (held values have two).
     pub keys: usize,
     pub channels: usize,
     /// Keys the source clip stores per channel.
@@ -117,11 +123,15 @@ impl Layout {
     }
 }
 
+/// Float accessors by content: component count, bounded, bits.
+type SharedKey = (usize, bool, Vec<u32>);
+
 struct Builder {
     root: json::Root,
     bin: Vec<u8>,
     buffer: json::Index<json::Buffer>,
     warnings: Vec<String>,
+    shared: HashMap<SharedKey, json::Index<json::Accessor>>,
 }
 
 fn f32_bytes<const N: usize>(values: &[[f32; N]]) -> Vec<u8> {
@@ -168,6 +178,7 @@ impl Builder {
             bin: Vec::new(),
             buffer,
             warnings: Vec::new(),
+            shared: HashMap::new(),
         }
     }
 
@@ -247,6 +258,26 @@ impl Builder {
             bounds,
             target,
         )
+    }
+
+    /// [`Self::floats`] (no target), written once per distinct content: held animation
+    /// values repeat across joints and clips.
+    fn shared_floats<const N: usize>(
+        &mut self,
+        values: &[[f32; N]],
+        bounded: bool,
+    ) -> json::Index<json::Accessor> {
+        let key = (
+            N,
+            bounded,
+            values.iter().flatten().map(|c| c.to_bits()).collect(),
+        );
+        if let Some(&a) = self.shared.get(&key) {
+            return a;
+        }
+        let a = self.floats(values, bounded, None);
+        self.shared.insert(key, a);
+        a
     }
 
     fn finish(mut self) -> (json::Root, Vec<u8>, Vec<String>) {
@@ -341,7 +372,9 @@ pub fn build_gltf(model: &CpuModel, options: &GltfOptions) -> Result<GltfExport,
         None => None,
     };
 
-    // Textures: one PNG image and texture per decoded texture ID the set's slots name.
+    // Textures: one PNG image and texture per decoded texture ID the set's slots name and
+    // per alpha use (`TextureUse`): RGB for OPAQUE materials, RGBA for blended or masked
+    // ones, so a texture both use is written twice.
     let sampler = b.root.push(json::texture::Sampler {
         mag_filter: Some(Valid(json::texture::MagFilter::Linear)),
         min_filter: Some(Valid(json::texture::MinFilter::LinearMipmapLinear)),
@@ -352,26 +385,33 @@ pub fn build_gltf(model: &CpuModel, options: &GltfOptions) -> Result<GltfExport,
         extensions: None,
         extras: None,
     });
-    let mut texture_of: HashMap<u64, json::Index<json::Texture>> = HashMap::new();
-    let slot_ids = set
-        .into_iter()
-        .flat_map(|s| &s.materials)
-        .flat_map(|m| m.textures.iter().filter_map(|t| t.as_ref().ok().copied()));
-    let mut seen = std::collections::HashSet::new();
-    for id in slot_ids {
-        if !seen.insert(id) {
-            continue;
+    let mut uses: Vec<TextureUse> = Vec::new();
+    for m in set.into_iter().flat_map(|s| &s.materials) {
+        let alpha = uses_alpha(m);
+        for id in m.textures.iter().filter_map(|t| t.as_ref().ok().copied()) {
+            if !uses.contains(&(id, alpha)) {
+                uses.push((id, alpha));
+            }
         }
-        let name = asset_id_string(id, id > u64::from(u32::MAX));
+    }
+    let mut texture_of: HashMap<TextureUse, json::Index<json::Texture>> = HashMap::new();
+    let mut missing = HashSet::new();
+    for &(id, alpha) in &uses {
+        let mut name = asset_id_string(id, id > u64::from(u32::MAX));
         let Some(t) = model.textures.get(&id) else {
-            b.warnings
-                .push(format!("texture {name} missing or undecodable; left out"));
+            if missing.insert(id) {
+                b.warnings
+                    .push(format!("texture {name} missing or undecodable; left out"));
+            }
             continue;
         };
         if t.levels.is_empty() {
             continue;
         }
-        let png = super::textures::level_png(t, 0, &format!("texture {name}"))?;
+        let png = super::textures::level_png(t, 0, alpha, &format!("texture {name}"))?;
+        if alpha && uses.contains(&(id, false)) {
+            name.push_str(" alpha");
+        }
         let view = b.view(&png, None);
         let image = b.root.push(json::Image {
             buffer_view: Some(view),
@@ -388,7 +428,7 @@ pub fn build_gltf(model: &CpuModel, options: &GltfOptions) -> Result<GltfExport,
             extensions: None,
             extras: None,
         });
-        texture_of.insert(id, texture);
+        texture_of.insert((id, alpha), texture);
     }
     summary.textures = texture_of.len();
 
@@ -579,8 +619,9 @@ pub fn build_gltf(model: &CpuModel, options: &GltfOptions) -> Result<GltfExport,
                 });
                 scene_nodes.push(node);
             }
+            let bind = Pose::bind(skeleton, &options.pose);
             for (name, clip) in clips {
-                if let Some(a) = animation(&mut b, name, clip, skeleton, options, nodes)? {
+                if let Some(a) = animation(&mut b, name, clip, skeleton, &bind, options, nodes)? {
                     summary.animations.push(a);
                 }
             }
@@ -779,12 +820,13 @@ fn texture_info(
     gx: &GxMaterial,
     stage: &crate::gx::types::TevStage,
     slots: &[Result<u64, String>],
-    texture_of: &HashMap<u64, json::Index<json::Texture>>,
+    texture_of: &HashMap<TextureUse, json::Index<json::Texture>>,
+    alpha: bool,
     uv_sets: usize,
 ) -> Option<Result<json::texture::Info, u32>> {
     let map = usize::from(stage_texture_map(stage)?);
-    let id = slots.get(map)?.as_ref().ok()?;
-    let &index = texture_of.get(id)?;
+    let &id = slots.get(map)?.as_ref().ok()?;
+    let &index = texture_of.get(&(id, alpha))?;
     let uv = stage_texcoord(stage, gx.texgens.len())
         .and_then(|c| gx.texgens.get(usize::from(c)))
         .map(|g| match g.source {
@@ -812,7 +854,7 @@ fn material(
     b: &mut Builder,
     index: usize,
     cpu: &CpuMaterial,
-    texture_of: &HashMap<u64, json::Index<json::Texture>>,
+    texture_of: &HashMap<TextureUse, json::Index<json::Texture>>,
     uv_sets: usize,
 ) -> Result<json::Material, ExportError> {
     let mut m = json::Material {
@@ -831,6 +873,7 @@ fn material(
             return Ok(m);
         }
     };
+    let alpha = uses_alpha(cpu);
     let lightmapped = gx.flags & flags::LIGHTMAP != 0;
     let reads_color = |s: &&crate::gx::types::TevStage| {
         stage_texture_map(s).is_some()
@@ -848,7 +891,7 @@ fn material(
         .filter(reads_color)
         .find(|s| !(lightmapped && stage_texture_map(s) == Some(0)));
     if let Some(stage) = base {
-        match texture_info(gx, stage, &cpu.textures, texture_of, uv_sets) {
+        match texture_info(gx, stage, &cpu.textures, texture_of, alpha, uv_sets) {
             Some(Ok(info)) => m.pbr_metallic_roughness.base_color_texture = Some(info),
             Some(Err(uv)) => warn_uv(b, "colour map", uv),
             None => {}
@@ -859,8 +902,8 @@ fn material(
         .iter()
         .filter(|_| lightmapped)
         .find(|s| stage_texture_map(s) == Some(0))
-        .and_then(
-            |stage| match texture_info(gx, stage, &cpu.textures, texture_of, uv_sets)? {
+        .and_then(|stage| {
+            match texture_info(gx, stage, &cpu.textures, texture_of, alpha, uv_sets)? {
                 Ok(info) => Some(serde_json::json!({
                     "index": info.index.value(),
                     "texCoord": info.tex_coord,
@@ -869,8 +912,8 @@ fn material(
                     warn_uv(b, "lightmap", uv);
                     None
                 }
-            },
-        );
+            }
+        });
     // Base colour factor: the konst or register colour of the first stage that reads one.
     let mut factor = [1.0f32; 4];
     for s in &gx.stages {
@@ -900,23 +943,9 @@ fn material(
     m.pbr_metallic_roughness.base_color_factor = json::material::PbrBaseColorFactor(factor);
     m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
     m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(1.0);
-    // Alpha: punchthrough is an alpha test (MASK at its reference); else any real blend.
-    let test = gx.alpha_test;
-    let blends = match gx.blend.mode {
-        BlendMode::Blend => {
-            !(gx.blend.src == BlendFactor::One && gx.blend.dst == BlendFactor::Zero)
-        }
-        BlendMode::Subtract => true,
-        BlendMode::None | BlendMode::Logic => false,
-    };
-    if gx.flags & flags::PUNCHTHROUGH != 0
-        || matches!(test.comp0, Compare::GEqual | Compare::Greater) && test.comp1 == Compare::Never
-    {
-        m.alpha_mode = Valid(json::material::AlphaMode::Mask);
-        m.alpha_cutoff = Some(json::material::AlphaCutoff(f32::from(test.ref0) / 255.0));
-    } else if blends {
-        m.alpha_mode = Valid(json::material::AlphaMode::Blend);
-    }
+    let (mode, cutoff) = alpha_mode(gx);
+    m.alpha_mode = Valid(mode);
+    m.alpha_cutoff = cutoff.map(json::material::AlphaCutoff);
     m.double_sided = false;
     let mut extras = serde_json::json!({
         "flags": gx.flags,
@@ -928,6 +957,40 @@ fn material(
     }
     m.extras = raw_extras(&extras)?;
     Ok(m)
+}
+
+/// A texture ID and whether the materials reading it keep its alpha.
+type TextureUse = (u64, bool);
+
+/// Whether `m` is blended or masked, so its textures keep their alpha. An OPAQUE
+/// material's are written without it: importers that premultiply straight alpha
+/// (Blender) would blacken the colour CMPR keeps under alpha 0.
+fn uses_alpha(m: &CpuMaterial) -> bool {
+    m.gx.as_ref()
+        .is_ok_and(|gx| alpha_mode(gx).0 != json::material::AlphaMode::Opaque)
+}
+
+/// The glTF alpha mode of a GX material and its MASK cutoff: punchthrough or an alpha test
+/// passing above a reference is MASK at that reference; else any real blend is BLEND.
+fn alpha_mode(gx: &GxMaterial) -> (json::material::AlphaMode, Option<f32>) {
+    use json::material::AlphaMode;
+    let test = gx.alpha_test;
+    let blends = match gx.blend.mode {
+        BlendMode::Blend => {
+            !(gx.blend.src == BlendFactor::One && gx.blend.dst == BlendFactor::Zero)
+        }
+        BlendMode::Subtract => true,
+        BlendMode::None | BlendMode::Logic => false,
+    };
+    if gx.flags & flags::PUNCHTHROUGH != 0
+        || matches!(test.comp0, Compare::GEqual | Compare::Greater) && test.comp1 == Compare::Never
+    {
+        (AlphaMode::Mask, Some(f32::from(test.ref0) / 255.0))
+    } else if blends {
+        (AlphaMode::Blend, None)
+    } else {
+        (AlphaMode::Opaque, None)
+    }
 }
 
 /// Where a bone's transform goes: its node (translation, rotation, and scale unless split)
@@ -1002,12 +1065,44 @@ fn needs_split_scale(skeleton: &Skeleton, clips: &[&Clip], rest: &Pose) -> bool 
         })
 }
 
-/// One clip as a glTF animation (None, with a warning, when it does not fit the skeleton).
+/// A channel component's values over a clip: one per key time, or one held throughout.
+enum Track<T> {
+    Keys(Vec<T>),
+    Held(T),
+}
+
+impl<T> Track<T> {
+    fn map<U>(self, f: impl Fn(T) -> U) -> Track<U> {
+        match self {
+            Track::Keys(v) => Track::Keys(v.into_iter().map(f).collect()),
+            Track::Held(v) => Track::Held(f(v)),
+        }
+    }
+}
+
+/// The output accessor of `track` and whether it follows the clip's key times (a held
+/// value is written `held_keys` times, once per distinct value in the whole file).
+fn track_output<const N: usize>(
+    b: &mut Builder,
+    track: Track<[f32; N]>,
+    held_keys: usize,
+) -> (bool, json::Index<json::Accessor>) {
+    match track {
+        Track::Keys(v) => (true, b.floats(&v, false, None)),
+        Track::Held(v) => (false, b.shared_floats(&vec![v; held_keys], false)),
+    }
+}
+
+/// One clip as a glTF animation (None, with a warning, when it does not fit the skeleton
+/// or drives no bone). Every joint's rotation, translation and scale is keyed: what the
+/// clip has no track for holds its `bind` value (as tevscope plays it), so an importer
+/// that keeps the last value set by the previous clip (Blender) still plays this one alone.
 fn animation(
     b: &mut Builder,
     name: &str,
     clip: &Clip,
     skeleton: &Skeleton,
+    bind: &Pose,
     options: &GltfOptions,
     nodes: BoneNodes,
 ) -> Result<Option<AnimationExport>, ExportError> {
@@ -1020,6 +1115,12 @@ fn animation(
             return Ok(None);
         }
     };
+    let drive = drivers(clip, &binding, skeleton, &options.pose);
+    if drive.iter().flatten().all(Option::is_none) {
+        b.warnings
+            .push(format!("animation {name:?}: no channels; left out"));
+        return Ok(None);
+    }
     let (times, source_of_key) = key_times(clip);
     if source_of_key.len() < clip.key_frames.len() {
         b.warnings.push(format!(
@@ -1029,7 +1130,6 @@ fn animation(
     }
     let closing = times.len() > source_of_key.len();
     let end_sample = closing.then(|| clip.sample(clip.duration, false, options.pose.slerp));
-    let drive = drivers(clip, &binding, skeleton, &options.pose);
     // Values of channel `ci`'s component at every key time (the closing key sampled).
     let rotations = |ci: usize| -> Vec<Quat> {
         let v = clip.channels[ci].rotation.as_deref().unwrap_or_default();
@@ -1056,14 +1156,21 @@ fn animation(
     };
     let n_times: Vec<[f32; 1]> = times.iter().map(|&t| [t]).collect();
     let input = b.floats(&n_times, true, None);
+    // A held value: two keys spanning the clip (one for a one-key clip).
+    let held_times: Vec<[f32; 1]> = match (times.first(), times.last()) {
+        (Some(&first), Some(&last)) if last > first => vec![[first], [last]],
+        _ => vec![[times.first().copied().unwrap_or(0.0)]],
+    };
+    let held_keys = held_times.len();
+    let held_input = b.shared_floats(&held_times, true);
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
-    let mut push = |b: &mut Builder, node, path: Property, output| {
+    let mut push = |node, path: Property, (keyed, output): (bool, json::Index<json::Accessor>)| {
         let sampler = json::Index::new(samplers.len() as u32);
         samplers.push(json::animation::Sampler {
             extensions: None,
             extras: None,
-            input,
+            input: if keyed { input } else { held_input },
             interpolation: Valid(json::animation::Interpolation::Linear),
             output,
         });
@@ -1078,47 +1185,51 @@ fn animation(
             extensions: None,
             extras: None,
         });
-        let _ = b;
     };
     for (bone, d) in drive.iter().enumerate() {
-        if let Some(ci) = d[0] {
-            let out: Vec<[f32; 4]> = rotations(ci)
-                .iter()
-                .map(|q| q.normalize().to_array())
-                .collect();
-            let a = b.floats(&out, false, None);
-            push(b, nodes.bone(bone), Property::Rotation, a);
-        }
+        let rest = bind.local[bone];
+        let rotation = match d[0] {
+            Some(ci) => Track::Keys(rotations(ci)),
+            None => Track::Held(rest.rotation),
+        };
+        let out = track_output(b, rotation.map(|q| q.normalize().to_array()), held_keys);
+        push(nodes.bone(bone), Property::Rotation, out);
         // With scale split off, a child's offset is scaled by its parent's scale here
         // (exact at the keys; between keys the product of two lerps is approximated by
         // a lerp of products).
-        let parent_scale = skeleton.bones()[bone]
-            .parent
-            .filter(|_| nodes.split_scale)
-            .and_then(|p| drive[p][2]);
-        let translation = match (d[1], parent_scale) {
-            (Some(ci), None) => Some(vectors(ci, false)),
+        let parent = skeleton.bones()[bone].parent.filter(|_| nodes.split_scale);
+        let translation = match (d[1], parent.and_then(|p| drive[p][2])) {
+            (Some(ci), None) => Track::Keys(vectors(ci, false)),
             (t, Some(pi)) => {
-                let offset = skeleton.bones()[bone].local_offset;
-                let t = t.map_or_else(|| vec![offset; times.len()], |ci| vectors(ci, false));
-                Some(
+                let t = t.map_or_else(
+                    || vec![rest.translation; times.len()],
+                    |ci| vectors(ci, false),
+                );
+                Track::Keys(
                     t.iter()
                         .zip(vectors(pi, true))
                         .map(|(t, s)| *t * s)
                         .collect(),
                 )
             }
-            (None, None) => None,
+            (None, None) => {
+                Track::Held(rest.translation * parent.map_or(Vec3::ONE, |p| bind.local[p].scale))
+            }
         };
-        if let Some(t) = translation {
-            let out: Vec<[f32; 3]> = t.iter().map(|v| v.to_array()).collect();
-            let a = b.floats(&out, false, None);
-            push(b, nodes.bone(bone), Property::Translation, a);
-        }
-        if let Some(ci) = d[2] {
-            let out: Vec<[f32; 3]> = vectors(ci, true).iter().map(|v| v.to_array()).collect();
-            let a = b.floats(&out, false, None);
-            push(b, nodes.scale(bone), Property::Scale, a);
+        let out = track_output(b, translation.map(|v| v.to_array()), held_keys);
+        push(nodes.bone(bone), Property::Translation, out);
+        let scale = match d[2] {
+            Some(ci) => Track::Keys(vectors(ci, true)),
+            None => Track::Held(rest.scale),
+        };
+        let out = track_output(b, scale.map(|v| v.to_array()), held_keys);
+        push(nodes.scale(bone), Property::Scale, out);
+        if nodes.split_scale {
+            // The joint node carrying the scale: its rotation and offset stay identity.
+            let out = track_output(b, Track::Held(Quat::IDENTITY.to_array()), held_keys);
+            push(nodes.scale(bone), Property::Rotation, out);
+            let out = track_output(b, Track::Held(Vec3::ZERO.to_array()), held_keys);
+            push(nodes.scale(bone), Property::Translation, out);
         }
     }
     let export = AnimationExport {
@@ -1128,11 +1239,6 @@ fn animation(
         channels: channels.len(),
         source_keys: clip.key_frames.len(),
     };
-    if channels.is_empty() {
-        b.warnings
-            .push(format!("animation {name:?}: no channels; left out"));
-        return Ok(None);
-    }
     let extras = raw_extras(&serde_json::json!({
         "looping": clip.looping,
         "frame_interval": clip.interval,

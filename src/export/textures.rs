@@ -27,19 +27,25 @@ pub fn png_name(stem: &str, level: usize) -> String {
     }
 }
 
-/// Mip `level` of `texture` as a PNG file's bytes (`what` names it in errors).
+/// Mip `level` of `texture` as a PNG file's bytes: RGBA, or RGB without the alpha channel
+/// when `alpha` is false (`what` names it in errors).
 pub(crate) fn level_png(
     texture: &TextureData,
     level: usize,
+    alpha: bool,
     what: &str,
 ) -> Result<Vec<u8>, ExportError> {
     let (width, height) = texture.level_size(level);
-    RgbaImage {
+    let image = RgbaImage {
         width,
         height,
         pixels: texture.levels.get(level).cloned().unwrap_or_default(),
+    };
+    if alpha {
+        image.encode_png()
+    } else {
+        image.encode_rgb_png()
     }
-    .encode_png()
     .map_err(|source| ExportError::Png {
         what: what.to_string(),
         source,
@@ -81,7 +87,7 @@ pub fn write_level_png(
         )));
     }
     let (width, height) = texture.level_size(level);
-    write_atomic(path, &level_png(texture, level, what)?)?;
+    write_atomic(path, &level_png(texture, level, true, what)?)?;
     Ok(TextureFile {
         path: path.to_path_buf(),
         level,
