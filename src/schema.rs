@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::formats::cmdl::{Cmdl, Normals, Surface, UvSource};
-use crate::formats::material::{Material, MaterialSet, TevStageWords, UvAnimationWords};
+use crate::formats::material::{
+    Material, MaterialSet, TevStageWords, UvAnimationWords, VertexAttributes,
+};
 use crate::formats::{Game, asset_id_string};
 use crate::gx;
 
@@ -170,7 +172,7 @@ pub struct VertexAttributesInfo {
 }
 
 impl VertexAttributesInfo {
-    fn new(va: crate::formats::material::VertexAttributes) -> Self {
+    fn new(va: VertexAttributes) -> Self {
         let f = |i: usize| va.format(i).name().to_string();
         let m = |i: usize| va.matrix_index(i);
         Self {
@@ -505,7 +507,8 @@ impl UvAnimationInfo {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MaterialInfo {
-    /// Bits 0x8 and 0x400 follow `konst_colors_rgba` and the indirect slot.
+    /// Bits 0x8 and 0x400 follow `konst_colors_rgba` and the indirect slot; bits 0x1000 and
+    /// 0x2000 are read-only (they pick TEX0's vertex array).
     pub flags: u32,
     #[serde(default)]
     pub flags_decoded: FlagsDecoded,
@@ -587,9 +590,10 @@ impl MaterialInfo {
     }
 
     /// The stored material these source fields describe. `original` supplies what the schema
-    /// does not carry or does not let change (vertex attributes, MP2 words, trailing bytes, and
-    /// the UV block of a material whose animations stop at an unknown mode); derived fields are
-    /// ignored here and recomputed.
+    /// does not carry or does not let change (MP2 words, trailing bytes, and the UV block of a
+    /// material whose animations stop at an unknown mode); derived fields are ignored here and
+    /// recomputed. The vertex attribute word is taken as given: editors refuse a change (it
+    /// shapes the geometry), naming why.
     pub fn to_material(&self, original: &Material, game: Game) -> Result<Material, SchemaError> {
         let tev_stages = self
             .tev_stages
@@ -614,7 +618,7 @@ impl MaterialInfo {
         let mut m = Material {
             flags: self.flags,
             texture_indices: self.texture_indices.clone(),
-            vertex_attributes: original.vertex_attributes,
+            vertex_attributes: VertexAttributes(self.vertex_attribute_flags),
             mp2_unknown: original.mp2_unknown,
             group_index: self.group_index,
             konst_colors,

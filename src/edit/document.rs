@@ -320,8 +320,9 @@ impl Document {
         self.execute(Command::between(label, self.material_sets(), after));
     }
 
-    /// Replaces one material as one command after the checks a patch gets (hardware and game
-    /// limits the material did not already break); a refused material changes nothing. The
+    /// Replaces one material as one command after the checks a patch gets (the geometry read
+    /// as before, and hardware and game limits the material did not already break; see
+    /// [`patch::check_material`]); a refused material changes nothing. The
     /// UV block size and count are recomputed from the animations. With `merge`, a last
     /// command of the same label (not saved, nothing to redo) takes this change in instead
     /// (a slider dragged over many frames is one undo step).
@@ -342,13 +343,7 @@ impl Document {
             return Err(Refusal::NotEditable);
         };
         material.refresh_uv_block();
-        let old = patch::limit_errors(before, s.game, s.texture_ids.len());
-        if let Some((field, message)) = patch::limit_errors(&material, s.game, s.texture_ids.len())
-            .into_iter()
-            .find(|e| !old.contains(e))
-        {
-            return Err(Refusal::Limit { field, message });
-        }
+        patch::check_material(s, before, &material)?;
         let mergeable = merge
             && self.redo.is_empty()
             && self.saved_depth != Some(self.undo.len())

@@ -6,4 +6,4 @@ pub mod document;
 pub mod patch;
 
 pub use document::{Command, Document, DocumentError, Edited, Origin, write_atomically};
-pub use patch::{PatchError, Refusal};
+pub use patch::{PatchError, Refusal, fixed_flag};

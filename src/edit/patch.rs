@@ -4,14 +4,16 @@
 //! read back through [`MaterialInfo::to_material`], checked against the hardware and game limits,
 //! and serialised again. Whatever the operation wrote must survive that trip unchanged: a value
 //! that does not (a count, a raw word that disagrees with its decoded form, a name next to a
-//! number, a read-only field) is refused as derived. The first refused operation stops the
-//! patch; the caller's model is never touched (it gets new sets only on success).
+//! number, a read-only field) is refused as derived. A material must also read the geometry as
+//! before (`geometry_change`): the display lists are never re-encoded. The first refused
+//! operation stops the patch; the caller's model is never touched (it gets new sets only on
+//! success).
 
 use json_patch::PatchOperation;
 use serde_json::Value;
 
 use crate::formats::Game;
-use crate::formats::material::{Material, MaterialSet};
+use crate::formats::material::{Material, MaterialSet, VERTEX_ARRAY_FLAGS};
 use crate::schema::{MaterialInfo, MaterialSetInfo, SchemaError};
 
 /// GX has four konst colour registers (K0–K3).
@@ -43,6 +45,9 @@ pub enum Refusal {
     },
     #[error("{field}: {message}")]
     Limit { field: String, message: String },
+    /// A field the surfaces' display lists are decoded with changed.
+    #[error("{0}")]
+    Geometry(String),
 }
 
 /// A refused patch: which operation (index in the patch and kind), at which path, and why (in
@@ -109,7 +114,7 @@ fn same(requested: &Value, actual: &Value) -> bool {
 }
 
 /// Error-level §3.12 findings plus the edit-only konst limit, by field.
-pub(crate) fn limit_errors(m: &Material, game: Game, textures: usize) -> Vec<(String, String)> {
+fn limit_errors(m: &Material, game: Game, textures: usize) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = m
         .problems(game, Some(textures))
         .into_iter()
@@ -124,6 +129,59 @@ pub(crate) fn limit_errors(m: &Material, game: Game, textures: usize) -> Vec<(St
         ));
     }
     out
+}
+
+/// Why flag `bit` cannot be edited, when it cannot: it picks the vertex array the display lists
+/// read TEX0 from (the refusal and the Material tab's disabled checkbox say the same).
+pub fn fixed_flag(bit: u32) -> Option<String> {
+    (bit & VERTEX_ARRAY_FLAGS != 0).then(|| {
+        format!(
+            "flags bit {bit:#06x} picks the vertex array the display lists read TEX0 from; \
+             {FIXED_BY_GEOMETRY}"
+        )
+    })
+}
+
+const FIXED_BY_GEOMETRY: &str = "it is fixed by the geometry (read-only, like \
+     vertex_attribute_flags): the display lists are not re-encoded, so changing it would change \
+     the decoded triangles";
+
+/// Why `after` would decode the surfaces' display lists differently from `before`, if it
+/// would: its vertex attribute word or a [`VERTEX_ARRAY_FLAGS`] bit changed. Edits never
+/// re-encode the lists, so both are as read-only as the lists themselves.
+fn geometry_change(before: &Material, after: &Material) -> Option<Refusal> {
+    if after.vertex_attributes != before.vertex_attributes {
+        return Some(Refusal::Geometry(format!(
+            "vertex_attribute_flags is the vertex layout the display lists are encoded with; \
+             {FIXED_BY_GEOMETRY}"
+        )));
+    }
+    let changed = (after.flags ^ before.flags) & VERTEX_ARRAY_FLAGS;
+    (0..32)
+        .map(|i| 1u32 << i)
+        .find(|bit| changed & bit != 0)
+        .and_then(fixed_flag)
+        .map(Refusal::Geometry)
+}
+
+/// The checks every material edit gets, patch or typed: it reads the geometry as before, and
+/// breaks no hardware or game limit that `before` did not already break.
+pub(crate) fn check_material(
+    set: &MaterialSet,
+    before: &Material,
+    after: &Material,
+) -> Result<(), Refusal> {
+    if let Some(refusal) = geometry_change(before, after) {
+        return Err(refusal);
+    }
+    let old = limit_errors(before, set.game, set.texture_ids.len());
+    match limit_errors(after, set.game, set.texture_ids.len())
+        .into_iter()
+        .find(|e| !old.contains(e))
+    {
+        Some((field, message)) => Err(Refusal::Limit { field, message }),
+        None => Ok(()),
+    }
 }
 
 fn sets_value(sets: &[MaterialSet]) -> Value {
@@ -183,13 +241,7 @@ pub fn apply(
             let after = info
                 .to_material(before, set.game)
                 .map_err(|e| fail(Refusal::Field(e)))?;
-            let old = limit_errors(before, set.game, set.texture_ids.len());
-            if let Some((field, message)) = limit_errors(&after, set.game, set.texture_ids.len())
-                .into_iter()
-                .find(|e| !old.contains(e))
-            {
-                return Err(fail(Refusal::Limit { field, message }));
-            }
+            check_material(set, before, &after).map_err(fail)?;
             sets[s].materials[m] = after;
         }
         let normal = sets_value(&sets);
@@ -234,6 +286,30 @@ mod tests {
         assert_eq!(material_of("/material_sets/1/texture_file_ids/0"), None);
         assert_eq!(material_of("/positions/0"), None);
         assert_eq!(material_of("/material_sets/-/materials/0/flags"), None);
+    }
+
+    #[test]
+    fn the_vertex_layout_and_the_array_flags_are_fixed_by_the_geometry() {
+        use crate::formats::material::VertexAttributes;
+        use crate::gx::flags;
+        let before = crate::testing::sample_material();
+        let with = |f: &dyn Fn(&mut Material)| {
+            let mut m = before.clone();
+            f(&mut m);
+            geometry_change(&before, &m).map(|r| r.to_string())
+        };
+        for bit in [flags::SHORT_UV, flags::SHORT_UV_ALT] {
+            let why = with(&|m| m.flags ^= bit).unwrap();
+            assert!(why.contains(&format!("{bit:#06x}")), "{why}");
+            assert_eq!(fixed_flag(bit), Some(why));
+        }
+        let why = with(&|m| m.vertex_attributes = VertexAttributes(m.vertex_attributes.0 ^ 3));
+        assert!(why.unwrap().starts_with("vertex_attribute_flags"));
+        for bit in [flags::OCCLUDER, flags::LIGHTMAP, flags::TRANSPARENT] {
+            assert_eq!(with(&|m| m.flags ^= bit), None);
+            assert_eq!(fixed_flag(bit), None);
+        }
+        assert_eq!(with(&|m| m.group_index += 1), None);
     }
 
     #[test]

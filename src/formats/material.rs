@@ -52,6 +52,11 @@ pub struct MaterialOptions {
     pub lenient: bool,
 }
 
+/// Material flag bits that pick a vertex array for the surfaces' display lists: TEX0's
+/// short-UV array under either [`MaterialOptions::short_uv_flag`]. With the vertex attribute
+/// word they decide what geometry the same list bytes decode to.
+pub const VERTEX_ARRAY_FLAGS: u32 = gx::flags::SHORT_UV | gx::flags::SHORT_UV_ALT;
+
 impl Default for MaterialOptions {
     fn default() -> Self {
         Self {
@@ -1359,6 +1364,27 @@ mod tests {
         let mut m = crate::testing::sample_material();
         m.indirect_texture_slot = Some(0);
         m
+    }
+
+    #[test]
+    fn only_the_vertex_array_flags_pick_the_short_uv_array() {
+        // Under either option, no flag bit outside VERTEX_ARRAY_FLAGS changes the choice.
+        for short_uv_flag in [gx::flags::SHORT_UV, gx::flags::SHORT_UV_ALT] {
+            let options = MaterialOptions {
+                short_uv_flag,
+                ..MaterialOptions::default()
+            };
+            for base in [0, short_uv_flag] {
+                let mut m = sample();
+                m.flags = base;
+                let uses = m.uses_short_uvs(&options);
+                for bit in (0..32).map(|i| 1u32 << i) {
+                    m.flags = base ^ bit;
+                    let differs = m.uses_short_uvs(&options) != uses;
+                    assert!(!differs || bit & VERTEX_ARRAY_FLAGS != 0, "{bit:#x}");
+                }
+            }
+        }
     }
 
     #[test]

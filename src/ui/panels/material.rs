@@ -283,7 +283,8 @@ fn summary(ui: &mut Ui, m: &FileMaterial) {
     ));
 }
 
-/// The flag bits as named checkboxes (konst and indirect follow their blocks).
+/// The flag bits as named checkboxes (konst and indirect follow their blocks; the bits that
+/// pick a vertex array are shown disabled, as the geometry fixes them).
 fn flags_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
     ui.collapsing("Flags", |ui| {
         ui.horizontal_wrapped(|ui| {
@@ -299,7 +300,13 @@ fn flags_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
                 (gxflags::SHORT_UV, "short UVs (0x2000)"),
             ] {
                 let mut on = m.flags & bit != 0;
-                if ui.checkbox(&mut on, name).changed() {
+                let fixed = crate::edit::fixed_flag(bit);
+                let response = ui.add_enabled(fixed.is_none(), egui::Checkbox::new(&mut on, name));
+                let response = match fixed {
+                    Some(why) => response.on_disabled_hover_text(why),
+                    None => response,
+                };
+                if response.changed() {
                     m.flags ^= bit;
                     *label = Some(format!("flag {name} {}", if on { "on" } else { "off" }));
                 }

@@ -837,3 +837,95 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// The rectangle of the first text drawn this frame that reads exactly `text`.
+fn text_rect(out: &egui::FullOutput, text: &str) -> Option<egui::Rect> {
+    fn walk(shape: &egui::Shape, text: &str) -> Option<egui::Rect> {
+        match shape {
+            egui::Shape::Text(t) if t.galley.text() == text => {
+                Some(t.galley.rect.translate(t.pos.to_vec2()))
+            }
+            egui::Shape::Vec(v) => v.iter().find_map(|s| walk(s, text)),
+            _ => None,
+        }
+    }
+    out.shapes.iter().find_map(|c| walk(&c.shape, text))
+}
+
+#[test]
+fn the_short_uv_flags_are_shown_fixed_by_the_geometry_and_cannot_be_toggled() {
+    use crate::gx::types::flags;
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("showcase"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    let materials = &state.editor.as_ref().unwrap().material_sets()[0].materials;
+    let index = materials
+        .iter()
+        .position(|m| m.flags & flags::SHORT_UV != 0)
+        .expect("a showcase material with short UVs");
+    state.select_material(0, index);
+    state.tab = RightTab::Material;
+    /// One egui context over frames (the Flags section stays open), with a clock.
+    struct Frames(egui::Context, f64);
+    impl Frames {
+        fn frame(&mut self, state: &mut AppState, events: Vec<egui::Event>) -> egui::FullOutput {
+            self.1 += 0.1;
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1600.0, 900.0),
+                )),
+                time: Some(self.1),
+                events,
+                ..Default::default()
+            };
+            let mut out = self.0.run_ui(input, |ui| show(ui, state));
+            out.textures_delta.clear();
+            out
+        }
+        fn click(&mut self, state: &mut AppState, pos: egui::Pos2) -> egui::FullOutput {
+            self.frame(state, vec![egui::Event::PointerMoved(pos)]);
+            for pressed in [true, false] {
+                let button = egui::Event::PointerButton {
+                    pos,
+                    button: egui::PointerButton::Primary,
+                    pressed,
+                    modifiers: Default::default(),
+                };
+                self.frame(state, vec![button]);
+            }
+            self.frame(state, vec![])
+        }
+    }
+    let mut frames = Frames(egui::Context::default(), 0.0);
+    frames
+        .0
+        .global_style_mut(|s| s.interaction.tooltip_delay = 0.0);
+    // Open the Flags section, then click both short-UV boxes.
+    let out = frames.frame(&mut state, vec![]);
+    let header = text_rect(&out, "Flags").expect("the Flags section");
+    let mut out = frames.click(&mut state, header.center());
+    for name in ["short UVs (0x2000)", "short UVs, alt (0x1000)"] {
+        let rect = text_rect(&out, name).unwrap_or_else(|| panic!("{name} is shown"));
+        out = frames.click(&mut state, rect.center());
+        assert!(state.edit_error.is_none(), "{name}: {:?}", state.edit_error);
+        assert!(!state.is_dirty(), "{name} was toggled");
+    }
+    assert!(state.file_material().unwrap().flags & flags::SHORT_UV != 0);
+    // Hovering one says why.
+    let rect = text_rect(&out, "short UVs (0x2000)").unwrap();
+    let mut hovered = frames.frame(&mut state, vec![egui::Event::PointerMoved(rect.center())]);
+    for _ in 0..3 {
+        hovered = frames.frame(&mut state, vec![]);
+    }
+    assert!(drew_text(&hovered, "fixed by the geometry"));
+    // The other bits stay editable.
+    let occluder = state.file_material().unwrap().flags & flags::OCCLUDER;
+    let rect = text_rect(&hovered, "occluder (0x200)").unwrap();
+    frames.click(&mut state, rect.center());
+    assert!(state.is_dirty(), "the occluder bit did not toggle");
+    assert_ne!(
+        state.file_material().unwrap().flags & flags::OCCLUDER,
+        occluder
+    );
+}
