@@ -1,4 +1,6 @@
-//! The one JSON schema of `info --json` for CMDL models, derived with serde.
+//! The JSON schemas of `info --json` (and `pose --json`), derived with serde: CMDL models
+//! here, the other formats in the child modules ([`cinf`], [`cskr`], [`anim`],
+//! [`character`]), one schema per format.
 //!
 //! Field names are the conformance JSONs' (`../shared/conformance`). The same types are the
 //! document JSON Patch edits address (`crate::edit`): the material fields that say what the
@@ -41,6 +43,22 @@ fn check_ranges(at: &str, fields: &[(&str, u32, u32)]) -> Result<(), SchemaError
         )),
         None => Ok(()),
     }
+}
+
+pub mod anim;
+pub mod character;
+pub mod cinf;
+pub mod cskr;
+
+/// A report as pretty JSON with every object's keys sorted: how the skeleton, skin,
+/// animation and character reports have always printed (their field names and order are a
+/// public interface; `tests/info_json.rs` keeps them byte for byte).
+pub fn sorted_json<T: Serialize>(report: &T) -> serde_json::Result<String> {
+    serde_json::to_string_pretty(&serde_json::to_value(report)?)
+}
+
+fn v4(v: [f32; 4]) -> [f64; 4] {
+    v.map(f64::from)
 }
 
 fn v3(v: [f32; 3]) -> [f64; 3] {

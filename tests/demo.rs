@@ -524,3 +524,53 @@ fn showcase_programs_compute_what_the_readme_says() {
         "{lit:?}"
     );
 }
+
+/// The demo is compiled into the binary: run from another folder, with the source tree's
+/// `assets/` hidden (an empty folder bind-mounted over it in a private mount namespace),
+/// `tevscope` still lists, describes and exports it.
+#[test]
+fn the_binary_carries_its_demo_when_the_assets_folder_is_gone() {
+    let bin = env!("CARGO_BIN_EXE_tevscope");
+    let scratch =
+        std::env::temp_dir().join(format!("tevscope-builtin-demo-{}", std::process::id()));
+    let (empty, out) = (scratch.join("empty"), scratch.join("out"));
+    std::fs::create_dir_all(&empty).expect("scratch folder");
+    std::fs::create_dir_all(&out).expect("scratch folder");
+    let probe = std::process::Command::new("unshare")
+        .args(["-m", "--propagation", "private", "true"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!(
+            "SKIPPED: hiding assets/ needs `unshare -m` (root, or a user namespace); \
+             the demo's bytes are still checked by load::builtin's unit test"
+        );
+        return;
+    }
+    let assets = assets_dir();
+    let glb = out.join("worm.glb");
+    let script = format!(
+        "mount --bind '{empty}' '{assets}' && test ! -e '{assets}/demo.pak' && cd '{empty}' \
+         && '{bin}' info builtin:demo.pak && '{bin}' info --json builtin:demo.pak:showcase \
+         && '{bin}' export builtin:demo.pak:worm_character -o '{glb}'",
+        empty = empty.display(),
+        assets = assets.display(),
+        glb = glb.display(),
+    );
+    let run = std::process::Command::new("unshare")
+        .args(["-m", "--propagation", "private", "sh", "-c", &script])
+        .output()
+        .expect("unshare runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("showcase"), "the PAK listing names the showcase: {stdout}");
+    assert!(stdout.contains("\"material_sets\""), "the showcase's report: {stdout}");
+    let glb = std::fs::read(&glb).expect("the export was written");
+    assert_eq!(&glb[..4], b"glTF");
+    // The real assets are back outside the namespace.
+    assert!(assets.join("demo.pak").is_file());
+    std::fs::remove_dir_all(&scratch).ok();
+}

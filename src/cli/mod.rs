@@ -14,7 +14,6 @@ pub mod render;
 pub mod tev;
 pub mod vertex;
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context as _, bail};
@@ -157,7 +156,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             exact_blend,
             json,
         } => {
-            let file = file.unwrap_or_else(|| demo_path("showcase"));
+            let file = file.unwrap_or_else(|| crate::load::builtin::demo_spec("showcase"));
             let mut request = render::RenderRequest::new(file, "");
             request.lights = lights;
             (request.width, request.height) = args::parse_size(&size)?;
@@ -180,17 +179,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `assets/demo.pak:member`, the built-in demo content.
-fn demo_path(member: &str) -> String {
-    let pak = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
-    format!("{}:{member}", pak.display())
-}
-
-/// The viewer on `file`, or on the built-in demo (`assets/demo.pak`); with a script (or
+/// The viewer on `file`, or on the built-in demo (`builtin:demo.pak`); with a script (or
 /// `--screenshot-window`), a scripted window that exits when done.
 fn view(args: args::ViewArgs) -> anyhow::Result<()> {
     use crate::ui::script::{Action, parse};
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
     // A script opens what it names (no demo unless FILE is given).
     let scripted = args.script.is_some() || args.screenshot_window.is_some();
     let mut options = if scripted {
@@ -199,7 +191,7 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
             ..Default::default()
         }
     } else {
-        crate::ui::ViewerOptions::with_file_or_demo(args.file, &demo)
+        crate::ui::ViewerOptions::with_file_or_demo(args.file)
     };
     options.references.model = args.model.unwrap_or_default();
     if let Some(size) = &args.size {

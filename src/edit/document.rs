@@ -16,7 +16,7 @@ use crate::formats::material::{Material, MaterialSet};
 use crate::formats::mrea::{Mrea, parse_mrea};
 use crate::formats::pak::Pak;
 use crate::formats::pak_splice;
-use crate::load::source;
+use crate::load::{builtin, source};
 use crate::schema::CmdlInfo;
 
 /// Where the model's bytes live.
@@ -53,6 +53,8 @@ pub enum DocumentError {
     NotAModel(String),
     #[error(transparent)]
     Patch(#[from] PatchError),
+    #[error("{} is built into tevscope and cannot be overwritten: save it as a new file", .0.display())]
+    BuiltIn(PathBuf),
     #[error("cannot write {path}")]
     Write {
         path: PathBuf,
@@ -194,7 +196,7 @@ impl Document {
     pub fn open(spec: &str) -> Result<Self, DocumentError> {
         let (path, member) =
             source::split_spec(spec).map_err(|e| DocumentError::Open(format!("{e:#}")))?;
-        let file_bytes = std::fs::read(&path).map_err(|source| DocumentError::Io {
+        let file_bytes = builtin::read(&path).map_err(|source| DocumentError::Io {
             path: path.clone(),
             source,
         })?;
@@ -437,6 +439,9 @@ impl Document {
     /// Writes the current state to `target` safely (temporary file next to it, then rename)
     /// and marks the document clean.
     pub fn save_to(&mut self, target: &Path) -> Result<(), DocumentError> {
+        if builtin::is_builtin(target) {
+            return Err(DocumentError::BuiltIn(target.to_path_buf()));
+        }
         let bytes = self.file_bytes()?;
         write_atomically(target, &bytes).map_err(|source| DocumentError::Write {
             path: target.to_path_buf(),
@@ -580,6 +585,28 @@ mod tests {
         assert_eq!(std::fs::read(dir.join("target/keep")).unwrap(), b"x");
         write_atomically(&dir.join("ok"), b"bytes").unwrap();
         assert_eq!(std::fs::read(dir.join("ok")).unwrap(), b"bytes");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_built_in_demo_opens_edits_and_saves_only_elsewhere() {
+        let spec = builtin::demo_spec("room");
+        let mut d = Document::open(&spec).unwrap();
+        assert_eq!(d.origin().path(), Path::new(builtin::DEMO_PAK));
+        let set = d.material_sets()[0].clone();
+        let mut m = set.materials[0].clone();
+        m.group_index ^= 1;
+        d.set_material(0, 0, m, "konst");
+        let err = d.save_to(Path::new(builtin::DEMO_PAK)).unwrap_err();
+        assert!(matches!(err, DocumentError::BuiltIn(_)), "{err}");
+        assert!(d.is_dirty());
+        let dir = std::env::temp_dir().join(format!("tevscope-builtin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("demo.pak");
+        d.save_as(&out).unwrap();
+        assert!(!d.is_dirty());
+        let again = Document::open(&format!("{}:room", out.display())).unwrap();
+        assert_eq!(again.material_sets()[0].materials[0], d.material_sets()[0].materials[0]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -3,6 +3,7 @@
 //! skeletons and animations. This is the application edge, so errors are `anyhow`.
 
 pub mod area;
+pub mod builtin;
 pub mod cpu;
 pub mod model;
 pub mod source;

@@ -7,6 +7,8 @@
 //! - `FILE.pak:name` — a PAK member by its name in the named-resource table (exact, then
 //!   ignoring case).
 //!
+//! `FILE` may also be a file built into the program ([`super::builtin`]): `builtin:demo.pak`.
+//!
 //! The [`Resolver`] returned with the input finds *other* resources by asset ID (a model's
 //! textures, a character's skin and skeleton): in the same PAK, or — for a loose file —
 //! among the files of its folder whose names carry the ID (see [`id_from_file_name`]),
@@ -19,6 +21,7 @@ use std::sync::Arc;
 use anyhow::{Context, anyhow, bail};
 
 use crate::formats::pak::{ArchiveBytes, Pak, PakArchive, PakEntry};
+use super::builtin;
 use crate::formats::{Game, asset_id_string, fourcc_string};
 
 /// One input resource, decompressed.
@@ -138,7 +141,7 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
         return Ok((resource, Box::new(resolver)));
     }
 
-    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = builtin::read(&path).with_context(|| format!("reading {}", path.display()))?;
     if Pak::sniff(&bytes) && has_extension(&path, "pak") {
         // Parse the table only for the game; the resolver re-reads the archive if it is
         // ever used, so a large PAK is not held twice.
@@ -182,16 +185,18 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
     Ok((resource, Box::new(FolderResolver::new(&dir))))
 }
 
-/// Splits `FILE` or `FILE:MEMBER`. A spec that names an existing file is never split
-/// (so paths with colons work); otherwise the part before the last colon must exist.
+/// Splits `FILE` or `FILE:MEMBER`. A spec that names an existing file (or a built-in one)
+/// is never split (so paths with colons work); otherwise the part before the last colon must
+/// exist.
 pub fn split_spec(spec: &str) -> anyhow::Result<(PathBuf, Option<&str>)> {
+    let exists = |p: &Path| builtin::is_builtin(p) || p.is_file();
     let whole = Path::new(spec);
-    if whole.is_file() {
+    if exists(whole) {
         return Ok((whole.to_path_buf(), None));
     }
     if let Some((file, member)) = spec.rsplit_once(':') {
         let path = Path::new(file);
-        if path.is_file() && !member.is_empty() {
+        if exists(path) && !member.is_empty() {
             return Ok((path.to_path_buf(), Some(member)));
         }
     }
@@ -273,6 +278,9 @@ const MAP_THRESHOLD: u64 = 1 << 20;
 /// listed without reading (or holding) its data.
 pub fn open_archive(path: &Path) -> anyhow::Result<PakArchive> {
     let label = path.display().to_string();
+    if let Some(bytes) = builtin::bytes(path) {
+        return Ok(PakArchive::from_bytes(Arc::new(bytes), &label)?);
+    }
     let file = std::fs::File::open(path).with_context(|| format!("opening {label}"))?;
     let len = file
         .metadata()

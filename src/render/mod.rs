@@ -2,6 +2,8 @@
 //!
 //! - [`context`]: [`RenderContext`] (instance, adapter, device, queue, the shared bind-group
 //!   layouts, and the shader/pipeline/sampler caches).
+//! - [`layouts`]: the bind-group layouts every material pipeline shares, and the error
+//!   scope around creating GPU objects.
 //! - [`convert`]: GX render state → wgpu state (blend, depth, cull), in one reviewable place.
 //! - [`shader_cache`]: [`ShaderId`] → naga-validated WGSL → `ShaderModule`.
 //! - [`pipeline_cache`]: [`PipelineKey`] → `RenderPipeline`, built synchronously or on a
@@ -19,6 +21,7 @@
 pub mod camera;
 pub mod context;
 pub mod convert;
+pub mod layouts;
 pub mod lru;
 pub mod material;
 pub mod pick;

@@ -13,7 +13,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 use super::SharedError;
-use super::context::{Layouts, RenderContext};
+use super::layouts::{Layouts, capture};
 use super::convert::RenderState;
 use super::lru::LruMap;
 use super::shader_cache::{ShaderCache, ShaderId};
@@ -175,7 +175,7 @@ pub fn build_pipeline(
         (false, true) => &layouts.blending_pipeline_layout,
         (true, true) => &layouts.skinned_blending_pipeline_layout,
     };
-    let pipeline = RenderContext::capture(device, "creating a render pipeline", || {
+    let pipeline = capture(device, "creating a render pipeline", || {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(&shader.label),
             layout: Some(layout),

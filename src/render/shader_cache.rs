@@ -7,7 +7,7 @@
 use super::lru::LruMap;
 use std::sync::{Arc, Mutex};
 
-use super::context::RenderContext;
+use super::layouts::capture;
 use super::{RenderError, SharedError};
 use crate::gx::key::{ShaderKey, UberKey};
 use crate::gx::wgsl;
@@ -99,7 +99,7 @@ impl ShaderCache {
             log::error!("{label}: {e}");
             Arc::new(RenderError::Shader(e))
         })?;
-        let module = RenderContext::capture(&self.device, "creating a shader module", || {
+        let module = capture(&self.device, "creating a shader module", || {
             self.device
                 .create_shader_module(wgpu::ShaderModuleDescriptor {
                     label: Some(&label),

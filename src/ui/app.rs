@@ -284,11 +284,6 @@ impl App {
                 )
             }
         }
-        if let Some(missing) = &options.missing_demo {
-            state.notice = Some(format!(
-                "The built-in demo ({missing}) is not present; open a file instead."
-            ));
-        }
         Self {
             options,
             window: None,

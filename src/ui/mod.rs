@@ -33,9 +33,6 @@ pub mod viewport;
 pub struct ViewerOptions {
     /// A CMDL, TXTR, PAK or `PAK:ID` spec to open at start (see [`crate::load::source`]).
     pub file: Option<String>,
-    /// Set by the caller when the built-in demo it wanted to open does not exist (the
-    /// path): the viewer starts empty with a message instead of an error.
-    pub missing_demo: Option<String>,
     /// Initial window size in logical pixels.
     pub width: u32,
     pub height: u32,
@@ -53,7 +50,6 @@ impl Default for ViewerOptions {
     fn default() -> Self {
         Self {
             file: None,
-            missing_demo: None,
             width: 1600,
             height: 900,
             size_given: false,
@@ -65,22 +61,11 @@ impl Default for ViewerOptions {
 }
 
 impl ViewerOptions {
-    /// Options opening `file`, or the built-in demo (`assets/demo.pak`) when `file` is
-    /// None and the demo exists; a missing demo becomes a message in the UI.
-    pub fn with_file_or_demo(file: Option<String>, demo: &std::path::Path) -> Self {
-        match file {
-            Some(f) => Self {
-                file: Some(f),
-                ..Self::default()
-            },
-            None if demo.exists() => Self {
-                file: Some(demo.display().to_string()),
-                ..Self::default()
-            },
-            None => Self {
-                missing_demo: Some(demo.display().to_string()),
-                ..Self::default()
-            },
+    /// Options opening `file`, or the demo built into the program when `file` is None.
+    pub fn with_file_or_demo(file: Option<String>) -> Self {
+        Self {
+            file: Some(file.unwrap_or_else(|| crate::load::builtin::DEMO_PAK.to_owned())),
+            ..Self::default()
         }
     }
 }

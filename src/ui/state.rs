@@ -653,7 +653,8 @@ impl AppState {
             return Some(spec.to_string());
         };
         let pak = pak.canonicalize().unwrap_or(pak);
-        if let Some(dir) = pak.parent() {
+        // A built-in PAK has no folder: the browser stays where it is.
+        if let Some(dir) = pak.parent().filter(|d| !d.as_os_str().is_empty()) {
             self.browser.set_dir(dir.to_path_buf());
         }
         if !self.browser.paks.contains_key(&pak) {

@@ -296,35 +296,6 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
     });
 }
 
-/// Paints a grey checkerboard (so transparent pixels read as such).
-pub(super) fn checker(ui: &Ui, rect: egui::Rect, cell: f32) {
-    // One textured rectangle over a repeating 2×2 texture (one repeat = two cells), not a
-    // shape per cell: a fitted texture view covers thousands of cells every frame.
-    let id = egui::Id::unique("alpha checker texture");
-    let ctx = ui.ctx();
-    let texture = match ctx.data(|d| d.get_temp::<egui::TextureHandle>(id)) {
-        Some(t) => t,
-        None => {
-            // Made outside `data_mut`: loading a texture takes the context's lock too.
-            let [light, dark] = [Color32::from_gray(90), Color32::from_gray(60)];
-            let t = ctx.load_texture(
-                "alpha checker",
-                egui::ColorImage::new([2, 2], vec![light, dark, dark, light]),
-                egui::TextureOptions {
-                    wrap_mode: egui::TextureWrapMode::Repeat,
-                    ..egui::TextureOptions::NEAREST
-                },
-            );
-            ctx.data_mut(|d| d.insert_temp(id, t.clone()));
-            t
-        }
-    };
-    let repeats = rect.size() / (2.0 * cell);
-    let uv = egui::Rect::from_min_max(egui::Pos2::ZERO, repeats.to_pos2());
-    ui.painter_at(rect)
-        .image(texture.id(), rect, uv, Color32::WHITE);
-}
-
 /// The selection's texture maps as thumbnails under the viewport; a click shows one in the
 /// texture view (a second click, the model again).
 fn texture_strip(ui: &mut Ui, state: &mut AppState) {
@@ -374,7 +345,7 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                         let scale = 96.0 / (*w).max(*h) as f32;
                         let size = egui::vec2(*w as f32 * scale, *h as f32 * scale);
                         let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
-                        checker(ui, rect, 8.0);
+                        super::checker::alpha_checker(ui, rect, 8.0);
                         egui::Image::new((handle.id(), size)).paint_at(ui, rect);
                         if open == Some(k) {
                             ui.painter().rect_stroke(
@@ -400,7 +371,7 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                         // Drawn as the model view draws it: the engine's checker.
                         let (rect, response) =
                             ui.allocate_exact_size(egui::vec2(96.0, 96.0), egui::Sense::hover());
-                        missing_checker(ui, rect);
+                        super::checker::missing_checker(ui, rect);
                         ui.painter().text(
                             rect.center(),
                             egui::Align2::CENTER_CENTER,
@@ -433,24 +404,5 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
     });
     if let Some(k) = clicked {
         state.texture_view.show_slot((open != Some(k)).then_some(k));
-    }
-}
-
-/// The magenta/black checker the model view draws for a missing texture.
-fn missing_checker(ui: &Ui, rect: egui::Rect) {
-    let cell = rect.width() / 8.0;
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 0.0, Color32::BLACK);
-    for y in 0..8 {
-        for x in 0..8 {
-            if (x + y) % 2 == 0 {
-                let min = rect.min + egui::vec2(x as f32 * cell, y as f32 * cell);
-                painter.rect_filled(
-                    egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
-                    0.0,
-                    Color32::from_rgb(255, 0, 255),
-                );
-            }
-        }
     }
 }

@@ -7,6 +7,7 @@
 //!   [`lights`] (the light list; it also draws the lights' gizmos over the model view).
 
 mod central;
+mod checker;
 mod export;
 mod files;
 mod history;

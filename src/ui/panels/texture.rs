@@ -186,7 +186,7 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
         if view.channels.uses_alpha() {
             let visible = image.intersect(canvas);
             if visible.is_positive() {
-                super::central::checker(ui, visible, 8.0);
+                super::checker::alpha_checker(ui, visible, 8.0);
             }
         }
         let handle = upload(ui.ctx(), state, view, texture);

@@ -1,0 +1,81 @@
+//! `info --json` for CINF skeletons (conformance field names).
+
+use serde::Serialize;
+
+use super::{v3, v4};
+use crate::formats::Game;
+use crate::formats::cinf::Cinf;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CinfInfo {
+    pub format: &'static str,
+    pub game: Game,
+    pub bone_count: usize,
+    pub bones: Vec<CinfBoneInfo>,
+    pub root_bone_id: Option<u32>,
+    pub build_order: Vec<u32>,
+    pub bone_names: Vec<BoneNameInfo>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CinfBoneInfo {
+    pub id: u32,
+    pub name: Option<String>,
+    pub parent_id: u32,
+    pub position: [f64; 3],
+    pub local_position: [f64; 3],
+    pub linked_bone_ids: Vec<u32>,
+    pub children: Vec<u32>,
+    /// [MP2] only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation_wxyz: Option<[f64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_rotation_wxyz: Option<[f64; 4]>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BoneNameInfo {
+    pub name: String,
+    pub bone_id: u32,
+}
+
+impl CinfInfo {
+    pub fn from_cinf(c: &Cinf) -> Self {
+        let bones = c
+            .bones
+            .iter()
+            .map(|b| {
+                let mp2 = b.rotation.zip(b.local_rotation);
+                CinfBoneInfo {
+                    id: b.id,
+                    name: c.name_of(b.id).map(str::to_owned),
+                    parent_id: b.parent_id,
+                    position: v3(b.position),
+                    local_position: v3(c.local_position(b)),
+                    linked_bone_ids: b.linked_bone_ids.clone(),
+                    children: c.children_of(b.id),
+                    rotation_wxyz: mp2.map(|(r, _)| v4(r)),
+                    local_rotation_wxyz: mp2.map(|(_, l)| v4(l)),
+                }
+            })
+            .collect();
+        Self {
+            format: "CINF",
+            game: c.game,
+            bone_count: c.bones.len(),
+            bones,
+            root_bone_id: c.root_bone_id(),
+            build_order: c.build_order.clone(),
+            bone_names: c
+                .bone_names
+                .iter()
+                .map(|n| BoneNameInfo {
+                    name: n.name.clone(),
+                    bone_id: n.bone_id,
+                })
+                .collect(),
+            warnings: c.warnings.clone(),
+        }
+    }
+}
