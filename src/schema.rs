@@ -1,6 +1,6 @@
 //! The JSON schemas of `info --json` (and `pose --json`), derived with serde: CMDL models
 //! here, the other formats in the child modules ([`cinf`], [`cskr`], [`anim`],
-//! [`character`]), one schema per format.
+//! [`character`]), one schema per format; `uvanim --json` in [`uvanim`].
 //!
 //! Field names are the conformance JSONs' (`../shared/conformance`). The same types are the
 //! document JSON Patch edits address (`crate::edit`): the material fields that say what the
@@ -49,6 +49,7 @@ pub mod anim;
 pub mod character;
 pub mod cinf;
 pub mod cskr;
+pub mod uvanim;
 
 /// A report as pretty JSON with every object's keys sorted: how the skeleton, skin,
 /// animation and character reports have always printed (their field names and order are a

@@ -7,23 +7,12 @@
 
 use anyhow::{Context, bail};
 use glam::Mat4;
-use serde_json::{Value, json};
-
+use crate::gx::Material;
 use crate::gx::uvanim::{self, UvAnimInputs, UvAnimOptions};
-use crate::gx::{Material, UvAnimation};
-
-fn f(x: f32) -> f64 {
-    // f32 → f64 exactly, so JSON shows the stored value as the conformance files do.
-    f64::from(x)
-}
-
-fn fv<const N: usize>(v: [f32; N]) -> Vec<f64> {
-    v.iter().map(|&x| f(x)).collect()
-}
-
-fn rows(m: &[[f32; 4]; 3]) -> Vec<Vec<f64>> {
-    m.iter().map(|r| fv(*r)).collect()
-}
+use crate::schema::{
+    self,
+    uvanim::{UvAnimEntry, UvAnimReport},
+};
 
 pub use super::area::{info_mrea, info_mrea_with};
 
@@ -51,69 +40,6 @@ pub fn parse_matrix(text: &str) -> anyhow::Result<[f32; 16]> {
 
 fn mat4_from_row_major(m: &[f32; 16]) -> Mat4 {
     Mat4::from_cols_array(m).transpose()
-}
-
-fn anim_json(anim: &UvAnimation) -> (&'static str, Value) {
-    match *anim {
-        UvAnimation::InverseModelViewNoTranslation => {
-            ("inverse_model_view_no_translation", json!({}))
-        }
-        UvAnimation::InverseModelView => ("inverse_model_view", json!({})),
-        UvAnimation::Scroll {
-            offset_u,
-            offset_v,
-            speed_u,
-            speed_v,
-        } => (
-            "scroll",
-            json!({"offset_u": f(offset_u), "offset_v": f(offset_v), "speed_u": f(speed_u), "speed_v": f(speed_v)}),
-        ),
-        UvAnimation::Rotation { offset, speed } => {
-            ("rotation", json!({"offset": f(offset), "speed": f(speed)}))
-        }
-        UvAnimation::HorizontalFilmstrip {
-            scale,
-            num_frames,
-            step,
-            offset,
-        } => (
-            "horizontal_filmstrip",
-            json!({"scale": f(scale), "num_frames": f(num_frames), "step": f(step), "offset": f(offset)}),
-        ),
-        UvAnimation::VerticalFilmstrip {
-            scale,
-            num_frames,
-            step,
-            offset,
-        } => (
-            "vertical_filmstrip",
-            json!({"scale": f(scale), "num_frames": f(num_frames), "step": f(step), "offset": f(offset)}),
-        ),
-        UvAnimation::Model => ("model", json!({})),
-        UvAnimation::Cylinder { scale, phase } => {
-            ("cylinder", json!({"scale": f(scale), "phase": f(phase)}))
-        }
-        UvAnimation::Srt {
-            transform_type,
-            scale_s,
-            scale_t,
-            rotation,
-            rotation_speed,
-            translate_s,
-            translate_t,
-            translate_s_speed,
-            translate_t_speed,
-        } => (
-            "srt",
-            json!({
-                "transform_type": transform_type,
-                "scale_s": f(scale_s), "scale_t": f(scale_t),
-                "rotation": f(rotation), "rotation_speed": f(rotation_speed),
-                "translate_s": f(translate_s), "translate_t": f(translate_t),
-                "translate_s_speed": f(translate_s_speed), "translate_t_speed": f(translate_t_speed),
-            }),
-        ),
-    }
 }
 
 /// `tevscope uvanim FILE.CMDL --material N --time T [--model M] [--view V] --json`:
@@ -147,41 +73,31 @@ pub fn uvanim_with(
         bail!("the view matrix is singular");
     }
     let inputs = UvAnimInputs::at_time(time, options, world_from_model, prime_view);
-    let row_major = |m: Mat4| -> Vec<f64> { m.transpose().to_cols_array().map(f).to_vec() };
-    let anims: Vec<Value> = material
-        .uv_animations
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let m = uvanim::evaluate(a, &inputs, options);
-            let (name, params) = anim_json(a);
-            json!({
-                "index": i,
-                "mode": a.mode(),
-                "name": name,
-                "params": params,
-                "texture_matrix_slot": format!("TEXMTX{i}"),
-                "texture_matrix": rows(&m.tex),
-                "post_matrix_slot": m.post.map(|_| format!("PTTEXMTX{i}")),
-                "post_matrix": m.post.as_ref().map(rows),
-                "note": uvanim::notes(a).map(|n| n.to_string()),
+    let row_major = |m: Mat4| m.transpose().to_cols_array().map(f64::from).to_vec();
+    let report = UvAnimReport {
+        time,
+        seconds: f64::from(inputs.seconds),
+        model_matrix_row_major: row_major(world_from_model),
+        view_matrix_row_major: row_major(prime_view),
+        options: *options,
+        animations: material
+            .uv_animations
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let m = uvanim::evaluate(a, &inputs, options);
+                UvAnimEntry::new(i, a, &m, uvanim::notes(a).map(|n| n.to_string()))
             })
-        })
-        .collect();
-    let out = json!({
-        "time": time,
-        "seconds": f(inputs.seconds),
-        "model_matrix_row_major": row_major(world_from_model),
-        "view_matrix_row_major": row_major(prime_view),
-        "options": options,
-        "animations": anims,
-    });
-    Ok(serde_json::to_string_pretty(&out)?)
+            .collect(),
+    };
+    Ok(schema::sorted_json(&report)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gx::UvAnimation;
+    use serde_json::{Value, json};
 
     #[test]
     fn matrices_parse_row_major() {
@@ -215,7 +131,7 @@ mod tests {
         assert_eq!(a[0]["texture_matrix"][0][3], json!(0.5));
         assert_eq!(a[0]["post_matrix"], Value::Null);
         assert_eq!(a[1]["post_matrix_slot"], json!("PTTEXMTX1"));
-        assert_eq!(a[1]["post_matrix"][0][3], json!(f(10.0 * 0.05)));
+        assert_eq!(a[1]["post_matrix"][0][3], json!(f64::from(10.0f32 * 0.05)));
         assert!(uvanim(&m, f64::NAN, None, None).is_err());
     }
 }
