@@ -421,14 +421,13 @@ impl Runner {
                     .map(|(i, e)| e.record(i))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
-                state.light_editor.records = records;
-                state.lights_edited();
+                state.edit_lights("script: lights".into(), records);
             }
             Action::Light { index, light } => {
                 let record = light
                     .record(*index)
                     .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
-                let records = &mut state.light_editor.records;
+                let mut records = state.light_editor.records.clone();
                 let n = records.len();
                 match (*index).cmp(&n) {
                     std::cmp::Ordering::Less => records[*index] = record,
@@ -437,7 +436,7 @@ impl Runner {
                         return Err(format!("light {index}: the list has {n} lights"));
                     }
                 }
-                state.lights_edited();
+                state.edit_lights(format!("script: light {index}"), records);
             }
             Action::Save {} => {
                 if state.editor.is_none() {
