@@ -242,6 +242,8 @@ struct LayoutReport {
     central: Option<[f32; 4]>,
     view: Option<[f32; 4]>,
     selected_material: Option<usize>,
+    /// The material the model view tints (None: no tint).
+    tinted_material: Option<usize>,
     picked_material: Option<usize>,
     spec: Option<String>,
 }
@@ -652,6 +654,7 @@ fn write_window_shot(
         central: rect_px(layout.central, ppp),
         view: rect_px(layout.view, ppp),
         selected_material: state.edit.as_ref().map(|_| state.material),
+        tinted_material: state.highlighted_material(),
         picked_material: state
             .model_pick
             .as_ref()

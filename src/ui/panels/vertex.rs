@@ -120,7 +120,7 @@ pub(super) fn unused_animation_text(index: usize, mode: u32) -> String {
     } else {
         format!("TEXMTX{index}")
     };
-    format!("⚠ no texgen uses {matrices} — this animation has no effect")
+    format!("no texgen uses {matrices} — this animation has no effect")
 }
 
 /// Says animation `index` reaches no texgen and offers to point the first texgen on the
