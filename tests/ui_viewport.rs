@@ -298,7 +298,7 @@ mod model_view {
             state.playing = false;
             // Exact comparisons with `tevscope render`: no selection tint unless a test
             // turns it on.
-            state.highlight_selection = false;
+            state.prefs.tint_selection = false;
             let mut h = Self {
                 ctx,
                 viewport,
@@ -660,7 +660,7 @@ mod model_view {
         let plain = h.settled_frame();
         let (material, (x, y)) = visible_material(&mut h, |_, _| true);
         h.state.select_material(0, material);
-        h.state.highlight_selection = true;
+        h.state.prefs.tint_selection = true;
         assert_eq!(h.state.highlighted_material(), Some(material));
         let tinted = h.settled_frame();
         assert_ne!(
@@ -714,7 +714,7 @@ mod model_view {
         h.state.hovered_material = Some(material + 1);
         assert_eq!(h.state.highlighted_material(), Some(material + 1));
         h.state.hovered_material = None;
-        h.state.highlight_selection = false;
+        h.state.prefs.tint_selection = false;
         assert_eq!(differing_pixels(&h.settled_frame(), &plain), 0);
     }
 

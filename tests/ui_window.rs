@@ -1,6 +1,7 @@
 //! The real viewer window under Xvfb, driven by a script (`tevscope view --script`): the
 //! layout at four window sizes, a pick's tint, the missing-texture checker, a big 3D-view
-//! screenshot, a turntable, a light edit, a material edit saved, and a failing step's exit.
+//! screenshot, a turntable, a light edit, a material edit saved (and saved as a name without
+//! an extension), and a failing step's exit.
 //!
 //! One Xvfb (started with `-displayfd`, gone when its last client leaves) and one window
 //! run serve every test here; each test checks its part of the run's files. Without Xvfb
@@ -168,6 +169,10 @@ fn run() -> Option<&'static Run> {
             format!(r#"{{"action": "turntable", "path": "{}", "frames": 3, "width": 64, "height": 48}}"#, d("turn.png")),
             r#"{"action": "set", "path": "/material_sets/0/materials/0/blend_source_factor", "value": 4}"#.into(),
             format!(r#"{{"action": "save_as", "path": "{}"}}"#, d("edited.CMDL")),
+            // A typed name without an extension gets the open file's, and reopens editable.
+            format!(r#"{{"action": "save_as", "path": "{}"}}"#, d("renamed")),
+            format!(r#"{{"action": "open", "spec": "{}"}}"#, d("renamed.CMDL")),
+            r#"{"action": "set", "path": "/material_sets/0/materials/0/blend_source_factor", "value": 5}"#.into(),
         ]);
         let failing_step = steps.len();
         steps.extend([
@@ -301,16 +306,18 @@ fn a_pick_selects_and_tints_the_surface() {
         Some(picked),
         "the pick selects"
     );
+    let before_report = report(run, "before_pick.json");
+    assert_eq!(before_report["selected_material"].as_u64(), Some(0));
+    // Opening shows material 0 untinted; the pick tints what it selects.
     assert_eq!(
-        report(run, "before_pick.json")["selected_material"].as_u64(),
-        Some(0)
+        before_report["tinted_material"],
+        serde_json::Value::Null,
+        "tinted on open"
     );
-    assert_ne!(
-        picked, 0,
-        "the centre is not material 0 (else the tint would not move)"
-    );
-    // The tint moves from material 0 to the picked one: many view pixels change, far
-    // from the click's marker too.
+    assert_eq!(r["tinted_material"].as_u64(), Some(picked));
+    assert_ne!(picked, 0, "the centre is not material 0");
+    // The pick tints the picked material: many view pixels change, far from the click's
+    // marker too.
     let [vx, vy, vw, vh] = rect(&r["view"]);
     let (mx, my) = (vx + vw / 2.0, vy + vh / 2.0);
     let changed = view_pixels(&r)
@@ -398,6 +405,10 @@ fn a_set_action_edits_the_model_and_save_as_writes_it() {
     assert_eq!(
         info["material_sets"][0]["materials"][0]["blend_source_factor"],
         serde_json::json!(4)
+    );
+    assert!(
+        run.dir.join("renamed.CMDL").is_file() && !run.dir.join("renamed").exists(),
+        "Save As adds .CMDL to a name without an extension"
     );
 }
 

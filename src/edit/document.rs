@@ -363,11 +363,17 @@ impl Document {
             return;
         }
         command.apply(&mut self.edited);
+        self.clear_redo();
+        self.undo.push(command);
+    }
+
+    /// Drops the undone commands: a new edit took their place (here, or in a history the
+    /// caller keeps around this one, such as the viewer's light edits).
+    pub fn clear_redo(&mut self) {
         if self.saved_depth.is_some_and(|d| d > self.undo.len()) {
-            // The saved state was on the redo branch this command discards.
+            // The saved state was on the redo branch being discarded.
             self.saved_depth = None;
         }
-        self.undo.push(command);
         self.redo.clear();
     }
 

@@ -865,6 +865,12 @@ impl UvAnimation {
         }
     }
 
+    /// Whether an animation of `mode` loads PTTEXMTX*i* besides TEXMTX*i* (the
+    /// environment and model-projection modes 0, 1, 6 and 7).
+    pub fn loads_post_matrix(mode: u32) -> bool {
+        matches!(mode, 0 | 1 | 6 | 7)
+    }
+
     /// Number of 4-byte parameters that follow the mode word, or None for unknown modes.
     pub fn param_count(mode: u32) -> Option<usize> {
         Some(match mode {

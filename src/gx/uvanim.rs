@@ -13,7 +13,7 @@
 use glam::{Mat4, Vec3, Vec4};
 use serde::Serialize;
 
-use super::types::UvAnimation;
+use super::types::{TexGen, UvAnimation};
 
 /// A GX 3×4 matrix, row-major: `m[row][col]`, column 3 is the translation.
 pub type Mtx3x4 = [[f32; 4]; 3];
@@ -165,6 +165,16 @@ pub fn notes(anim: &UvAnimation) -> Option<UvAnimNote> {
         }
         _ => None,
     }
+}
+
+/// Whether animation `index` (of `mode`) reaches a texture coordinate: some texgen reads
+/// the matrix it loads, TEXMTX*index*, or for the modes that load one its PTTEXMTX*index*.
+/// One that reaches none animates nothing (a texgen left on the identity, say).
+pub fn reaches_a_texgen(index: usize, mode: u32, texgens: &[TexGen]) -> bool {
+    texgens.iter().any(|t| {
+        t.tex_mtx_slot() == Some(index)
+            || (UvAnimation::loads_post_matrix(mode) && t.post_mtx_slot() == Some(index))
+    })
 }
 
 /// Rows 0–2 of a 4×4 matrix as a GX 3×4.
@@ -700,5 +710,29 @@ mod tests {
                 .truncate()
                 .abs_diff_eq(Vec3::new(1.0, 2.0, 3.0), 1e-5)
         );
+    }
+
+    #[test]
+    fn an_animation_reaches_texgens_through_its_matrices_only() {
+        use crate::gx::types::{GX_IDENTITY, GX_PTIDENTITY, TexGenSrc, TexGenType};
+        let texgen = |tex: u32, post: u32| TexGen {
+            kind: TexGenType::Mtx2x4,
+            source: TexGenSrc::Tex(0),
+            gx_tex_mtx: tex,
+            normalize: false,
+            gx_post_mtx: post,
+        };
+        let identity = [texgen(GX_IDENTITY, GX_PTIDENTITY)];
+        // A scroll (mode 2) in slot 0 with every texgen on the identity does nothing.
+        assert!(!reaches_a_texgen(0, 2, &identity));
+        assert!(!reaches_a_texgen(0, 2, &[]));
+        // TEXMTX0 (GX 30) used: it does; TEXMTX1 (33) is another slot.
+        assert!(reaches_a_texgen(0, 2, &[texgen(30, GX_PTIDENTITY)]));
+        assert!(!reaches_a_texgen(0, 2, &[texgen(33, GX_PTIDENTITY)]));
+        assert!(reaches_a_texgen(1, 2, &[texgen(33, GX_PTIDENTITY)]));
+        // PTTEXMTX1 (67) counts only for the modes that load it.
+        let post1 = [texgen(GX_IDENTITY, 67)];
+        assert!(reaches_a_texgen(1, 0, &post1));
+        assert!(!reaches_a_texgen(1, 2, &post1));
     }
 }

@@ -1,8 +1,10 @@
 //! The viewer as an editor: material edits, undo/redo, save, the unsaved-edits prompt and
-//! opening files on a worker thread. Every change goes through the open
+//! opening files on a worker thread. Every material change goes through the open
 //! [`crate::edit::Document`] (the one editing path the CLI uses too); the viewer's
 //! [`Document`](super::document::Document), the selected material's [`MaterialEdit`] and the
-//! scene are refreshed from it afterwards.
+//! scene are refreshed from it afterwards. Light edits ([`super::lights`]) are not part of
+//! the document but share its undo history: [`History`] keeps both in the order they were
+//! made.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -11,6 +13,7 @@ use std::time::Instant;
 use crate::formats::material::Material as FileMaterial;
 
 use super::edit::MaterialEdit;
+use super::lights::LightStep;
 use super::state::{AppState, Opened};
 
 /// What waits for the user's answer to "save the edits first?".
@@ -28,6 +31,44 @@ pub enum Answer {
     Save,
     Discard,
     Cancel,
+}
+
+/// One step of the viewer's undo history.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Step {
+    /// The document's next command (the document holds it, in the same order).
+    Document,
+    /// A change of the lights (held here: lights are not part of the document).
+    Lights(Box<LightStep>),
+}
+
+/// The viewer's undo history: material edits and light edits in the order they were made,
+/// so Ctrl+Z undoes the last of either. Opening a file starts a new one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// Done steps, oldest first.
+    undo: Vec<Step>,
+    /// Undone steps, the next to redo last.
+    redo: Vec<Step>,
+}
+
+impl History {
+    fn documents(steps: &[Step]) -> usize {
+        steps.iter().filter(|s| matches!(s, Step::Document)).count()
+    }
+
+    /// How many steps are done.
+    pub fn done(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The last done step when it is a light step (a drag of the same field merges into it).
+    pub(crate) fn last_lights_mut(&mut self) -> Option<&mut LightStep> {
+        match self.undo.last_mut() {
+            Some(Step::Lights(s)) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// A file being opened on the worker thread.
@@ -143,17 +184,14 @@ impl AppState {
     /// the same field less than a second apart (a drag) are one command.
     pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
         let (set, index) = (self.set, self.material);
+        let label = format!("material {index}: {label}");
+        let merge = self.merges_with_last_edit(&label);
         let Some(editor) = self.editor.as_mut() else {
             return;
         };
-        let label = format!("material {index}: {label}");
-        let now = Instant::now();
-        let merge = self.last_edit.as_ref().is_some_and(|(l, at)| {
-            *l == label && now.duration_since(*at) < std::time::Duration::from_secs(1)
-        });
         match editor.edit_material(set, index, material, &label, merge) {
             Ok(()) => {
-                self.last_edit = Some((label, now));
+                self.last_edit = Some((label, Instant::now()));
                 self.edit_error = None;
                 self.document_changed();
             }
@@ -161,24 +199,132 @@ impl AppState {
         }
     }
 
-    /// Undoes the last edit; false when there is none.
-    pub fn undo(&mut self) -> bool {
-        self.last_edit = None;
-        let done = self.editor.as_mut().is_some_and(|e| e.undo());
-        if done {
-            self.document_changed();
+    /// Whether an edit labelled `label` continues the last one (the same field changed
+    /// again within a second: a drag), so both are one undo step.
+    pub(crate) fn merges_with_last_edit(&self, label: &str) -> bool {
+        self.last_edit
+            .as_ref()
+            .is_some_and(|(l, at)| l == label && at.elapsed() < std::time::Duration::from_secs(1))
+    }
+
+    /// Records a light step after the done ones; the undone steps (the document's too) are
+    /// dropped, as a new material edit drops them.
+    pub(crate) fn push_light_step(&mut self, step: LightStep) {
+        self.history.undo.push(Step::Lights(Box::new(step)));
+        self.history.redo.clear();
+        if let Some(editor) = self.editor.as_mut() {
+            editor.clear_redo();
         }
-        done
+    }
+
+    /// Brings the history in step with the document after it changed: a new command is a
+    /// new step (and drops the undone ones); a merged drag that ended where it started
+    /// left no command, so its step goes too.
+    fn sync_history(&mut self) {
+        let done = self.editor.as_ref().map_or(0, |e| e.history().count());
+        let known = History::documents(&self.history.undo);
+        if done > known {
+            self.history
+                .undo
+                .extend(std::iter::repeat_n(Step::Document, done - known));
+            self.history.redo.clear();
+        }
+        for _ in done..known {
+            if let Some(last) = self
+                .history
+                .undo
+                .iter()
+                .rposition(|s| matches!(s, Step::Document))
+            {
+                self.history.undo.remove(last);
+            }
+        }
+    }
+
+    /// Forgets every step (a file was opened).
+    pub(crate) fn clear_history(&mut self) {
+        self.history = History::default();
+        self.last_edit = None;
+    }
+
+    /// Labels of the done steps (oldest first) and the undone ones (the next to redo
+    /// first), material and light edits together.
+    pub fn history_labels(&self) -> (Vec<String>, Vec<String>) {
+        let label = |step: &Step, document: &mut dyn Iterator<Item = &str>| match step {
+            Step::Document => document.next().unwrap_or("(material edit)").to_string(),
+            Step::Lights(s) => s.label.clone(),
+        };
+        let editor = self.editor.as_ref();
+        let mut done_docs = editor.into_iter().flat_map(|e| e.history());
+        let done = self
+            .history
+            .undo
+            .iter()
+            .map(|s| label(s, &mut done_docs))
+            .collect();
+        let mut undone_docs = editor.into_iter().flat_map(|e| e.redo_history());
+        let undone = self
+            .history
+            .redo
+            .iter()
+            .rev()
+            .map(|s| label(s, &mut undone_docs))
+            .collect();
+        (done, undone)
+    }
+
+    /// Undoes the last edit (material or lights); false when there is none.
+    pub fn undo(&mut self) -> bool {
+        self.step(true)
     }
 
     /// Redoes the last undone edit; false when there is none.
     pub fn redo(&mut self) -> bool {
+        self.step(false)
+    }
+
+    /// Moves one step back (undo) or forward (redo). The step changes stacks first, so
+    /// the document's refresh finds the history in step with it.
+    fn step(&mut self, back: bool) -> bool {
         self.last_edit = None;
-        let done = self.editor.as_mut().is_some_and(|e| e.redo());
-        if done {
-            self.document_changed();
+        let (from, to) = if back {
+            (&mut self.history.undo, &mut self.history.redo)
+        } else {
+            (&mut self.history.redo, &mut self.history.undo)
+        };
+        let Some(step) = from.pop() else {
+            return false;
+        };
+        let lights = match &step {
+            Step::Lights(s) => Some(if back {
+                s.before.clone()
+            } else {
+                s.after.clone()
+            }),
+            Step::Document => None,
+        };
+        to.push(step);
+        match lights {
+            Some(state) => self.restore_lights(&state),
+            None if self
+                .editor
+                .as_mut()
+                .is_some_and(|e| if back { e.undo() } else { e.redo() }) =>
+            {
+                self.document_changed()
+            }
+            None => {
+                // The document had no such command: the step was stale.
+                let to = if back {
+                    &mut self.history.redo
+                } else {
+                    &mut self.history.undo
+                };
+                to.pop();
+                return false;
+            }
         }
-        done
+        true
     }
 
     /// Whether the document has edits that are not saved.
@@ -210,11 +356,21 @@ impl AppState {
     }
 
     /// Writes the document to `path` (temporary file, then rename) and keeps editing that
-    /// file; false on failure (the message is in `edit_error`).
+    /// file; false on failure (the message is in `edit_error`). A name without an extension
+    /// gets the open file's (`.CMDL`, `.MREA`, `.pak`): the viewer opens a file as an
+    /// editable model by its extension, so without one it would refuse what it wrote.
     pub fn save_as(&mut self, path: &Path) -> bool {
         let Some(editor) = self.editor.as_mut() else {
             return false;
         };
+        let ext = match editor.origin().path().extension().and_then(|e| e.to_str()) {
+            Some(e) if !e.is_empty() => e.to_string(),
+            _ => match editor.edited() {
+                crate::edit::Edited::Model(_) => "CMDL".into(),
+                crate::edit::Edited::Area(_) => "MREA".into(),
+            },
+        };
+        let path = &super::prefs::with_default_extension(path, &ext);
         match editor.save_as(path) {
             Ok(()) => {
                 self.edit_error = None;
@@ -246,6 +402,7 @@ impl AppState {
 
     /// Refreshes everything drawn from the document after it changed.
     pub(crate) fn document_changed(&mut self) {
+        self.sync_history();
         let Some(editor) = &self.editor else {
             return;
         };

@@ -4,11 +4,88 @@
 //! materials from the editing document, through the same conversion the viewer draws with.
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::export::{GltfOptions, build_gltf, write_texture_pngs};
 use crate::formats::material::MaterialSet;
 use crate::model::CpuModel;
+
+use super::state::AppState;
+
+/// What File → Export writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    /// The model as glTF at the export path.
+    Gltf,
+    /// Its textures as PNGs, into `STEM_textures` next to the export path.
+    TexturePngs,
+}
+
+impl AppState {
+    /// Writes `kind` for the open model at the typed export path; the outcome goes to
+    /// `export_result` (shown in the Export window) and to the notice or error line.
+    pub fn export(&mut self, kind: ExportKind) {
+        let result = self
+            .try_export(kind)
+            .map_err(|e| format!("export failed: {e:#}"));
+        match &result {
+            Ok(line) => {
+                self.load_error = None;
+                self.notice = Some(line.clone());
+            }
+            Err(e) => self.load_error = Some(e.clone()),
+        }
+        self.export_result = Some(result);
+    }
+
+    fn try_export(&self, kind: ExportKind) -> anyhow::Result<String> {
+        let doc = self
+            .doc
+            .as_ref()
+            .ok_or_else(|| anyhow::anyhow!("nothing is open"))?;
+        let model = doc
+            .cpu_model()
+            .ok_or_else(|| anyhow::anyhow!("export works on models, characters and rooms"))?;
+        let path = PathBuf::from(self.export_path.trim());
+        if path.as_os_str().is_empty() {
+            anyhow::bail!("give a file name (.glb or .gltf)");
+        }
+        match kind {
+            ExportKind::Gltf => {
+                // The editor's material sets, so unsaved edits are exported too.
+                let edited = self.editor.as_ref().map(|e| e.material_sets());
+                let model = edited_model(model, edited);
+                let only = match (
+                    self.export_current_only && model.skin.is_some(),
+                    self.animation,
+                ) {
+                    (false, _) => None,
+                    (true, Some(i)) => Some(i),
+                    (true, None) => anyhow::bail!("no animation is playing (bind pose)"),
+                };
+                export_gltf(&model, &doc.stem, &path, self.set, only)
+            }
+            ExportKind::TexturePngs => {
+                let dir = path
+                    .parent()
+                    .unwrap_or(Path::new("."))
+                    .join(format!("{}_textures", doc.stem));
+                export_textures(model, &dir)
+            }
+        }
+    }
+
+    /// Chooses the export path with the desktop's dialog; without one (or when it is
+    /// cancelled) the typed path stays.
+    pub fn export_path_dialog(&mut self) {
+        let current = PathBuf::from(self.export_path.trim());
+        let dialog = super::file_dialog(&current, self.prefs.last_save_dir.as_deref())
+            .add_filter("glTF", &["glb", "gltf"]);
+        if let Some(path) = dialog.save_file() {
+            self.export_path = path.display().to_string();
+        }
+    }
+}
 
 /// `model` with the material sets `edited` holds (the editor's current state), converted
 /// as on load; the model itself when there are no edits to take.

@@ -3,7 +3,8 @@
 //! falloff, cutoff, position, direction). Every change rebuilds `light_set` through the
 //! engine's conversion ([`LightSet::from_layer`], `gx.md` §10.4) and bumps
 //! `lights_revision`, which re-uploads uniforms only: lights are not part of any shader
-//! key, so an edit never compiles a pipeline.
+//! key, so an edit never compiles a pipeline. Every change the user makes is a step of the
+//! viewer's undo history ([`super::editing::History`]).
 
 use std::path::{Path, PathBuf};
 
@@ -64,6 +65,21 @@ impl GizmoMode {
     }
 }
 
+/// The lights as an undo step leaves them: the records and what they stand for.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LightsState {
+    records: Vec<PrimeLight>,
+    choice: LightChoice,
+}
+
+/// A change of the lights in the undo history.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct LightStep {
+    pub label: String,
+    pub before: LightsState,
+    pub after: LightsState,
+}
+
 /// The areas (label, spec) the cache was read for, and their layers with light counts.
 pub(crate) type LayerCache = (Vec<(String, String)>, Vec<(LightChoice, usize)>);
 
@@ -114,29 +130,78 @@ impl AppState {
         self.lights_revision += 1;
     }
 
-    /// Marks the lights as edited by hand and rebuilds them.
-    pub(crate) fn lights_edited(&mut self) {
-        self.lights = LightChoice::Edited;
+    /// The lights as they are now, for the undo history.
+    fn lights_state(&self) -> LightsState {
+        LightsState {
+            records: self.light_editor.records.clone(),
+            choice: self.lights.clone(),
+        }
+    }
+
+    /// Lights the view with `records`, which `choice` stands for, as one undoable step
+    /// labelled `label`. Nothing happens when neither changes; a change with the same label
+    /// within a second of the last (a drag) joins its step. False when nothing changed.
+    pub(crate) fn change_lights(
+        &mut self,
+        label: String,
+        choice: LightChoice,
+        records: Vec<PrimeLight>,
+    ) -> bool {
+        if choice == self.lights && same_records(&records, &self.light_editor.records) {
+            return false;
+        }
+        let before = self.lights_state();
+        self.light_editor.records = records;
+        self.lights = choice;
+        let len = self.light_editor.records.len();
+        self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
+        self.lights_changed();
+        let after = self.lights_state();
+        let merge = self.merges_with_last_edit(&label);
+        self.last_edit = Some((label.clone(), std::time::Instant::now()));
+        match self.history.last_lights_mut() {
+            Some(last) if merge && last.label == label => last.after = after,
+            _ => self.push_light_step(LightStep {
+                label,
+                before,
+                after,
+            }),
+        }
+        true
+    }
+
+    /// Puts the lights back as an undo or redo step left them.
+    pub(crate) fn restore_lights(&mut self, state: &LightsState) {
+        self.light_editor.records = state.records.clone();
+        self.lights = state.choice.clone();
+        let len = self.light_editor.records.len();
+        self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
         self.lights_changed();
     }
 
-    /// Applies `edit` to light `index`; rebuilds the lights only when the record changed.
-    /// False when there is no such light or nothing changed.
-    pub fn edit_light(&mut self, index: usize, edit: impl FnOnce(&mut PrimeLight)) -> bool {
-        let Some(record) = self.light_editor.records.get_mut(index) else {
+    /// The records edited by hand: `records` become the lights, as one undoable step.
+    pub(crate) fn edit_lights(&mut self, label: String, records: Vec<PrimeLight>) -> bool {
+        self.change_lights(label, LightChoice::Edited, records)
+    }
+
+    /// Applies `edit` to light `index` (the `field` it changes names the undo step);
+    /// rebuilds the lights only when the record changed. False when there is no such light
+    /// or nothing changed.
+    pub fn edit_light(
+        &mut self,
+        index: usize,
+        field: &str,
+        edit: impl FnOnce(&mut PrimeLight),
+    ) -> bool {
+        let mut records = self.light_editor.records.clone();
+        let Some(record) = records.get_mut(index) else {
             return false;
         };
-        let before = *record;
         edit(record);
-        // Bitwise, so a NaN typed into a field still counts as a change once.
-        if before.light_type == record.light_type
-            && before.falloff == record.falloff
-            && bits(&before) == bits(record)
-        {
+        if same_records(&records, &self.light_editor.records) {
             return false;
         }
-        self.lights_edited();
-        true
+        self.edit_lights(format!("light {index}: {field}"), records)
     }
 
     /// Adds a light of `kind` halfway between the eye and the camera's target (so it is in
@@ -148,34 +213,40 @@ impl AppState {
         if kind == PrimeLightType::Spot {
             light.direction = (target - at).normalize_or(Vec3::NEG_Z).to_array();
         }
-        self.light_editor.records.push(light);
-        self.light_editor.selected = Some(self.light_editor.records.len() - 1);
-        self.lights_edited();
+        let mut records = self.light_editor.records.clone();
+        records.push(light);
+        let index = records.len() - 1;
+        self.edit_lights(format!("add light {index}"), records);
+        self.light_editor.selected = Some(index);
     }
 
     /// Removes light `index`; the selection moves to its neighbour.
     pub fn remove_light(&mut self, index: usize) {
-        if index >= self.light_editor.records.len() {
+        let mut records = self.light_editor.records.clone();
+        if index >= records.len() {
             return;
         }
-        self.light_editor.records.remove(index);
-        let len = self.light_editor.records.len();
+        records.remove(index);
+        let len = records.len();
+        self.edit_lights(format!("remove light {index}"), records);
         self.light_editor.selected = (len > 0).then(|| index.min(len - 1));
-        self.lights_edited();
     }
 
     /// Copies light `index` right after itself and selects the copy.
     pub fn duplicate_light(&mut self, index: usize) {
-        let Some(&record) = self.light_editor.records.get(index) else {
+        let mut records = self.light_editor.records.clone();
+        let Some(&record) = records.get(index) else {
             return;
         };
-        self.light_editor.records.insert(index + 1, record);
+        records.insert(index + 1, record);
+        self.edit_lights(format!("duplicate light {index}"), records);
         self.light_editor.selected = Some(index + 1);
-        self.lights_edited();
     }
 
-    /// Writes the records to `path` as a light set file (temporary file, then rename).
+    /// Writes the records to `path` as a light set file (temporary file, then rename);
+    /// `.json` is added to a name without an extension.
     pub fn save_light_file(&mut self, path: &Path) -> bool {
+        let path = &super::prefs::with_default_extension(path, "json");
         let text = crate::gx::light_file::to_json(&self.light_editor.records);
         match crate::edit::write_atomically(path, text.as_bytes()) {
             Ok(()) => {
@@ -199,7 +270,16 @@ impl AppState {
                 self.light_editor.error = None;
                 self.light_editor.path_open = false;
                 self.light_editor.path_text = path.display().to_string();
-                self.use_lights(LightChoice::File(path.display().to_string()), records);
+                let name = path
+                    .file_name()
+                    .unwrap_or(path.as_os_str())
+                    .to_string_lossy();
+                self.change_lights(
+                    format!("load lights {name}"),
+                    LightChoice::File(path.display().to_string()),
+                    records,
+                );
+                self.light_editor.selected = None;
                 true
             }
             Err(e) => {
@@ -273,6 +353,15 @@ impl AppState {
         }
         out
     }
+}
+
+/// Whether two record lists are the same bit for bit (so a NaN typed into a field still
+/// counts as a change once, and `-0.0` differs from `0.0`, as in the file).
+fn same_records(a: &[PrimeLight], b: &[PrimeLight]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.light_type == y.light_type && x.falloff == y.falloff && bits(x) == bits(y)
+        })
 }
 
 fn bits(r: &PrimeLight) -> [u32; 12] {

@@ -1,5 +1,5 @@
 //! What the viewer remembers between runs: window size, panel widths, the last folders,
-//! the recent files. A small JSON file in the user's config folder
+//! the recent files, the selection tint switch. A small JSON file in the user's config folder
 //! (`$TEVSCOPE_CONFIG_DIR`, else `<config dir>/tevscope`), written through a temporary
 //! file and a rename; a missing or broken file gives the defaults (a broken one with a
 //! warning), never an error.
@@ -16,7 +16,7 @@ const FILE_NAME: &str = "settings.json";
 
 /// Everything remembered between runs. Unknown fields are ignored and missing ones take
 /// their defaults, so older and newer files both load.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Prefs {
     /// Inner window size in logical pixels.
@@ -32,6 +32,23 @@ pub struct Prefs {
     pub screenshot_dir: Option<PathBuf>,
     /// Recently opened specs, newest first, no repeats.
     pub recent: Vec<String>,
+    /// "tint selection": the selected material's surfaces are tinted in the model view.
+    pub tint_selection: bool,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Self {
+            window_size: None,
+            left_panel_width: None,
+            right_panel_width: None,
+            last_open_dir: None,
+            last_save_dir: None,
+            screenshot_dir: None,
+            recent: Vec::new(),
+            tint_selection: true,
+        }
+    }
 }
 
 impl Prefs {
@@ -131,6 +148,26 @@ impl Prefs {
     }
 }
 
+/// `path` with `.ext` added when its name has no extension (another one is kept: the
+/// user typed it).
+pub fn with_default_extension(path: &Path, ext: &str) -> PathBuf {
+    match path.extension() {
+        Some(e) if !e.is_empty() => path.to_path_buf(),
+        // "name." ends in the dot already.
+        Some(_) => {
+            let mut s = path.as_os_str().to_os_string();
+            s.push(ext);
+            PathBuf::from(s)
+        }
+        None => {
+            let mut s = path.as_os_str().to_os_string();
+            s.push(".");
+            s.push(ext);
+            PathBuf::from(s)
+        }
+    }
+}
+
 /// `path` with `.png` added when it has another or no extension.
 pub fn with_png_extension(path: &Path) -> PathBuf {
     if path
@@ -202,6 +239,41 @@ mod tests {
         assert_eq!(p.recent[0], "f12");
         assert_eq!(p.recent[1], "f14");
         assert_eq!(p.recent.iter().filter(|s| *s == "f12").count(), 1);
+    }
+
+    #[test]
+    fn an_extension_is_added_only_to_a_name_without_one() {
+        let cases = [
+            ("a/rig", "a/rig.json"),
+            ("a/rig.json", "a/rig.json"),
+            ("a/rig.JSON", "a/rig.JSON"),
+            ("a/rig.v2", "a/rig.v2"),
+            ("a/rig.", "a/rig.json"),
+            ("a.d/rig", "a.d/rig.json"),
+        ];
+        for (typed, saved) in cases {
+            assert_eq!(
+                with_default_extension(Path::new(typed), "json"),
+                Path::new(saved),
+                "{typed}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_tint_switch_is_remembered_and_on_by_default() {
+        assert!(Prefs::default().tint_selection);
+        let path = temp("tint").join(FILE_NAME);
+        let p = Prefs {
+            tint_selection: false,
+            ..Prefs::default()
+        };
+        p.save_to(&path).expect("written");
+        assert!(!Prefs::load_from(&path).0.tint_selection);
+        // Files written before the switch was remembered keep it on.
+        std::fs::write(&path, r#"{"recent": []}"#).expect("written");
+        assert!(Prefs::load_from(&path).0.tint_selection);
+        let _ = std::fs::remove_dir_all(path.parent().expect("dir"));
     }
 
     #[test]

@@ -242,6 +242,8 @@ struct LayoutReport {
     central: Option<[f32; 4]>,
     view: Option<[f32; 4]>,
     selected_material: Option<usize>,
+    /// The material the model view tints (None: no tint).
+    tinted_material: Option<usize>,
     picked_material: Option<usize>,
     spec: Option<String>,
 }
@@ -421,14 +423,13 @@ impl Runner {
                     .map(|(i, e)| e.record(i))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
-                state.light_editor.records = records;
-                state.lights_edited();
+                state.edit_lights("script: lights".into(), records);
             }
             Action::Light { index, light } => {
                 let record = light
                     .record(*index)
                     .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
-                let records = &mut state.light_editor.records;
+                let mut records = state.light_editor.records.clone();
                 let n = records.len();
                 match (*index).cmp(&n) {
                     std::cmp::Ordering::Less => records[*index] = record,
@@ -437,7 +438,7 @@ impl Runner {
                         return Err(format!("light {index}: the list has {n} lights"));
                     }
                 }
-                state.lights_edited();
+                state.edit_lights(format!("script: light {index}"), records);
             }
             Action::Save {} => {
                 if state.editor.is_none() {
@@ -653,6 +654,7 @@ fn write_window_shot(
         central: rect_px(layout.central, ppp),
         view: rect_px(layout.view, ppp),
         selected_material: state.edit.as_ref().map(|_| state.material),
+        tinted_material: state.highlighted_material(),
         picked_material: state
             .model_pick
             .as_ref()

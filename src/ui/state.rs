@@ -12,7 +12,7 @@ use crate::gx::wgsl;
 use super::browser::{Browser, FileKind};
 use super::document::{Content, Document};
 use super::edit::{MaterialEdit, PixelReport};
-use super::editing::{Loading, Pending};
+use super::editing::{History, Loading, Pending};
 use super::viewport::{ViewSettings, ViewStatus};
 
 /// Work the UI asks the app to do after this frame.
@@ -287,6 +287,10 @@ pub struct AppState {
     /// File → Export: the glTF path, and whether only the playing animation goes in.
     pub export_path: String,
     pub export_current_only: bool,
+    /// The Export… window is open.
+    pub export_dialog: bool,
+    /// The last export's line (or error), shown in the Export window.
+    pub export_result: Option<Result<String, String>>,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     pub view_status: ViewStatus,
@@ -312,8 +316,9 @@ pub struct AppState {
     pub model_pick: Option<ModelPick>,
     /// The warnings log panel is open.
     pub log_open: bool,
-    /// Tint the selected material's surfaces in the model view.
-    pub highlight_selection: bool,
+    /// The user selected the material (a click on the model or the list): only then is
+    /// it tinted. Opening a file shows material 0 untinted.
+    pub material_chosen: bool,
     /// The material under the pointer in the material list this frame (tinted instead of
     /// the selection while hovered).
     pub hovered_material: Option<usize>,
@@ -331,8 +336,11 @@ pub struct AppState {
     pub editor_note: Option<String>,
     /// Bumped on every document change (edit, undo, redo), so the scene re-reads materials.
     pub doc_revision: u64,
-    /// Label and time of the last edit (same-field edits within a second merge).
+    /// Label and time of the last edit, material or lights (same-field edits within a
+    /// second merge).
     pub(crate) last_edit: Option<(String, std::time::Instant)>,
+    /// Material and light edits in order, for undo and redo.
+    pub(crate) history: History,
     /// The last refused edit or failed save.
     pub edit_error: Option<String>,
     /// What waits for the unsaved-edits prompt.
@@ -387,6 +395,8 @@ impl AppState {
             screenshot_transparent: false,
             export_path: String::new(),
             export_current_only: false,
+            export_dialog: false,
+            export_result: None,
             viewport_texture: None,
             view_status: ViewStatus::default(),
             adapter: String::new(),
@@ -403,7 +413,7 @@ impl AppState {
             light_editor: super::lights::LightEditor::new(),
             model_pick: None,
             log_open: false,
-            highlight_selection: true,
+            material_chosen: false,
             hovered_material: None,
             framed: None,
             framing_cache: None,
@@ -412,6 +422,7 @@ impl AppState {
             editor_note: None,
             doc_revision: 0,
             last_edit: None,
+            history: History::default(),
             edit_error: None,
             pending: None,
             save_as_text: String::new(),
@@ -574,10 +585,12 @@ impl AppState {
     }
 
     /// The material the model view tints: the hovered one, else the selection (when
-    /// highlighting is on and a material is selected).
+    /// tinting is on and the user selected it).
     pub fn highlighted_material(&self) -> Option<usize> {
-        self.hovered_material
-            .or_else(|| (self.highlight_selection && self.edit.is_some()).then_some(self.material))
+        self.hovered_material.or_else(|| {
+            (self.prefs.tint_selection && self.material_chosen && self.edit.is_some())
+                .then_some(self.material)
+        })
     }
 
     /// Called with the view's size each frame: frames the model again when the size
@@ -591,7 +604,8 @@ impl AppState {
         }
     }
 
-    /// Switches the lights (an MREA or file is read now; failures keep the old lights).
+    /// Switches the lights as one undoable step (an MREA or file is read now; failures
+    /// keep the old lights).
     pub fn set_lights(&mut self, choice: LightChoice) {
         match choice.records() {
             Some(Ok(records)) => self.use_lights(choice, records),
@@ -600,16 +614,15 @@ impl AppState {
         }
     }
 
-    /// Lights the view with `records`, which `choice` stands for (already read).
+    /// Lights the view with `records`, which `choice` stands for (already read), as one
+    /// undoable step; nothing is selected.
     pub(crate) fn use_lights(
         &mut self,
         choice: LightChoice,
         records: Vec<crate::gx::lights::PrimeLight>,
     ) {
-        self.light_editor.records = records;
+        self.change_lights(format!("lights: {}", choice.label()), choice, records);
         self.light_editor.selected = None;
-        self.lights = choice;
-        self.lights_changed();
     }
 
     /// Duration of the playing animation, if any.
@@ -713,6 +726,7 @@ impl AppState {
             .join(format!("{}.glb", doc.stem))
             .display()
             .to_string();
+        self.export_result = None;
         let is_model = matches!(doc.content, Content::Model { .. });
         self.doc = Some(doc);
         (self.editor, self.editor_note) = match opened.editor {
@@ -770,7 +784,10 @@ impl AppState {
                 None => self.set_lights(choice),
             }
         }
-        self.select_material(0, 0);
+        // Material 0 is shown, not chosen: nothing is tinted until the user picks one.
+        self.show_material(0, 0);
+        // A new file starts a new history (the lights it brought with it included).
+        self.clear_history();
     }
 
     /// Whether any material of the open model has a UV animation.
@@ -780,8 +797,17 @@ impl AppState {
                 .any(|m| !m.material.uv_animations.is_empty()))
     }
 
-    /// Selects material (set, index) for editing and asks for a viewport rebuild.
+    /// Selects material (set, index) for editing, as the user chose it (the model view
+    /// tints it), and asks for a viewport rebuild.
     pub fn select_material(&mut self, set: usize, index: usize) {
+        self.show_material(set, index);
+        self.material_chosen = true;
+    }
+
+    /// Shows material (set, index) in the editor without tinting it, and asks for a
+    /// viewport rebuild.
+    fn show_material(&mut self, set: usize, index: usize) {
+        self.material_chosen = false;
         self.set = set;
         self.material = index;
         self.report = None;

@@ -291,7 +291,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
         {
             state.frame_model();
         }
-        ui.checkbox(&mut state.highlight_selection, "tint selection")
+        ui.checkbox(&mut state.prefs.tint_selection, "tint selection")
             .on_hover_text("Tint the selected material's surfaces (never in screenshots)");
     });
 }

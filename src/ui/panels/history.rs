@@ -1,27 +1,28 @@
-//! The History tab: the document's edits, oldest first; clicking one undoes or redoes to it.
+//! The History tab: the material and light edits, oldest first; clicking one undoes or
+//! redoes to it.
 
 use egui::{Color32, RichText, Ui};
 
 use crate::ui::state::AppState;
 
 pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
-    let Some(editor) = &state.editor else {
-        ui.weak(
-            state
-                .editor_note
-                .as_deref()
-                .unwrap_or("Open a CMDL model (loose or in a PAK) to edit its materials."),
-        );
+    let (done, undone) = state.history_labels();
+    if state.editor.is_none() && done.is_empty() && undone.is_empty() {
+        ui.weak(state.editor_note.as_deref().unwrap_or(
+            "Open a CMDL model (loose or in a PAK) to edit its materials; light edits \
+             (Lights tab) are listed here too.",
+        ));
         return;
-    };
-    let done: Vec<String> = editor.history().map(str::to_owned).collect();
-    let undone: Vec<String> = editor.redo_history().map(str::to_owned).collect();
+    }
     ui.horizontal(|ui| {
         undo_redo_buttons(ui, state);
-        if state.is_dirty() {
-            ui.colored_label(Color32::from_rgb(240, 200, 80), "unsaved edits");
-        } else {
-            ui.weak("saved");
+        // Light edits are not part of the file: only the document is saved or not.
+        if state.editor.is_some() {
+            if state.is_dirty() {
+                ui.colored_label(Color32::from_rgb(240, 200, 80), "unsaved edits");
+            } else {
+                ui.weak("saved");
+            }
         }
     });
     ui.separator();
@@ -54,19 +55,15 @@ pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
             }
         });
     if let Some(t) = target {
-        while state.editor.as_ref().map_or(0, |e| e.history().count()) > t && state.undo() {}
-        while state.editor.as_ref().map_or(0, |e| e.history().count()) < t && state.redo() {}
+        while state.history.done() > t && state.undo() {}
+        while state.history.done() < t && state.redo() {}
     }
 }
 
 /// Undo and Redo buttons, named after what they would undo or redo.
 pub(super) fn undo_redo_buttons(ui: &mut Ui, state: &mut AppState) {
-    let (undo, redo) = state.editor.as_ref().map_or((None, None), |e| {
-        (
-            e.history().last().map(str::to_owned),
-            e.redo_history().next().map(str::to_owned),
-        )
-    });
+    let (mut done, undone) = state.history_labels();
+    let (undo, redo) = (done.pop(), undone.into_iter().next());
     let hover = |what: &Option<String>, key: &str| {
         what.as_ref()
             .map_or_else(|| format!("nothing ({key})"), |w| format!("{w} ({key})"))

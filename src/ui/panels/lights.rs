@@ -177,24 +177,47 @@ fn light_list(ui: &mut Ui, state: &mut AppState) {
     }
 }
 
+/// A drag value for a record's `f32` that changes it only when the user does: it shows
+/// and parses the exact value (clicking in and out again leaves it as it was), and `range`
+/// (set by the caller) bounds drags and typed values but never clamps a value it is only
+/// shown (game records hold brightnesses like ×56250).
+fn exact_drag(value: &mut f32, speed: f32) -> egui::DragValue<'_> {
+    egui::DragValue::new(value)
+        .speed(speed)
+        .clamp_existing_to_range(false)
+        .custom_formatter(|v, _| format!("{}", v as f32))
+        .custom_parser(|text| {
+            text.trim()
+                .parse::<f32>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .map(f64::from)
+        })
+}
+
+/// A drag step that suits the value's size (×56250 and ×0.5 both drag comfortably).
+fn speed_for(value: f32, least: f32) -> f32 {
+    (value.abs() * 0.005).max(least)
+}
+
 /// A row of three drag values; true when one changed.
 fn vec3_row(ui: &mut Ui, v: &mut [f32; 3], speed: f32) -> bool {
     let mut changed = false;
     for (x, axis) in v.iter_mut().zip(["x ", "y ", "z "]) {
-        changed |= ui
-            .add(egui::DragValue::new(x).speed(speed).prefix(axis))
-            .changed();
+        changed |= ui.add(exact_drag(x, speed).prefix(axis)).changed();
     }
     changed
 }
 
-/// The selected light's fields, each shown only where the game uses it.
+/// The selected light's fields, each shown only where the game uses it. Each widget edits
+/// a copy of its own field, and only a field the user changed is written back: no value
+/// is rounded, clamped or converted by merely being shown.
 fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
     let Some(mut r) = state.light_editor.records.get(index).copied() else {
         return;
     };
     let kind = r.kind();
-    let mut changed = false;
+    let mut changed = None;
     // Position steps scale with the view so small and large models both edit comfortably.
     let step = (state.camera.distance * 0.005).max(1e-4);
     egui::Grid::new("light_fields")
@@ -207,50 +230,63 @@ fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
                 kind_name(k).to_string()
             }) {
                 r.light_type = k.word();
-                changed = true;
+                changed = Some("kind");
             }
             ui.end_row();
             ui.label("Colour");
-            changed |= ui
-                .color_edit_button_rgba_unmultiplied(&mut r.color)
-                .changed();
+            let mut colour = r.color;
+            if ui
+                .color_edit_button_rgba_unmultiplied(&mut colour)
+                .changed()
+            {
+                r.color = colour;
+                changed = Some("colour");
+            }
             ui.end_row();
             ui.label("Brightness").on_hover_text(
                 "The record's q: ambient colour × q; point and spot lights divide their \
                  distance coefficients by q",
             );
-            changed |= ui
-                .add(
-                    egui::DragValue::new(&mut r.brightness)
-                        .speed(0.01)
-                        .range(0.0..=1000.0),
-                )
-                .changed();
+            let mut q = r.brightness;
+            let speed = speed_for(q, 0.01);
+            if ui
+                .add(exact_drag(&mut q, speed).range(0.0..=f32::MAX))
+                .changed()
+            {
+                r.brightness = q;
+                changed = Some("brightness");
+            }
             ui.end_row();
             if matches!(kind, PrimeLightType::Spot | PrimeLightType::Custom) {
                 ui.label("Falloff");
                 let mut f = r.falloff();
                 if super::combo(ui, "light_falloff", &mut f, &Falloff::ALL, falloff_name) {
                     r.falloff = f.word();
-                    changed = true;
+                    changed = Some("falloff");
                 }
                 ui.end_row();
                 ui.label("Position");
-                ui.horizontal(|ui| changed |= vec3_row(ui, &mut r.position, step));
+                let mut p = r.position;
+                ui.horizontal(|ui| {
+                    if vec3_row(ui, &mut p, step) {
+                        r.position = p;
+                        changed = Some("position");
+                    }
+                });
                 ui.end_row();
             }
             if kind == PrimeLightType::Spot {
                 ui.label("Cutoff").on_hover_text(
                     "Full cone angle as records store it; the engine halves it (off above 180°)",
                 );
-                changed |= ui
-                    .add(
-                        egui::DragValue::new(&mut r.spot_cutoff)
-                            .speed(0.5)
-                            .range(0.0..=180.0)
-                            .suffix("°"),
-                    )
-                    .changed();
+                let mut cutoff = r.spot_cutoff;
+                if ui
+                    .add(exact_drag(&mut cutoff, 0.5).range(0.0..=360.0).suffix("°"))
+                    .changed()
+                {
+                    r.spot_cutoff = cutoff;
+                    changed = Some("cutoff");
+                }
                 ui.end_row();
             }
             if matches!(kind, PrimeLightType::Spot | PrimeLightType::Directional) {
@@ -260,22 +296,20 @@ fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
                 let (mut yaw, mut pitch) = angles_of_direction(r.direction);
                 ui.horizontal(|ui| {
                     let a = ui.add(
-                        egui::DragValue::new(&mut yaw)
-                            .speed(0.5)
+                        exact_drag(&mut yaw, 0.5)
                             .range(-180.0..=180.0)
                             .prefix("yaw ")
                             .suffix("°"),
                     );
                     let b = ui.add(
-                        egui::DragValue::new(&mut pitch)
-                            .speed(0.5)
+                        exact_drag(&mut pitch, 0.5)
                             .range(-90.0..=90.0)
                             .prefix("pitch ")
                             .suffix("°"),
                     );
                     if a.changed() || b.changed() {
                         r.direction = direction_from_angles(yaw, pitch);
-                        changed = true;
+                        changed = Some("direction");
                     }
                 });
                 ui.end_row();
@@ -285,8 +319,8 @@ fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
                 ui.end_row();
             }
         });
-    if changed {
-        state.edit_light(index, |rec| *rec = r);
+    if let Some(field) = changed {
+        state.edit_light(index, field, |rec| *rec = r);
     }
     derived(ui, &r);
 }
@@ -447,7 +481,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
         state.tab = RightTab::Lights;
     }
     if let Some((i, offset)) = dragged {
-        state.edit_light(i, |r| {
+        state.edit_light(i, "position", |r| {
             r.position = (Vec3::from(r.position) + offset).to_array();
         });
     }
@@ -533,7 +567,7 @@ fn spot_cone(
 mod tests {
     use super::super::tests::{demo_spec, drew_text, run_frame};
     use crate::gx::lights::{
-        Falloff, GxLight, LightPreset, LightSet, PrimeLightType, spot_attenuation,
+        Falloff, GxLight, LightPreset, LightSet, PrimeLight, PrimeLightType, spot_attenuation,
     };
     use crate::ui::lights::GizmoMode;
     use crate::ui::state::{AppState, LightChoice, RightTab};
@@ -570,9 +604,9 @@ mod tests {
         assert_eq!(s.light_editor.records.len(), 4);
         assert_eq!(s.light_editor.selected, Some(3));
         // An edit that changes nothing does not re-upload.
-        assert!(!s.edit_light(3, |r| r.brightness = 2.0));
+        assert!(!s.edit_light(3, "test", |r| r.brightness = 2.0));
         assert_eq!(s.lights_revision, r0 + 2);
-        assert!(s.edit_light(3, |r| r.position = [-4.0, 2.0, 3.0]));
+        assert!(s.edit_light(3, "test", |r| r.position = [-4.0, 2.0, 3.0]));
         assert_eq!(s.lights_revision, r0 + 3);
         assert_eq!(lights_of(&s.light_set)[2].position, [-4.0, 2.0, 3.0]);
         s.remove_light(1);
@@ -587,7 +621,7 @@ mod tests {
         // Removing the ambient record leaves a black ambient, as an area layer without one.
         s.remove_light(0);
         assert_eq!(s.light_set.ambient, [0, 0, 0, 255]);
-        assert!(!s.edit_light(9, |r| r.brightness = 2.0));
+        assert!(!s.edit_light(9, "test", |r| r.brightness = 2.0));
         s.remove_light(9);
         assert_eq!(s.lights_revision, r0 + 5);
     }
@@ -600,9 +634,9 @@ mod tests {
         s.add_light(PrimeLightType::Custom);
         let gx = |s: &AppState, i: usize| lights_of(&s.light_set)[i];
         // Spot: the full cone is halved, COS2 coefficients.
-        s.edit_light(1, |r| r.spot_cutoff = 60.0);
+        s.edit_light(1, "test", |r| r.spot_cutoff = 60.0);
         assert_eq!(gx(&s, 0).angle_atten, spot_attenuation(30.0));
-        s.edit_light(1, |r| r.spot_cutoff = 200.0);
+        s.edit_light(1, "test", |r| r.spot_cutoff = 200.0);
         assert_eq!(gx(&s, 0).angle_atten, [1.0, 0.0, 0.0]);
         // Falloff and brightness set the one distance coefficient.
         for (falloff, q, k) in [
@@ -611,7 +645,7 @@ mod tests {
             (Falloff::Quadratic, 2.0, [0.0, 0.0, 12500.0]),
             (Falloff::Linear, 0.0, [0.0, 250.0 / 1e-6, 0.0]),
         ] {
-            s.edit_light(2, |r| {
+            s.edit_light(2, "test", |r| {
                 r.falloff = falloff.word();
                 r.brightness = q;
             });
@@ -619,13 +653,13 @@ mod tests {
             assert_eq!(gx(&s, 1).angle_atten, [1.0, 0.0, 0.0]);
         }
         // Colour goes to 8 bits by truncation; ambient is colour × brightness.
-        s.edit_light(0, |r| {
+        s.edit_light(0, "test", |r| {
             r.color = [0.5, 1.0, 0.0, 1.0];
             r.brightness = 1.5;
         });
         assert_eq!(s.light_set.ambient, [191, 255, 0, 255]);
         // A spot turned into a directional light is far along −direction.
-        s.edit_light(1, |r| {
+        s.edit_light(1, "test", |r| {
             r.light_type = PrimeLightType::Directional.word();
             r.direction = crate::ui::lights::direction_from_angles(0.0, -90.0);
         });
@@ -662,7 +696,7 @@ mod tests {
         let mut s = state();
         s.add_light(PrimeLightType::Custom);
         s.add_light(PrimeLightType::Spot);
-        s.edit_light(3, |r| r.color = [0.2, 0.4, 0.6, 1.0]);
+        s.edit_light(3, "test", |r| r.color = [0.2, 0.4, 0.6, 1.0]);
         assert!(s.save_light_file(&path), "{:?}", s.light_editor.error);
         let (records, set) = (s.light_editor.records.clone(), s.light_set.clone());
         // No temporary file is left next to it.
@@ -835,5 +869,211 @@ mod tests {
         let revision = s.lights_revision;
         run_frame(&mut s);
         assert_eq!(s.lights_revision, revision, "drawing edits nothing");
+    }
+
+    /// One frame of the whole UI at 1600 × 900 points on `ctx` with `events`.
+    fn frame_with(
+        ctx: &egui::Context,
+        s: &mut AppState,
+        events: Vec<egui::Event>,
+    ) -> egui::FullOutput {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1600.0, 900.0),
+            )),
+            events,
+            ..Default::default()
+        };
+        let mut out = ctx.run_ui(input, |ui| super::super::show(ui, s));
+        out.textures_delta.clear();
+        out
+    }
+
+    /// Where each number of the selected light's fields was drawn (below "Kind", in the
+    /// right panel), top to bottom.
+    fn number_fields(out: &egui::FullOutput, right: egui::Rect) -> Vec<egui::Pos2> {
+        let texts: Vec<(String, egui::Pos2)> = out
+            .shapes
+            .iter()
+            .filter_map(|c| match &c.shape {
+                egui::Shape::Text(t) => Some((
+                    t.galley.text().to_string(),
+                    t.pos + t.galley.rect.center().to_vec2(),
+                )),
+                _ => None,
+            })
+            .filter(|(_, at)| right.contains(*at))
+            .collect();
+        let kind_y = texts
+            .iter()
+            .find(|(t, _)| t == "Kind")
+            .map(|(_, at)| at.y)
+            .expect("the Kind field");
+        let mut fields: Vec<egui::Pos2> = texts
+            .into_iter()
+            .filter(|(t, at)| {
+                let number = ["x ", "y ", "z ", "yaw ", "pitch "]
+                    .iter()
+                    .fold(t.as_str(), |t, p| t.trim_start_matches(p))
+                    .trim_end_matches('°');
+                at.y > kind_y && number.parse::<f32>().is_ok()
+            })
+            .map(|(_, at)| at)
+            .collect();
+        fields.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
+        fields
+    }
+
+    fn press(at: egui::Pos2, pressed: bool) -> egui::Event {
+        egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Default::default(),
+        }
+    }
+
+    fn key(key: egui::Key) -> egui::Event {
+        egui::Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: Default::default(),
+        }
+    }
+
+    /// A user selects each light of the room and clicks into every number field and out
+    /// again (Enter): no record changes by a bit (the ×56250 point light stays ×56250),
+    /// nothing is recorded and the lights still stand for the room's layer.
+    #[test]
+    fn looking_at_light_fields_changes_nothing() {
+        let mut s = state();
+        s.open(&demo_spec("room"));
+        assert!(s.load_error.is_none(), "{:?}", s.load_error);
+        let records = s.light_editor.records.clone();
+        assert!(
+            records.iter().any(|r| r.brightness == 56_250.0),
+            "{records:?}"
+        );
+        let choice = s.lights.clone();
+        assert!(matches!(choice, LightChoice::Area(..)), "{choice:?}");
+        s.tab = RightTab::Lights;
+        s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+        let ctx = egui::Context::default();
+        let mut clicked = 0;
+        for i in 0..records.len() {
+            s.light_editor.selected = Some(i);
+            let mut k = 0;
+            loop {
+                let out = frame_with(&ctx, &mut s, vec![]);
+                let right = s.layout.right.expect("the right panel");
+                let Some(&at) = number_fields(&out, right).get(k) else {
+                    break;
+                };
+                frame_with(
+                    &ctx,
+                    &mut s,
+                    vec![egui::Event::PointerMoved(at), press(at, true)],
+                );
+                frame_with(&ctx, &mut s, vec![press(at, false)]);
+                frame_with(&ctx, &mut s, vec![]);
+                frame_with(&ctx, &mut s, vec![key(egui::Key::Enter)]);
+                frame_with(&ctx, &mut s, vec![]);
+                k += 1;
+                clicked += 1;
+            }
+            assert!(k >= 1, "light {i} shows its brightness");
+        }
+        // Brightness of each, position ×3 of the spot and point, cutoff, yaw and pitch.
+        assert!(clicked >= 4 + 6 + 1 + 4, "{clicked} fields clicked");
+        let same = |a: &PrimeLight, b: &PrimeLight| format!("{a:?}") == format!("{b:?}");
+        for (i, (now, then)) in s.light_editor.records.iter().zip(&records).enumerate() {
+            assert!(same(now, then), "light {i}: {now:?} was {then:?}");
+        }
+        assert_eq!(s.lights, choice);
+        assert_eq!(s.history_labels(), (vec![], vec![]));
+    }
+
+    /// Light edits are steps of the one undo history, between material edits, with their
+    /// labels in the History tab; a drag of one field is one step.
+    #[test]
+    fn light_edits_undo_and_redo_with_the_material_edits() {
+        let mut s = state();
+        s.open(&demo_spec("room"));
+        assert!(s.editor.is_some(), "{:?}", s.editor_note);
+        let opened = s.light_editor.records.clone();
+        let choice = s.lights.clone();
+        let point = opened
+            .iter()
+            .position(|r| r.kind() == PrimeLightType::Custom)
+            .unwrap();
+        // A drag: many changes of one field, one step.
+        for q in [56_000.0, 55_000.0, 54_000.0] {
+            assert!(s.edit_light(point, "brightness", |r| r.brightness = q));
+        }
+        let mut m = s.file_material().unwrap().clone();
+        m.group_index ^= 1;
+        s.apply_material(m, "group");
+        assert!(s.edit_error.is_none(), "{:?}", s.edit_error);
+        s.add_light(PrimeLightType::Spot);
+        let label = format!("light {point}: brightness");
+        let (done, undone) = s.history_labels();
+        assert_eq!(
+            done,
+            [label.as_str(), "material 0: group", "add light 4"],
+            "{undone:?}"
+        );
+        // Ctrl+Z undoes the added light, then the material, then the brightness.
+        assert!(s.undo());
+        assert_eq!(s.light_editor.records.len(), opened.len());
+        assert!(s.is_dirty());
+        assert!(s.undo());
+        assert!(!s.is_dirty());
+        assert_eq!(s.light_editor.records[point].brightness, 54_000.0);
+        let revision = s.lights_revision;
+        assert!(s.undo());
+        assert_eq!(s.light_editor.records, opened);
+        assert_eq!(
+            s.lights, choice,
+            "the lights stand for the room's layer again"
+        );
+        assert_eq!(s.lights_revision, revision + 1, "the view is lit as before");
+        assert!(!s.undo());
+        // Redo all; the History tab lists both kinds.
+        assert!(s.redo() && s.redo());
+        assert!(s.is_dirty());
+        assert_eq!(s.lights, LightChoice::Edited);
+        s.tab = RightTab::History;
+        let out = run_frame(&mut s);
+        assert!(drew_text(&out, &label) && drew_text(&out, "add light 4 (undone)"));
+        // A light edit after an undo drops what was undone, the document's too.
+        assert!(s.undo());
+        assert!(!s.is_dirty());
+        s.remove_light(0);
+        assert!(!s.redo());
+        assert_eq!(s.editor.as_ref().unwrap().redo_history().count(), 0);
+        assert_eq!(s.history_labels().0.len(), 2);
+        // Opening a file starts a new history.
+        s.open(&demo_spec("showcase"));
+        assert_eq!(s.history_labels(), (vec![], vec![]));
+        assert!(!s.undo());
+    }
+
+    #[test]
+    fn a_light_set_saved_without_an_extension_gets_json() {
+        let dir = std::env::temp_dir().join(format!("tevscope-lights-ext-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut s = state();
+        assert!(s.save_light_file(&dir.join("rig")));
+        assert!(dir.join("rig.json").is_file());
+        assert!(!dir.join("rig").exists());
+        assert_eq!(
+            s.light_editor.path_text,
+            dir.join("rig.json").display().to_string()
+        );
+        assert!(s.load_light_file(&dir.join("rig.json")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

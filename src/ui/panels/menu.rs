@@ -1,5 +1,5 @@
-//! The menu bar (File, View, Help) and the windows it opens: Screenshot…, the F1
-//! shortcut overlay, About, and the screenshot overwrite prompt.
+//! The menu bar (File, View, Help) and the windows it opens: Screenshot…, Export… (in
+//! [`super::export`]), the F1 shortcut overlay, About, and the screenshot overwrite prompt.
 
 use std::path::PathBuf;
 
@@ -85,7 +85,9 @@ fn file_menu(ui: &mut Ui, state: &mut AppState) {
         state.save_as_dialog();
     }
     ui.separator();
-    ui.menu_button("Export…", |ui| super::export::file_menu(ui, state));
+    if ui.button("Export…").clicked() {
+        state.export_dialog = true;
+    }
     if ui.button("Screenshot…").clicked() {
         state.screenshot_dialog = true;
     }
@@ -154,6 +156,9 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
     }
     if state.screenshot_dialog {
         screenshot_window(&ctx, state);
+    }
+    if state.export_dialog {
+        super::export::export_window(&ctx, state);
     }
     overwrite_prompt(&ctx, state);
 }

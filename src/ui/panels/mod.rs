@@ -216,7 +216,7 @@ fn unsaved_prompt(ui: &mut Ui, state: &mut AppState) {
 fn right_panel(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
         ui.selectable_value(&mut state.tab, RightTab::Material, "Material");
-        let edits = state.editor.as_ref().map_or(0, |e| e.history().count());
+        let edits = state.history.done();
         ui.selectable_value(
             &mut state.tab,
             RightTab::History,

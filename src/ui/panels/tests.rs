@@ -575,12 +575,15 @@ fn the_material_list_names_index_stages_blend_and_textures() {
 fn selection_hover_and_warnings_in_the_state() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
+    // Opening shows material 0 in the editor but tints nothing until the user selects.
+    assert!(state.edit.is_some() && state.prefs.tint_selection);
+    assert_eq!(state.highlighted_material(), None);
     state.select_material(0, 4);
     assert_eq!(state.highlighted_material(), Some(4));
     state.hovered_material = Some(9);
     assert_eq!(state.highlighted_material(), Some(9));
     state.hovered_material = None;
-    state.highlight_selection = false;
+    state.prefs.tint_selection = false;
     assert_eq!(state.highlighted_material(), None);
     // Warnings: the document's and the view's, each once; the status bar counts them.
     state.view_status.warnings = vec!["one".into(), "two".into(), "one".into()];
@@ -838,18 +841,23 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
-/// The rectangle of the first text drawn this frame that reads exactly `text`.
+/// The rectangle of the text drawn exactly as `text` (the last one drawn: windows and menus
+/// paint over the panels).
 fn text_rect(out: &egui::FullOutput, text: &str) -> Option<egui::Rect> {
-    fn walk(shape: &egui::Shape, text: &str) -> Option<egui::Rect> {
+    fn walk(shape: &egui::Shape, text: &str, found: &mut Option<egui::Rect>) {
         match shape {
             egui::Shape::Text(t) if t.galley.text() == text => {
-                Some(t.galley.rect.translate(t.pos.to_vec2()))
+                *found = Some(t.galley.rect.translate(t.pos.to_vec2()));
             }
-            egui::Shape::Vec(v) => v.iter().find_map(|s| walk(s, text)),
-            _ => None,
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, text, found)),
+            _ => {}
         }
     }
-    out.shapes.iter().find_map(|c| walk(&c.shape, text))
+    let mut found = None;
+    out.shapes
+        .iter()
+        .for_each(|c| walk(&c.shape, text, &mut found));
+    found
 }
 
 #[test]
@@ -928,4 +936,176 @@ fn the_short_uv_flags_are_shown_fixed_by_the_geometry_and_cannot_be_toggled() {
         state.file_material().unwrap().flags & flags::OCCLUDER,
         occluder
     );
+}
+
+/// One frame of the whole UI at `size` points on `ctx` with `events`.
+fn frame_on(
+    ctx: &egui::Context,
+    state: &mut AppState,
+    size: egui::Vec2,
+    events: Vec<egui::Event>,
+) -> egui::FullOutput {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, size)),
+        events,
+        ..Default::default()
+    };
+    let mut out = ctx.run_ui(input, |ui| show(ui, state));
+    out.textures_delta.clear();
+    out
+}
+
+/// The centre of the text drawn exactly as `text` (see [`text_rect`]).
+fn text_at(out: &egui::FullOutput, text: &str) -> Option<egui::Pos2> {
+    text_rect(out, text).map(|r| r.center())
+}
+
+/// A left click at `at` (press and release over two frames), then a frame.
+fn click_on(ctx: &egui::Context, state: &mut AppState, size: egui::Vec2, at: egui::Pos2) {
+    let button = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: Default::default(),
+    };
+    frame_on(
+        ctx,
+        state,
+        size,
+        vec![egui::Event::PointerMoved(at), button(true)],
+    );
+    frame_on(ctx, state, size, vec![button(false)]);
+    frame_on(ctx, state, size, vec![]);
+}
+
+#[test]
+fn save_as_adds_the_open_files_extension() {
+    let Some((scratch, spec)) = scratch_model("save-as-ext") else {
+        return;
+    };
+    let mut state = AppState::new(scratch.clone());
+    state.open(&spec);
+    set_konst0(&mut state, [5, 6, 7, 8], "K0 colour");
+    assert!(
+        state.save_as(&scratch.join("renamed")),
+        "{:?}",
+        state.edit_error
+    );
+    let written = scratch.join("renamed.CMDL");
+    assert!(written.is_file() && !scratch.join("renamed").exists());
+    assert_eq!(state.editor.as_ref().unwrap().origin().path(), written);
+    // The viewer opens what it wrote as an editable model, with the edit.
+    let mut reopened = AppState::new(scratch.clone());
+    reopened.open(written.to_str().unwrap());
+    assert!(reopened.editor.is_some(), "{:?}", reopened.editor_note);
+    assert_eq!(
+        reopened.file_material().unwrap().konst_rgba()[0],
+        [5, 6, 7, 8]
+    );
+    // A typed extension is kept.
+    assert!(state.save_as(&scratch.join("other.cmdl")));
+    assert!(scratch.join("other.cmdl").is_file());
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// File → Export… opens a window whose path field takes typing (a menu closed on the
+/// first click into it), and Export glTF writes where it says.
+#[test]
+fn file_export_opens_a_window_with_an_editable_path() {
+    let dir =
+        std::env::temp_dir().join(format!("tevscope-ui-export-window-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state = AppState::new(dir.clone());
+    state.open(&demo_spec("showcase"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    let size = egui::vec2(1600.0, 900.0);
+    let ctx = egui::Context::default();
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    click_on(&ctx, &mut state, size, text_at(&out, "File").unwrap());
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    click_on(
+        &ctx,
+        &mut state,
+        size,
+        text_at(&out, "Export…").expect("File → Export…"),
+    );
+    assert!(state.export_dialog);
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    assert!(drew_text(&out, "Export glTF"));
+    // Click into the path, select it all and type another.
+    let field = text_at(&out, &state.export_path).expect("the path field");
+    click_on(&ctx, &mut state, size, field);
+    let typed = dir.join("typed.glb").display().to_string();
+    let select_all = egui::Event::Key {
+        key: egui::Key::A,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::COMMAND,
+    };
+    frame_on(&ctx, &mut state, size, vec![select_all]);
+    frame_on(
+        &ctx,
+        &mut state,
+        size,
+        vec![egui::Event::Text(typed.clone())],
+    );
+    assert_eq!(state.export_path, typed);
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    assert!(state.export_dialog, "typing keeps the window open");
+    click_on(
+        &ctx,
+        &mut state,
+        size,
+        text_at(&out, "Export glTF").unwrap(),
+    );
+    assert!(
+        matches!(&state.export_result, Some(Ok(line)) if line.contains("typed.glb")),
+        "{:?}",
+        state.export_result
+    );
+    assert!(dir.join("typed.glb").is_file());
+    // The outcome shows in the window.
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    assert!(drew_text(&out, "Exported"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A UV animation whose matrix no texgen reads says so next to it, and its fix points
+/// the first texgen on the identity at that matrix.
+#[test]
+fn a_uv_animation_no_texgen_uses_says_so() {
+    use crate::gx::types::{GX_IDENTITY, GX_PTIDENTITY, TexGen};
+    let mut state = AppState::new(std::env::temp_dir());
+    state.open(&demo_spec("showcase"));
+    let mut m = state.file_material().unwrap().clone();
+    assert!(!m.texgens.is_empty());
+    for w in &mut m.texgens {
+        let mut t = TexGen::from_word(*w).unwrap();
+        t.gx_tex_mtx = GX_IDENTITY;
+        t.gx_post_mtx = GX_PTIDENTITY;
+        *w = t.to_word() | (*w & !0x1F_FFFF);
+    }
+    m.uv_animations = vec![crate::formats::material::UvAnimationWords {
+        mode: 2,
+        params: [0.0f32, 0.0, 1.0, 1.0].map(f32::to_bits).to_vec(),
+    }];
+    state.apply_material(m, "identity texgens, a scroll");
+    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    state.tab = RightTab::Material;
+    // Tall enough that the whole material panel shows without scrolling.
+    let size = egui::vec2(1600.0, 4000.0);
+    let ctx = egui::Context::default();
+    frame_on(&ctx, &mut state, size, vec![]);
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    let warning = super::vertex::unused_animation_text(0, 2);
+    assert!(warning.contains("no texgen uses TEXMTX0"), "{warning}");
+    assert!(drew_text(&out, &warning));
+    let fix = text_at(&out, "use it on TEXCOORD0").expect("the fix");
+    click_on(&ctx, &mut state, size, fix);
+    let t = TexGen::from_word(state.file_material().unwrap().texgens[0]).unwrap();
+    assert_eq!(t.tex_mtx_slot(), Some(0));
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    assert!(!drew_text(&out, "no texgen uses"));
 }

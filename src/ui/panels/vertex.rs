@@ -5,6 +5,7 @@ use egui::Ui;
 
 use crate::formats::material::{Material as FileMaterial, UvAnimationWords};
 use crate::gx::types::{GX_IDENTITY, GX_PTIDENTITY, TexGen, TexGenSrc, TexGenType, UvAnimation};
+use crate::gx::uvanim::reaches_a_texgen;
 
 use super::{combo, named};
 
@@ -36,7 +37,7 @@ pub(super) fn texgens_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Opti
     ui.heading("Texgens");
     let types: Vec<TexGenType> = (0..=10).filter_map(TexGenType::from_bits).collect();
     let sources: Vec<TexGenSrc> = (0..=20).filter_map(TexGenSrc::from_bits).collect();
-    let matrices: Vec<u32> = (0..10).map(|n| 30 + 3 * n).chain([GX_IDENTITY]).collect();
+    let matrices: Vec<u32> = (0..10).map(tex_mtx_id).chain([GX_IDENTITY]).collect();
     let posts: Vec<u32> = (0..20).map(|n| 64 + 3 * n).chain([GX_PTIDENTITY]).collect();
     let mut remove = None;
     for (i, word) in m.texgens.iter_mut().enumerate() {
@@ -107,6 +108,55 @@ pub(super) fn texgens_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Opti
     }
 }
 
+/// The GX id of TEXMTX*slot* (30, 33, …).
+fn tex_mtx_id(slot: usize) -> u32 {
+    30 + 3 * slot as u32
+}
+
+/// The text that says UV animation `index` (of `mode`) moves nothing.
+pub(super) fn unused_animation_text(index: usize, mode: u32) -> String {
+    let matrices = if UvAnimation::loads_post_matrix(mode) {
+        format!("TEXMTX{index} or PTTEXMTX{index}")
+    } else {
+        format!("TEXMTX{index}")
+    };
+    format!("no texgen uses {matrices} — this animation has no effect")
+}
+
+/// Says animation `index` reaches no texgen and offers to point the first texgen on the
+/// identity at its matrix. Returns (texgen, animation) when that was clicked.
+fn unused_animation_warning(
+    ui: &mut Ui,
+    index: usize,
+    mode: u32,
+    words: &[u32],
+) -> Option<(usize, usize)> {
+    let mut fix = None;
+    // On lines of their own: the panel scrolls sideways, a long row would hide the button.
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(unused_animation_text(index, mode))
+                .color(egui::Color32::from_rgb(240, 200, 80)),
+        )
+        .wrap(),
+    );
+    // Matrices 0–9 exist; a texgen still on the identity is the one to change.
+    let free = words
+        .iter()
+        .position(|w| TexGen::from_word(*w).is_some_and(|t| t.gx_tex_mtx == GX_IDENTITY));
+    if let Some(k) = free.filter(|_| index < 10) {
+        let button = ui
+            .small_button(format!("use it on TEXCOORD{k}"))
+            .on_hover_text(format!("Set texgen {k}'s matrix to TEXMTX{index}"));
+        if button.clicked() {
+            fix = Some((k, index));
+        }
+    } else if words.is_empty() {
+        ui.weak("(add a texgen, then set its matrix)");
+    }
+    fix
+}
+
 pub(super) fn uv_animations_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
     ui.separator();
     ui.heading("UV animations");
@@ -118,7 +168,13 @@ pub(super) fn uv_animations_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mu
     }
     // MP2 materials carry two extra words; only they know mode 8 (SRT).
     let modes: Vec<u32> = (0..=if m.mp2_unknown.is_some() { 8 } else { 7 }).collect();
+    let texgens: Vec<TexGen> = m
+        .texgens
+        .iter()
+        .filter_map(|w| TexGen::from_word(*w))
+        .collect();
     let mut remove = None;
+    let mut use_matrix = None;
     for (i, a) in m.uv_animations.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             ui.monospace(format!("TEXMTX{i}"));
@@ -135,6 +191,9 @@ pub(super) fn uv_animations_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mu
                 remove = Some(i);
             }
         });
+        if !reaches_a_texgen(i, a.mode, &texgens) {
+            use_matrix = unused_animation_warning(ui, i, a.mode, &m.texgens).or(use_matrix);
+        }
         let names = UvAnimation::parameter_names(a.mode);
         ui.horizontal_wrapped(|ui| {
             for (k, p) in a.params.iter_mut().enumerate() {
@@ -155,6 +214,14 @@ pub(super) fn uv_animations_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mu
                 }
             }
         });
+    }
+    if let Some((k, i)) = use_matrix
+        && let Some(word) = m.texgens.get_mut(k)
+        && let Some(mut t) = TexGen::from_word(*word)
+    {
+        t.gx_tex_mtx = tex_mtx_id(i);
+        *word = t.to_word() | (*word & !TEXGEN_BITS);
+        *label = Some(format!("texgen {k} matrix"));
     }
     if let Some(i) = remove {
         m.uv_animations.remove(i);
