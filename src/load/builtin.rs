@@ -20,6 +20,12 @@ pub fn bytes(path: &Path) -> Option<&'static [u8]> {
     (path == Path::new(DEMO_PAK)).then_some(DEMO_PAK_BYTES)
 }
 
+/// The plain file name of the built-in file `path` names (`demo.pak`), for a copy saved
+/// elsewhere; None for any other path.
+pub fn file_name(path: &Path) -> Option<&'static str> {
+    is_builtin(path).then(|| DEMO_PAK.trim_start_matches("builtin:"))
+}
+
 /// Whether `path` names a built-in file.
 pub fn is_builtin(path: &Path) -> bool {
     bytes(path).is_some()
@@ -52,5 +58,7 @@ mod tests {
         assert!(!is_builtin(Path::new("demo.pak")));
         assert!(!is_builtin(Path::new("./builtin:demo.pak")));
         assert_eq!(demo_spec("room"), "builtin:demo.pak:room");
+        assert_eq!(file_name(Path::new(DEMO_PAK)), Some("demo.pak"));
+        assert_eq!(file_name(Path::new("demo.pak")), None);
     }
 }

@@ -218,10 +218,7 @@ impl Document {
             assets: Arc::new(assets),
             model: Arc::new(model),
         };
-        let dir = resource
-            .path
-            .parent()
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let dir = folder_of(resource);
         Ok(Self {
             spec: spec.to_string(),
             dir,
@@ -236,10 +233,7 @@ impl Document {
     }
 
     fn from_resource(spec: &str, resource: &Resource) -> anyhow::Result<Self> {
-        let dir = resource
-            .path
-            .parent()
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        let dir = folder_of(resource);
         let stem = screenshot_stem(resource);
         let mut warnings = Vec::new();
         let content = if resource.is(b"TXTR") || sniff_ext(&resource.label, "txtr") {
@@ -384,6 +378,19 @@ fn material_entries(
 
 fn sniff_ext(label: &str, ext: &str) -> bool {
     label.to_ascii_lowercase().ends_with(&format!(".{ext}"))
+}
+
+/// The folder an opened resource sits in (where "next to the file" is); for a file built
+/// into the program, which has none, the home folder.
+fn folder_of(resource: &Resource) -> PathBuf {
+    if crate::load::builtin::is_builtin(&resource.path) {
+        return dirs::home_dir().unwrap_or_else(|| PathBuf::from("."));
+    }
+    resource
+        .path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 fn screenshot_stem(resource: &Resource) -> String {

@@ -352,6 +352,11 @@ impl AppState {
         else {
             return false;
         };
+        if crate::load::builtin::is_builtin(&path) {
+            // The demo inside the program is never overwritten: ask where to write it.
+            self.save_as_dialog();
+            return !self.is_dirty();
+        }
         self.save_as(&path)
     }
 

@@ -736,7 +736,17 @@ impl AppState {
         self.save_as_text = self
             .editor
             .as_ref()
-            .map(|e| e.origin().path().display().to_string())
+            .map(|e| {
+                let path = e.origin().path();
+                match crate::load::builtin::file_name(path) {
+                    // A file of its own name in the last save folder (else the home folder).
+                    Some(name) => {
+                        let dir = self.prefs.last_save_dir.clone().or_else(dirs::home_dir);
+                        dir.unwrap_or_default().join(name).display().to_string()
+                    }
+                    None => path.display().to_string(),
+                }
+            })
             .unwrap_or_default();
         self.doc_revision += 1;
         self.edit = None;

@@ -1109,3 +1109,20 @@ fn a_uv_animation_no_texgen_uses_says_so() {
     let out = frame_on(&ctx, &mut state, size, vec![]);
     assert!(!drew_text(&out, "no texgen uses"));
 }
+
+#[test]
+fn the_built_in_demo_offers_save_as_in_a_real_folder() {
+    let mut state = AppState::new(std::env::temp_dir());
+    let saves = std::env::temp_dir().join(format!("tevscope-builtin-save-{}", std::process::id()));
+    state.prefs.last_save_dir = Some(saves.clone());
+    state.open(&crate::load::builtin::demo_spec("showcase"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    // Not the built-in path (Save would refuse it), but demo.pak in the last save folder.
+    assert_eq!(
+        std::path::PathBuf::from(&state.save_as_text),
+        saves.join("demo.pak")
+    );
+    // Exports and the like go to a real folder too, not a `builtin:` path.
+    assert!(!state.export_path.starts_with("builtin:"), "{}", state.export_path);
+    assert!(std::path::Path::new(&state.export_path).is_absolute(), "{}", state.export_path);
+}
