@@ -230,6 +230,18 @@ pub struct ComponentFrameInfo {
     pub scale: Option<[f64; 3]>,
 }
 
+impl<F> ComponentInfo<F> {
+    fn new(p: ComponentParams, keys: &[[i32; 3]], frames: BTreeMap<String, F>) -> Self {
+        Self {
+            key_count: p.key_count,
+            initial: p.initial,
+            bits: p.bits,
+            deltas: deltas(keys),
+            frames,
+        }
+    }
+}
+
 /// Differences between consecutive quantized keys.
 fn deltas(keys: &[[i32; 3]]) -> Vec<[i32; 3]> {
     keys.windows(2)
@@ -255,13 +267,7 @@ impl CompressedInfo {
                     (fr.to_string(), frame)
                 })
                 .collect();
-            ComponentInfo {
-                key_count: p.key_count,
-                initial: p.initial,
-                bits: p.bits,
-                deltas: deltas(keys),
-                frames,
-            }
+            ComponentInfo::new(p, keys, frames)
         };
         let channels = a
             .channels
@@ -285,13 +291,7 @@ impl CompressedInfo {
                             (fr.to_string(), frame)
                         })
                         .collect();
-                    ComponentInfo {
-                        key_count: p.key_count,
-                        initial: p.initial,
-                        bits: p.bits,
-                        deltas: deltas(&xyz),
-                        frames,
-                    }
+                    ComponentInfo::new(p, &xyz, frames)
                 });
                 let scale_multiplier = a.scale_multiplier.unwrap_or(1.0);
                 CompressedChannelInfo {

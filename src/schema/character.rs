@@ -303,8 +303,20 @@ impl TransInfo {
     }
 }
 
-fn aabb_min_max(a: &Aabb) -> ([f64; 3], [f64; 3]) {
-    (v3(a.min), v3(a.max))
+/// A box's corners, flattened into the entry that names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AabbInfo {
+    pub min: [f64; 3],
+    pub max: [f64; 3],
+}
+
+impl From<&Aabb> for AabbInfo {
+    fn from(a: &Aabb) -> Self {
+        Self {
+            min: v3(a.min),
+            max: v3(a.max),
+        }
+    }
 }
 
 /// A bone named or numbered.
@@ -392,8 +404,8 @@ pub struct ParticlesInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct NamedAabbInfo {
     pub name: String,
-    pub min: [f64; 3],
-    pub max: [f64; 3],
+    #[serde(flatten)]
+    pub aabb: AabbInfo,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -424,8 +436,8 @@ pub struct SpatialInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct SpatialEntryInfo {
     pub id: u32,
-    pub min: [f64; 3],
-    pub max: [f64; 3],
+    #[serde(flatten)]
+    pub aabb: AabbInfo,
 }
 
 impl CharacterInfo {
@@ -460,13 +472,9 @@ impl CharacterInfo {
             animation_aabbs: c.animation_aabbs.as_ref().map(|aabbs| {
                 aabbs
                     .iter()
-                    .map(|n| {
-                        let (min, max) = aabb_min_max(&n.aabb);
-                        NamedAabbInfo {
-                            name: n.name.clone(),
-                            min,
-                            max,
-                        }
+                    .map(|n| NamedAabbInfo {
+                        name: n.name.clone(),
+                        aabb: (&n.aabb).into(),
                     })
                     .collect()
             }),
@@ -500,9 +508,9 @@ impl CharacterInfo {
                 entries: sp
                     .entries
                     .iter()
-                    .map(|(id, b)| {
-                        let (min, max) = aabb_min_max(b);
-                        SpatialEntryInfo { id: *id, min, max }
+                    .map(|(id, b)| SpatialEntryInfo {
+                        id: *id,
+                        aabb: b.into(),
                     })
                     .collect(),
             }),
@@ -925,8 +933,8 @@ impl From<&SoundData> for SoundDataInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct AnimAabbInfo {
     pub anim_id: String,
-    pub min: [f64; 3],
-    pub max: [f64; 3],
+    #[serde(flatten)]
+    pub aabb: AabbInfo,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -1028,13 +1036,9 @@ impl CharInfo {
             animation_aabbs: c
                 .animation_aabbs
                 .iter()
-                .map(|(id, b)| {
-                    let (min, max) = aabb_min_max(b);
-                    AnimAabbInfo {
-                        anim_id: id64(*id),
-                        min,
-                        max,
-                    }
+                .map(|(id, b)| AnimAabbInfo {
+                    anim_id: id64(*id),
+                    aabb: b.into(),
                 })
                 .collect(),
             unknown_bool: c.unknown_bool,
