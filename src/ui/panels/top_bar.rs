@@ -1,7 +1,7 @@
-//! The top bar: open, save, undo/redo, screenshot, and the one-line messages (the menus
-//! are in [`super::menu`]).
+//! The top bar: open, save, undo/redo, screenshot (the menus are in [`super::menu`]; the
+//! messages and the loading line are in the status bar, so they never move the layout).
 
-use egui::{Color32, RichText, Ui};
+use egui::Ui;
 
 use crate::ui::state::AppState;
 
@@ -57,25 +57,6 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
                 state.save_as_open = false;
             }
         });
-    }
-    if let Some(loading) = &state.loading {
-        ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label(format!(
-                "Opening {} … {:.1} s",
-                loading.spec,
-                loading.started.elapsed().as_secs_f32()
-            ));
-        });
-    }
-    if let Some(e) = &state.edit_error {
-        ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
-    }
-    if let Some(n) = &state.notice {
-        ui.label(RichText::new(n).color(Color32::LIGHT_GREEN));
-    }
-    if let Some(e) = &state.load_error {
-        ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
     }
 }
 
