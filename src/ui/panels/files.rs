@@ -26,10 +26,11 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
         );
     });
     path_field(ui, state);
-    ui.checkbox(
-        &mut state.browser.viewable_only,
-        format!("only {} in PAKs", openable_codes()),
-    );
+    ui.checkbox(&mut state.browser.viewable_only, "openable only")
+        .on_hover_text(format!(
+            "List only the PAK resources the viewer opens ({})",
+            openable_codes()
+        ));
     if let Some(e) = &state.browser.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
@@ -43,10 +44,21 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     // A row of the open file: highlighted, and scrolled to when it was just revealed.
     let row = |ui: &mut Ui, spec: &str, text: String, enabled: bool| {
         let is_open = selected.as_deref() == Some(spec);
-        let r = ui.add_enabled(
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let needed = ui
+            .ctx()
+            .fonts_mut(|f| f.layout_no_wrap(text.clone(), font, Color32::WHITE))
+            .size()
+            .x
+            + 2.0 * ui.spacing().button_padding.x;
+        let mut r = ui.add_enabled(
             enabled,
-            egui::Button::selectable(is_open, RichText::new(text).monospace()),
+            egui::Button::selectable(is_open, RichText::new(&text).monospace()),
         );
+        if needed > r.rect.width() + 0.5 {
+            // Cut at the panel's edge: the whole name on hover.
+            r = r.on_hover_text(text);
+        }
         if is_open && scroll_to_selected {
             r.scroll_to_me(Some(egui::Align::Center));
         }
@@ -55,6 +67,8 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     egui::ScrollArea::vertical()
         .id_salt("browser_scroll")
         .show(ui, |ui| {
+            // One line per row, cut at the panel's edge (hover shows the whole name).
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             for entry in &state.browser.entries {
                 let pak = entry.kind == FileKind::Asset(AssetKind::Pak);
                 let expanded_pak = pak && state.browser.paks.contains_key(&entry.path);

@@ -374,6 +374,9 @@ pub(super) fn named<T: PartialEq + Copy + std::fmt::Display>(
     combo(ui, id, value, options, |v| v.to_string())
 }
 
+/// The width of the panels' combo boxes (points; a longer value widens one).
+pub(super) const COMBO_WIDTH: f32 = 72.0;
+
 /// A combo box over `options`; true when the value changed.
 pub(super) fn combo<T: PartialEq + Copy>(
     ui: &mut Ui,
@@ -385,7 +388,7 @@ pub(super) fn combo<T: PartialEq + Copy>(
     let mut changed = false;
     egui::ComboBox::from_id_salt(id)
         .selected_text(RichText::new(name(*value)).monospace())
-        .width(72.0)
+        .width(COMBO_WIDTH)
         .show_ui(ui, |ui| {
             for &o in options {
                 if ui

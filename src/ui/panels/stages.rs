@@ -1,6 +1,7 @@
 //! The TEV stage editor: every field of every stage with named choices (the gx name
 //! tables), and add, duplicate, remove, drag to reorder (or move up and down).
 
+use egui::collapsing_header::CollapsingState;
 use egui::{Color32, RichText, Ui};
 
 use crate::formats::material::{Material as FileMaterial, TevStageWords};
@@ -10,7 +11,7 @@ use crate::gx::types::{
     AlphaInput, ColorInput, KonstSel, RasterChannel, TevCombine, TevReg, TevStage,
 };
 
-use super::{combo, named};
+use super::{COMBO_WIDTH, combo, named};
 
 /// GX runs at most 16 TEV stages.
 const MAX_STAGES: usize = 16;
@@ -90,51 +91,53 @@ pub(super) fn stages_editor(
         };
         let header = RichText::new(format!("stage {i}   {}", describe_color(&stage))).monospace();
         let (_, dropped) = ui.dnd_drop_zone::<StageDrag, ()>(egui::Frame::NONE, |ui| {
-            ui.horizontal(|ui| {
-                ui.dnd_drag_source(ui.scope_id().with(("stage_drag", i)), StageDrag(i), |ui| {
-                    ui.label(RichText::new("::").strong().monospace())
-                        .on_hover_text("Drag onto another stage to move it there");
+            let id = ui.make_persistent_id(("stage", i));
+            let mut clicked = false;
+            let mut stage_ui = CollapsingState::load_with_default_open(ui.ctx(), id, count <= 3)
+                .show_header(ui, |ui| {
+                    ui.dnd_drag_source(ui.scope_id().with(("stage_drag", i)), StageDrag(i), |ui| {
+                        ui.label(RichText::new("::").strong().monospace())
+                            .on_hover_text("Drag onto another stage to move it there");
+                    });
+                    clicked = ui
+                        .add(egui::Label::new(header).sense(egui::Sense::click()))
+                        .clicked();
                 });
-                ui.vertical(|ui| {
-                    egui::CollapsingHeader::new(header)
-                        .id_salt(("stage", i))
-                        .default_open(count <= 3)
-                        .show(ui, |ui| {
-                            ui.horizontal(|ui| {
-                                if ui
-                                    .add_enabled(i > 0, egui::Button::new("up").small())
-                                    .clicked()
-                                {
-                                    action = Some(StageAction::Up(i));
-                                }
-                                if ui
-                                    .add_enabled(i + 1 < count, egui::Button::new("down").small())
-                                    .clicked()
-                                {
-                                    action = Some(StageAction::Down(i));
-                                }
-                                if ui
-                                    .add_enabled(
-                                        count < MAX_STAGES,
-                                        egui::Button::new("duplicate").small(),
-                                    )
-                                    .clicked()
-                                {
-                                    action = Some(StageAction::Duplicate(i));
-                                }
-                                if ui.small_button("remove").clicked() {
-                                    action = Some(StageAction::Remove(i));
-                                }
-                            });
-                            ui.monospace(describe_alpha(&stage));
-                            let (rect, field) = stage_fields(ui, i, &mut stage, &maps, &coords);
-                            first_fields.get_or_insert(rect);
-                            if let Some(field) = field {
-                                m.tev_stages[i] = words.with_gx(&stage);
-                                *label = Some(format!("stage {i} {field}"));
-                            }
-                        });
+            if clicked {
+                stage_ui.toggle();
+            }
+            // The body takes the panel's whole width (no indent): a stage fits a narrow panel.
+            stage_ui.body_unindented(|ui| {
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(i > 0, egui::Button::new("up").small())
+                        .clicked()
+                    {
+                        action = Some(StageAction::Up(i));
+                    }
+                    if ui
+                        .add_enabled(i + 1 < count, egui::Button::new("down").small())
+                        .clicked()
+                    {
+                        action = Some(StageAction::Down(i));
+                    }
+                    if ui
+                        .add_enabled(count < MAX_STAGES, egui::Button::new("duplicate").small())
+                        .clicked()
+                    {
+                        action = Some(StageAction::Duplicate(i));
+                    }
+                    if ui.small_button("remove").clicked() {
+                        action = Some(StageAction::Remove(i));
+                    }
                 });
+                ui.monospace(describe_alpha(&stage));
+                let (rect, field) = stage_fields(ui, i, &mut stage, &maps, &coords);
+                first_fields.get_or_insert(rect);
+                if let Some(field) = field {
+                    m.tev_stages[i] = words.with_gx(&stage);
+                    *label = Some(format!("stage {i} {field}"));
+                }
             });
         });
         if let Some(from) = dropped
@@ -158,6 +161,9 @@ pub(super) fn stages_editor(
     }
     first_fields
 }
+
+/// The gap between the stage grid's columns (points).
+const COLUMN_GAP: f32 = 6.0;
 
 /// The id salt of one combiner field: stage, side (colour or alpha) and field.
 type FieldSalt = (usize, &'static str, &'static str);
@@ -207,7 +213,7 @@ fn stage_fields(
     let mut changed = None;
     let grid = egui::Grid::new(("stage_grid", i))
         .num_columns(3)
-        .spacing([6.0, 4.0])
+        .spacing([COLUMN_GAP, 4.0])
         .show(ui, |ui| {
             ui.label("");
             ui.weak("colour");
@@ -240,10 +246,21 @@ fn stage_fields(
                 changed = Some("konst alpha selector".into());
             }
             ui.end_row();
+            // One value each, in the colour column. Raster names are long (ALPHA_BUMPN):
+            // cut where the alpha column would be pushed past the panel's visible edge
+            // (whole on hover and in the list).
             ui.label("raster");
-            if named(ui, (i, "ras"), &mut s.raster, &RasterChannel::ALL) {
-                changed = Some("raster channel".into());
-            }
+            let room = ui.clip_rect().right() - ui.cursor().left() - COLUMN_GAP - COMBO_WIDTH;
+            let size = egui::vec2(room.max(COMBO_WIDTH), ui.spacing().interact_size.y);
+            let layout = egui::Layout::left_to_right(egui::Align::Center);
+            ui.allocate_ui_with_layout(size, layout, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                if named(ui, (i, "ras"), &mut s.raster, &RasterChannel::ALL) {
+                    changed = Some("raster channel".into());
+                }
+            })
+            .response
+            .on_hover_text(s.raster.to_string());
             ui.end_row();
             let slot = |v: Option<u8>| v.map_or("none".into(), |v| v.to_string());
             ui.label("map");
