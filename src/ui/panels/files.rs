@@ -155,7 +155,7 @@ fn openable_codes() -> String {
 }
 
 /// The folder shown, editable: Enter on a folder browses it, on a file (or `PAK:ID`)
-/// opens it; leaving the field otherwise shows the folder again.
+/// opens it; while the field is not being edited it shows the folder.
 fn path_field(ui: &mut Ui, state: &mut AppState) {
     let field = ui
         .add(
@@ -166,15 +166,12 @@ fn path_field(ui: &mut Ui, state: &mut AppState) {
                 .desired_width(f32::INFINITY),
         )
         .on_hover_text("Type a folder to browse it, or a file or PAK:ID to open it (Enter)");
-    if !field.lost_focus() {
-        return;
-    }
-    if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+    if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
         let text = state.browser.path_text.clone();
         if let Some(spec) = state.browser.enter_path(&text) {
             state.request_open(&spec);
         }
-    } else {
+    } else if !field.has_focus() {
         state.browser.path_text = state.browser.dir.display().to_string();
     }
 }

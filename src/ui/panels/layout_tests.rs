@@ -12,9 +12,21 @@ use crate::ui::state::{AppState, Layout};
 fn frames_on(
     ctx: &egui::Context,
     state: &mut AppState,
-    (w, h): (f32, f32),
+    size: (f32, f32),
     frames: usize,
 ) -> egui::FullOutput {
+    frames_with(ctx, state, size, Vec::new(), frames)
+}
+
+/// [`frames_on`] with `events` in the first frame.
+fn frames_with(
+    ctx: &egui::Context,
+    state: &mut AppState,
+    (w, h): (f32, f32),
+    events: Vec<egui::Event>,
+    frames: usize,
+) -> egui::FullOutput {
+    let mut events = Some(events);
     let mut last = None;
     for _ in 0..frames {
         let input = egui::RawInput {
@@ -22,6 +34,7 @@ fn frames_on(
                 egui::Pos2::ZERO,
                 egui::vec2(w, h),
             )),
+            events: events.take().unwrap_or_default(),
             ..Default::default()
         };
         let mut out = ctx.run_ui(input, |ui| show(ui, state));
@@ -190,4 +203,69 @@ fn the_browser_follows_what_is_opened_and_lists_rooms() {
     // The room stays open.
     assert!(state.doc.as_ref().unwrap().is_room());
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A click at `pos` (move, press, release).
+fn click(pos: egui::Pos2) -> Vec<egui::Event> {
+    let button = |pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    vec![egui::Event::PointerMoved(pos), button(true), button(false)]
+}
+
+/// Typing `text` and Enter.
+fn type_enter(text: &str) -> Vec<egui::Event> {
+    vec![
+        egui::Event::Text(text.into()),
+        egui::Event::Key {
+            key: egui::Key::Enter,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        },
+    ]
+}
+
+/// The browser's path field, as a user types in it: a folder (relative to the one shown)
+/// is browsed, a file is opened, a missing one is an error in the browser.
+#[test]
+fn the_path_field_browses_a_typed_folder_and_opens_a_typed_file() {
+    let d = std::env::temp_dir().join(format!("tevscope-pathfield-{}", std::process::id()));
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    let model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+    let mut state = AppState::new(d.clone());
+    let ctx = egui::Context::default();
+    let size = (1366.0, 768.0);
+    let enter = |state: &mut AppState, text: &str| {
+        // The field shows the folder: click it, select all, type, Enter.
+        let out = frames_on(&ctx, state, size, 2);
+        let shown = state.browser.dir.display().to_string();
+        let field = text_rect(&out, &shown)
+            .unwrap_or_else(|| panic!("the path field showing {shown}, to type {text:?}"));
+        frames_with(&ctx, state, size, click(field.center()), 1);
+        let select_all = egui::Event::Key {
+            key: egui::Key::A,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: egui::Modifiers::COMMAND,
+        };
+        let mut events = vec![select_all];
+        events.extend(type_enter(text));
+        frames_with(&ctx, state, size, events, 1);
+    };
+    enter(&mut state, "sub");
+    assert_eq!(state.browser.dir, d.join("sub").canonicalize().unwrap());
+    assert_eq!(state.requests.open, None);
+    let pak = model.display().to_string();
+    enter(&mut state, &pak);
+    assert_eq!(state.requests.open.as_deref(), Some(pak.as_str()));
+    enter(&mut state, "missing.CMDL");
+    let e = state.browser.error.clone().unwrap_or_default();
+    assert!(e.contains("no such file"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
 }

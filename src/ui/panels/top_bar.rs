@@ -11,7 +11,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
         ui.label("Open:");
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
-                .hint_text("file.CMDL, file.TXTR or file.pak:0xID")
+                .hint_text("file, file.pak:0xID or a folder")
                 .desired_width(300.0),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
