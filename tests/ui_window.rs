@@ -1,5 +1,6 @@
 //! The real viewer window under Xvfb, driven by a script (`tevscope view --script`): the
-//! layout at four window sizes, a pick's tint, the missing-texture checker, a big 3D-view
+//! layout at five window sizes (a whole TEV stage in the material panel, the browser on the
+//! opened file), a notice that moves nothing, a pick's tint, the missing-texture checker, a big 3D-view
 //! screenshot, a turntable, a light edit, a material edit saved (and saved as a name without
 //! an extension), and a failing step's exit.
 //!
@@ -15,7 +16,13 @@ use std::sync::OnceLock;
 use tevscope::image::RgbaImage;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tevscope");
-const SIZES: [(u32, u32); 4] = [(1000, 700), (1366, 768), (1920, 1080), (2560, 1440)];
+const SIZES: [(u32, u32); 5] = [
+    (1000, 700),
+    (1366, 768),
+    (1600, 1000),
+    (1920, 1080),
+    (2560, 1440),
+];
 /// The scratch folder, the run's output and the index of its failing step.
 struct Run {
     dir: PathBuf,
@@ -147,6 +154,16 @@ fn run() -> Option<&'static Run> {
             steps.push(r#"{"action": "wait_idle"}"#.into());
             steps.push(format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d(&format!("layout_{w}.png"))));
         }
+        // A folder typed in the Open field: the browser goes there, a notice shows, nothing
+        // moves.
+        steps.extend([
+            r#"{"action": "resize", "width": 1366, "height": 768}"#.into(),
+            r#"{"action": "wait_idle"}"#.into(),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("quiet.png")),
+            format!(r#"{{"action": "open", "spec": "{}"}}"#, bare.display()),
+            r#"{"action": "wait_idle"}"#.into(),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("noticed.png")),
+        ]);
         // A pick, screenshots, lights, the missing textures, an edit, a failing open.
         steps.extend([
             r#"{"action": "resize", "width": 1000, "height": 700}"#.into(),
@@ -290,6 +307,60 @@ fn the_view_keeps_sixty_percent_of_the_window_at_every_size() {
             "{w}x{h}: the view's background at its right edge"
         );
     }
+}
+
+#[test]
+fn the_material_panel_holds_a_whole_tev_stage() {
+    let Some(run) = run() else { return };
+    for w in [1366, 1600] {
+        let r = report(run, &format!("layout_{w}.json"));
+        let [sx, _, sw, _] = rect(&r["stage"]);
+        let [rx, _, rw, _] = rect(&r["right"]);
+        assert!(
+            sx >= rx && sx + sw <= rx + rw + 0.5,
+            "{w}: the stage's fields {:?} in the panel {:?}",
+            r["stage"],
+            r["right"]
+        );
+    }
+}
+
+#[test]
+fn the_browser_shows_the_opened_file() {
+    let Some(run) = run() else { return };
+    let r = report(run, "layout_1366.json");
+    let demo = run.dir.join("demo").canonicalize().expect("demo folder");
+    assert_eq!(
+        r["browser_dir"],
+        serde_json::json!(demo.display().to_string())
+    );
+    assert_eq!(
+        r["browser_selected"],
+        serde_json::json!(demo.join("0xDE010002.CMDL").display().to_string())
+    );
+}
+
+#[test]
+fn a_folder_typed_in_the_open_field_is_browsed_and_its_notice_moves_nothing() {
+    let Some(run) = run() else { return };
+    let (quiet, noticed) = (report(run, "quiet.json"), report(run, "noticed.json"));
+    let bare = run.dir.join("bare").canonicalize().expect("folder");
+    assert_eq!(
+        noticed["browser_dir"],
+        serde_json::json!(bare.display().to_string())
+    );
+    for panel in ["left", "right", "central", "view", "top", "timeline"] {
+        assert!(!quiet[panel].is_null(), "{panel} reported");
+        assert_eq!(quiet[panel], noticed[panel], "{panel} moved");
+    }
+    // The notice is drawn, in the status bar under the timeline.
+    let (before, after) = (png(run, "quiet.png"), png(run, "noticed.png"));
+    let [_, ty, _, th] = rect(&noticed["timeline"]);
+    let changed = ((ty + th) as u32..after.height)
+        .flat_map(|y| (0..after.width).map(move |x| (x, y)))
+        .filter(|&(x, y)| before.pixel(x, y) != after.pixel(x, y))
+        .count();
+    assert!(changed > 100, "only {changed} status bar pixels changed");
 }
 
 #[test]

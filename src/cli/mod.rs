@@ -233,18 +233,13 @@ fn kind_of(res: &Resource) -> anyhow::Result<[u8; 4]> {
     if let Some(f) = res.fourcc {
         return Ok(f.map(|b| b.to_ascii_uppercase()));
     }
-    let magic = res
-        .bytes
-        .get(..4)
-        .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
-    Ok(match magic {
-        Some(0xDEAD_BABE) => *b"CMDL",
-        Some(0xDEAD_BEEF) => *b"MREA",
-        _ => bail!(
+    match crate::load::AssetKind::sniff(&res.bytes).and_then(crate::load::AssetKind::fourcc) {
+        Some(f) => Ok(f),
+        None => bail!(
             "{}: cannot tell the format (name the file with its type as extension, e.g. .CMDL)",
             res.label
         ),
-    })
+    }
 }
 
 /// `tevscope info FILE [--json]`.

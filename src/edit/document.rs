@@ -214,7 +214,7 @@ impl Document {
             DocumentError::Open(format!("{}: no resource {member:?}", path.display()))
         })?;
         let label = pak.entry_label(entry);
-        if &entry.fourcc != b"CMDL" && &entry.fourcc != b"MREA" {
+        if !crate::load::AssetKind::from_fourcc(entry.fourcc).is_some_and(|k| k.editable()) {
             return Err(DocumentError::NotAModel(label));
         }
         let model = pak.read(&file_bytes, entry)?;

@@ -5,6 +5,7 @@
 pub mod area;
 pub mod builtin;
 pub mod cpu;
+pub mod kind;
 pub mod model;
 pub mod source;
 
@@ -12,5 +13,6 @@ pub use area::{
     LightSource, area_light_layers, is_light_file, load_lights, read_light_file, scene_lights,
 };
 pub use cpu::{ModelAssets, SkinAssets, cpu_material_set, decode_texture};
+pub use kind::AssetKind;
 pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_model};
 pub use source::{Resolver, Resource, open, split_spec};

@@ -7,6 +7,7 @@ use anyhow::{Result, anyhow, bail};
 use rayon::prelude::*;
 
 use super::area::{AreaView, area_model, world_model_parts};
+use super::kind::AssetKind;
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
 
@@ -389,10 +390,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             warnings,
         ));
     }
-    let area_magic = input
-        .bytes
-        .starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
-    if input.is(b"MREA") || (input.fourcc.is_none() && area_magic) {
+    if AssetKind::of(&input).is_some_and(AssetKind::is_room) {
         if req.model.is_some() || req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some()
         {
             bail!(
@@ -426,11 +424,14 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             warnings,
         ));
     }
-    if input.fourcc.is_some_and(|f| &f != b"CMDL") {
+    if let Some(f) = input
+        .fourcc
+        .filter(|&f| AssetKind::from_fourcc(f) != Some(AssetKind::Model))
+    {
         bail!(
             "{}: expected a CMDL, an ANCS or an MREA, not a {}",
             input.label,
-            String::from_utf8_lossy(&input.fourcc.unwrap_or(*b"????"))
+            String::from_utf8_lossy(&f)
         );
     }
     if req.model.is_some() {

@@ -20,8 +20,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, anyhow, bail};
 
-use crate::formats::pak::{ArchiveBytes, Pak, PakArchive, PakEntry};
 use super::builtin;
+use super::kind::AssetKind;
+use crate::formats::pak::{ArchiveBytes, Pak, PakArchive, PakEntry};
 use crate::formats::{Game, asset_id_string, fourcc_string};
 
 /// One input resource, decompressed.
@@ -187,20 +188,27 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
 
 /// Splits `FILE` or `FILE:MEMBER`. A spec that names an existing file (or a built-in one)
 /// is never split (so paths with colons work); otherwise the part before the last colon must
-/// exist.
+/// exist. A folder is named as one (even `x.CMDL`), not reported missing.
 pub fn split_spec(spec: &str) -> anyhow::Result<(PathBuf, Option<&str>)> {
+    const FORMS: &str = "inputs are FILE, FILE.pak:0xID[.TYPE] or FILE.pak:name";
     let exists = |p: &Path| builtin::is_builtin(p) || p.is_file();
     let whole = Path::new(spec);
     if exists(whole) {
         return Ok((whole.to_path_buf(), None));
+    }
+    if whole.is_dir() {
+        bail!("{spec}: is a folder, not a file ({FORMS})");
     }
     if let Some((file, member)) = spec.rsplit_once(':') {
         let path = Path::new(file);
         if exists(path) && !member.is_empty() {
             return Ok((path.to_path_buf(), Some(member)));
         }
+        if path.is_dir() {
+            bail!("{file}: is a folder, not a PAK ({FORMS})");
+        }
     }
-    bail!("{spec}: no such file (inputs are FILE, FILE.pak:0xID[.TYPE] or FILE.pak:name)")
+    bail!("{spec}: no such file ({FORMS})")
 }
 
 /// Finds a PAK member by `0xID`, `ID`, `0xID.TYPE` or name.
@@ -317,6 +325,15 @@ pub struct PakRow {
     pub spec: String,
     /// Stored size in bytes.
     pub size: u32,
+    /// What the type is to the application (None for types it does not know).
+    pub kind: Option<AssetKind>,
+}
+
+impl PakRow {
+    /// Whether the viewer opens it (see [`AssetKind::opens`]).
+    pub fn opens(&self) -> bool {
+        self.kind.is_some_and(AssetKind::opens)
+    }
 }
 
 /// Lists a PAK's resources (named ones first, then by type and ID) from its tables alone:
@@ -338,6 +355,7 @@ pub fn list_pak(path: &Path) -> anyhow::Result<Vec<PakRow>> {
                 id,
                 fourcc,
                 size: e.size,
+                kind: AssetKind::from_fourcc(e.fourcc),
             }
         })
         .collect();
@@ -652,6 +670,27 @@ mod tests {
         assert_eq!(t("a0x7EC00001.TXTR"), None);
         assert_eq!(t("0x7EC00001.pak"), None);
         assert_eq!(t("deadbeef1.TXTR"), None);
+    }
+
+    #[test]
+    fn a_folder_is_named_as_one_even_with_a_model_extension() {
+        let d = std::env::temp_dir().join(format!("tevscope-spec-{}", std::process::id()));
+        let folder = d.join("x.CMDL");
+        std::fs::create_dir_all(&folder).unwrap();
+        let e = split_spec(folder.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is a folder"), "{e}");
+        let e = open(&format!("{}:0x10", folder.display()))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("x.CMDL: is a folder, not a PAK"), "{e}");
+        let e = split_spec(d.join("missing.CMDL").to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no such file"), "{e}");
+        std::fs::remove_dir_all(&d).ok();
     }
 
     #[test]

@@ -1,17 +1,17 @@
-//! The file browser's data: folder listings and PAK tables (no egui here).
+//! The file browser's data: folder listings and PAK tables (no egui here). What is listed
+//! and what opens is [`AssetKind`]'s table, the same the open path reads.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use crate::load::AssetKind;
 
 /// What a listed file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FileKind {
     Folder,
-    Pak,
-    Cmdl,
-    /// An ANCS character set (shown with its model, skin, skeleton and animations).
-    Ancs,
-    Txtr,
+    /// A file the viewer opens, or a PAK (expanded in place).
+    Asset(AssetKind),
 }
 
 /// One row of a folder listing.
@@ -22,20 +22,8 @@ pub struct DirEntry {
     pub kind: FileKind,
 }
 
-/// The kind of a file by extension; None for files the viewer does not open.
-pub fn file_kind(path: &Path) -> Option<FileKind> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "pak" => Some(FileKind::Pak),
-        "cmdl" => Some(FileKind::Cmdl),
-        "ancs" => Some(FileKind::Ancs),
-        "txtr" => Some(FileKind::Txtr),
-        _ => None,
-    }
-}
-
-/// Folders first, then viewable files, each sorted case-insensitively; hidden entries
-/// (dot files) are skipped.
+/// Folders first, then the files the browser lists ([`AssetKind::listed`]), each sorted
+/// case-insensitively; hidden entries (dot files) are skipped.
 pub fn list_dir(dir: &Path) -> std::io::Result<Vec<DirEntry>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -47,8 +35,8 @@ pub fn list_dir(dir: &Path) -> std::io::Result<Vec<DirEntry>> {
         let path = entry.path();
         let kind = if path.is_dir() {
             FileKind::Folder
-        } else if let Some(k) = file_kind(&path) {
-            k
+        } else if let Some(k) = AssetKind::from_path(&path).filter(|k| k.listed()) {
+            FileKind::Asset(k)
         } else {
             continue;
         };
@@ -64,12 +52,6 @@ pub fn list_dir(dir: &Path) -> std::io::Result<Vec<DirEntry>> {
 
 pub use crate::load::source::{PakRow, list_pak};
 
-impl PakRow {
-    pub fn viewable(&self) -> bool {
-        matches!(self.fourcc.as_str(), "CMDL" | "ANCS" | "TXTR")
-    }
-}
-
 /// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),
 /// as (label, spec) pairs: the light layers the viewer offers.
 pub fn area_sources(spec: &str) -> Vec<(String, String)> {
@@ -80,7 +62,7 @@ pub fn area_sources(spec: &str) -> Vec<(String, String)> {
         return list_pak(&path)
             .map(|rows| {
                 rows.into_iter()
-                    .filter(|r| r.fourcc == "MREA")
+                    .filter(|r| r.kind.is_some_and(AssetKind::is_room))
                     .map(|r| (r.name.clone().unwrap_or_else(|| r.id.clone()), r.spec))
                     .collect()
             })
@@ -98,11 +80,7 @@ pub fn area_sources(spec: &str) -> Vec<(String, String)> {
         .map(|rd| {
             rd.flatten()
                 .map(|e| e.path())
-                .filter(|p| {
-                    p.extension()
-                        .and_then(|e| e.to_str())
-                        .is_some_and(|e| e.eq_ignore_ascii_case("mrea"))
-                })
+                .filter(|p| AssetKind::from_path(p).is_some_and(AssetKind::is_room))
                 .map(|p| {
                     let name = p
                         .file_name()
@@ -124,10 +102,16 @@ pub struct Browser {
     pub error: Option<String>,
     /// Expanded PAKs and their rows (or the error listing them gave).
     pub paks: HashMap<PathBuf, Result<Vec<PakRow>, String>>,
-    /// Only show viewable PAK resources.
+    /// Only show the PAK resources the viewer opens.
     pub viewable_only: bool,
     /// Case-insensitive text filter on names.
     pub filter: String,
+    /// The path field: the folder shown, or what the user is typing.
+    pub path_text: String,
+    /// The row of the open file (a listing row's path or PAK spec), highlighted.
+    pub selected: Option<String>,
+    /// The selected row should scroll into view (it was just revealed).
+    pub scroll_to_selected: bool,
 }
 
 impl Browser {
@@ -143,6 +127,7 @@ impl Browser {
     /// Moves to `dir` and lists it.
     pub fn set_dir(&mut self, dir: PathBuf) {
         self.dir = dir.canonicalize().unwrap_or(dir);
+        self.path_text = self.dir.display().to_string();
         self.refresh();
     }
 
@@ -166,6 +151,60 @@ impl Browser {
         }
     }
 
+    /// Acts on the path field: a folder is browsed (None), a file or `PAK:ID` is returned
+    /// to be opened. Relative paths start at the folder shown; anything else is an error
+    /// shown in the browser.
+    pub fn enter_path(&mut self, text: &str) -> Option<String> {
+        let text = text.trim();
+        if text.is_empty() {
+            self.path_text = self.dir.display().to_string();
+            return None;
+        }
+        let typed = Path::new(text);
+        let spec = if typed.is_absolute() {
+            text.to_string()
+        } else {
+            self.dir.join(typed).display().to_string()
+        };
+        if Path::new(&spec).is_dir() {
+            self.set_dir(PathBuf::from(spec));
+            return None;
+        }
+        match crate::load::source::split_spec(&spec) {
+            Ok(_) => {
+                self.path_text = self.dir.display().to_string();
+                Some(spec)
+            }
+            Err(e) => {
+                self.error = Some(format!("{e:#}"));
+                None
+            }
+        }
+    }
+
+    /// Shows the open file: moves to its folder, expands its PAK (for a member `0xID.TYPE`)
+    /// and selects its row.
+    pub fn reveal(&mut self, file: &Path, member: Option<&str>) {
+        let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+        let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
+            return;
+        };
+        if dir != self.dir {
+            self.set_dir(dir.to_path_buf());
+        }
+        let row = self.dir.join(name);
+        self.selected = Some(match member {
+            Some(member) => {
+                if !self.paks.contains_key(&row) {
+                    self.toggle_pak(&row);
+                }
+                format!("{}:{member}", row.display())
+            }
+            None => row.display().to_string(),
+        });
+        self.scroll_to_selected = true;
+    }
+
     /// Expands or collapses a PAK (listing it on first expansion).
     pub fn toggle_pak(&mut self, path: &Path) {
         if self.paks.remove(path).is_none() {
@@ -182,7 +221,7 @@ impl Browser {
     /// Rows of an expanded PAK that pass the filters.
     pub fn visible_rows<'a>(&'a self, rows: &'a [PakRow]) -> impl Iterator<Item = &'a PakRow> {
         rows.iter().filter(move |r| {
-            (!self.viewable_only || r.viewable())
+            (!self.viewable_only || r.opens())
                 && (self.matches(&r.id)
                     || self.matches(&r.fourcc)
                     || r.name.as_deref().is_some_and(|n| self.matches(n)))
@@ -202,11 +241,21 @@ mod tests {
     }
 
     #[test]
-    fn lists_folders_first_and_only_viewable_files() {
+    fn lists_folders_first_and_every_openable_file_rooms_included() {
         let d = temp_dir("browse");
         std::fs::create_dir_all(d.join("Zeta")).unwrap();
         std::fs::create_dir_all(d.join(".hidden")).unwrap();
-        for f in ["b.TXTR", "a.cmdl", "notes.txt", "World.pak"] {
+        // A folder named like a model is a folder.
+        std::fs::create_dir_all(d.join("x.CMDL")).unwrap();
+        for f in [
+            "b.TXTR",
+            "a.cmdl",
+            "notes.txt",
+            "World.pak",
+            "room.MREA",
+            "c.ANCS",
+            "skin.CSKR",
+        ] {
             std::fs::write(d.join(f), b"x").unwrap();
         }
         let names: Vec<(String, FileKind)> = list_dir(&d)
@@ -214,22 +263,88 @@ mod tests {
             .into_iter()
             .map(|e| (e.name, e.kind))
             .collect();
+        let asset = FileKind::Asset;
         assert_eq!(
             names,
             vec![
+                ("x.CMDL".into(), FileKind::Folder),
                 ("Zeta".into(), FileKind::Folder),
-                ("a.cmdl".into(), FileKind::Cmdl),
-                ("b.TXTR".into(), FileKind::Txtr),
-                ("World.pak".into(), FileKind::Pak),
+                ("a.cmdl".into(), asset(AssetKind::Model)),
+                ("b.TXTR".into(), asset(AssetKind::Texture)),
+                ("c.ANCS".into(), asset(AssetKind::Character)),
+                ("room.MREA".into(), asset(AssetKind::Room)),
+                ("World.pak".into(), asset(AssetKind::Pak)),
             ]
         );
         let mut b = Browser::new(d.clone());
-        assert_eq!(b.entries.len(), 4);
+        assert_eq!(b.entries.len(), 7);
         b.set_dir(d.join("Zeta"));
         assert!(b.entries.is_empty());
         b.up();
-        assert_eq!(b.entries.len(), 4);
+        assert_eq!(b.entries.len(), 7);
         std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn the_path_field_browses_folders_and_opens_files() {
+        let d = temp_dir("path");
+        std::fs::create_dir_all(d.join("sub/x.CMDL")).unwrap();
+        std::fs::write(d.join("sub/m.CMDL"), b"x").unwrap();
+        let mut b = Browser::new(d.clone());
+        // A folder, relative to the one shown, even one named like a model.
+        assert_eq!(b.enter_path("sub"), None);
+        assert_eq!(b.dir, d.join("sub").canonicalize().unwrap());
+        assert_eq!(b.path_text, b.dir.display().to_string());
+        assert_eq!(b.enter_path("x.CMDL"), None);
+        assert!(b.dir.ends_with("x.CMDL") && b.error.is_none());
+        // A file (absolute) is handed back to be opened.
+        let file = d.join("sub/m.CMDL").display().to_string();
+        assert_eq!(b.enter_path(&file), Some(file.clone()));
+        // Nothing there: an error in the browser, the folder stays.
+        let here = b.dir.clone();
+        assert_eq!(b.enter_path("nothing.CMDL"), None);
+        assert!(b.error.as_deref().unwrap().contains("no such file"));
+        assert_eq!(b.dir, here);
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn revealing_a_file_moves_to_its_folder_and_selects_it() {
+        let d = temp_dir("reveal");
+        std::fs::create_dir_all(d.join("a")).unwrap();
+        std::fs::write(d.join("a/m.CMDL"), b"x").unwrap();
+        let mut b = Browser::new(std::env::temp_dir());
+        b.reveal(&d.join("a/m.CMDL"), None);
+        let dir = d.join("a").canonicalize().unwrap();
+        assert_eq!(b.dir, dir);
+        assert_eq!(
+            b.selected.as_deref(),
+            Some(dir.join("m.CMDL").display().to_string().as_str())
+        );
+        assert!(b.scroll_to_selected);
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn a_revealed_pak_member_expands_its_pak_and_rooms_open() {
+        let pak = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
+        let mut b = Browser::new(std::env::temp_dir());
+        let rows = list_pak(&pak).unwrap();
+        let room = rows
+            .iter()
+            .find(|r| r.fourcc == "MREA")
+            .expect("the demo has a room");
+        assert!(room.opens(), "an MREA row opens");
+        assert!(b.visible_rows(&rows).any(|r| r.spec == room.spec));
+        let member = room.spec.rsplit_once(':').unwrap().1;
+        b.reveal(&pak, Some(member));
+        let key = pak.canonicalize().unwrap();
+        assert!(matches!(b.paks.get(&key), Some(Ok(_))), "expanded");
+        let selected = b.selected.clone().unwrap();
+        let Some(Ok(listed)) = b.paks.get(&key) else {
+            unreachable!()
+        };
+        assert!(listed.iter().any(|r| r.spec == selected), "{selected}");
     }
 
     #[test]

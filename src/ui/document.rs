@@ -10,8 +10,8 @@ use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::gx::types::Material;
-use crate::load::ModelAssets;
 use crate::load::source::{self, Resolver, Resource};
+use crate::load::{AssetKind, ModelAssets};
 use crate::model::{CpuMaterialSet, CpuModel, TextureData};
 use std::sync::Arc;
 
@@ -115,6 +115,12 @@ impl References {
 pub struct Document {
     /// The spec it was opened with (`file`, `file.pak:0xID`).
     pub spec: String,
+    /// What it is (from the type table every open path shares).
+    pub kind: AssetKind,
+    /// The file on disk (the PAK for a member).
+    pub path: PathBuf,
+    /// The PAK member as `0xID.TYPE`, when opened from a PAK.
+    pub member: Option<String>,
     /// Where screenshots go by default (next to the file).
     pub dir: PathBuf,
     /// File stem used for screenshot names.
@@ -143,8 +149,8 @@ impl Document {
         }
     }
 
-    /// Opens a CMDL or TXTR spec (see [`crate::load::source`]). A whole PAK is not a
-    /// document: the browser lists it instead.
+    /// Opens a spec (see [`crate::load::source`]) of a type [`AssetKind::opens`]. A whole
+    /// PAK is not a document: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
         Self::open_with(spec, &References::default())
     }
@@ -152,22 +158,48 @@ impl Document {
     /// [`Document::open`] with the user's explicit choices for what a model refers to.
     pub fn open_with(spec: &str, references: &References) -> anyhow::Result<Self> {
         let (resource, _) = source::open(spec)?;
-        if resource.is_pak() {
-            return Err(anyhow!(
-                "{spec} is a whole PAK archive: expand it in the file browser and pick a CMDL or TXTR"
-            ));
-        }
-        if resource.is(b"ANCS")
-            || resource.is(b"CMDL")
-            || sniff_ext(&resource.label, "cmdl")
-            || sniff_ext(&resource.label, "ancs")
-            || resource.is(b"MREA")
-            || sniff_ext(&resource.label, "mrea")
-        {
+        let kinds = AssetKind::openable_list();
+        match AssetKind::of(&resource) {
+            Some(AssetKind::Pak) => Err(anyhow!(
+                "{spec} is a whole PAK archive: expand it in the file browser and pick a {kinds}"
+            )),
             // An area's world geometry is a model too (see `load::area`).
-            return Self::open_model(spec, &resource, references);
+            Some(kind) if kind.is_model() => Self::open_model(spec, kind, &resource, references),
+            Some(AssetKind::Texture) => Self::open_texture(spec, &resource),
+            _ => {
+                let code = resource
+                    .fourcc
+                    .map_or_else(|| "unknown".to_string(), crate::formats::fourcc_string);
+                Err(anyhow!(
+                    "{}: type {code} cannot be viewed (open a {kinds})",
+                    resource.label
+                ))
+            }
         }
-        Self::from_resource(spec, &resource)
+    }
+
+    /// A document showing `content`, with the fields that say where it came from.
+    fn new(spec: &str, kind: AssetKind, resource: &Resource, content: Content) -> Self {
+        let dir = folder_of(resource);
+        // A member's label is `file.pak:0xID.TYPE` (as the browser's rows spell it).
+        let member = source::split_spec(spec)
+            .is_ok_and(|(_, m)| m.is_some())
+            .then(|| resource.label.rsplit_once(':').map(|(_, m)| m.to_string()))
+            .flatten();
+        Self {
+            spec: spec.to_string(),
+            kind,
+            path: resource.path.clone(),
+            member,
+            dir,
+            stem: screenshot_stem(resource),
+            content,
+            warnings: Vec::new(),
+            sources: Vec::new(),
+            areas: Vec::new(),
+            world_models: Vec::new(),
+            light_layers: Vec::new(),
+        }
     }
 
     /// A CMDL, ANCS character or MREA area through [`crate::load::load_model`] (textures, skin,
@@ -175,6 +207,7 @@ impl Document {
     /// and the quad preview use.
     fn open_model(
         spec: &str,
+        kind: AssetKind,
         resource: &Resource,
         references: &References,
     ) -> anyhow::Result<Self> {
@@ -218,62 +251,38 @@ impl Document {
             assets: Arc::new(assets),
             model: Arc::new(model),
         };
-        let dir = folder_of(resource);
         Ok(Self {
-            spec: spec.to_string(),
-            dir,
-            stem: screenshot_stem(resource),
-            content,
             warnings,
             sources,
             areas: super::browser::area_sources(spec),
             world_models,
             light_layers,
+            ..Self::new(spec, kind, resource, content)
         })
     }
 
-    fn from_resource(spec: &str, resource: &Resource) -> anyhow::Result<Self> {
-        let dir = folder_of(resource);
-        let stem = screenshot_stem(resource);
-        let mut warnings = Vec::new();
-        let content = if resource.is(b"TXTR") || sniff_ext(&resource.label, "txtr") {
-            let txtr = Txtr::parse(&resource.bytes, &resource.label)?;
-            let summary = format!(
-                "{} {}x{}, {} mip{}",
-                txtr.format.name(),
-                txtr.width,
-                txtr.height,
-                txtr.mip_count,
-                if txtr.mip_count == 1 { "" } else { "s" }
-            );
-            let (texture, warning) = texture_data(&txtr)?;
-            warnings.extend(warning);
-            Content::Texture { texture, summary }
-        } else {
-            let kind = resource
-                .fourcc
-                .map_or_else(|| "unknown".to_string(), crate::formats::fourcc_string);
-            return Err(anyhow!(
-                "{}: type {kind} cannot be viewed (open a CMDL, ANCS, MREA or TXTR)",
-                resource.label
-            ));
-        };
+    /// A TXTR, decoded.
+    fn open_texture(spec: &str, resource: &Resource) -> anyhow::Result<Self> {
+        let txtr = Txtr::parse(&resource.bytes, &resource.label)?;
+        let summary = format!(
+            "{} {}x{}, {} mip{}",
+            txtr.format.name(),
+            txtr.width,
+            txtr.height,
+            txtr.mip_count,
+            if txtr.mip_count == 1 { "" } else { "s" }
+        );
+        let (texture, warning) = texture_data(&txtr)?;
+        let content = Content::Texture { texture, summary };
         Ok(Self {
-            spec: spec.to_string(),
-            dir,
-            stem,
-            content,
-            warnings,
-            sources: Vec::new(),
-            areas: Vec::new(),
-            world_models: Vec::new(),
-            light_layers: Vec::new(),
+            warnings: warning.into_iter().collect(),
+            ..Self::new(spec, AssetKind::Texture, resource, content)
         })
     }
 
     /// Whether the document is an area's world geometry (a room).
     pub fn is_room(&self) -> bool {
-        !self.world_models.is_empty()
+        self.kind.is_room()
     }
 
     /// The CPU model of an open model (what the model view draws).
@@ -376,10 +385,6 @@ fn material_entries(
     out
 }
 
-fn sniff_ext(label: &str, ext: &str) -> bool {
-    label.to_ascii_lowercase().ends_with(&format!(".{ext}"))
-}
-
 /// The folder an opened resource sits in (where "next to the file" is); for a file built
 /// into the program, which has none, the home folder.
 fn folder_of(resource: &Resource) -> PathBuf {
@@ -393,6 +398,8 @@ fn folder_of(resource: &Resource) -> PathBuf {
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
+/// The file name without the folders and, when it names a type, its extension
+/// (`file.pak_0x1A2B3C4D` for a PAK member).
 fn screenshot_stem(resource: &Resource) -> String {
     let base = resource
         .label
@@ -400,13 +407,12 @@ fn screenshot_stem(resource: &Resource) -> String {
         .next()
         .unwrap_or("tevscope")
         .replace(':', "_");
-    base.trim_end_matches(".CMDL")
-        .trim_end_matches(".ANCS")
-        .trim_end_matches(".ancs")
-        .trim_end_matches(".cmdl")
-        .trim_end_matches(".TXTR")
-        .trim_end_matches(".txtr")
-        .to_string()
+    match base.rsplit_once('.') {
+        Some((stem, ext)) if AssetKind::from_code(ext).is_some_and(|k| k.opens()) => {
+            stem.to_string()
+        }
+        _ => base,
+    }
 }
 
 /// Finds and decodes TXTR `id` through the resolver.

@@ -241,6 +241,13 @@ struct LayoutReport {
     right: Option<[f32; 4]>,
     central: Option<[f32; 4]>,
     view: Option<[f32; 4]>,
+    top: Option<[f32; 4]>,
+    timeline: Option<[f32; 4]>,
+    /// The first open TEV stage's fields, whole (wider than `right` when cut).
+    stage: Option<[f32; 4]>,
+    /// The folder the file browser shows, and its highlighted row.
+    browser_dir: String,
+    browser_selected: Option<String>,
     selected_material: Option<usize>,
     /// The material the model view tints (None: no tint).
     tinted_material: Option<usize>,
@@ -653,6 +660,11 @@ fn write_window_shot(
         right: rect_px(layout.right, ppp),
         central: rect_px(layout.central, ppp),
         view: rect_px(layout.view, ppp),
+        top: rect_px(layout.top, ppp),
+        timeline: rect_px(layout.timeline, ppp),
+        stage: rect_px(layout.stage, ppp),
+        browser_dir: state.browser.dir.display().to_string(),
+        browser_selected: state.browser.selected.clone(),
         selected_material: state.edit.as_ref().map(|_| state.material),
         tinted_material: state.highlighted_material(),
         picked_material: state

@@ -9,11 +9,12 @@ use crate::gx::key::UberKey;
 use crate::gx::tev::TevOptions;
 use crate::gx::wgsl;
 
-use super::browser::{Browser, FileKind};
+use super::browser::Browser;
 use super::document::{Content, Document};
 use super::edit::{MaterialEdit, PixelReport};
 use super::editing::{History, Loading, Pending};
 use super::viewport::{ViewSettings, ViewStatus};
+use crate::load::AssetKind;
 
 /// Work the UI asks the app to do after this frame.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -162,25 +163,14 @@ impl Opened {
             }
         });
         let editor = match &doc {
+            // Characters are shown, not edited.
+            Ok(d) if matches!(d.content, Content::Model { .. }) && !d.kind.editable() => Err(
+                "Read-only: only CMDL models and MREA areas are edited (open a \
+                 character's CMDL to edit its materials)"
+                    .to_string(),
+            ),
             Ok(d) if matches!(d.content, Content::Model { .. }) => {
-                // Characters are shown, not edited; a loose file is edited only when it
-                // is a CMDL or an MREA (a PAK member's type is checked by the document).
-                let loose_other =
-                    crate::load::source::split_spec(spec).is_ok_and(|(path, member)| {
-                        member.is_none()
-                            && !path.extension().is_some_and(|e| {
-                                e.eq_ignore_ascii_case("cmdl") || e.eq_ignore_ascii_case("mrea")
-                            })
-                    });
-                if loose_other {
-                    Err(
-                        "Read-only: only CMDL models and MREA areas are edited (open a \
-                         character's CMDL to edit its materials)"
-                            .to_string(),
-                    )
-                } else {
-                    crate::edit::Document::open(spec).map_err(|e| format!("Read-only: {e}"))
-                }
+                crate::edit::Document::open(spec).map_err(|e| format!("Read-only: {e}"))
             }
             _ => Err(String::new()),
         };
@@ -218,6 +208,11 @@ pub struct Layout {
     pub central: Option<egui::Rect>,
     /// The 3D view's image inside the central panel.
     pub view: Option<egui::Rect>,
+    /// The top bar and the timeline (messages must not move them).
+    pub top: Option<egui::Rect>,
+    pub timeline: Option<egui::Rect>,
+    /// The first open TEV stage's fields, laid out whole (the right panel must hold them).
+    pub stage: Option<egui::Rect>,
 }
 
 /// Which optional panels are shown (View menu).
@@ -653,13 +648,21 @@ impl AppState {
     }
 
     /// The spec to load for `spec`: itself, or for a whole PAK (expanded in the browser)
-    /// its biggest model, else its first viewable resource. None after an error.
+    /// its biggest model, else its first viewable resource. None after an error, and for
+    /// a folder, which the browser shows instead.
     pub(crate) fn resolve_open(&mut self, spec: &str) -> Option<String> {
         self.open_text = spec.to_string();
+        let folder = std::path::Path::new(spec);
+        if folder.is_dir() {
+            self.browser.set_dir(folder.to_path_buf());
+            self.load_error = None;
+            self.notice = Some(format!("{spec} is a folder: the file browser shows it"));
+            return None;
+        }
         let whole_pak = crate::load::source::split_spec(spec)
             .ok()
             .filter(|(path, member)| {
-                member.is_none() && super::browser::file_kind(path) == Some(FileKind::Pak)
+                member.is_none() && AssetKind::from_path(path) == Some(AssetKind::Pak)
             })
             .map(|(path, _)| path);
         let Some(pak) = whole_pak else {
@@ -677,9 +680,9 @@ impl AppState {
             // The biggest model is most likely the archive's main one.
             Some(Ok(rows)) => rows
                 .iter()
-                .filter(|r| r.fourcc == "CMDL")
+                .filter(|r| r.kind == Some(AssetKind::Model))
                 .max_by_key(|r| r.size)
-                .or_else(|| rows.iter().find(|r| r.viewable()))
+                .or_else(|| rows.iter().find(|r| r.opens()))
                 .map(|r| r.spec.clone()),
             Some(Err(e)) => {
                 self.load_error = Some(e.clone());
@@ -689,8 +692,9 @@ impl AppState {
         };
         if first.is_none() {
             self.load_error = Some(format!(
-                "{}: no CMDL, ANCS or TXTR in this archive",
-                pak.display()
+                "{}: no {} in this archive",
+                pak.display(),
+                AssetKind::openable_list()
             ));
         }
         first
@@ -708,6 +712,8 @@ impl AppState {
         };
         self.load_error = None;
         self.edit_error = None;
+        // The browser follows what was opened, however it was named.
+        self.browser.reveal(&doc.path, doc.member.as_deref());
         // Screenshots go to the remembered folder, never next to the (game's) file.
         self.screenshot_path = self
             .prefs

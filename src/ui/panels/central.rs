@@ -15,10 +15,11 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         state.requests.viewport_size = Some(((side * ppp) as u32, (side * ppp) as u32));
         ui.centered_and_justified(|ui| {
             ui.label(
-                RichText::new(
-                    "Open a CMDL, ANCS, TXTR or PAK from the file browser, drop a file on the\n\
-                     window, or type a spec (file.pak:0xID) in the Open field.",
-                )
+                RichText::new(format!(
+                    "Open a {} (or a PAK) from the file browser, drop a file on\n\
+                     the window, or type a spec (file.pak:0xID) in the Open field.",
+                    crate::load::AssetKind::openable_list()
+                ))
                 .size(16.0)
                 .weak(),
             );

@@ -2,6 +2,7 @@
 
 use egui::{Color32, RichText, Ui};
 
+use crate::load::AssetKind;
 use crate::ui::browser::FileKind;
 use crate::ui::state::AppState;
 
@@ -24,30 +25,53 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                 .desired_width(f32::INFINITY),
         );
     });
-    ui.label(
-        RichText::new(state.browser.dir.display().to_string())
-            .small()
-            .weak(),
-    );
-    ui.checkbox(
-        &mut state.browser.viewable_only,
-        "only CMDL/ANCS/TXTR in PAKs",
-    );
+    path_field(ui, state);
+    ui.checkbox(&mut state.browser.viewable_only, "openable only")
+        .on_hover_text(format!(
+            "List only the PAK resources the viewer opens ({})",
+            openable_codes()
+        ));
     if let Some(e) = &state.browser.error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
     references(ui, state);
     ui.separator();
-    let current = state.doc.as_ref().map(|d| d.spec.clone());
+    let selected = state.browser.selected.clone();
+    let scroll_to_selected = std::mem::take(&mut state.browser.scroll_to_selected);
     let mut go_to = None;
     let mut toggle = None;
     let mut open = None;
+    // A row of the open file: highlighted, and scrolled to when it was just revealed.
+    let row = |ui: &mut Ui, spec: &str, text: String, enabled: bool| {
+        let is_open = selected.as_deref() == Some(spec);
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let needed = ui
+            .ctx()
+            .fonts_mut(|f| f.layout_no_wrap(text.clone(), font, Color32::WHITE))
+            .size()
+            .x
+            + 2.0 * ui.spacing().button_padding.x;
+        let mut r = ui.add_enabled(
+            enabled,
+            egui::Button::selectable(is_open, RichText::new(&text).monospace()),
+        );
+        if needed > r.rect.width() + 0.5 {
+            // Cut at the panel's edge: the whole name on hover.
+            r = r.on_hover_text(text);
+        }
+        if is_open && scroll_to_selected {
+            r.scroll_to_me(Some(egui::Align::Center));
+        }
+        r.clicked()
+    };
     egui::ScrollArea::vertical()
         .id_salt("browser_scroll")
         .show(ui, |ui| {
+            // One line per row, cut at the panel's edge (hover shows the whole name).
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             for entry in &state.browser.entries {
-                let expanded_pak =
-                    entry.kind == FileKind::Pak && state.browser.paks.contains_key(&entry.path);
+                let pak = entry.kind == FileKind::Asset(AssetKind::Pak);
+                let expanded_pak = pak && state.browser.paks.contains_key(&entry.path);
                 if entry.kind != FileKind::Folder
                     && !expanded_pak
                     && !state.browser.matches(&entry.name)
@@ -66,9 +90,8 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                             go_to = Some(entry.path.clone());
                         }
                     }
-                    FileKind::Pak => {
-                        let open_now = state.browser.paks.contains_key(&entry.path);
-                        let arrow = if open_now { "-" } else { "+" };
+                    FileKind::Asset(AssetKind::Pak) => {
+                        let arrow = if expanded_pak { "-" } else { "+" };
                         if ui
                             .selectable_label(
                                 false,
@@ -85,22 +108,14 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                                 }
                                 Ok(rows) => {
                                     let mut shown = 0;
-                                    for row in state.browser.visible_rows(rows) {
+                                    for r in state.browser.visible_rows(rows) {
                                         shown += 1;
-                                        let text = match &row.name {
-                                            Some(n) => format!("{} {} · {n}", row.fourcc, row.id),
-                                            None => format!("{} {}", row.fourcc, row.id),
+                                        let text = match &r.name {
+                                            Some(n) => format!("{} {} · {n}", r.fourcc, r.id),
+                                            None => format!("{} {}", r.fourcc, r.id),
                                         };
-                                        let selected = current.as_deref() == Some(&row.spec);
-                                        let r = ui.add_enabled(
-                                            row.viewable(),
-                                            egui::Button::selectable(
-                                                selected,
-                                                RichText::new(text).monospace(),
-                                            ),
-                                        );
-                                        if r.clicked() {
-                                            open = Some(row.spec.clone());
+                                        if row(ui, &r.spec, text, r.opens()) {
+                                            open = Some(r.spec.clone());
                                         }
                                     }
                                     if shown == 0 {
@@ -110,21 +125,10 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
                             });
                         }
                     }
-                    FileKind::Cmdl | FileKind::Ancs | FileKind::Txtr => {
+                    FileKind::Asset(kind) => {
                         let spec = entry.path.display().to_string();
-                        let icon = match entry.kind {
-                            FileKind::Cmdl => "CMDL",
-                            FileKind::Ancs => "ANCS",
-                            _ => "TXTR",
-                        };
-                        let selected = current.as_deref() == Some(&spec);
-                        if ui
-                            .selectable_label(
-                                selected,
-                                RichText::new(format!("{icon}  {}", entry.name)).monospace(),
-                            )
-                            .clicked()
-                        {
+                        let text = format!("{:<4}  {}", kind.code(), entry.name);
+                        if row(ui, &spec, text, true) {
                             open = Some(spec);
                         }
                     }
@@ -139,6 +143,36 @@ pub(super) fn browser_panel(ui: &mut Ui, state: &mut AppState) {
     }
     if let Some(s) = open {
         state.request_open(&s);
+    }
+}
+
+/// `CMDL/ANCS/MREA/TXTR`: the types the viewer opens.
+fn openable_codes() -> String {
+    AssetKind::openable()
+        .map(AssetKind::code)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The folder shown, editable: Enter on a folder browses it, on a file (or `PAK:ID`)
+/// opens it; while the field is not being edited it shows the folder.
+fn path_field(ui: &mut Ui, state: &mut AppState) {
+    let field = ui
+        .add(
+            egui::TextEdit::singleline(&mut state.browser.path_text)
+                .id_salt("browser_path")
+                .hint_text("folder or file")
+                .font(egui::TextStyle::Small)
+                .desired_width(f32::INFINITY),
+        )
+        .on_hover_text("Type a folder to browse it, or a file or PAK:ID to open it (Enter)");
+    if field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+        let text = state.browser.path_text.clone();
+        if let Some(spec) = state.browser.enter_path(&text) {
+            state.request_open(&spec);
+        }
+    } else if !field.has_focus() {
+        state.browser.path_text = state.browser.dir.display().to_string();
     }
 }
 

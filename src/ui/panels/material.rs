@@ -208,7 +208,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         .unwrap_or_default();
     let mut m = original.clone();
     let mut label = None;
-    egui::ScrollArea::both()
+    let stage = egui::ScrollArea::both()
         .id_salt("material_scroll")
         .show(ui, |ui| {
             summary(ui, &m);
@@ -217,10 +217,13 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
             konst_editor(ui, &mut m, &mut label);
             blend_editor(ui, &mut m, &mut label);
             channel_editor(ui, &mut m, &mut label);
-            super::stages::stages_editor(ui, &mut m, &mut label);
+            let stage = super::stages::stages_editor(ui, &mut m, &mut label);
             super::vertex::texgens_editor(ui, &mut m, &mut label);
             super::vertex::uv_animations_editor(ui, &mut m, &mut label);
-        });
+            stage
+        })
+        .inner;
+    state.layout.stage = stage;
     if let Some(label) = label
         && m != original
     {

@@ -14,6 +14,8 @@ mod history;
 #[cfg(test)]
 mod inspect_tests;
 mod inspector;
+#[cfg(test)]
+mod layout_tests;
 mod lights;
 mod material;
 mod menu;
@@ -38,7 +40,8 @@ use super::state::{AppState, RightTab};
 
 /// Widths (points) of the side panels for a window `width` points wide: together at most
 /// 40 % of it, so the 3D view keeps at least 60 %; each resizable between its min and
-/// max, content scrolls instead of widening them.
+/// max, content scrolls instead of widening them. `right_max` is the right panel's widest
+/// beside the browser at its widest ([`SidePanels::right_max_beside`] for another width).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SidePanels {
     pub left_min: f32,
@@ -67,6 +70,13 @@ impl SidePanels {
             right_max,
         }
     }
+
+    /// The right panel's widest beside a browser `left` points wide (0 when hidden): what
+    /// the browser leaves of the two panels' share, so narrowing or hiding the browser
+    /// gives the material editor the width freed.
+    pub fn right_max_beside(&self, left: f32) -> f32 {
+        (self.left_max + self.right_max - left).max(self.right_min)
+    }
 }
 
 /// Draws the whole UI for one frame.
@@ -75,7 +85,8 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
     let panels = SidePanels::for_width(ui.available_width());
     state.layout = super::state::Layout::default();
     egui::Panel::top("menu_bar").show(ui, |ui| menu::menu_bar(ui, state));
-    egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
+    let top = egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
+    state.layout.top = Some(top.response.rect);
     egui::Panel::bottom("status_bar").show(ui, |ui| status_bar(ui, state));
     if state.log_open {
         egui::Panel::bottom("log")
@@ -86,12 +97,14 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
             .show(ui, |ui| log_panel(ui, state));
     }
     if state.panels.timeline {
-        egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
+        let timeline = egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
+        state.layout.timeline = Some(timeline.response.rect);
     }
     // A remembered width within this window's limits.
     let remembered = |w: Option<f32>, default: f32, min: f32, max: f32| {
         w.unwrap_or(default).clamp(min, max.max(min))
     };
+    let mut left_width = 0.0;
     if state.panels.browser {
         let left = egui::Panel::left("browser")
             .resizable(true)
@@ -105,8 +118,10 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
             .max_size(panels.left_max)
             .show(ui, |ui| files::browser_panel(ui, state));
         state.layout.left = Some(left.response.rect);
+        left_width = left.response.rect.width();
     }
     if state.panels.right {
+        let right_max = panels.right_max_beside(left_width);
         let right = egui::Panel::right("material")
             .resizable(true)
             .min_size(panels.right_min)
@@ -114,9 +129,9 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
                 state.prefs.right_panel_width,
                 panels.right_default,
                 panels.right_min,
-                panels.right_max,
+                right_max,
             ))
-            .max_size(panels.right_max)
+            .max_size(right_max)
             .show(ui, |ui| right_panel(ui, state));
         state.layout.right = Some(right.response.rect);
     }
@@ -128,7 +143,9 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
     menu::windows(ui, state);
 }
 
-/// The bottom line: warnings count (opens the log), adapter.
+/// The bottom line: warnings count (opens the log), the messages (loading, errors,
+/// notices) in one truncated line, adapter. It is always one line high, so a message
+/// never moves the panels.
 fn status_bar(ui: &mut Ui, state: &mut AppState) {
     let count = state.warnings().len();
     ui.horizontal(|ui| {
@@ -145,9 +162,68 @@ fn status_bar(ui: &mut Ui, state: &mut AppState) {
             state.log_open = !state.log_open;
         }
         ui.separator();
-        ui.weak(&state.adapter);
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.weak(&state.adapter);
+            ui.separator();
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                message_line(ui, state);
+            });
+        });
     });
 }
+
+/// What the message line says: the file loading, then errors, then the notice.
+pub(super) fn messages(state: &AppState) -> Vec<(String, Color32)> {
+    let mut out = Vec::new();
+    if let Some(loading) = &state.loading {
+        out.push((
+            format!(
+                "Opening {} … {:.1} s",
+                loading.spec,
+                loading.started.elapsed().as_secs_f32()
+            ),
+            Color32::LIGHT_GRAY,
+        ));
+    }
+    for e in [&state.load_error, &state.edit_error].into_iter().flatten() {
+        out.push((e.clone(), ERROR));
+    }
+    if let Some(n) = &state.notice {
+        out.push((n.clone(), Color32::LIGHT_GREEN));
+    }
+    out
+}
+
+/// The messages on one line, cut at its end (hover shows them whole).
+fn message_line(ui: &mut Ui, state: &AppState) {
+    if state.loading.is_some() {
+        ui.spinner();
+    }
+    let lines = messages(state);
+    if lines.is_empty() {
+        return;
+    }
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let mut job = egui::text::LayoutJob::default();
+    for (i, (text, color)) in lines.iter().enumerate() {
+        if i > 0 {
+            job.append(
+                "   ·   ",
+                0.0,
+                egui::TextFormat::simple(font.clone(), Color32::GRAY),
+            );
+        }
+        // One line whatever the message holds.
+        let text = text.replace(['\n', '\r'], " ");
+        job.append(&text, 0.0, egui::TextFormat::simple(font.clone(), *color));
+    }
+    let whole: Vec<&str> = lines.iter().map(|(t, _)| t.as_str()).collect();
+    ui.add(egui::Label::new(job).truncate())
+        .on_hover_text(whole.join("\n"));
+}
+
+/// Colour of errors in the message line.
+const ERROR: Color32 = Color32::from_rgb(255, 110, 110);
 
 /// Colour of warnings in the status bar and the log.
 const WARNING: Color32 = Color32::from_rgb(240, 200, 80);
@@ -299,6 +375,9 @@ pub(super) fn named<T: PartialEq + Copy + std::fmt::Display>(
     combo(ui, id, value, options, |v| v.to_string())
 }
 
+/// The width of the panels' combo boxes (points; a longer value widens one).
+pub(super) const COMBO_WIDTH: f32 = 72.0;
+
 /// A combo box over `options`; true when the value changed.
 pub(super) fn combo<T: PartialEq + Copy>(
     ui: &mut Ui,
@@ -310,7 +389,7 @@ pub(super) fn combo<T: PartialEq + Copy>(
     let mut changed = false;
     egui::ComboBox::from_id_salt(id)
         .selected_text(RichText::new(name(*value)).monospace())
-        .width(72.0)
+        .width(COMBO_WIDTH)
         .show_ui(ui, |ui| {
             for &o in options {
                 if ui

@@ -1,6 +1,7 @@
 //! The TEV stage editor: every field of every stage with named choices (the gx name
 //! tables), and add, duplicate, remove, drag to reorder (or move up and down).
 
+use egui::collapsing_header::CollapsingState;
 use egui::{Color32, RichText, Ui};
 
 use crate::formats::material::{Material as FileMaterial, TevStageWords};
@@ -10,7 +11,7 @@ use crate::gx::types::{
     AlphaInput, ColorInput, KonstSel, RasterChannel, TevCombine, TevReg, TevStage,
 };
 
-use super::{combo, named};
+use super::{COMBO_WIDTH, combo, named};
 
 /// GX runs at most 16 TEV stages.
 const MAX_STAGES: usize = 16;
@@ -56,7 +57,13 @@ fn apply(a: StageAction, s: &mut Vec<TevStageWords>) -> String {
     }
 }
 
-pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>) {
+/// The stage list; returns where the first open stage's fields were laid out (whole, even
+/// where the panel cuts them), for the layout report.
+pub(super) fn stages_editor(
+    ui: &mut Ui,
+    m: &mut FileMaterial,
+    label: &mut Option<String>,
+) -> Option<egui::Rect> {
     ui.separator();
     ui.heading("TEV stages");
     let count = m.tev_stages.len();
@@ -67,6 +74,7 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
         .chain((0..m.texgens.len().max(1) as u8).map(Some))
         .collect();
     let mut action = None;
+    let mut first_fields = None;
     for i in 0..count {
         let words = m.tev_stages[i];
         let Some(mut stage) = words.to_gx() else {
@@ -83,49 +91,53 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
         };
         let header = RichText::new(format!("stage {i}   {}", describe_color(&stage))).monospace();
         let (_, dropped) = ui.dnd_drop_zone::<StageDrag, ()>(egui::Frame::NONE, |ui| {
-            ui.horizontal(|ui| {
-                ui.dnd_drag_source(ui.scope_id().with(("stage_drag", i)), StageDrag(i), |ui| {
-                    ui.label(RichText::new("::").strong().monospace())
-                        .on_hover_text("Drag onto another stage to move it there");
+            let id = ui.make_persistent_id(("stage", i));
+            let mut clicked = false;
+            let mut stage_ui = CollapsingState::load_with_default_open(ui.ctx(), id, count <= 3)
+                .show_header(ui, |ui| {
+                    ui.dnd_drag_source(ui.scope_id().with(("stage_drag", i)), StageDrag(i), |ui| {
+                        ui.label(RichText::new("::").strong().monospace())
+                            .on_hover_text("Drag onto another stage to move it there");
+                    });
+                    clicked = ui
+                        .add(egui::Label::new(header).sense(egui::Sense::click()))
+                        .clicked();
                 });
-                ui.vertical(|ui| {
-                    egui::CollapsingHeader::new(header)
-                        .id_salt(("stage", i))
-                        .default_open(count <= 3)
-                        .show(ui, |ui| {
-                            ui.horizontal(|ui| {
-                                if ui
-                                    .add_enabled(i > 0, egui::Button::new("up").small())
-                                    .clicked()
-                                {
-                                    action = Some(StageAction::Up(i));
-                                }
-                                if ui
-                                    .add_enabled(i + 1 < count, egui::Button::new("down").small())
-                                    .clicked()
-                                {
-                                    action = Some(StageAction::Down(i));
-                                }
-                                if ui
-                                    .add_enabled(
-                                        count < MAX_STAGES,
-                                        egui::Button::new("duplicate").small(),
-                                    )
-                                    .clicked()
-                                {
-                                    action = Some(StageAction::Duplicate(i));
-                                }
-                                if ui.small_button("remove").clicked() {
-                                    action = Some(StageAction::Remove(i));
-                                }
-                            });
-                            ui.monospace(describe_alpha(&stage));
-                            if let Some(field) = stage_fields(ui, i, &mut stage, &maps, &coords) {
-                                m.tev_stages[i] = words.with_gx(&stage);
-                                *label = Some(format!("stage {i} {field}"));
-                            }
-                        });
+            if clicked {
+                stage_ui.toggle();
+            }
+            // The body takes the panel's whole width (no indent): a stage fits a narrow panel.
+            stage_ui.body_unindented(|ui| {
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(i > 0, egui::Button::new("up").small())
+                        .clicked()
+                    {
+                        action = Some(StageAction::Up(i));
+                    }
+                    if ui
+                        .add_enabled(i + 1 < count, egui::Button::new("down").small())
+                        .clicked()
+                    {
+                        action = Some(StageAction::Down(i));
+                    }
+                    if ui
+                        .add_enabled(count < MAX_STAGES, egui::Button::new("duplicate").small())
+                        .clicked()
+                    {
+                        action = Some(StageAction::Duplicate(i));
+                    }
+                    if ui.small_button("remove").clicked() {
+                        action = Some(StageAction::Remove(i));
+                    }
                 });
+                ui.monospace(describe_alpha(&stage));
+                let (rect, field) = stage_fields(ui, i, &mut stage, &maps, &coords);
+                first_fields.get_or_insert(rect);
+                if let Some(field) = field {
+                    m.tev_stages[i] = words.with_gx(&stage);
+                    *label = Some(format!("stage {i} {field}"));
+                }
             });
         });
         if let Some(from) = dropped
@@ -147,100 +159,122 @@ pub(super) fn stages_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Optio
             .push(TevStageWords::from_gx(&pass_through_stage()));
         *label = Some(format!("add stage {count}"));
     }
+    first_fields
 }
 
-/// The stage's fields; returns the name of the one that changed.
+/// The gap between the stage grid's columns (points).
+const COLUMN_GAP: f32 = 6.0;
+
+/// The id salt of one combiner field: stage, side (colour or alpha) and field.
+type FieldSalt = (usize, &'static str, &'static str);
+
+/// One field of a combiner, as a grid row: its label and its editor (true when changed).
+type CombineField = (
+    &'static str,
+    fn(&mut Ui, FieldSalt, &mut TevCombine) -> bool,
+);
+
+/// The combiner fields in the order GX applies them: `out = clamp(scale * (op(a, b, c, d)
+/// + bias))`.
+const COMBINE_FIELDS: [CombineField; 5] = [
+    ("op", |ui, id, c| {
+        let mut op = TevOp(c.op);
+        let changed = named(ui, id, &mut op, &TevOp::ALL);
+        c.op = op.0;
+        changed
+    }),
+    ("bias", |ui, id, c| {
+        let mut bias = TevBiasField(c.bias);
+        let changed = named(ui, id, &mut bias, &TevBiasField::ALL);
+        c.bias = bias.0;
+        changed
+    }),
+    ("scale", |ui, id, c| {
+        let mut scale = TevScaleField(c.scale);
+        let changed = named(ui, id, &mut scale, &TevScaleField::ALL);
+        c.scale = scale.0;
+        changed
+    }),
+    ("clamp", |ui, _, c| ui.checkbox(&mut c.clamp, "").changed()),
+    ("out", |ui, id, c| {
+        named(ui, id, &mut c.out_reg, &TevReg::ALL)
+    }),
+];
+
+/// The stage's fields, colour and alpha side by side (one row per field, so a stage fits
+/// a narrow panel whole); returns where the grid went and the name of the field changed.
 fn stage_fields(
     ui: &mut Ui,
     i: usize,
     s: &mut TevStage,
     maps: &[Option<u8>],
     coords: &[Option<u8>],
-) -> Option<String> {
+) -> (egui::Rect, Option<String>) {
     let mut changed = None;
-    egui::Grid::new(("stage_grid", i))
-        .num_columns(2)
-        .spacing([6.0, 4.0])
+    let grid = egui::Grid::new(("stage_grid", i))
+        .num_columns(3)
+        .spacing([COLUMN_GAP, 4.0])
         .show(ui, |ui| {
-            ui.label("colour a b c d");
-            ui.horizontal(|ui| {
-                for (k, input) in s.color_in.iter_mut().enumerate() {
-                    if named(ui, (i, "cin", k), input, &ColorInput::ALL) {
-                        changed = Some(format!("colour input {}", ["a", "b", "c", "d"][k]));
+            ui.label("");
+            ui.weak("colour");
+            ui.weak("alpha");
+            ui.end_row();
+            for (k, name) in ["a", "b", "c", "d"].into_iter().enumerate() {
+                ui.label(name);
+                if named(ui, (i, "cin", k), &mut s.color_in[k], &ColorInput::ALL) {
+                    changed = Some(format!("colour input {name}"));
+                }
+                if named(ui, (i, "ain", k), &mut s.alpha_in[k], &AlphaInput::ALL) {
+                    changed = Some(format!("alpha input {name}"));
+                }
+                ui.end_row();
+            }
+            for (field, edit) in COMBINE_FIELDS {
+                ui.label(field);
+                for (side, c) in [("colour", &mut s.color_op), ("alpha", &mut s.alpha_op)] {
+                    if edit(ui, (i, side, field), c) {
+                        changed = Some(format!("{side} {field}"));
                     }
                 }
-            });
-            ui.end_row();
-            ui.label("colour op");
-            ui.horizontal(|ui| {
-                if combine_editor(ui, (i, "cop"), &mut s.color_op) {
-                    changed = Some("colour op".into());
-                }
-            });
-            ui.end_row();
-            ui.label("alpha a b c d");
-            ui.horizontal(|ui| {
-                for (k, input) in s.alpha_in.iter_mut().enumerate() {
-                    if named(ui, (i, "ain", k), input, &AlphaInput::ALL) {
-                        changed = Some(format!("alpha input {}", ["a", "b", "c", "d"][k]));
-                    }
-                }
-            });
-            ui.end_row();
-            ui.label("alpha op");
-            ui.horizontal(|ui| {
-                if combine_editor(ui, (i, "aop"), &mut s.alpha_op) {
-                    changed = Some("alpha op".into());
-                }
-            });
-            ui.end_row();
-            ui.label("konst sel");
-            ui.horizontal(|ui| {
-                ui.label("colour");
-                if named(ui, (i, "kc"), &mut s.kcsel, &KonstSel::ALL) {
-                    changed = Some("konst colour selector".into());
-                }
-                ui.label("alpha");
-                if named(ui, (i, "ka"), &mut s.kasel, &KonstSel::ALL) {
-                    changed = Some("konst alpha selector".into());
-                }
-            });
-            ui.end_row();
-            ui.label("raster");
-            if named(ui, (i, "ras"), &mut s.raster, &RasterChannel::ALL) {
-                changed = Some("raster channel".into());
+                ui.end_row();
+            }
+            ui.label("konst");
+            if named(ui, (i, "kc"), &mut s.kcsel, &KonstSel::ALL) {
+                changed = Some("konst colour selector".into());
+            }
+            if named(ui, (i, "ka"), &mut s.kasel, &KonstSel::ALL) {
+                changed = Some("konst alpha selector".into());
             }
             ui.end_row();
-            ui.label("texture");
-            ui.horizontal(|ui| {
-                let slot = |v: Option<u8>| v.map_or("none".into(), |v| v.to_string());
-                ui.label("map");
-                if combo(ui, (i, "map"), &mut s.tex_map, maps, slot) {
-                    changed = Some("texture map".into());
+            // One value each, in the colour column. Raster names are long (ALPHA_BUMPN):
+            // cut where the alpha column would be pushed past the panel's visible edge
+            // (whole on hover and in the list).
+            ui.label("raster");
+            let room = ui.clip_rect().right() - ui.cursor().left() - COLUMN_GAP - COMBO_WIDTH;
+            let size = egui::vec2(room.max(COMBO_WIDTH), ui.spacing().interact_size.y);
+            let layout = egui::Layout::left_to_right(egui::Align::Center);
+            ui.allocate_ui_with_layout(size, layout, |ui| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                if named(ui, (i, "ras"), &mut s.raster, &RasterChannel::ALL) {
+                    changed = Some("raster channel".into());
                 }
-                ui.label("coord");
-                if combo(ui, (i, "coord"), &mut s.tex_coord, coords, slot) {
-                    changed = Some("texture coordinate".into());
-                }
-            });
+            })
+            .response
+            .on_hover_text(s.raster.to_string());
+            ui.end_row();
+            let slot = |v: Option<u8>| v.map_or("none".into(), |v| v.to_string());
+            ui.label("map");
+            if combo(ui, (i, "map"), &mut s.tex_map, maps, slot) {
+                changed = Some("texture map".into());
+            }
+            ui.end_row();
+            ui.label("coord");
+            if combo(ui, (i, "coord"), &mut s.tex_coord, coords, slot) {
+                changed = Some("texture coordinate".into());
+            }
             ui.end_row();
         });
-    changed
-}
-
-/// Op (ADD, SUB or a compare), bias, scale, clamp and output register of one combiner.
-fn combine_editor(ui: &mut Ui, id: (usize, &str), c: &mut TevCombine) -> bool {
-    let mut op = TevOp(c.op);
-    let mut bias = TevBiasField(c.bias);
-    let mut scale = TevScaleField(c.scale);
-    let mut changed = named(ui, (id, "op"), &mut op, &TevOp::ALL);
-    changed |= named(ui, (id, "bias"), &mut bias, &TevBiasField::ALL);
-    changed |= named(ui, (id, "scale"), &mut scale, &TevScaleField::ALL);
-    changed |= ui.checkbox(&mut c.clamp, "clamp").changed();
-    ui.label("to");
-    changed |= named(ui, (id, "out"), &mut c.out_reg, &TevReg::ALL);
-    (c.op, c.bias, c.scale) = (op.0, bias.0, scale.0);
-    changed
+    (grid.response.rect, changed)
 }
 
 #[cfg(test)]

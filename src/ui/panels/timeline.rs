@@ -6,6 +6,12 @@ use egui::{RichText, Ui};
 use crate::ui::document::{Content, Document};
 use crate::ui::state::AppState;
 
+/// The animation choice's width (points).
+pub(super) const ANIMATION_COMBO_WIDTH: f32 = 160.0;
+/// The frame readout at its widest (see [`crate::ui::animation::ClipTiming::readout`]):
+/// its box keeps this width whatever the clip and time.
+const READOUT_WIDEST: &str = "Frame 8888 / 8888 (888.888 s)";
+
 pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
     let animations: Vec<String> = state
         .model()
@@ -42,62 +48,99 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.settings.time = 0.0;
         }
-        if !animations.is_empty() && state.shows_model() {
+        let clips = !animations.is_empty() && state.shows_model();
+        if clips {
             ui.label("Animation");
             let current = state
                 .animation
                 .and_then(|a| animations.get(a))
                 .map_or("bind pose", String::as_str);
-            egui::ComboBox::from_id_salt("animation")
-                .selected_text(current)
-                .show_ui(ui, |ui| {
-                    if ui
-                        .selectable_label(state.animation.is_none(), "bind pose")
-                        .clicked()
-                    {
-                        state.animation = None;
-                    }
-                    for (i, name) in animations.iter().enumerate() {
+            // A fixed width (long names are cut; hover shows them), so choosing another
+            // clip never moves what follows.
+            fixed_width(ui, ANIMATION_COMBO_WIDTH, |ui| {
+                egui::ComboBox::from_id_salt("animation")
+                    .selected_text(current)
+                    .width(ANIMATION_COMBO_WIDTH)
+                    .truncate()
+                    .show_ui(ui, |ui| {
                         if ui
-                            .selectable_label(state.animation == Some(i), name)
+                            .selectable_label(state.animation.is_none(), "bind pose")
                             .clicked()
                         {
-                            state.animation = Some(i);
-                            state.settings.time = 0.0;
+                            state.animation = None;
                         }
-                    }
-                });
+                        for (i, name) in animations.iter().enumerate() {
+                            if ui
+                                .selectable_label(state.animation == Some(i), name)
+                                .clicked()
+                            {
+                                state.animation = Some(i);
+                                state.settings.time = 0.0;
+                            }
+                        }
+                    })
+                    .response
+                    .on_hover_text(current);
+            });
         }
         let range = match duration.filter(|_| state.shows_model()) {
             Some(d) => 0.0..=f64::from(d.max(1e-3)),
             None => 0.0..=60.0,
         };
-        ui.add(
-            egui::Slider::new(&mut state.settings.time, range)
-                .text("s")
-                .max_decimals(3)
-                .clamping(egui::SliderClamping::Never),
-        );
-        if let Some(timing) = timing {
+        // The time's box fits the widest value, whatever the clip's length.
+        let slider = ui.spacing().slider_width
+            + 2.0 * (ui.spacing().item_spacing.x + ui.spacing().button_padding.x)
+            + text_width(ui, "888.888 s", egui::TextStyle::Body);
+        fixed_width(ui, slider, |ui| {
+            ui.add(
+                egui::Slider::new(&mut state.settings.time, range)
+                    .text("s")
+                    .fixed_decimals(3)
+                    .clamping(egui::SliderClamping::Never),
+            )
+        });
+        // A character's frame controls stay in place (greyed at the bind pose), in a
+        // readout as wide as the widest one, so nothing after them moves either.
+        if clips || timing.is_some() {
+            let on = timing.is_some();
             if ui
-                .button("<")
+                .add_enabled(on, egui::Button::new("<"))
                 .on_hover_text("Previous frame (,)")
                 .clicked()
             {
                 state.step_frame(false);
             }
-            if ui.button(">").on_hover_text("Next frame (.)").clicked() {
+            if ui
+                .add_enabled(on, egui::Button::new(">"))
+                .on_hover_text("Next frame (.)")
+                .clicked()
+            {
                 state.step_frame(true);
             }
-            ui.label(RichText::new(timing.readout(state.settings.time)).monospace())
-                .on_hover_text(format!(
+            let widest = text_width(ui, READOUT_WIDEST, egui::TextStyle::Monospace);
+            let readout = timing.map_or_else(String::new, |t| t.readout(state.settings.time));
+            let r = fixed_width(ui, widest, |ui| {
+                ui.label(RichText::new(readout).monospace())
+            });
+            if let Some(timing) = timing {
+                r.on_hover_text(format!(
                     "{} frames, one every {:.4} s",
                     timing.frame_count, timing.interval
                 ));
-            ui.selectable_value(&mut state.anim_view.looping, true, "loop")
-                .on_hover_text("Play the clip over and over");
-            ui.selectable_value(&mut state.anim_view.looping, false, "once")
-                .on_hover_text("Play the clip once and stop at its end");
+            }
+            for (looping, text, hint) in [
+                (true, "loop", "Play the clip over and over"),
+                (false, "once", "Play the clip once and stop at its end"),
+            ] {
+                let selected = state.anim_view.looping == looping;
+                if ui
+                    .add_enabled(on, egui::Button::selectable(selected, text))
+                    .on_hover_text(hint)
+                    .clicked()
+                {
+                    state.anim_view.looping = looping;
+                }
+            }
         }
         if skinned {
             ui.checkbox(&mut state.anim_view.bind_pose, "bind pose")
@@ -150,4 +193,28 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
             });
         }
     });
+}
+
+/// `add` in a box exactly `width` points wide (wider only if its content is), so what
+/// follows stays in place when the content's width changes.
+fn fixed_width<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
+    let size = egui::vec2(width, ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(
+        size,
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_size(size);
+            add(ui)
+        },
+    )
+    .inner
+}
+
+/// The width of `text` in `style`, on one line.
+fn text_width(ui: &Ui, text: &str, style: egui::TextStyle) -> f32 {
+    let font = style.resolve(ui.style());
+    ui.ctx()
+        .fonts_mut(|f| f.layout_no_wrap(text.into(), font, egui::Color32::WHITE))
+        .size()
+        .x
 }

@@ -1,7 +1,7 @@
-//! The top bar: open, save, undo/redo, screenshot, and the one-line messages (the menus
-//! are in [`super::menu`]).
+//! The top bar: open, save, undo/redo, screenshot (the menus are in [`super::menu`]; the
+//! messages and the loading line are in the status bar, so they never move the layout).
 
-use egui::{Color32, RichText, Ui};
+use egui::Ui;
 
 use crate::ui::state::AppState;
 
@@ -11,7 +11,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
         ui.label("Open:");
         let edit = ui.add(
             egui::TextEdit::singleline(&mut state.open_text)
-                .hint_text("file.CMDL, file.TXTR or file.pak:0xID")
+                .hint_text("file, file.pak:0xID or a folder")
                 .desired_width(300.0),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -57,25 +57,6 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
                 state.save_as_open = false;
             }
         });
-    }
-    if let Some(loading) = &state.loading {
-        ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label(format!(
-                "Opening {} … {:.1} s",
-                loading.spec,
-                loading.started.elapsed().as_secs_f32()
-            ));
-        });
-    }
-    if let Some(e) = &state.edit_error {
-        ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
-    }
-    if let Some(n) = &state.notice {
-        ui.label(RichText::new(n).color(Color32::LIGHT_GREEN));
-    }
-    if let Some(e) = &state.load_error {
-        ui.label(RichText::new(e).color(Color32::from_rgb(255, 110, 110)));
     }
 }
 
