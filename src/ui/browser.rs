@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::load::AssetKind;
+use crate::load::{AssetKind, builtin};
 
 /// What a listed file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,6 +51,15 @@ pub fn list_dir(dir: &Path) -> std::io::Result<Vec<DirEntry>> {
 }
 
 pub use crate::load::source::{PakRow, list_pak};
+
+/// The demo PAK built into the program, as a listing row.
+fn builtin_demo_entry() -> DirEntry {
+    DirEntry {
+        name: "demo.pak (built in)".into(),
+        path: PathBuf::from(builtin::DEMO_PAK),
+        kind: FileKind::Asset(AssetKind::Pak),
+    }
+}
 
 /// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),
 /// as (label, spec) pairs: the light layers the viewer offers.
@@ -131,16 +140,15 @@ impl Browser {
         self.refresh();
     }
 
+    /// Lists the folder again, the built-in demo pinned first so it is always one click away.
     pub fn refresh(&mut self) {
+        self.entries = vec![builtin_demo_entry()];
         match list_dir(&self.dir) {
             Ok(e) => {
-                self.entries = e;
+                self.entries.extend(e);
                 self.error = None;
             }
-            Err(e) => {
-                self.entries.clear();
-                self.error = Some(format!("{}: {e}", self.dir.display()));
-            }
+            Err(e) => self.error = Some(format!("{}: {e}", self.dir.display())),
         }
     }
 
@@ -185,14 +193,19 @@ impl Browser {
     /// Shows the open file: moves to its folder, expands its PAK (for a member `0xID.TYPE`)
     /// and selects its row.
     pub fn reveal(&mut self, file: &Path, member: Option<&str>) {
-        let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
-        let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
-            return;
+        let row = if builtin::is_builtin(file) {
+            // Pinned in every listing: the folder stays as it is.
+            file.to_path_buf()
+        } else {
+            let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+            let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
+                return;
+            };
+            if dir != self.dir {
+                self.set_dir(dir.to_path_buf());
+            }
+            self.dir.join(name)
         };
-        if dir != self.dir {
-            self.set_dir(dir.to_path_buf());
-        }
-        let row = self.dir.join(name);
         self.selected = Some(match member {
             Some(member) => {
                 if !self.paks.contains_key(&row) {
@@ -276,12 +289,35 @@ mod tests {
                 ("World.pak".into(), asset(AssetKind::Pak)),
             ]
         );
+        // The browser pins the built-in demo above every listing.
         let mut b = Browser::new(d.clone());
-        assert_eq!(b.entries.len(), 7);
+        assert_eq!(b.entries.len(), 8);
+        assert_eq!(b.entries[0], builtin_demo_entry());
         b.set_dir(d.join("Zeta"));
-        assert!(b.entries.is_empty());
+        assert_eq!(b.entries, [builtin_demo_entry()]);
         b.up();
-        assert_eq!(b.entries.len(), 7);
+        assert_eq!(b.entries.len(), 8);
+        std::fs::remove_dir_all(&d).ok();
+    }
+
+    #[test]
+    fn the_built_in_demo_is_revealed_in_place_and_lists_its_rooms() {
+        let d = temp_dir("builtin");
+        let mut b = Browser::new(d.clone());
+        let here = b.dir.clone();
+        let pak = PathBuf::from(builtin::DEMO_PAK);
+        b.reveal(&pak, Some("0xDE020015.TXTR"));
+        // The folder stays; the demo's PAK is expanded and the member highlighted.
+        assert_eq!(b.dir, here);
+        assert!(b.error.is_none(), "{:?}", b.error);
+        assert_eq!(
+            b.selected.as_deref(),
+            Some("builtin:demo.pak:0xDE020015.TXTR")
+        );
+        let rows = b.paks.get(&pak).unwrap().as_ref().unwrap();
+        let room = rows.iter().find(|r| r.name.as_deref() == Some("room")).unwrap();
+        assert_eq!(room.kind, Some(AssetKind::Room));
+        assert!(room.spec.starts_with("builtin:demo.pak:"), "{}", room.spec);
         std::fs::remove_dir_all(&d).ok();
     }
 
