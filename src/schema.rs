@@ -1,6 +1,7 @@
 //! The JSON schemas of `info --json` (and `pose --json`), derived with serde: CMDL models
 //! here, the other formats in the child modules ([`cinf`], [`cskr`], [`anim`],
-//! [`character`]), one schema per format; `uvanim --json` in [`uvanim`].
+//! [`character`], [`area`], [`pak`], [`txtr`]), one schema per format; `uvanim --json` in
+//! [`uvanim`]. Each report also has its text form, so the CLI only prints them.
 //!
 //! Field names are the conformance JSONs' (`../shared/conformance`). The same types are the
 //! document JSON Patch edits address (`crate::edit`): the material fields that say what the
@@ -46,10 +47,25 @@ fn check_ranges(at: &str, fields: &[(&str, u32, u32)]) -> Result<(), SchemaError
 }
 
 pub mod anim;
+pub mod area;
 pub mod character;
 pub mod cinf;
 pub mod cskr;
+pub mod pak;
+pub mod txtr;
 pub mod uvanim;
+
+/// The SHA-256 of `bytes` as lowercase hex (reports name the bytes they describe).
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write as _;
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
 
 /// A report as pretty JSON with every object's keys sorted: how the skeleton, skin,
 /// animation and character reports have always printed (their field names and order are a

@@ -566,8 +566,14 @@ fn the_binary_carries_its_demo_when_the_assets_folder_is_gone() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    assert!(stdout.contains("showcase"), "the PAK listing names the showcase: {stdout}");
-    assert!(stdout.contains("\"material_sets\""), "the showcase's report: {stdout}");
+    assert!(
+        stdout.contains("showcase"),
+        "the PAK listing names the showcase: {stdout}"
+    );
+    assert!(
+        stdout.contains("\"material_sets\""),
+        "the showcase's report: {stdout}"
+    );
     let glb = std::fs::read(&glb).expect("the export was written");
     assert_eq!(&glb[..4], b"glTF");
     // The real assets are back outside the namespace.

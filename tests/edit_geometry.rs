@@ -352,9 +352,7 @@ fn random_op(set: &Value, s: usize, m: usize, kind: u8, a: u32, b: u32) -> Value
     let base = format!("/material_sets/{s}/materials/{m}");
     let mat = &set["materials"][m];
     let flags = mat["flags"].as_u64().unwrap() as u32;
-    let replace = |field: &str, value: Value| {
-        json!({"op": "replace", "path": format!("{base}/{field}"), "value": value})
-    };
+    let replace = |field: &str, value: Value| json!({"op": "replace", "path": format!("{base}/{field}"), "value": value});
     // Depth-sorted, punchthrough, Samus reflection, depth write, reflection eye, occluder,
     // lightmap: bits that only change how the material draws.
     let render_bits = 0x9F0;
@@ -362,7 +360,10 @@ fn random_op(set: &Value, s: usize, m: usize, kind: u8, a: u32, b: u32) -> Value
         0 => replace("flags", json!(a)),
         1 => replace("flags", json!(flags ^ (a & 0xFFFF))),
         2 => replace("flags", json!(flags ^ (a & render_bits))),
-        3 => replace("flags", json!(flags ^ (a & render_bits) ^ VERTEX_ARRAY_FLAGS)),
+        3 => replace(
+            "flags",
+            json!(flags ^ (a & render_bits) ^ VERTEX_ARRAY_FLAGS),
+        ),
         4 => {
             let word = mat["vertex_attribute_flags"].as_u64().unwrap() as u32;
             replace("vertex_attribute_flags", json!(word ^ (1 << (a % 32))))
@@ -373,7 +374,9 @@ fn random_op(set: &Value, s: usize, m: usize, kind: u8, a: u32, b: u32) -> Value
             let mut all = Vec::new();
             leaves(mat, base.clone(), &mut all);
             let (path, old) = &all[a as usize % all.len()];
-            let names = ["ZERO", "ONE", "HALF", "KONST", "CPREV", "TEXC", "RASC", "TEXA"];
+            let names = [
+                "ZERO", "ONE", "HALF", "KONST", "CPREV", "TEXC", "RASC", "TEXA",
+            ];
             let value = match old {
                 Value::Bool(x) => json!(!x),
                 Value::Number(n) if n.is_u64() => json!(n.as_u64().unwrap() ^ u64::from(b % 4)),

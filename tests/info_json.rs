@@ -65,5 +65,8 @@ fn info_json_is_byte_identical_for_every_conformance_file() {
          TEVSCOPE_UPDATE_SNAPSHOTS=1 cargo test --test info_json)",
         differ.len()
     );
-    assert!(snapshot.lines().count() >= 150, "the snapshot covers the fixtures");
+    assert!(
+        snapshot.lines().count() >= 150,
+        "the snapshot covers the fixtures"
+    );
 }

@@ -22,12 +22,30 @@ const KNOWN_CIRCLES: &[&[&str]] = &[&[
 const FORBIDDEN: &[(&str, &[&str])] = &[
     (
         "gx",
-        &["formats", "anim", "model", "load", "render", "ui", "cli", "edit", "export", "schema"],
+        &[
+            "formats", "anim", "model", "load", "render", "ui", "cli", "edit", "export", "schema",
+        ],
     ),
-    ("formats", &["anim", "model", "load", "render", "ui", "cli", "edit", "export"]),
-    ("anim", &["gx", "model", "load", "render", "ui", "cli", "edit", "export"]),
-    ("model", &["formats", "load", "render", "ui", "cli", "edit", "export"]),
-    ("render", &["formats", "load", "ui", "cli", "edit", "export", "schema"]),
+    (
+        "formats",
+        &[
+            "anim", "model", "load", "render", "ui", "cli", "edit", "export",
+        ],
+    ),
+    (
+        "anim",
+        &[
+            "gx", "model", "load", "render", "ui", "cli", "edit", "export",
+        ],
+    ),
+    (
+        "model",
+        &["formats", "load", "render", "ui", "cli", "edit", "export"],
+    ),
+    (
+        "render",
+        &["formats", "load", "ui", "cli", "edit", "export", "schema"],
+    ),
     ("load", &["render", "ui", "cli", "edit", "export"]),
     ("edit", &["render", "ui", "cli", "export"]),
     ("export", &["render", "ui", "cli", "edit"]),
@@ -113,7 +131,9 @@ fn code_only(source: &str) -> String {
                 }
                 let close = format!("\"{}", "#".repeat(hashes));
                 let body = i + 2 + hashes;
-                i = source[body..].find(&close).map_or(b.len(), |n| body + n + close.len());
+                i = source[body..]
+                    .find(&close)
+                    .map_or(b.len(), |n| body + n + close.len());
                 out.push_str("\"\"");
             }
             b'"' => {
@@ -143,7 +163,9 @@ fn code_only(source: &str) -> String {
     let mut code = out;
     while let Some(at) = code.find("#[cfg(test)]") {
         let rest = &code[at..];
-        let Some(brace) = rest.find(['{', ';']) else { break };
+        let Some(brace) = rest.find(['{', ';']) else {
+            break;
+        };
         let head = &rest[..brace];
         let end = if rest.as_bytes()[brace] == b'{' && head.contains("mod ") {
             let mut depth = 0usize;

@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{Context, Result, bail};
 use crate::anim::{Clip, ClipBinding, Pose, PoseOptions, Skeleton};
 use crate::formats::ancs::{Ancs, AnimResources};
 use crate::formats::anim::Anim;
@@ -19,6 +18,7 @@ use crate::schema::{
     cinf::CinfInfo,
     cskr::CskrInfo,
 };
+use anyhow::{Context, Result, bail};
 
 /// Parses a game option: `mp1`, `mp2`, `mp3` or `auto` (None: detect where the spec gives
 /// a rule, else MP1).
@@ -381,7 +381,9 @@ pub fn pose_with(
 
     let wxyz = |q: glam::Quat| [q.w, q.x, q.y, q.z];
     if as_json {
-        return to_json(&PoseInfo::new(&skeleton, &clip, &pose, &anim, &cinf, time, options));
+        return to_json(&PoseInfo::new(
+            &skeleton, &clip, &pose, &anim, &cinf, time, options,
+        ));
     }
     let mut out = String::new();
     let _ = writeln!(

@@ -5,14 +5,14 @@
 //! Matrices on the command line are 16 comma-separated numbers, **row-major** (the
 //! translation is in elements 3, 7, 11): see [`parse_matrix`].
 
-use anyhow::{Context, bail};
-use glam::Mat4;
 use crate::gx::Material;
 use crate::gx::uvanim::{self, UvAnimInputs, UvAnimOptions};
 use crate::schema::{
     self,
     uvanim::{UvAnimEntry, UvAnimReport},
 };
+use anyhow::{Context, bail};
+use glam::Mat4;
 
 pub use super::area::{info_mrea, info_mrea_with};
 

@@ -612,7 +612,10 @@ mod tests {
         d.save_as(&out).unwrap();
         assert!(!d.is_dirty());
         let again = Document::open(&format!("{}:room", out.display())).unwrap();
-        assert_eq!(again.material_sets()[0].materials[0], d.material_sets()[0].materials[0]);
+        assert_eq!(
+            again.material_sets()[0].materials[0],
+            d.material_sets()[0].materials[0]
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

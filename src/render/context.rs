@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
+use super::RenderError;
+use super::layouts::Layouts;
 use super::pipeline_cache::{PIPELINE_CACHE_CAPACITY, PipelineCache};
 use super::pipeline_store::PipelineStore;
 use super::shader_cache::ShaderCache;
 use super::texture::{GpuTexture, SamplerCache};
-use super::layouts::Layouts;
-use super::RenderError;
 use crate::model::TextureData;
 
 /// Which adapter to open.

@@ -13,8 +13,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 use super::SharedError;
-use super::layouts::{Layouts, capture};
 use super::convert::RenderState;
+use super::layouts::{Layouts, capture};
 use super::lru::LruMap;
 use super::shader_cache::{ShaderCache, ShaderId};
 use crate::gx::wgsl::interface::GpuVertex;

@@ -8,10 +8,10 @@ use serde::Serialize;
 use super::{v3, v4};
 use crate::anim::{Clip, Pose, PoseOptions, Skeleton};
 use crate::formats::Game;
-use crate::formats::cinf::Cinf;
 use crate::formats::anim::{
     Anim, AnimCompressed, AnimUncompressed, ChannelMapIndexing, ComponentParams,
 };
+use crate::formats::cinf::Cinf;
 
 /// Either format's report.
 #[derive(Debug, Clone, Serialize)]
@@ -114,7 +114,9 @@ impl UncompressedInfo {
                         .translation
                         .map(|t| keys_by_frame(frames, |k| a.translation_key(t, k))),
                     scale_channel: b.scale,
-                    scale: b.scale.map(|s| keys_by_frame(frames, |k| a.scale_key(s, k))),
+                    scale: b
+                        .scale
+                        .map(|s| keys_by_frame(frames, |k| a.scale_key(s, k))),
                 };
                 (b.bone_id.to_string(), info)
             })
@@ -149,8 +151,7 @@ impl UncompressedInfo {
             rotation_channel_index_array: a.rotation_channels.clone(),
             scale_channel_index_array: scale.cloned(),
             scale_key_count: scale.map(|_| a.scale_keys.len()),
-            scale_keys_channel_major: scale
-                .map(|_| a.scale_keys.iter().map(|&t| v3(t)).collect()),
+            scale_keys_channel_major: scale.map(|_| a.scale_keys.iter().map(|&t| v3(t)).collect()),
         }
     }
 }
@@ -323,7 +324,12 @@ impl CompressedInfo {
             unk_3: a.unknown_3,
             key_bitmap_bit_count: a.key_bitmap_bit_count,
             key_bitmap: (0..a.key_bitmap_bit_count)
-                .map(|i| u8::from(a.is_stored(i) && (i > 0 || a.key_bitmap.first().is_some_and(|w| w & 1 == 1))))
+                .map(|i| {
+                    u8::from(
+                        a.is_stored(i)
+                            && (i > 0 || a.key_bitmap.first().is_some_and(|w| w & 1 == 1)),
+                    )
+                })
                 .collect(),
             stored_frames: a.stored_frames.clone(),
             bitstream_offset: a.bitstream_offset,
@@ -424,7 +430,12 @@ impl PoseInfo {
             duration: f64::from(clip.duration),
             looping: clip.looping || options.force_loop,
             bones,
-            warnings: anim.warnings().iter().chain(&cinf.warnings).cloned().collect(),
+            warnings: anim
+                .warnings()
+                .iter()
+                .chain(&cinf.warnings)
+                .cloned()
+                .collect(),
         }
     }
 }

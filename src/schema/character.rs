@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::v3;
 use crate::formats::ancs::{
-    AnimEvent, AnimResources, Ancs, BoneRef, Character, EventBase, MetaAnim, MetaTrans, Pas4,
+    Ancs, AnimEvent, AnimResources, BoneRef, Character, EventBase, MetaAnim, MetaTrans, Pas4,
     PasValue,
 };
 use crate::formats::char_mp3::{CharMp3, Mp3EventBase, SoundData};
@@ -877,7 +877,10 @@ pub enum Mp3EventFieldsInfo {
 #[serde(untagged)]
 pub enum SoundDataInfo {
     /// Kind 1.
-    Value { kind: u32, value: u32 },
+    Value {
+        kind: u32,
+        value: u32,
+    },
     /// Kind 2.
     Spline {
         kind: u32,
@@ -888,7 +891,9 @@ pub enum SoundDataInfo {
         min_amplitude: f64,
         max_amplitude: f64,
     },
-    Other { kind: u32 },
+    Other {
+        kind: u32,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -315,7 +315,10 @@ mod tests {
             Some("builtin:demo.pak:0xDE020015.TXTR")
         );
         let rows = b.paks.get(&pak).unwrap().as_ref().unwrap();
-        let room = rows.iter().find(|r| r.name.as_deref() == Some("room")).unwrap();
+        let room = rows
+            .iter()
+            .find(|r| r.name.as_deref() == Some("room"))
+            .unwrap();
         assert_eq!(room.kind, Some(AssetKind::Room));
         assert!(room.spec.starts_with("builtin:demo.pak:"), "{}", room.spec);
         std::fs::remove_dir_all(&d).ok();

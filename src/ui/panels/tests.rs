@@ -1123,6 +1123,14 @@ fn the_built_in_demo_offers_save_as_in_a_real_folder() {
         saves.join("demo.pak")
     );
     // Exports and the like go to a real folder too, not a `builtin:` path.
-    assert!(!state.export_path.starts_with("builtin:"), "{}", state.export_path);
-    assert!(std::path::Path::new(&state.export_path).is_absolute(), "{}", state.export_path);
+    assert!(
+        !state.export_path.starts_with("builtin:"),
+        "{}",
+        state.export_path
+    );
+    assert!(
+        std::path::Path::new(&state.export_path).is_absolute(),
+        "{}",
+        state.export_path
+    );
 }
