@@ -67,6 +67,14 @@ pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
         })
 }
 
+/// The text reports' closing `warning:` lines.
+fn warnings_text(out: &mut String, warnings: &[String]) {
+    use std::fmt::Write as _;
+    for w in warnings {
+        let _ = writeln!(out, "warning: {w}");
+    }
+}
+
 /// A report as pretty JSON with every object's keys sorted: how the skeleton, skin,
 /// animation and character reports have always printed (their field names and order are a
 /// public interface; `tests/info_json.rs` keeps them byte for byte).

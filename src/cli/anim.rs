@@ -5,12 +5,12 @@
 use std::fmt::Write as _;
 
 use crate::anim::{Clip, ClipBinding, Pose, PoseOptions, Skeleton};
-use crate::formats::ancs::{Ancs, AnimResources};
+use crate::formats::Game;
+use crate::formats::ancs::Ancs;
 use crate::formats::anim::Anim;
 use crate::formats::char_mp3::CharMp3;
 use crate::formats::cinf::Cinf;
-use crate::formats::cskr::{Cskr, CskrFooter};
-use crate::formats::{Game, asset_id_string, fourcc_string};
+use crate::formats::cskr::Cskr;
 use crate::schema::{
     self,
     anim::{AnimInfo, PoseInfo},
@@ -53,49 +53,7 @@ pub fn info_cinf(bytes: &[u8], file: &str, game: Option<Game>, as_json: bool) ->
     if as_json {
         return to_json(&CinfInfo::from_cinf(&c));
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "CINF ({}): {} bones, roots {:?}",
-        schema::game_name(c.game),
-        c.bones.len(),
-        c.roots()
-    );
-    // Print as a tree in evaluation order.
-    let skel = Skeleton::from_cinf(&c)?;
-    let depth = |mut i: usize| {
-        let mut d = 0;
-        while let Some(p) = skel.bones()[i].parent {
-            d += 1;
-            i = p;
-        }
-        d
-    };
-    for (i, b) in skel.bones().iter().enumerate() {
-        let p = b.bind_position;
-        let o = b.local_offset;
-        let _ = writeln!(
-            out,
-            "{:indent$}bone {:>3} {:<20} bind ({:.4}, {:.4}, {:.4})  offset ({:.4}, {:.4}, {:.4})",
-            "",
-            b.id,
-            if b.name.is_empty() {
-                "(unnamed)"
-            } else {
-                &b.name
-            },
-            p.x,
-            p.y,
-            p.z,
-            o.x,
-            o.y,
-            o.z,
-            indent = 2 * depth(i)
-        );
-    }
-    let _ = writeln!(out, "build order: {:?}", c.build_order);
-    warnings_text(&mut out, &c.warnings);
-    Ok(out)
+    Ok(schema::cinf::text(&c)?)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -107,48 +65,7 @@ pub fn info_cskr(bytes: &[u8], file: &str, game: Option<Game>, as_json: bool) ->
     if as_json {
         return to_json(&CskrInfo::from_cskr(&s));
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "CSKR ({}): {} weight groups covering {} positions",
-        schema::game_name(s.game),
-        s.groups.len(),
-        s.total_vertex_count()
-    );
-    let mut start = 0u64;
-    for (i, g) in s.groups.iter().enumerate() {
-        let end = start + u64::from(g.vertex_count);
-        let ws: Vec<String> = g
-            .weights
-            .iter()
-            .map(|w| format!("bone {} × {}", w.bone_id, w.weight))
-            .collect();
-        let _ = writeln!(
-            out,
-            "  group {i:>3}: positions {start}..{end}  {}",
-            ws.join(", ")
-        );
-        start = end;
-    }
-    match &s.footer {
-        CskrFooter::Mp1 { positions, normals } => {
-            let _ = writeln!(
-                out,
-                "footer: {} skinned positions, {} skinned normals",
-                positions.count, normals.count
-            );
-        }
-        CskrFooter::Mp2 { pool_map, unknown } => {
-            let _ = writeln!(
-                out,
-                "footer: pool map of {} entries, {} unknown bytes",
-                pool_map.len(),
-                unknown.len()
-            );
-        }
-    }
-    warnings_text(&mut out, &s.warnings);
-    Ok(out)
+    Ok(schema::cskr::text(&s))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -160,70 +77,7 @@ pub fn info_anim(bytes: &[u8], file: &str, game: Option<Game>, as_json: bool) ->
     if as_json {
         return to_json(&AnimInfo::from_anim(&a));
     }
-    let clip = Clip::from_anim(&a)?;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "ANIM format {} ({}): {:.4} s, {} frames at {:.4} s, {} stored, root bone {}, {}",
-        match a {
-            Anim::Uncompressed(_) => 0,
-            Anim::Compressed(_) => 2,
-        },
-        schema::game_name(a.game()),
-        clip.duration,
-        clip.frame_count,
-        clip.interval,
-        clip.key_frames.len(),
-        clip.root_bone_id,
-        if clip.looping {
-            "looping"
-        } else {
-            "not looping"
-        }
-    );
-    if let Anim::Compressed(c) = &a {
-        let _ = writeln!(
-            out,
-            "rotation divisor {}, translation multiplier {}{}; bitstream {} bits at {:#x}",
-            c.rotation_divisor,
-            c.translation_multiplier,
-            c.scale_multiplier
-                .map(|m| format!(", scale multiplier {m}"))
-                .unwrap_or_default(),
-            c.bitstream_bits,
-            c.bitstream_offset
-        );
-        let bitmap: String = (0..c.frame_count())
-            .map(|i| if c.is_stored(i) { '1' } else { '.' })
-            .collect();
-        let _ = writeln!(out, "key bitmap: {bitmap}");
-    }
-    if let Some(e) = clip.evnt_id {
-        let _ = writeln!(
-            out,
-            "events: {}",
-            if e == u32::MAX {
-                "none".to_string()
-            } else {
-                asset_id_string(e.into(), false)
-            }
-        );
-    }
-    for c in &clip.channels {
-        let mut parts = Vec::new();
-        if c.rotation.is_some() {
-            parts.push("rotation");
-        }
-        if c.translation.is_some() {
-            parts.push("translation");
-        }
-        if c.scale.is_some() {
-            parts.push("scale");
-        }
-        let _ = writeln!(out, "  bone {:>3}: {}", c.bone_id, parts.join(" + "));
-    }
-    warnings_text(&mut out, a.warnings());
-    Ok(out)
+    Ok(schema::anim::text(&a)?)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -235,66 +89,7 @@ pub fn info_ancs(bytes: &[u8], file: &str, game: Option<Game>, as_json: bool) ->
     if as_json {
         return to_json(&AncsInfo::from_ancs(&a));
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "ANCS ({}): {} characters, {} animations, {} transitions",
-        schema::game_name(a.game),
-        a.characters.len(),
-        a.animation_set.animations.len(),
-        a.animation_set.transitions.len()
-    );
-    for c in &a.characters {
-        let _ = writeln!(
-            out,
-            "character {} {:?} (v{}): model {}, skin {}, skeleton {}",
-            c.id,
-            c.name,
-            c.version,
-            asset_id_string(c.model_id.into(), false),
-            asset_id_string(c.skin_id.into(), false),
-            asset_id_string(c.skeleton_id.into(), false)
-        );
-        if let Some((m, s)) = c.frozen {
-            let _ = writeln!(
-                out,
-                "  frozen overlay: model {}, skin {}",
-                asset_id_string(m.into(), false),
-                asset_id_string(s.into(), false)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "  {} animation names, {} PAS4 states, particles: {} PART, {} SWHC, {} ELSC{}",
-            c.animation_names.len(),
-            c.pas_database.states.len(),
-            c.particles.part.len(),
-            c.particles.swhc.len(),
-            c.particles.elsc.len(),
-            c.particles
-                .spsc
-                .as_ref()
-                .map(|s| format!(", {} SPSC", s.len()))
-                .unwrap_or_default()
-        );
-    }
-    let _ = writeln!(out, "animations:");
-    for (i, n) in a.animation_set.animations.iter().enumerate() {
-        let _ = writeln!(out, "  {i:>3} {:<24} {}", n.name, n.meta.describe(false));
-    }
-    if let AnimResources::Mp1(pairs) = &a.animation_set.resources {
-        let _ = writeln!(out, "ANIM/EVNT pairs:");
-        for &(anim, evnt) in pairs {
-            let _ = writeln!(
-                out,
-                "  {} → {}",
-                asset_id_string(anim.into(), false),
-                asset_id_string(evnt.into(), false)
-            );
-        }
-    }
-    warnings_text(&mut out, &a.warnings);
-    Ok(out)
+    Ok(schema::character::ancs_text(&a))
 }
 
 pub fn info_char(bytes: &[u8], file: &str, as_json: bool) -> Result<String> {
@@ -302,46 +97,7 @@ pub fn info_char(bytes: &[u8], file: &str, as_json: bool) -> Result<String> {
     if as_json {
         return to_json(&CharInfo::from_char(&c));
     }
-    let id = |v: u64| asset_id_string(v, true);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "CHAR (MP3) v{} character {} {:?}: model {}, skin {}, skeleton {}, SAND {}",
-        c.version,
-        c.id,
-        c.name,
-        id(c.model_id),
-        id(c.skin_id),
-        id(c.skeleton_id),
-        id(c.sand_id)
-    );
-    for o in &c.overlays {
-        let _ = writeln!(
-            out,
-            "  overlay {}: model {}, skin {}",
-            fourcc_string(o.kind),
-            id(o.model_id),
-            id(o.skin_id)
-        );
-    }
-    let _ = writeln!(
-        out,
-        "  {} PAS4 states; particles: {} PART, {} SWHC, {} ELSC, {} SPSC; {} event sets; {} collision sets; {} sounds",
-        c.pas_database.states.len(),
-        c.particles.part.len(),
-        c.particles.swhc.len(),
-        c.particles.elsc.len(),
-        c.particles.spsc.len(),
-        c.event_sets.len(),
-        c.collision_sets.len(),
-        c.sound_resources.len()
-    );
-    let _ = writeln!(out, "animations:");
-    for (i, a) in c.animations.iter().enumerate() {
-        let _ = writeln!(out, "  {i:>3} {:<24} {}", a.name, a.meta.describe(true));
-    }
-    warnings_text(&mut out, &c.warnings);
-    Ok(out)
+    Ok(schema::character::char_text(&c))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use super::source::Resource;
 
 /// A resource type the application knows by name (in [`TABLE`]'s order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,18 +83,6 @@ impl AssetKind {
     /// The kind a file's extension names (`x.CMDL`, `World.pak`); None for other files.
     pub fn from_path(path: &Path) -> Option<Self> {
         Self::from_code(path.extension()?.to_str()?)
-    }
-
-    /// The kind of an opened resource: a whole PAK, its entry type or extension, else its
-    /// magic (a CMDL or MREA named without its type).
-    pub fn of(resource: &Resource) -> Option<Self> {
-        if resource.is_pak() {
-            return Some(Self::Pak);
-        }
-        match resource.fourcc {
-            Some(f) => Self::from_fourcc(f),
-            None => Self::sniff(&resource.bytes),
-        }
     }
 
     /// The kind the first bytes tell, for the formats with a magic word.

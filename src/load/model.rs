@@ -390,7 +390,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             warnings,
         ));
     }
-    if AssetKind::of(&input).is_some_and(AssetKind::is_room) {
+    if input.kind().is_some_and(AssetKind::is_room) {
         if req.model.is_some() || req.skin.is_some() || req.skeleton.is_some() || req.anim.is_some()
         {
             bail!(

@@ -48,6 +48,18 @@ impl Resource {
         self.fourcc.is_none() && Pak::sniff(&self.bytes)
     }
 
+    /// What kind of resource this is: a whole PAK, its entry type or extension, else its
+    /// magic (a CMDL or MREA named without its type).
+    pub fn kind(&self) -> Option<AssetKind> {
+        if self.is_pak() {
+            return Some(AssetKind::Pak);
+        }
+        match self.fourcc {
+            Some(f) => AssetKind::from_fourcc(f),
+            None => AssetKind::sniff(&self.bytes),
+        }
+    }
+
     /// Whether the type is `fourcc`.
     pub fn is(&self, fourcc: &[u8; 4]) -> bool {
         self.fourcc.as_ref() == Some(fourcc)

@@ -3,15 +3,17 @@
 
 use std::collections::BTreeMap;
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use super::{v3, v4};
-use crate::anim::{Clip, Pose, PoseOptions, Skeleton};
-use crate::formats::Game;
+use crate::anim::{AnimError, Clip, Pose, PoseOptions, Skeleton};
 use crate::formats::anim::{
     Anim, AnimCompressed, AnimUncompressed, ChannelMapIndexing, ComponentParams,
 };
 use crate::formats::cinf::Cinf;
+use crate::formats::{Game, asset_id_string};
 
 /// Either format's report.
 #[derive(Debug, Clone, Serialize)]
@@ -438,4 +440,72 @@ impl PoseInfo {
                 .collect(),
         }
     }
+}
+
+/// The animation as readable text: timing, storage and the animated bones.
+pub fn text(a: &Anim) -> Result<String, AnimError> {
+    let clip = Clip::from_anim(a)?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "ANIM format {} ({}): {:.4} s, {} frames at {:.4} s, {} stored, root bone {}, {}",
+        match a {
+            Anim::Uncompressed(_) => 0,
+            Anim::Compressed(_) => 2,
+        },
+        super::game_name(a.game()),
+        clip.duration,
+        clip.frame_count,
+        clip.interval,
+        clip.key_frames.len(),
+        clip.root_bone_id,
+        if clip.looping {
+            "looping"
+        } else {
+            "not looping"
+        }
+    );
+    if let Anim::Compressed(c) = &a {
+        let _ = writeln!(
+            out,
+            "rotation divisor {}, translation multiplier {}{}; bitstream {} bits at {:#x}",
+            c.rotation_divisor,
+            c.translation_multiplier,
+            c.scale_multiplier
+                .map(|m| format!(", scale multiplier {m}"))
+                .unwrap_or_default(),
+            c.bitstream_bits,
+            c.bitstream_offset
+        );
+        let bitmap: String = (0..c.frame_count())
+            .map(|i| if c.is_stored(i) { '1' } else { '.' })
+            .collect();
+        let _ = writeln!(out, "key bitmap: {bitmap}");
+    }
+    if let Some(e) = clip.evnt_id {
+        let _ = writeln!(
+            out,
+            "events: {}",
+            if e == u32::MAX {
+                "none".to_string()
+            } else {
+                asset_id_string(e.into(), false)
+            }
+        );
+    }
+    for c in &clip.channels {
+        let mut parts = Vec::new();
+        if c.rotation.is_some() {
+            parts.push("rotation");
+        }
+        if c.translation.is_some() {
+            parts.push("translation");
+        }
+        if c.scale.is_some() {
+            parts.push("scale");
+        }
+        let _ = writeln!(out, "  bone {:>3}: {}", c.bone_id, parts.join(" + "));
+    }
+    super::warnings_text(&mut out, a.warnings());
+    Ok(out)
 }

@@ -1,6 +1,8 @@
 //! `info --json` for character sets: MP1/MP2 ANCS and MP3 CHAR, with what they share (the
 //! PAS4 database, meta-animation trees), in the conformance files' field names.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use super::v3;
@@ -1069,4 +1071,112 @@ impl CharInfo {
             warnings: c.warnings.clone(),
         }
     }
+}
+
+/// The character set as readable text: characters, animations and ANIM/EVNT pairs.
+pub fn ancs_text(a: &Ancs) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "ANCS ({}): {} characters, {} animations, {} transitions",
+        super::game_name(a.game),
+        a.characters.len(),
+        a.animation_set.animations.len(),
+        a.animation_set.transitions.len()
+    );
+    for c in &a.characters {
+        let _ = writeln!(
+            out,
+            "character {} {:?} (v{}): model {}, skin {}, skeleton {}",
+            c.id,
+            c.name,
+            c.version,
+            asset_id_string(c.model_id.into(), false),
+            asset_id_string(c.skin_id.into(), false),
+            asset_id_string(c.skeleton_id.into(), false)
+        );
+        if let Some((m, s)) = c.frozen {
+            let _ = writeln!(
+                out,
+                "  frozen overlay: model {}, skin {}",
+                asset_id_string(m.into(), false),
+                asset_id_string(s.into(), false)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "  {} animation names, {} PAS4 states, particles: {} PART, {} SWHC, {} ELSC{}",
+            c.animation_names.len(),
+            c.pas_database.states.len(),
+            c.particles.part.len(),
+            c.particles.swhc.len(),
+            c.particles.elsc.len(),
+            c.particles
+                .spsc
+                .as_ref()
+                .map(|s| format!(", {} SPSC", s.len()))
+                .unwrap_or_default()
+        );
+    }
+    let _ = writeln!(out, "animations:");
+    for (i, n) in a.animation_set.animations.iter().enumerate() {
+        let _ = writeln!(out, "  {i:>3} {:<24} {}", n.name, n.meta.describe(false));
+    }
+    if let AnimResources::Mp1(pairs) = &a.animation_set.resources {
+        let _ = writeln!(out, "ANIM/EVNT pairs:");
+        for &(anim, evnt) in pairs {
+            let _ = writeln!(
+                out,
+                "  {} → {}",
+                asset_id_string(anim.into(), false),
+                asset_id_string(evnt.into(), false)
+            );
+        }
+    }
+    super::warnings_text(&mut out, &a.warnings);
+    out
+}
+
+/// The MP3 character as readable text.
+pub fn char_text(c: &CharMp3) -> String {
+    let id = |v: u64| asset_id_string(v, true);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "CHAR (MP3) v{} character {} {:?}: model {}, skin {}, skeleton {}, SAND {}",
+        c.version,
+        c.id,
+        c.name,
+        id(c.model_id),
+        id(c.skin_id),
+        id(c.skeleton_id),
+        id(c.sand_id)
+    );
+    for o in &c.overlays {
+        let _ = writeln!(
+            out,
+            "  overlay {}: model {}, skin {}",
+            fourcc_string(o.kind),
+            id(o.model_id),
+            id(o.skin_id)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  {} PAS4 states; particles: {} PART, {} SWHC, {} ELSC, {} SPSC; {} event sets; {} collision sets; {} sounds",
+        c.pas_database.states.len(),
+        c.particles.part.len(),
+        c.particles.swhc.len(),
+        c.particles.elsc.len(),
+        c.particles.spsc.len(),
+        c.event_sets.len(),
+        c.collision_sets.len(),
+        c.sound_resources.len()
+    );
+    let _ = writeln!(out, "animations:");
+    for (i, a) in c.animations.iter().enumerate() {
+        let _ = writeln!(out, "  {i:>3} {:<24} {}", a.name, a.meta.describe(true));
+    }
+    super::warnings_text(&mut out, &c.warnings);
+    out
 }

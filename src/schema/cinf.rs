@@ -1,8 +1,11 @@
 //! `info --json` for CINF skeletons (conformance field names).
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use super::{v3, v4};
+use crate::anim::{AnimError, Skeleton};
 use crate::formats::Game;
 use crate::formats::cinf::Cinf;
 
@@ -78,4 +81,51 @@ impl CinfInfo {
             warnings: c.warnings.clone(),
         }
     }
+}
+
+/// The skeleton as readable text: the bone tree in evaluation order.
+pub fn text(c: &Cinf) -> Result<String, AnimError> {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "CINF ({}): {} bones, roots {:?}",
+        super::game_name(c.game),
+        c.bones.len(),
+        c.roots()
+    );
+    // Print as a tree in evaluation order.
+    let skel = Skeleton::from_cinf(c)?;
+    let depth = |mut i: usize| {
+        let mut d = 0;
+        while let Some(p) = skel.bones()[i].parent {
+            d += 1;
+            i = p;
+        }
+        d
+    };
+    for (i, b) in skel.bones().iter().enumerate() {
+        let p = b.bind_position;
+        let o = b.local_offset;
+        let _ = writeln!(
+            out,
+            "{:indent$}bone {:>3} {:<20} bind ({:.4}, {:.4}, {:.4})  offset ({:.4}, {:.4}, {:.4})",
+            "",
+            b.id,
+            if b.name.is_empty() {
+                "(unnamed)"
+            } else {
+                &b.name
+            },
+            p.x,
+            p.y,
+            p.z,
+            o.x,
+            o.y,
+            o.z,
+            indent = 2 * depth(i)
+        );
+    }
+    let _ = writeln!(out, "build order: {:?}", c.build_order);
+    super::warnings_text(&mut out, &c.warnings);
+    Ok(out)
 }

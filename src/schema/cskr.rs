@@ -1,5 +1,7 @@
 //! `info --json` for CSKR skins (conformance field names).
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 
 use crate::formats::Game;
@@ -119,4 +121,50 @@ impl CskrInfo {
             warnings: s.warnings.clone(),
         }
     }
+}
+
+/// The skin as readable text: each weight group's positions and bones.
+pub fn text(s: &Cskr) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "CSKR ({}): {} weight groups covering {} positions",
+        super::game_name(s.game),
+        s.groups.len(),
+        s.total_vertex_count()
+    );
+    let mut start = 0u64;
+    for (i, g) in s.groups.iter().enumerate() {
+        let end = start + u64::from(g.vertex_count);
+        let ws: Vec<String> = g
+            .weights
+            .iter()
+            .map(|w| format!("bone {} × {}", w.bone_id, w.weight))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  group {i:>3}: positions {start}..{end}  {}",
+            ws.join(", ")
+        );
+        start = end;
+    }
+    match &s.footer {
+        CskrFooter::Mp1 { positions, normals } => {
+            let _ = writeln!(
+                out,
+                "footer: {} skinned positions, {} skinned normals",
+                positions.count, normals.count
+            );
+        }
+        CskrFooter::Mp2 { pool_map, unknown } => {
+            let _ = writeln!(
+                out,
+                "footer: pool map of {} entries, {} unknown bytes",
+                pool_map.len(),
+                unknown.len()
+            );
+        }
+    }
+    super::warnings_text(&mut out, &s.warnings);
+    out
 }

@@ -159,7 +159,7 @@ impl Document {
     pub fn open_with(spec: &str, references: &References) -> anyhow::Result<Self> {
         let (resource, _) = source::open(spec)?;
         let kinds = AssetKind::openable_list();
-        match AssetKind::of(&resource) {
+        match resource.kind() {
             Some(AssetKind::Pak) => Err(anyhow!(
                 "{spec} is a whole PAK archive: expand it in the file browser and pick a {kinds}"
             )),
