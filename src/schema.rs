@@ -50,6 +50,7 @@ pub mod anim;
 pub mod area;
 pub mod character;
 pub mod cinf;
+pub mod cmdl_text;
 pub mod cskr;
 pub mod pak;
 pub mod txtr;

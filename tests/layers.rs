@@ -2,6 +2,9 @@
 //! `self::…`, in `use` items and inline): no module depends on itself through others, and
 //! the layers point one way (`gx` on nothing of ours, `render` never on `formats`, …).
 //!
+//! Two habits are counted too: the CLI stays thin (under 2,000 lines) and JSON comes from
+//! serde types (at most 10 `json!` literals outside tests).
+//!
 //! Test-only code (`#[cfg(test)]` modules) does not count. One circle is still known — the
 //! viewer's `AppState`, whose `impl` is spread over several files — and listed below; the
 //! test fails when another appears, and when the known one is gone (so the list shrinks).
@@ -439,4 +442,68 @@ fn the_reader_finds_what_the_code_uses() {
         .map(str::to_owned)
         .collect();
     assert_eq!(joined, expect);
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).expect("folder lists").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The command line only parses, dispatches and prints: reports and their text live with
+/// the schemas, the work in the library.
+#[test]
+fn the_cli_stays_thin() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/cli");
+    let lines: usize = rust_files(&cli)
+        .iter()
+        .map(|p| {
+            std::fs::read_to_string(p)
+                .expect("source reads")
+                .lines()
+                .count()
+        })
+        .sum();
+    assert!(lines < 2000, "src/cli has {lines} lines");
+}
+
+/// JSON is shaped by serde types (one schema per report), not by `json!` literals; the few
+/// left build small `extras` objects.
+#[test]
+fn json_is_built_from_serde_types() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for p in rust_files(&src) {
+        let source = std::fs::read_to_string(&p).expect("source reads");
+        // Test-only files are declared `#[cfg(test)] mod name;` by their parent.
+        let stem = p
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        let parent = p.parent().expect("in src/");
+        let declared_in = [parent.join("mod.rs"), parent.with_extension("rs")];
+        if declared_in.iter().any(|d| {
+            std::fs::read_to_string(d).is_ok_and(|s| test_only_children(&s).contains(&stem))
+        }) {
+            continue;
+        }
+        let n = code_only(&source).matches("json!").count();
+        if n > 0 {
+            found.push((p.strip_prefix(&src).unwrap_or(&p).display().to_string(), n));
+        }
+    }
+    let total: usize = found.iter().map(|(_, n)| n).sum();
+    assert!(
+        total <= 10,
+        "{total} json! literals outside tests: {found:?}"
+    );
 }

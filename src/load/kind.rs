@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-
 /// A resource type the application knows by name (in [`TABLE`]'s order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AssetKind {
