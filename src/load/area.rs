@@ -85,10 +85,12 @@ pub fn scene_lights(spec: Option<&str>, own_layers: &[Vec<PrimeLight>]) -> Resul
         LightSource::Layer(n) => match own_layers.get(n) {
             Some(records) => Ok(layer(records)),
             None if own_layers.is_empty() => {
-                bail!("--lights layer{n}: only an area has light layers (or name an MREA)")
+                bail!(
+                    "light layer {n}: only an area has light layers (name an MREA for its lights)"
+                )
             }
             None => bail!(
-                "--lights layer{n}: the area has {} light layers",
+                "light layer {n}: the area has {} light layers",
                 own_layers.len()
             ),
         },

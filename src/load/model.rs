@@ -445,7 +445,10 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
     let skin_assets = match (&req.skin, &req.skeleton) {
         (None, None) => {
             if req.anim.is_some() {
-                bail!("--anim on a CMDL needs --skin and --skeleton (or render the ANCS)");
+                bail!(
+                    "{}: an animation for a bare CMDL needs a skin and a skeleton too (or open the character)",
+                    input.label
+                );
             }
             None
         }
@@ -470,7 +473,10 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
                 clips,
             })
         }
-        _ => bail!("--skin and --skeleton go together"),
+        _ => bail!(
+            "{}: a skin and a skeleton go together: give both (or neither)",
+            input.label
+        ),
     };
     let animation = skin_assets
         .as_ref()

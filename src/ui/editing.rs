@@ -152,7 +152,7 @@ impl AppState {
             Err(mpsc::TryRecvError::Empty) => return false,
             Err(mpsc::TryRecvError::Disconnected) => Opened {
                 doc: Err(format!("opening {} failed (worker stopped)", loading.spec)),
-                editor: Err(String::new()),
+                editor: super::state::Editing::NotAModel,
             },
         };
         let spec = loading.spec.clone();

@@ -144,7 +144,16 @@ pub struct ModelPick {
 /// why the file cannot be edited).
 pub struct Opened {
     pub doc: Result<Document, String>,
-    pub editor: Result<crate::edit::Document, String>,
+    pub editor: Editing,
+}
+
+/// Whether an opened file's materials can be edited.
+pub enum Editing {
+    Editable(crate::edit::Document),
+    /// A model that cannot be edited, and why (shown in the material panel).
+    ReadOnly(String),
+    /// Not a model (a texture, or nothing opened): there is nothing to edit.
+    NotAModel,
 }
 
 impl Opened {
@@ -164,15 +173,20 @@ impl Opened {
         });
         let editor = match &doc {
             // Characters are shown, not edited.
-            Ok(d) if matches!(d.content, Content::Model { .. }) && !d.kind.editable() => Err(
-                "Read-only: only CMDL models and MREA areas are edited (open a \
-                 character's CMDL to edit its materials)"
-                    .to_string(),
-            ),
-            Ok(d) if matches!(d.content, Content::Model { .. }) => {
-                crate::edit::Document::open(spec).map_err(|e| format!("Read-only: {e}"))
+            Ok(d) if matches!(d.content, Content::Model { .. }) && !d.kind.editable() => {
+                Editing::ReadOnly(
+                    "Read-only: only CMDL models and MREA areas are edited (open a \
+                     character's CMDL to edit its materials)"
+                        .to_string(),
+                )
             }
-            _ => Err(String::new()),
+            Ok(d) if matches!(d.content, Content::Model { .. }) => {
+                match crate::edit::Document::open(spec) {
+                    Ok(editor) => Editing::Editable(editor),
+                    Err(e) => Editing::ReadOnly(format!("Read-only: {e}")),
+                }
+            }
+            _ => Editing::NotAModel,
         };
         Self { doc, editor }
     }
@@ -733,11 +747,11 @@ impl AppState {
             .display()
             .to_string();
         self.export_result = None;
-        let is_model = matches!(doc.content, Content::Model { .. });
         self.doc = Some(doc);
         (self.editor, self.editor_note) = match opened.editor {
-            Ok(editor) => (Some(editor), None),
-            Err(note) => (None, is_model.then_some(note)),
+            Editing::Editable(editor) => (Some(editor), None),
+            Editing::ReadOnly(note) => (None, Some(note)),
+            Editing::NotAModel => (None, None),
         };
         self.save_as_text = self
             .editor
