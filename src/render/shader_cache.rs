@@ -95,10 +95,9 @@ impl ShaderCache {
 
     fn compile(&self, id: &ShaderId) -> Result<Arc<CompiledShader>, SharedError> {
         let label = id.label();
-        let validated = wgsl::validate(id.wgsl()).map_err(|e| {
-            log::error!("{label}: {e}");
-            Arc::new(RenderError::Shader(e))
-        })?;
+        // Not logged here: whoever asked for the shader reports the error once (the material
+        // pipeline's log line, or the CLI's error).
+        let validated = wgsl::validate(id.wgsl()).map_err(|e| Arc::new(RenderError::Shader(e)))?;
         let module = capture(&self.device, "creating a shader module", || {
             self.device
                 .create_shader_module(wgpu::ShaderModuleDescriptor {
