@@ -130,9 +130,10 @@ fn areas_render_their_22_triangles_with_every_texture() {
     let mut images = Vec::new();
     for name in AREAS {
         let path = dir.join("areas").join(name);
-        let (model, warnings) =
-            tevscope::load::load_model(path.to_str().expect("utf-8 path"), None, None, None, None)
-                .expect(name);
+        let (model, warnings) = tevscope::load::load(&tevscope::load::LoadRequest::new(
+            path.to_str().expect("utf-8 path"),
+        ))
+        .expect(name);
         assert!(warnings.is_empty(), "{name}: {warnings:?}");
         assert_eq!(model.assets.textures.len(), 3, "{name}: textures found");
         let cpu = model.assets.cpu_model().expect(name);

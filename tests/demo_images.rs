@@ -21,7 +21,7 @@ use tevscope::formats::cmdl::Cmdl;
 use tevscope::geom::Aabb;
 use tevscope::image::RgbaImage;
 use tevscope::load::ModelAssets;
-use tevscope::load::{load_lights, load_model};
+use tevscope::load::{LoadRequest, load, load_lights};
 use tevscope::render::scene::Scene;
 use tevscope::render::{OrbitCamera, RenderContext};
 
@@ -35,7 +35,7 @@ fn spec(name: &str) -> String {
 
 /// A demo model as the CLI loads it, lit by the demo's first light layer.
 fn demo_scene(ctx: &RenderContext, name: &str) -> (Scene, ModelAssets) {
-    let (model, warnings) = load_model(&spec(name), None, None, None, None).expect("demo loads");
+    let (model, warnings) = load(&LoadRequest::new(&spec(name))).expect("demo loads");
     assert!(warnings.is_empty(), "{name}: {warnings:?}");
     let mut scene = Scene::new(ctx, model.assets.cpu_model().expect("model")).expect("scene");
     assert!(scene.warnings.is_empty(), "{name}: {:?}", scene.warnings);

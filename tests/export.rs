@@ -25,7 +25,7 @@ use tevscope::formats::anim::Anim;
 use tevscope::formats::cinf::Cinf;
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::pak::Pak;
-use tevscope::load::{LoadedModel, load_model};
+use tevscope::load::{LoadRequest, LoadedModel, load};
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
 
@@ -54,13 +54,12 @@ impl Case {
 
     fn load(&self) -> LoadedModel {
         let anim = self.anim.as_deref().filter(|a| *a != "all");
-        load_model(
-            &self.spec,
-            self.skin.as_deref(),
-            self.skeleton.as_deref(),
-            anim,
-            None,
-        )
+        load(&LoadRequest {
+            skin: self.skin.clone(),
+            skeleton: self.skeleton.clone(),
+            anim: anim.map(str::to_owned),
+            ..LoadRequest::new(&self.spec)
+        })
         .unwrap_or_else(|e| panic!("{}: {e:#}", self.spec))
         .0
     }
@@ -664,7 +663,7 @@ fn posed_characters_match_tevscope_skinning() {
     let dir = out_dir("pose");
     let mut compared = 0;
     for spec in &characters {
-        let (model, _) = load_model(spec, None, None, None, None).unwrap();
+        let (model, _) = load(&LoadRequest::new(spec)).unwrap();
         let skin = model.assets.skin.as_ref().unwrap();
         let animated = dir.join("animated.glb");
         let request = |output: &Path, time: Option<f32>, anim: Option<String>| {
@@ -907,7 +906,7 @@ fn texture_all_mips_and_extract_png() {
     // A model writes every texture it uses.
     let model_dir = dir.join("model");
     texture(&format!("{DEMO}:showcase"), &model_dir, 0, false).unwrap();
-    let (model, _) = load_model(&format!("{DEMO}:showcase"), None, None, None, None).unwrap();
+    let (model, _) = load(&LoadRequest::new(&format!("{DEMO}:showcase"))).unwrap();
     let pngs = std::fs::read_dir(&model_dir).unwrap().count();
     assert_eq!(pngs, model.assets.textures.len());
 
@@ -939,8 +938,7 @@ fn texture_all_mips_and_extract_png() {
 #[test]
 fn scaled_bones_pose_like_tevscope_at_the_keys() {
     use tevscope::export::gltf::{GltfOptions, build_gltf, to_glb};
-    let (mut model, _) =
-        load_model(&format!("{DEMO}:worm_character"), None, None, None, None).unwrap();
+    let (mut model, _) = load(&LoadRequest::new(&format!("{DEMO}:worm_character"))).unwrap();
     let skin = model.assets.skin.as_mut().unwrap();
     // Scale every bone that has children, differently at each key.
     let parents: Vec<u32> = skin
@@ -1025,7 +1023,7 @@ fn gpu_skinned_characters_match_the_exported_gltf() {
     let to_y_up = Mat4::from_quat(z_up_to_y_up());
     let mut compared = 0;
     for spec in &characters {
-        let (model, _) = load_model(spec, None, None, None, None).unwrap();
+        let (model, _) = load(&LoadRequest::new(spec)).unwrap();
         let path = dir.join("character.glb");
         export(
             &ExportRequest {

@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::txtr::Txtr;
 use tevscope::gx::types::Material;
-use tevscope::load::model::load_model;
+use tevscope::load::{LoadRequest, load};
 use tevscope::render::quad::{QuadOptions, render_material_quad};
 use tevscope::render::scene::Scene;
 use tevscope::render::{RenderContext, ShaderPath};
@@ -118,8 +118,7 @@ fn every_real_texture_draws_its_texels() {
 fn real_model_opens_with_its_textures_and_draws() {
     let Some(dir) = conformance_dir() else { return };
     let path = dir.join("real/randomprime/randovania_gamecube.CMDL");
-    let (loaded, warnings) =
-        load_model(&path.display().to_string(), None, None, None, None).expect("load");
+    let (loaded, warnings) = load(&LoadRequest::new(&path.display().to_string())).expect("load");
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(loaded.assets.textures.len(), 2, "both textures resolved");
     let Some(ctx) = RenderContext::for_tests() else {

@@ -119,7 +119,7 @@ pub fn texture(spec: &str, out: &Path, mip: u32, all_mips: bool) -> anyhow::Resu
 /// Every texture of a CMDL or character as `DIR/0xID.png` (and its levels with
 /// `all_mips`).
 fn model_textures(spec: &str, dir: &Path, all_mips: bool) -> anyhow::Result<String> {
-    let (model, warnings) = crate::load::load_model(spec, None, None, None, None)?;
+    let (model, warnings) = crate::load::load(&crate::load::LoadRequest::new(spec))?;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut ids: Vec<_> = model.assets.textures.keys().copied().collect();
     ids.sort_unstable();

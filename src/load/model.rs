@@ -243,25 +243,6 @@ fn load_textures(
 
 type ModelTextures = HashMap<u64, TextureData>;
 
-/// Loads a CMDL, an ANCS character or an MREA area with default choices (see [`load`]).
-pub fn load_model(
-    file: &str,
-    skin: Option<&str>,
-    skeleton: Option<&str>,
-    anim: Option<&str>,
-    game: Option<Game>,
-) -> Result<(LoadedModel, Vec<String>)> {
-    load(&LoadRequest {
-        file: file.to_owned(),
-        model: None,
-        skin: skin.map(str::to_owned),
-        skeleton: skeleton.map(str::to_owned),
-        anim: anim.map(str::to_owned),
-        texture_dirs: Vec::new(),
-        game,
-    })
-}
-
 /// Loads a CMDL, an ANCS character or an MREA area's world geometry (see the module docs)
 /// with what it refers to: explicit choices first, then by asset ID beside the input, then
 /// by name.

@@ -206,9 +206,10 @@ mod tests {
 
     fn worm() -> CpuModel {
         let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
-        let (loaded, _) =
-            crate::load::load_model(&format!("{pak}:worm_character"), None, None, None, None)
-                .unwrap();
+        let (loaded, _) = crate::load::load(&crate::load::LoadRequest::new(&format!(
+            "{pak}:worm_character"
+        )))
+        .unwrap();
         loaded.assets.cpu_model().unwrap()
     }
 

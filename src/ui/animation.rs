@@ -287,9 +287,10 @@ mod tests {
     #[test]
     fn the_demo_worm_poses_differently_than_at_bind() {
         let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
-        let (loaded, _) =
-            crate::load::load_model(&format!("{pak}:worm_character"), None, None, None, None)
-                .unwrap();
+        let (loaded, _) = crate::load::load(&crate::load::LoadRequest::new(&format!(
+            "{pak}:worm_character"
+        )))
+        .unwrap();
         let model = loaded.assets.cpu_model().unwrap();
         let skin = model.skin.as_ref().unwrap();
         let options = PoseOptions::default();

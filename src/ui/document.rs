@@ -202,7 +202,7 @@ impl Document {
         }
     }
 
-    /// A CMDL, ANCS character or MREA area through [`crate::load::load_model`] (textures, skin,
+    /// A CMDL, ANCS character or MREA area through [`crate::load::load`] (textures, skin,
     /// skeleton and animations found by asset ID), with the material entries the editor
     /// and the quad preview use.
     fn open_model(

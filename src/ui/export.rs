@@ -162,9 +162,10 @@ mod tests {
     #[test]
     fn exports_the_demo_character_and_its_textures() {
         let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
-        let (model, _) =
-            crate::load::load_model(&format!("{pak}:worm_character"), None, None, None, None)
-                .unwrap();
+        let (model, _) = crate::load::load(&crate::load::LoadRequest::new(&format!(
+            "{pak}:worm_character"
+        )))
+        .unwrap();
         let model = model.assets.cpu_model().unwrap();
         let dir = std::env::temp_dir().join(format!("tevscope-ui-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -186,7 +187,7 @@ mod tests {
     fn edited_materials_are_exported_as_edited() {
         let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
         let spec = format!("{pak}:showcase");
-        let (loaded, _) = crate::load::load_model(&spec, None, None, None, None).unwrap();
+        let (loaded, _) = crate::load::load(&crate::load::LoadRequest::new(&spec)).unwrap();
         let model = loaded.assets.cpu_model().unwrap();
         let mut editor = crate::edit::Document::open(&spec).unwrap();
         let index = editor.material_sets()[0]
