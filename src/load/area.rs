@@ -20,7 +20,9 @@ use crate::gx::lights::{LightOptions, LightPreset, LightSet, PrimeLight};
 
 use super::source;
 
-/// Where a scene's lights come from (`--lights`, the viewer's lights choice).
+/// Where a scene's lights come from: `--lights`, the viewer's lights menu and the start of a
+/// light set in its Lights tab. The one description of a light choice; the viewer adds only
+/// its label and the "edited by hand" state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LightSource {
     /// Light layer N of the opened area (`layer0`, `layer1`, …).
@@ -29,8 +31,9 @@ pub enum LightSource {
     Basic,
     /// What the game does with no lights: ambient only (`none`).
     None,
-    /// The first light layer of another MREA, a file or `PAK:ID` / `PAK:name`.
-    Area(String),
+    /// Light layer `layer` of an MREA, a file or `PAK:ID` / `PAK:name` (`--lights` names the
+    /// first layer of another area).
+    Area { spec: String, layer: usize },
     /// A light set saved by the viewer's Lights panel (a path ending in `.json`,
     /// [`crate::gx::light_file`]).
     File(std::path::PathBuf),
@@ -51,7 +54,40 @@ impl LightSource {
         }
         match spec.strip_prefix("layer").map(str::parse::<usize>) {
             Some(Ok(n)) => Self::Layer(n),
-            _ => Self::Area(spec.to_owned()),
+            _ => Self::Area {
+                spec: spec.to_owned(),
+                layer: 0,
+            },
+        }
+    }
+
+    /// The area light records this stands for (MREAs and files are read now); `own_layers`
+    /// are the opened area's ([`super::LoadedModel::light_layers`]; empty for models).
+    pub fn records(&self, own_layers: &[Vec<PrimeLight>]) -> Result<Vec<PrimeLight>> {
+        match self {
+            Self::Basic => Ok(LightPreset::Basic.records()),
+            Self::None => Ok(LightPreset::GameNoLights.records()),
+            Self::Layer(n) => match own_layers.get(*n) {
+                Some(records) => Ok(records.clone()),
+                None if own_layers.is_empty() => {
+                    bail!(
+                        "light layer {n}: only an area has light layers (name an MREA for its lights)"
+                    )
+                }
+                None => bail!(
+                    "light layer {n}: the area has {} light layers",
+                    own_layers.len()
+                ),
+            },
+            Self::Area { spec, layer } => {
+                let layers = area_light_layers(spec)?;
+                let count = layers.len();
+                layers.into_iter().nth(*layer).ok_or_else(|| match count {
+                    0 => anyhow!("{spec}: no light layers"),
+                    _ => anyhow!("{spec}: no light layer {layer} (it has {count})"),
+                })
+            }
+            Self::File(path) => read_light_file(path),
         }
     }
 }
@@ -62,7 +98,8 @@ impl std::fmt::Display for LightSource {
             Self::Layer(n) => write!(f, "layer{n}"),
             Self::Basic => f.write_str("basic"),
             Self::None => f.write_str("none"),
-            Self::Area(spec) => f.write_str(spec),
+            Self::Area { spec, layer: 0 } => f.write_str(spec),
+            Self::Area { spec, layer } => write!(f, "{spec} layer {layer}"),
             Self::File(path) => write!(f, "{}", path.display()),
         }
     }
@@ -78,31 +115,11 @@ pub fn scene_lights(spec: Option<&str>, own_layers: &[Vec<PrimeLight>]) -> Resul
         None if own_layers.first().is_some_and(|l| !l.is_empty()) => LightSource::Layer(0),
         None => LightSource::Basic,
     };
-    let layer = |records: &[PrimeLight]| LightSet::from_layer(records, &LightOptions::default());
-    match source {
-        LightSource::Basic => Ok(LightPreset::Basic.light_set()),
-        LightSource::None => Ok(LightPreset::GameNoLights.light_set()),
-        LightSource::Layer(n) => match own_layers.get(n) {
-            Some(records) => Ok(layer(records)),
-            None if own_layers.is_empty() => {
-                bail!(
-                    "light layer {n}: only an area has light layers (name an MREA for its lights)"
-                )
-            }
-            None => bail!(
-                "light layer {n}: the area has {} light layers",
-                own_layers.len()
-            ),
-        },
-        LightSource::Area(path) => {
-            let records = area_light_layers(&path)?
-                .into_iter()
-                .next()
-                .ok_or_else(|| anyhow!("{path}: no light layers"))?;
-            Ok(layer(&records))
-        }
-        LightSource::File(path) => Ok(layer(&read_light_file(&path)?)),
-    }
+    Ok(match source {
+        LightSource::Basic => LightPreset::Basic.light_set(),
+        LightSource::None => LightPreset::GameNoLights.light_set(),
+        other => LightSet::from_layer(&other.records(own_layers)?, &LightOptions::default()),
+    })
 }
 
 /// Whether a `--lights` value names a light set file (ends in `.json`, any case).
@@ -379,7 +396,10 @@ mod tests {
         assert_eq!(LightSource::parse("none"), LightSource::None);
         assert_eq!(
             LightSource::parse("layers.MREA"),
-            LightSource::Area("layers.MREA".into())
+            LightSource::Area {
+                spec: "layers.MREA".into(),
+                layer: 0
+            }
         );
         assert_eq!(
             LightSource::parse("rigs/warm.JSON"),

@@ -276,7 +276,7 @@ impl AppState {
                     .to_string_lossy();
                 self.change_lights(
                     format!("load lights {name}"),
-                    LightChoice::File(path.display().to_string()),
+                    LightChoice::file(path),
                     records,
                 );
                 self.light_editor.selected = None;
@@ -331,15 +331,11 @@ impl AppState {
                         .into_iter()
                         .enumerate()
                         .map(|(n, l)| {
-                            let choice = if n == 0 {
-                                LightChoice::Area(format!("area: {label}"), spec.clone())
-                            } else {
-                                LightChoice::AreaLayer(
-                                    format!("area: {label} layer {n}"),
-                                    spec.clone(),
-                                    n,
-                                )
+                            let label = match n {
+                                0 => format!("area: {label}"),
+                                n => format!("area: {label} layer {n}"),
                             };
+                            let choice = LightChoice::area(label, spec.clone(), n);
                             (choice, l.len())
                         })
                         .collect::<Vec<_>>()
@@ -347,7 +343,7 @@ impl AppState {
                 .collect();
             self.light_editor.layer_cache = Some((areas.to_vec(), layers));
         }
-        let mut out = vec![(LightChoice::Basic, None), (LightChoice::None, None)];
+        let mut out = vec![(LightChoice::basic(), None), (LightChoice::none(), None)];
         if let Some((_, layers)) = &self.light_editor.layer_cache {
             out.extend(layers.iter().map(|(c, n)| (c.clone(), Some(*n))));
         }

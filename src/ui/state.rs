@@ -14,7 +14,7 @@ use super::document::{Content, Document};
 use super::edit::{MaterialEdit, PixelReport};
 use super::editing::{History, Loading, Pending};
 use super::viewport::{ViewSettings, ViewStatus};
-use crate::load::AssetKind;
+use crate::load::{AssetKind, LightSource};
 
 /// Work the UI asks the app to do after this frame.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -76,53 +76,70 @@ pub enum ViewMode {
     MaterialQuad,
 }
 
-/// The model view's lighting.
+/// The model view's lighting: a [`LightSource`] with the label the menus show, or lights
+/// edited by hand in the Lights tab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LightChoice {
-    /// tevscope's neutral preset.
-    Basic,
-    /// What the game does with no lights: ambient only.
-    None,
-    /// The first light layer of an MREA (label, spec).
-    Area(String, String),
-    /// Light layer N of an MREA (label, spec, N).
-    AreaLayer(String, String, usize),
-    /// A light set file (its path).
-    File(String),
+    Source {
+        label: String,
+        source: LightSource,
+    },
     /// Edited in the Lights tab.
     Edited,
 }
 
 impl LightChoice {
+    /// tevscope's neutral preset.
+    pub fn basic() -> Self {
+        Self::Source {
+            label: "basic".into(),
+            source: LightSource::Basic,
+        }
+    }
+
+    /// What the game does with no lights: ambient only.
+    pub fn none() -> Self {
+        Self::Source {
+            label: "none (game, no lights)".into(),
+            source: LightSource::None,
+        }
+    }
+
+    /// Light layer `layer` of an MREA (a file or `PAK:ID`).
+    pub fn area(label: String, spec: String, layer: usize) -> Self {
+        Self::Source {
+            label,
+            source: LightSource::Area { spec, layer },
+        }
+    }
+
+    /// A light set file.
+    pub fn file(path: &std::path::Path) -> Self {
+        Self::Source {
+            label: path.display().to_string(),
+            source: LightSource::File(path.to_path_buf()),
+        }
+    }
+
     pub fn label(&self) -> &str {
         match self {
-            Self::Basic => "basic",
-            Self::None => "none (game, no lights)",
-            Self::Area(label, _) | Self::AreaLayer(label, ..) | Self::File(label) => label,
+            Self::Source { label, .. } => label,
             Self::Edited => "edited (Lights tab)",
+        }
+    }
+
+    /// Where the lights come from; None when they were edited by hand.
+    pub fn source(&self) -> Option<&LightSource> {
+        match self {
+            Self::Source { source, .. } => Some(source),
+            Self::Edited => None,
         }
     }
 
     /// The area light records the choice stands for (MREAs and files are read now);
     /// None for [`LightChoice::Edited`], which only the Lights tab's records hold.
     pub(crate) fn records(&self) -> Option<anyhow::Result<Vec<crate::gx::lights::PrimeLight>>> {
-        use crate::gx::lights::LightPreset;
-        let layer = |spec: &str, n: usize| {
-            let layers = crate::load::area_light_layers(spec)?;
-            let count = layers.len();
-            layers
-                .into_iter()
-                .nth(n)
-                .ok_or_else(|| anyhow::anyhow!("{spec}: no light layer {n} (it has {count})"))
-        };
-        Some(match self {
-            Self::Basic => Ok(LightPreset::Basic.records()),
-            Self::None => Ok(LightPreset::GameNoLights.records()),
-            Self::Area(_, spec) => layer(spec, 0),
-            Self::AreaLayer(_, spec, n) => layer(spec, *n),
-            Self::File(path) => crate::load::read_light_file(std::path::Path::new(path)),
-            Self::Edited => return None,
-        })
+        self.source().map(|s| s.records(&[]))
     }
 }
 
@@ -416,7 +433,7 @@ impl AppState {
             fly_speed: 1.0,
             world_models_visible: Vec::new(),
             animation: None,
-            lights: LightChoice::Basic,
+            lights: LightChoice::basic(),
             light_set: crate::gx::lights::LightPreset::Basic.light_set(),
             lights_revision: 0,
             light_editor: super::lights::LightEditor::new(),
@@ -796,19 +813,19 @@ impl AppState {
         }
         self.frame_model();
         self.frame_pending = true;
-        if let LightChoice::Area(_, spec) = &self.lights {
+        if let Some(LightSource::Area { spec, .. }) = self.lights.source() {
             let still_there = self
                 .doc
                 .as_ref()
                 .is_some_and(|d| d.areas.iter().any(|(_, s)| s == spec));
             if !still_there {
-                self.set_lights(LightChoice::Basic);
+                self.set_lights(LightChoice::basic());
             }
         }
         // A room is lit by its own light layer 0 (as the game and `tevscope render` do),
         // read with the room.
         if room && let Some(doc) = &self.doc {
-            let choice = LightChoice::Area("room: light layer 0".into(), doc.spec.clone());
+            let choice = LightChoice::area("room: light layer 0".into(), doc.spec.clone(), 0);
             match doc.light_layers.first() {
                 Some(layer0) => self.use_lights(choice, layer0.clone()),
                 None => self.set_lights(choice),

@@ -263,11 +263,11 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
             .selected_text(state.lights.label().to_string())
             .width(180.0)
             .show_ui(ui, |ui| {
-                let mut options = vec![LightChoice::Basic, LightChoice::None];
+                let mut options = vec![LightChoice::basic(), LightChoice::none()];
                 options.extend(
                     areas
                         .iter()
-                        .map(|(l, s)| LightChoice::Area(format!("area: {l}"), s.clone())),
+                        .map(|(l, s)| LightChoice::area(format!("area: {l}"), s.clone(), 0)),
                 );
                 for o in options {
                     if ui.selectable_label(state.lights == o, o.label()).clicked() {

@@ -569,6 +569,7 @@ mod tests {
     use crate::gx::lights::{
         Falloff, GxLight, LightPreset, LightSet, PrimeLight, PrimeLightType, spot_attenuation,
     };
+    use crate::load::LightSource;
     use crate::ui::lights::GizmoMode;
     use crate::ui::state::{AppState, LightChoice, RightTab};
 
@@ -629,7 +630,7 @@ mod tests {
     #[test]
     fn edits_give_the_engines_attenuation_coefficients() {
         let mut s = state();
-        s.set_lights(LightChoice::None);
+        s.set_lights(LightChoice::none());
         s.add_light(PrimeLightType::Spot);
         s.add_light(PrimeLightType::Custom);
         let gx = |s: &AppState, i: usize| lights_of(&s.light_set)[i];
@@ -701,17 +702,17 @@ mod tests {
         let (records, set) = (s.light_editor.records.clone(), s.light_set.clone());
         // No temporary file is left next to it.
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        s.set_lights(LightChoice::None);
+        s.set_lights(LightChoice::none());
         assert_ne!(s.light_set, set);
         let before = s.lights_revision;
         assert!(s.load_light_file(&path));
         assert_eq!(s.light_editor.records, records);
         assert_eq!(s.light_set, set);
         assert_eq!(s.lights_revision, before + 1);
-        assert_eq!(s.lights, LightChoice::File(path.display().to_string()));
+        assert_eq!(s.lights, LightChoice::file(&path));
         // The same file through the Start-from choice.
-        s.set_lights(LightChoice::Basic);
-        s.set_lights(LightChoice::File(path.display().to_string()));
+        s.set_lights(LightChoice::basic());
+        s.set_lights(LightChoice::file(&path));
         assert_eq!(s.light_set, set);
         // A broken file: the error names the file and the field, the lights stay.
         let text =
@@ -751,7 +752,7 @@ mod tests {
         let layer0 = s
             .light_starts()
             .into_iter()
-            .find(|(c, _)| matches!(c, LightChoice::Area(l, _) if l.contains("room")))
+            .find(|(c, _)| matches!(c, LightChoice::Source { label, source: LightSource::Area { layer: 0, .. } } if label.contains("room")))
             .unwrap()
             .0;
         s.set_lights(layer0);
@@ -831,12 +832,12 @@ mod tests {
         let starts = s.light_starts();
         let room_layer1 = starts
             .iter()
-            .find(|(c, _)| matches!(c, LightChoice::AreaLayer(l, _, 1) if l.contains("room")))
+            .find(|(c, _)| matches!(c, LightChoice::Source { label, source: LightSource::Area { layer: 1, .. } } if label.contains("room")))
             .cloned()
             .expect("the room's layer 1 is offered");
         let room_layer0 = starts
             .iter()
-            .find(|(c, _)| matches!(c, LightChoice::Area(l, _) if l.contains("room")))
+            .find(|(c, _)| matches!(c, LightChoice::Source { label, source: LightSource::Area { layer: 0, .. } } if label.contains("room")))
             .cloned()
             .expect("the room's layer 0 is offered");
         assert_eq!(room_layer0.1, Some(4));
@@ -958,7 +959,10 @@ mod tests {
             "{records:?}"
         );
         let choice = s.lights.clone();
-        assert!(matches!(choice, LightChoice::Area(..)), "{choice:?}");
+        assert!(
+            matches!(choice.source(), Some(LightSource::Area { .. })),
+            "{choice:?}"
+        );
         s.tab = RightTab::Lights;
         s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
         let ctx = egui::Context::default();

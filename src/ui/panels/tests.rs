@@ -50,7 +50,7 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     // The MREA of the same PAK is offered, and choosing it loads its lights.
     let doc = state.doc.as_ref().unwrap();
     let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
-    state.set_lights(LightChoice::Area(label, spec));
+    state.set_lights(LightChoice::area(label, spec, 0));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert_eq!(state.lights_revision, 1);
     assert_ne!(
@@ -770,7 +770,10 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     assert_eq!(state.camera_mode, crate::render::CameraMode::Fly);
     // Lit by its own layer 0, which has one light of each kind.
     assert!(
-        matches!(state.lights, super::super::state::LightChoice::Area(..)),
+        matches!(
+            state.lights.source(),
+            Some(crate::load::LightSource::Area { .. })
+        ),
         "{:?} {:?}",
         state.lights,
         state.load_error
