@@ -43,6 +43,35 @@ pub fn asset_id_string(id: u64, wide: bool) -> String {
     }
 }
 
+/// A resource type code (`CMDL`, `TXTR`), as PAK tables and file extensions carry it. Shown
+/// as text with non-printable bytes escaped; compares with `&str`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FourCc(pub [u8; 4]);
+
+impl std::fmt::Display for FourCc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&fourcc_string(self.0))
+    }
+}
+
+impl std::fmt::Debug for FourCc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self}")
+    }
+}
+
+impl PartialEq<&str> for FourCc {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+impl serde::Serialize for FourCc {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// A FourCC as text (`CMDL`), with non-printable bytes escaped.
 pub fn fourcc_string(f: [u8; 4]) -> String {
     f.iter()

@@ -13,7 +13,6 @@ use std::collections::HashMap;
 
 use super::cpu::{ModelAssets, SkinAssets, decode_texture};
 use crate::anim::{Clip, MetaClip, Skeleton, SlerpMode, bake};
-use crate::formats::Game;
 use crate::formats::ancs::{Ancs, MetaAnim};
 use crate::formats::anim::Anim;
 use crate::formats::cinf::Cinf;
@@ -21,6 +20,7 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::mrea::parse_mrea;
 use crate::formats::txtr::Txtr;
+use crate::formats::{FourCc, Game};
 use crate::gx::lights::PrimeLight;
 use crate::model::TextureData;
 
@@ -96,7 +96,7 @@ impl Part {
 pub struct MissingPart {
     pub part: Part,
     pub id: u64,
-    pub fourcc: String,
+    pub fourcc: FourCc,
     /// Where the lookups went ([`Resolver::describe`]).
     pub place: String,
 }
@@ -145,7 +145,7 @@ fn find_part(
     if let Some(spec) = given {
         return open_given(spec, fourcc, what, sources);
     }
-    let t = String::from_utf8_lossy(fourcc).into_owned();
+    let t = FourCc(*fourcc);
     let mut found = resolver.find(id, Some(*fourcc))?.map(|r| (r, Found::ById));
     if found.is_none()
         && let Some(name) = name
@@ -162,7 +162,7 @@ fn find_part(
     let (r, how) = found.ok_or_else(|| MissingPart {
         part,
         id,
-        fourcc: t.clone(),
+        fourcc: t,
         place: resolver.describe(),
     })?;
     sources.push(format!(

@@ -23,7 +23,7 @@ use anyhow::{Context, anyhow, bail};
 use super::builtin;
 use super::kind::AssetKind;
 use crate::formats::pak::{ArchiveBytes, Pak, PakArchive, PakEntry};
-use crate::formats::{Game, asset_id_string, fourcc_string};
+use crate::formats::{FourCc, Game, asset_id_string, fourcc_string};
 
 /// One input resource, decompressed.
 #[derive(Debug, Clone)]
@@ -330,7 +330,7 @@ pub struct PakRow {
     /// `0x1A2B3C4D`.
     pub id: String,
     /// `CMDL`.
-    pub fourcc: String,
+    pub fourcc: FourCc,
     /// Name from the named-resource table, if any.
     pub name: Option<String>,
     /// The spec that opens it: `file.pak:0x1A2B3C4D.CMDL`.
@@ -360,7 +360,7 @@ pub fn list_pak(path: &Path) -> anyhow::Result<Vec<PakRow>> {
         .iter()
         .map(|e| {
             let id = asset_id_string(e.id, wide);
-            let fourcc = fourcc_string(e.fourcc);
+            let fourcc = FourCc(e.fourcc);
             PakRow {
                 spec: format!("{label}:{id}.{fourcc}"),
                 name: pak.name_of(e).map(str::to_string),

@@ -236,7 +236,7 @@ impl Browser {
         rows.iter().filter(move |r| {
             (!self.viewable_only || r.opens())
                 && (self.matches(&r.id)
-                    || self.matches(&r.fourcc)
+                    || self.matches(&r.fourcc.to_string())
                     || r.name.as_deref().is_some_and(|n| self.matches(n)))
         })
     }
