@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use tevscope::formats::pak::{Compression, Pak, PakBuilder, compress_lzo};
+use tevscope::formats::compression::compress_lzo;
+use tevscope::formats::pak::{Compression, Pak, PakBuilder};
 use tevscope::formats::txtr::{EncodeOptions, TexFormat, Txtr, cmpr_palette, rgb5a3};
 use tevscope::formats::{ErrorKind, FormatError, Game};
 use tevscope::testing::{conformance_dir, conformance_file, torture};

@@ -8,6 +8,7 @@ pub mod anim;
 pub mod char_mp3;
 pub mod cinf;
 pub mod cmdl;
+pub mod compression;
 pub mod cskr;
 pub mod error;
 pub mod material;

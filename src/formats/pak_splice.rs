@@ -6,9 +6,8 @@
 //! old ones, and only the size of the edited row and the offsets of data after it (plus, in
 //! MP3's version 2, the DATA section size) are rewritten.
 
-use super::pak::{
-    Compression, Pak, PakEntry, PakLayout, compress_cmpd, compress_lzo, compress_zlib,
-};
+use super::compression::{compress_cmpd, compress_lzo, compress_zlib};
+use super::pak::{Compression, Pak, PakEntry, PakLayout};
 use super::{ErrorKind, FormatError, Result};
 
 /// Bytes of one resource-table row.

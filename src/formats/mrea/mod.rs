@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::Game;
 use super::cmdl::CmdlOptions;
+use super::compression::{decompress_lzo_segments, lzo_segments};
 use super::error::{ErrorKind, FormatError, Result};
-use super::pak::{decompress_lzo_segments, lzo_segments};
 use super::reader::{Reader, Writer};
 use crate::gx::lights::{Falloff, PrimeLight, PrimeLightType};
 
@@ -1230,7 +1230,7 @@ mod tests {
         w.pad_to(32, 0);
         let first: Vec<u8> = sections[..3].concat();
         let second: Vec<u8> = sections[3..].concat();
-        let compressed = crate::formats::pak::lzo_segments(&second);
+        let compressed = crate::formats::compression::lzo_segments(&second);
         // Block 0: stored geometry. Block 1: compressed lights + other.
         for h in [
             [96u32, 96, 0, 3],
