@@ -12,7 +12,7 @@
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use tevscope::load::{LoadRequest, load, scene_lights};
@@ -106,7 +106,38 @@ fn in_process(c: &mut Criterion, spec: &str) {
             cpu
         })
     });
+    edit_to_frame(&mut group, &ctx, &target, &mut scene);
     group.finish();
+}
+
+fn edit_to_frame(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    ctx: &RenderContext,
+    target: &OffscreenTarget,
+    scene: &mut Scene,
+) {
+    let set = scene.material_set();
+    let (index, original) = (0..scene.material_count())
+        .find_map(|i| Some((i, scene.material(set, i)?.clone())))
+        .expect("a usable material");
+    let mut edit = 0u8;
+    group.sample_size(20);
+    group.bench_function("edit_to_frame", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                edit = edit.wrapping_add(1);
+                let mut m = original.clone();
+                m.konst[0] = [edit, 255 - edit, 128, 255];
+                scene.set_material(set, index, m);
+                scene
+                    .render(ctx, target, ClearMode::BACKGROUND)
+                    .expect("frame");
+                ctx.wait_idle().expect("idle");
+            }
+            start.elapsed()
+        })
+    });
 }
 
 fn rooms(c: &mut Criterion) {
