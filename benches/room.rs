@@ -106,7 +106,38 @@ fn in_process(c: &mut Criterion, spec: &str) {
             cpu
         })
     });
+    edit_to_frame(&mut group, &ctx, &target, &mut scene);
     group.finish();
+}
+
+fn edit_to_frame(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    ctx: &RenderContext,
+    target: &OffscreenTarget,
+    scene: &mut Scene,
+) {
+    let set = scene.material_set();
+    let (index, original) = (0..scene.material_count())
+        .find_map(|i| Some((i, scene.material(set, i)?.clone())))
+        .expect("a usable material");
+    let mut edit = 0u8;
+    // One value edit, then the next frame drawn to its end.
+    let mut edited_frame = || {
+        edit = edit.wrapping_add(1);
+        let mut m = original.clone();
+        m.konst[0] = [edit, 255 - edit, 128, 255];
+        scene.set_material(set, index, m);
+        let stats = scene
+            .render(ctx, target, ClearMode::BACKGROUND)
+            .expect("frame");
+        ctx.wait_idle().expect("idle");
+        stats
+    };
+    group.sample_size(20);
+    group.bench_function("edit_to_frame", |b| b.iter(&mut edited_frame));
+    group.bench_function("edit_cpu", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| edited_frame().cpu).sum())
+    });
 }
 
 fn rooms(c: &mut Criterion) {

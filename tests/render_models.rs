@@ -665,8 +665,16 @@ fn material_edits_update_the_picture() {
 
     // A value edit (konst K0 of the multi-stage material): same shader, new uniforms.
     let key = scene.shader_key(1).cloned();
-    scene.material_mut(0, 1).expect("material 1").konst[0] = [0, 255, 0, 255];
-    scene.mark_material_dirty(1);
+    let original = scene.material(0, 1).expect("material 1").clone();
+    let mut konst = original.clone();
+    konst.konst[0] = [0, 255, 0, 255];
+    assert!(scene.set_material(0, 1, konst.clone()));
+    assert_eq!(scene.material(0, 1), Some(&konst));
+    assert_ne!(
+        scene.model().material(0, 1),
+        Some(&konst),
+        "the model stays as loaded"
+    );
     let value = scene
         .render_to_image(&ctx, 160, 100, false)
         .expect("render");
@@ -679,13 +687,30 @@ fn material_edits_update_the_picture() {
         compare(&before, &value, 0, 0.0).is_some(),
         "konst edit not visible"
     );
+    // The value edit draws what a scene built with it draws; dropping it draws the model.
+    let rebuilt = |material: &tevscope::gx::types::Material| {
+        let mut cpu = assets.cpu_model().expect("model");
+        *cpu.material_mut(0, 1).expect("material 1") = material.clone();
+        let mut fresh = Scene::new(&ctx, cpu).expect("fresh scene");
+        fresh.set_camera(scene.camera());
+        fresh
+            .render_to_image(&ctx, 160, 100, false)
+            .expect("render")
+    };
+    assert_eq!(compare(&value, &rebuilt(&konst), 0, 0.0), None);
+    scene.clear_material_override(0, 1);
+    assert_eq!(scene.material(0, 1), Some(&original));
+    let cleared = scene
+        .render_to_image(&ctx, 160, 100, false)
+        .expect("render");
+    assert_eq!(compare(&cleared, &before, 0, 0.0), None);
+    assert!(scene.set_material(0, 1, konst));
 
     // A structural edit (stage 1 drops the konst blend): a new pipeline, drawn by the
     // ubershader until it is built; the settled picture equals a scene built with it.
-    let m = scene.material_mut(0, 1).expect("material 1");
-    m.stages.truncate(1);
-    let edited = m.clone();
-    scene.mark_material_dirty(1);
+    let mut edited = scene.material(0, 1).expect("material 1").clone();
+    edited.stages.truncate(1);
+    assert!(scene.set_material(0, 1, edited.clone()));
     let target = tevscope::render::OffscreenTarget::new(&ctx, 160, 100).expect("target");
     scene
         .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)

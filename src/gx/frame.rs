@@ -240,6 +240,14 @@ impl FrameUpdate {
         self.blocks.len() - 1
     }
 
+    /// Whether `material` has the vertex-side inputs of block `block` (an edit that keeps
+    /// them leaves every material's block where it is).
+    pub fn shares_block(&self, block: usize, material: &Material) -> bool {
+        self.materials.get(block).is_some_and(|m| {
+            m.channel_count == material.channel_count && m.animations == material.uv_animations
+        })
+    }
+
     /// Number of uniform blocks (materials that share one count once).
     pub fn material_count(&self) -> usize {
         self.blocks.len()

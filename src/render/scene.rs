@@ -1,8 +1,8 @@
 //! [`Scene`]: one CMDL (optionally skinned and animated) drawn as Prime draws it.
 //!
-//! Built once from a [`CpuModel`]: one vertex and index buffer for all surfaces, one
-//! skin-influence buffer for skinned models, the textures
-//! of the active material set (mipped, GX sampling of `gx.md` §14), and per material a
+//! Built once from a [`CpuModel`] it shares (never copies): one vertex and index buffer
+//! for all surfaces, one skin-influence buffer for skinned models, the textures of the
+//! active material set (mipped, GX sampling of `gx.md` §14), and per material a
 //! [`GpuMaterial`] with its own `DrawUniforms` buffer. Each [`Scene::render`] does one CPU
 //! update ([`FrameUpdate`]: UV-animation matrices, lights, transforms; the pose → bone
 //! palette), uploads only the uniform blocks that changed, records opaque surfaces in the
@@ -11,6 +11,10 @@
 //! pixels) then transparent (flag 0x10) ones back to front, and submits once. The opaque
 //! draws are kept as a render bundle, recorded again only when the plan, visibility,
 //! pipelines or bound resources change (values live in uniform buffers).
+//!
+//! Material edits are overrides next to the shared model ([`Scene::set_material`]): a
+//! value edit rewrites that material's uniforms only; a structural edit asks for that
+//! material's new pipeline.
 //!
 //! Typical use (the CLI, the tests and the viewer):
 //!
@@ -365,8 +369,10 @@ struct SkinGpu {
 
 /// A model ready to draw; see the module docs.
 pub struct Scene {
-    /// What it draws; material edits go into its `gx` materials.
-    cpu: CpuModel,
+    /// What it draws, shared with whoever loaded it (the viewer's document, the CLI).
+    cpu: Arc<CpuModel>,
+    /// Edited materials by (set, index), drawn instead of the model's.
+    overrides: HashMap<(usize, usize), Material>,
     options: SceneOptions,
     camera: OrbitCamera,
     lights: LightSet,
@@ -442,15 +448,17 @@ const FIRST_FRAME_BUDGET: Duration = Duration::from_millis(1000);
 
 impl Scene {
     /// Builds a scene with default options.
-    pub fn new(ctx: &RenderContext, model: CpuModel) -> Result<Scene, RenderError> {
+    pub fn new(ctx: &RenderContext, model: impl Into<Arc<CpuModel>>) -> Result<Scene, RenderError> {
         Self::with_options(ctx, model, SceneOptions::default())
     }
 
+    /// Builds a scene drawing `model`, shared (an owned model is moved into an `Arc`).
     pub fn with_options(
         ctx: &RenderContext,
-        cpu: CpuModel,
+        model: impl Into<Arc<CpuModel>>,
         options: SceneOptions,
     ) -> Result<Scene, RenderError> {
+        let cpu: Arc<CpuModel> = model.into();
         let mut warnings = Vec::new();
         if let Some(set) = cpu.material_sets.get(options.material_set) {
             for (i, m) in set.materials.iter().enumerate() {
@@ -528,6 +536,7 @@ impl Scene {
         let mut scene = Scene {
             camera: OrbitCamera::framing(&aabb),
             cpu,
+            overrides: HashMap::new(),
             options,
             lights: LightPreset::Basic.light_set(),
             time: 0.0,
@@ -655,11 +664,12 @@ impl Scene {
         self.model_id = self
             .frame
             .add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
-        let Some(set) = self.cpu.material_sets.get(set_index) else {
+        let cpu = Arc::clone(&self.cpu);
+        let Some(set) = cpu.material_sets.get(set_index) else {
             self.warnings.push("the model has no material set".into());
             return Ok(());
         };
-        let materials = set.materials.clone();
+        let materials = &set.materials;
         // One uniform buffer for every material, each block at an offset the device binds.
         let size = std::mem::size_of::<DrawUniforms>();
         let align = ctx
@@ -679,10 +689,10 @@ impl Scene {
         self.uniform_mirror = vec![0; stride * count];
         self.first_frame = true;
         for (i, m) in materials.iter().enumerate() {
-            let Ok(gx) = &m.gx else {
+            if m.gx.is_err() {
                 self.slots.push(None);
                 continue;
-            };
+            }
             let mut bound = Vec::with_capacity(m.textures.len());
             for (map, slot) in m.textures.iter().enumerate() {
                 match slot {
@@ -694,6 +704,10 @@ impl Scene {
                     }
                 }
             }
+            let Some(gx) = effective_material(&self.overrides, &cpu, set_index, i) else {
+                self.slots.push(None);
+                continue;
+            };
             let block = self.frame.add_material(self.model_id, gx);
             let binding = Self::block_binding(&uniforms, stride, block);
             let mut gpu = GpuMaterial::new(ctx, gx, &options.tev, binding, &bound);
@@ -895,8 +909,13 @@ impl Scene {
         self.aabb
     }
 
-    /// What the scene draws (materials as edited).
+    /// The model it draws, as loaded (edited materials: [`Scene::material`]).
     pub fn model(&self) -> &CpuModel {
+        &self.cpu
+    }
+
+    /// The shared model (the same `Arc` the scene was built from).
+    pub fn shared_model(&self) -> &Arc<CpuModel> {
         &self.cpu
     }
 
@@ -972,20 +991,43 @@ impl Scene {
         self.slots.len()
     }
 
+    /// Material `index` of set `set` as drawn: its edit if it has one, else the model's.
+    /// None when the model has no usable material there.
     pub fn material(&self, set: usize, index: usize) -> Option<&Material> {
-        self.cpu.material(set, index)
+        effective_material(&self.overrides, &self.cpu, set, index)
     }
 
-    /// The material to edit; call [`Scene::mark_material_dirty`] afterwards. Value edits
-    /// rewrite uniforms; structural edits request a new pipeline (the ubershader draws
-    /// until it is ready).
-    pub fn material_mut(&mut self, set: usize, index: usize) -> Option<&mut Material> {
-        self.cpu.material_mut(set, index)
+    /// Draws material `index` of set `set` as `material` from the next frame; false (and
+    /// nothing changes) when the model has no usable material there. A value edit rewrites
+    /// its uniforms only; a structural edit requests its new pipeline (the ubershader draws
+    /// until it is ready). Setting the model's own material drops the override.
+    pub fn set_material(&mut self, set: usize, index: usize, material: Material) -> bool {
+        let Some(own) = self.cpu.material(set, index) else {
+            return false;
+        };
+        if self.material(set, index) == Some(&material) {
+            return true;
+        }
+        if *own == material {
+            self.overrides.remove(&(set, index));
+        } else {
+            self.overrides.insert((set, index), material);
+        }
+        self.mark_dirty(set, index);
+        true
     }
 
-    /// Applies the edits to material `index` of the active set at the next render.
-    pub fn mark_material_dirty(&mut self, index: usize) {
-        if !self.dirty.contains(&index) {
+    /// Draws material `index` of set `set` as the model has it again.
+    pub fn clear_material_override(&mut self, set: usize, index: usize) {
+        if self.overrides.remove(&(set, index)).is_some() {
+            self.mark_dirty(set, index);
+        }
+    }
+
+    /// Applies material `index`'s edit at the next render when `set` is the active set
+    /// (another set's edits are picked up when it is built).
+    fn mark_dirty(&mut self, set: usize, index: usize) {
+        if set == self.options.material_set && !self.dirty.contains(&index) {
             self.dirty.push(index);
         }
     }
@@ -1011,46 +1053,65 @@ impl Scene {
         self.skin.as_ref().map(|s| &s.pose)
     }
 
-    /// Applies dirty materials (value and structure), rebuilding the per-frame uniform
-    /// bookkeeping when any changed (their UV animations or channel counts may have).
+    /// Applies the edited materials: each one's uniforms are rewritten; a new structure
+    /// also selects its pipeline again, a new depth class or occluder flag redraws the plan,
+    /// and only changed vertex-side inputs (UV animations, channel count) regroup the
+    /// per-frame uniform blocks. A value edit leaves pipelines, bind groups and the recorded
+    /// draws as they are.
     fn apply_edits(&mut self, ctx: &RenderContext) {
         if self.dirty.is_empty() {
             return;
         }
         let set = self.options.material_set;
-        self.plan_dirty = true;
-        self.bundle_epoch += 1;
-        self.pipelines_settled = false;
-        let dirty = std::mem::take(&mut self.dirty);
-        for i in dirty {
-            let Some(m) = self.cpu.material(set, i) else {
-                continue;
-            };
-            let Some(Some(slot)) = self.slots.get_mut(i) else {
+        let mut regroup = false;
+        for &i in &self.dirty {
+            let (Some(m), Some(Some(slot))) = (
+                effective_material(&self.overrides, &self.cpu, set, i),
+                self.slots.get_mut(i),
+            ) else {
                 continue;
             };
             slot.gpu.update(ctx, m, &self.options.tev);
-            slot.transparent = m.depth_sorted;
-            slot.occluder = m.flags & FLAG_OCCLUDER != 0;
+            let class = (m.depth_sorted, m.flags & FLAG_OCCLUDER != 0);
             let keys = Self::keys(&slot.gpu, &self.options);
-            if keys != slot.keys {
+            let new_keys = keys != slot.keys;
+            if new_keys {
                 slot.keys = keys;
                 slot.selected = None;
                 slot.line_keys = Self::line_keys(&slot.gpu, &self.options);
                 slot.line_selected = None;
+                self.pipelines_settled = false;
             }
+            if new_keys || class != (slot.transparent, slot.occluder) {
+                (slot.transparent, slot.occluder) = class;
+                self.plan_dirty = true;
+                self.bundle_epoch += 1;
+            }
+            regroup |= !self.frame.shares_block(slot.block, m);
         }
+        self.dirty.clear();
+        if regroup {
+            self.regroup_uniform_blocks(ctx);
+        }
+    }
+
+    /// Registers every material's vertex-side inputs with a new [`FrameUpdate`] (edits may
+    /// have moved materials to other shared blocks, or new ones).
+    fn regroup_uniform_blocks(&mut self, ctx: &RenderContext) {
+        let set = self.options.material_set;
         let mut frame = FrameUpdate::new(self.options.frame);
         let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
         for (i, slot) in self.slots.iter_mut().enumerate() {
-            if let (Some(slot), Some(m)) = (slot, self.cpu.material(set, i)) {
+            if let (Some(slot), Some(m)) =
+                (slot, effective_material(&self.overrides, &self.cpu, set, i))
+            {
                 let block = frame.add_material(model_id, m);
-                // An edit can move a material to another shared block (or a new one).
                 if block != slot.block
                     && let Some(buffer) = &self.uniforms
                 {
                     let binding = Self::block_binding(buffer, self.uniform_stride, block);
                     slot.gpu.rebind_draw_uniforms(ctx, binding);
+                    self.bundle_epoch += 1;
                 }
                 slot.block = block;
             }
@@ -1664,6 +1725,17 @@ impl Scene {
         ctx.pipelines.get_all_blocking(&keys);
         self.pipelines_settled = false;
     }
+}
+
+/// Material `index` of set `set` as drawn: the edit in `overrides`, else the model's own.
+fn effective_material<'a>(
+    overrides: &'a HashMap<(usize, usize), Material>,
+    cpu: &'a CpuModel,
+    set: usize,
+    index: usize,
+) -> Option<&'a Material> {
+    let own = cpu.material(set, index)?;
+    Some(overrides.get(&(set, index)).unwrap_or(own))
 }
 
 /// Prime's sampling of a model texture (`gx.md` §14): REPEAT, linear, linear-mip-linear

@@ -105,9 +105,9 @@ use quad::quad_program;
 /// A whole model drawn by [`Scene`], and what of the UI's state it last took over (so
 /// each change reaches the GPU once).
 pub struct SceneView {
+    /// Draws the document's model (shared: [`Scene::shared_model`]; the same document
+    /// reuses the scene).
     pub scene: Scene,
-    /// The document's model it was built from (the same document reuses the scene).
-    model: Arc<CpuModel>,
     /// (material set, TEV switches) the materials were built with.
     built: (usize, TevOptions),
     /// The document revision whose materials the scene draws.
@@ -285,12 +285,12 @@ impl Viewport {
         tev: TevOptions,
     ) {
         if let ViewContent::Scene(sv) = &self.content
-            && Arc::ptr_eq(&sv.model, model)
+            && Arc::ptr_eq(sv.scene.shared_model(), model)
         {
             return;
         }
         if let Some(sv) = self.parked.take()
-            && Arc::ptr_eq(&sv.model, model)
+            && Arc::ptr_eq(sv.scene.shared_model(), model)
         {
             self.content = ViewContent::Scene(sv);
             return;
@@ -302,12 +302,11 @@ impl Viewport {
             missing_checker: true,
             ..SceneOptions::default()
         };
-        match Scene::with_options(ctx, (**model).clone(), options) {
+        match Scene::with_options(ctx, Arc::clone(model), options) {
             Ok(scene) => {
                 self.status.warnings = scene.warnings.clone();
                 self.content = ViewContent::Scene(Box::new(SceneView {
                     scene,
-                    model: model.clone(),
                     built: (material_set, tev),
                     applied_revision: None,
                     lights_revision: None,
@@ -362,11 +361,11 @@ impl Viewport {
         {
             for (index, entry) in materials.iter().enumerate() {
                 if let Ok(entry) = entry
-                    && let Some(m) = scene.material_mut(inputs.material_set, index)
-                    && *m != entry.material
+                    && scene
+                        .material(inputs.material_set, index)
+                        .is_some_and(|m| *m != entry.material)
                 {
-                    *m = entry.material.clone();
-                    scene.mark_material_dirty(index);
+                    scene.set_material(inputs.material_set, index, entry.material.clone());
                 }
             }
             sv.applied_revision = Some(revision);
