@@ -1,0 +1,297 @@
+//! STRG string tables (formats.md §12.6): per language, the same number of strings.
+//! Versions 0 (MP1), 1 (MP2, with a name table) and 3 (MP3, UTF-8). Read only.
+
+use super::reader::Reader;
+use super::{ErrorKind, FourCc, Result};
+
+pub const MAGIC: u32 = 0x8765_4321;
+
+/// One language's strings, with where the file put them (for reports).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrgLanguage {
+    /// `ENGL`, `GERM`, `FREN`…
+    pub code: FourCc,
+    /// The language's offset as its table stores it (version 0 and 1; 0 in version 3).
+    pub offset: u32,
+    /// The block size as stored (version 0: the size field; 1: the table's; 3: strings size).
+    pub size: u32,
+    /// Each string's offset as stored.
+    pub string_offsets: Vec<u32>,
+    pub strings: Vec<String>,
+}
+
+/// A parsed STRG.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Strg {
+    pub version: u32,
+    pub string_count: u32,
+    pub languages: Vec<StrgLanguage>,
+    /// Name table (versions 1 and 3): (name, string index), in file order.
+    pub names: Vec<(String, u32)>,
+    /// The name table's stored byte size (`T`), when the version has one.
+    pub name_table_size: Option<u32>,
+    /// Where the first language's data starts (after the tables).
+    pub strings_start: usize,
+    pub warnings: Vec<String>,
+}
+
+impl Strg {
+    pub fn parse(data: &[u8], file: &str) -> Result<Strg> {
+        let mut r = Reader::new(data, file);
+        r.expect_u32("magic", MAGIC)?;
+        let at = r.pos();
+        let version = r.u32("version")?;
+        let mut warnings = Vec::new();
+        let languages_n = r.count("language_count", 8)?;
+        let string_count = r.u32("string_count")?;
+        let (languages, names, name_table_size, strings_start) = match version {
+            0 => {
+                let (l, start) = parse_v0(&mut r, languages_n, string_count, &mut warnings)?;
+                (l, Vec::new(), None, start)
+            }
+            1 => parse_v1(&mut r, languages_n, string_count)?,
+            3 => parse_v3(&mut r, languages_n, string_count)?,
+            v => {
+                return Err(r.err_at(
+                    "version",
+                    at,
+                    ErrorKind::OutOfRange {
+                        value: v.into(),
+                        expected: "0 (MP1), 1 (MP2) or 3 (MP3)".into(),
+                    },
+                ));
+            }
+        };
+        for (name, index) in &names {
+            if *index >= string_count {
+                warnings.push(format!(
+                    "name `{name}` points at string {index}, but there are {string_count}"
+                ));
+            }
+        }
+        Ok(Strg {
+            version,
+            string_count,
+            languages,
+            names,
+            name_table_size,
+            strings_start,
+            warnings,
+        })
+    }
+
+    /// The language `asked` if present, else ENGL, else the first (§12.7 step 2).
+    pub fn language(&self, asked: Option<&str>) -> Option<&StrgLanguage> {
+        let find = |code: &str| self.languages.iter().find(|l| l.code == code);
+        asked
+            .and_then(|a| find(&a.to_ascii_uppercase()))
+            .or_else(|| find("ENGL"))
+            .or_else(|| self.languages.first())
+    }
+}
+
+/// Version 0: (FourCC, offset) per language, offsets counted from the end of the table and
+/// pointing at each block's size field ([PWE], [MF]). [RDS] 0.38.0 writes them 4 bytes short
+/// per earlier language; when an offset does not land on a size that fits, the blocks are
+/// read one after another instead, with a warning (§12.6 default).
+fn parse_v0(
+    r: &mut Reader,
+    n: usize,
+    string_count: u32,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<StrgLanguage>, usize)> {
+    let table: Vec<(FourCc, u32)> = (0..n)
+        .map(|_| Ok((FourCc(r.fourcc("language.id")?), r.u32("language.offset")?)))
+        .collect::<Result<_>>()?;
+    let start = r.pos();
+    let data = r.data();
+    let fits = |pos: usize| {
+        let size = data.get(pos..pos + 4)?;
+        let size = u32::from_be_bytes(size.try_into().ok()?) as usize;
+        (pos + 4 + size <= data.len()).then_some(size)
+    };
+    let mut sequential = start;
+    let mut out = Vec::with_capacity(n);
+    for (code, offset) in table {
+        let stated = start.saturating_add(offset as usize);
+        let pos = if fits(stated).is_some() {
+            stated
+        } else {
+            warnings.push(format!(
+                "{code}: offset {offset:#x} does not point at a block size; read after the previous block"
+            ));
+            sequential
+        };
+        r.seek("language.block", pos)?;
+        let size = r.u32("language.block_size")?;
+        let mut block = r.sub("language.block", size as usize)?;
+        sequential = r.pos();
+        let (string_offsets, strings) = utf16_block(&mut block, string_count)?;
+        out.push(StrgLanguage {
+            code,
+            offset,
+            size,
+            string_offsets,
+            strings,
+        });
+    }
+    Ok((out, start))
+}
+
+type Parsed = (Vec<StrgLanguage>, Vec<(String, u32)>, Option<u32>, usize);
+
+/// Version 1: (FourCC, offset, size) per language, then the name table, then the blocks.
+fn parse_v1(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
+    r.check_count("language_table", n as u64, 12)?;
+    let table: Vec<(FourCc, u32, u32)> = (0..n)
+        .map(|_| {
+            Ok((
+                FourCc(r.fourcc("language.id")?),
+                r.u32("language.offset")?,
+                r.u32("language.size")?,
+            ))
+        })
+        .collect::<Result<_>>()?;
+    let (names, size) = name_table(r)?;
+    let start = r.pos();
+    let mut out = Vec::with_capacity(n);
+    for (code, offset, size) in table {
+        let mut block = r.slice("language.block", start + offset as usize, size as usize)?;
+        let (string_offsets, strings) = utf16_block(&mut block, string_count)?;
+        out.push(StrgLanguage {
+            code,
+            offset,
+            size,
+            string_offsets,
+            strings,
+        });
+    }
+    Ok((out, names, Some(size), start))
+}
+
+/// Version 3: name table, FourCCs, per language (strings size, offsets), then UTF-8 strings
+/// each behind a u32 length, offsets counted from the start of the string data.
+fn parse_v3(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
+    let (names, name_size) = name_table(r)?;
+    r.check_count("language_ids", n as u64, 4)?;
+    let codes: Vec<FourCc> = (0..n)
+        .map(|_| Ok(FourCc(r.fourcc("language.id")?)))
+        .collect::<Result<_>>()?;
+    let per = 4 + 4 * string_count as usize;
+    r.check_count("language_offsets", n as u64, per)?;
+    let mut tables = Vec::with_capacity(n);
+    for _ in 0..n {
+        let size = r.u32("language.strings_size")?;
+        tables.push((
+            size,
+            r.u32_vec("language.string_offsets", string_count as usize)?,
+        ));
+    }
+    let start = r.pos();
+    let data = r.slice("strings", start, r.len() - start)?;
+    let mut out = Vec::with_capacity(n);
+    for (code, (size, string_offsets)) in codes.into_iter().zip(tables) {
+        let strings = string_offsets
+            .iter()
+            .map(|&o| {
+                let mut s = data.clone();
+                s.seek("string", o as usize)?;
+                let len = s.u32("string.length")? as usize;
+                let bytes = s.bytes("string", len)?;
+                match bytes.split_last() {
+                    Some((0, text)) => Ok(String::from_utf8_lossy(text).into_owned()),
+                    _ => Err(s.invalid("string", "does not end in a zero byte")),
+                }
+            })
+            .collect::<Result<_>>()?;
+        out.push(StrgLanguage {
+            code,
+            offset: 0,
+            size,
+            string_offsets,
+            strings,
+        });
+    }
+    Ok((out, names, Some(name_size), start))
+}
+
+/// `u32 n, u32 T, T bytes`: n × (name offset from the first entry, string index), names.
+fn name_table(r: &mut Reader) -> Result<(Vec<(String, u32)>, u32)> {
+    let n = r.count("name_table.count", 8)?;
+    let size = r.u32("name_table.size")?;
+    let mut t = r.sub("name_table", size as usize)?;
+    t.check_count("name_table.entries", n as u64, 8)?;
+    let entries: Vec<(u32, u32)> = (0..n)
+        .map(|_| Ok((t.u32("name.offset")?, t.u32("name.index")?)))
+        .collect::<Result<_>>()?;
+    let names = entries
+        .into_iter()
+        .map(|(offset, index)| {
+            t.seek("name", offset as usize)?;
+            Ok((t.cstring("name")?, index))
+        })
+        .collect::<Result<_>>()?;
+    Ok((names, size))
+}
+
+/// `S × u32` offsets (relative to the block's start), then UTF-16BE strings ending in a u16
+/// zero, all inside `block`.
+fn utf16_block(block: &mut Reader, count: u32) -> Result<(Vec<u32>, Vec<String>)> {
+    let offsets = block.u32_vec("string_offsets", count as usize)?;
+    let strings = offsets
+        .iter()
+        .map(|&o| {
+            block.seek("string", o as usize)?;
+            let mut units = Vec::new();
+            loop {
+                match block.u16("string (no terminating zero in its block)")? {
+                    0 => break,
+                    u => units.push(u),
+                }
+            }
+            Ok(String::from_utf16_lossy(&units))
+        })
+        .collect::<Result<_>>()?;
+    Ok((offsets, strings))
+}
+
+/// A string for display: formatting tags (`&image=…;`, `&font=…;`) removed (§12.6).
+pub fn strip_tags(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        match rest[i..].find(';') {
+            Some(j) => rest = &rest[i + j + 1..],
+            None => {
+                rest = &rest[i..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_stripped() {
+        assert_eq!(strip_tags("&font=0x1;Hall &image=x;B"), "Hall B");
+        assert_eq!(strip_tags("a & b"), "a & b");
+        assert_eq!(strip_tags("plain"), "plain");
+    }
+
+    #[test]
+    fn bad_version_and_magic_are_refused() {
+        let mut b = MAGIC.to_be_bytes().to_vec();
+        b.extend([0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let e = Strg::parse(&b, "x.STRG").unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("version", 4));
+        b[0] = 0;
+        assert!(Strg::parse(&b, "x.STRG").is_err());
+    }
+}
