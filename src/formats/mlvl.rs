@@ -84,6 +84,8 @@ pub struct Mlvl {
     pub savw_id: u64,
     pub skybox_id: u64,
     pub memory_relays: Vec<MemoryRelay>,
+    /// MP1: the unknown u32 after the area count (always 1).
+    pub area_count_extra: Option<u32>,
     pub areas: Vec<Area>,
     pub mapw_id: u64,
     /// MP1: (group ID, AGSC ID).
@@ -206,11 +208,13 @@ impl Mlvl {
             }
         }
         let area_count = r.count("area_count", 0x54)?;
+        let mut area_count_extra = None;
         if game == Game::Mp1 {
             let unknown = r.u32("unknown_after_area_count")?;
             if unknown != 1 {
                 warnings.push(format!("the u32 after the area count is {unknown}, not 1"));
             }
+            area_count_extra = Some(unknown);
         }
         let mut areas = Vec::with_capacity(area_count);
         for i in 0..area_count {
@@ -283,6 +287,7 @@ impl Mlvl {
             savw_id,
             skybox_id,
             memory_relays,
+            area_count_extra,
             areas,
             mapw_id,
             audio_groups,

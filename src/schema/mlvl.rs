@@ -32,6 +32,8 @@ pub struct MlvlReport {
     pub memory_relays: Vec<MemoryRelayInfo>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub audio_groups: Vec<AudioGroupInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area_count_extra_u32: Option<u32>,
     pub mlvl_size: usize,
     pub mlvl_sha256: String,
     pub warnings: Vec<String>,
@@ -257,6 +259,7 @@ impl MlvlReport {
                     agsc_id: id_text(agsc, w),
                 })
                 .collect(),
+            area_count_extra_u32: m.area_count_extra,
             mlvl_size: bytes.len(),
             mlvl_sha256: sha256_hex(bytes),
             warnings: m.warnings.clone(),
