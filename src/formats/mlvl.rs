@@ -481,6 +481,7 @@ fn assign_layers(
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::formats::Writer;
 
     #[test]
     fn unknown_versions_are_refused_with_the_offset() {
@@ -489,5 +490,90 @@ mod tests {
         let e = Mlvl::parse(&b, "w.MLVL").unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
         assert!(e.to_string().contains("0x11 (MP1)"), "{e}");
+    }
+
+    /// A one-area MP3 world (no fixture exists for 0x19): 64-bit IDs, no dependency lists,
+    /// layer GUIDs; one dock with `corners` coordinates.
+    fn mp3_world(corners: u32) -> Vec<u8> {
+        let mut w = Writer::new();
+        w.u32(MAGIC);
+        w.u32(0x19);
+        w.u64(0x1111_2222_3333_4444); // world name
+        w.u32(0);
+        w.u64(0x55);
+        w.u64(u64::MAX); // no skybox
+        w.u32(1);
+        w.u64(0xAAAA_0000_0000_0001); // area name
+        for row in [
+            [1.0, 0.0, 0.0, 10.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+        ] {
+            row.into_iter().for_each(|v| w.f32(v));
+        }
+        w.vec3([0.0; 3]);
+        w.vec3([2.0, 3.0, 4.0]);
+        w.u64(0xBBBB_0000_0000_0001); // MREA
+        w.u64(0xCCCC_0000_0000_0001); // internal ID
+        w.u32(0); // attached
+        w.u32(1); // one dock, no connections
+        w.u32(0);
+        w.u32(corners);
+        (0..corners).for_each(|_| w.vec3([1.0, 0.0, 0.0]));
+        w.cstring("01_room");
+        w.u64(0x66); // MAPW
+        w.u8(0);
+        w.u32(0);
+        w.u32(1);
+        w.u32(2);
+        w.u64(0b01);
+        w.u32(2);
+        w.cstring("Default");
+        w.cstring("Off");
+        w.u32(1);
+        w.bytes(&[7; 16]);
+        w.u32(1);
+        w.u32(0);
+        w.pad_to(32, 0xFF);
+        w.into_inner()
+    }
+
+    #[test]
+    fn mp3_worlds_have_wide_ids_guids_and_no_dependencies() {
+        let m = Mlvl::parse(&mp3_world(4), "w.MLVL").unwrap();
+        assert_eq!(m.game, Game::Mp3);
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        assert_eq!(m.world_name_id, 0x1111_2222_3333_4444);
+        assert_eq!(m.skybox_id, NO_ID);
+        assert_eq!(m.layer_guids, [[7; 16]]);
+        let a = &m.areas[0];
+        assert_eq!(
+            (a.name_id, a.mrea_id, a.internal_id),
+            (
+                0xAAAA_0000_0000_0001,
+                0xBBBB_0000_0000_0001,
+                0xCCCC_0000_0000_0001
+            )
+        );
+        assert_eq!(a.internal_name.as_deref(), Some("01_room"));
+        assert!(a.dependencies.is_empty() && a.modules.is_empty());
+        let names: Vec<(&str, bool)> = a.layers.iter().map(|l| (&*l.name, l.active)).collect();
+        assert_eq!(names, [("Default", true), ("Off", false)]);
+        assert_eq!(a.world_aabb(), ([10.0, 0.0, 0.0], [12.0, 3.0, 4.0]));
+        assert_eq!(a.to_world(a.docks[0].coordinates[0]), [11.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn odd_values_warn_and_truncations_fail() {
+        let m = Mlvl::parse(&mp3_world(3), "w.MLVL").unwrap();
+        assert!(
+            m.warnings.iter().any(|w| w.contains("3 coordinates")),
+            "{:?}",
+            m.warnings
+        );
+        let data = mp3_world(4);
+        let rejected = crate::testing::torture(&data, 500, |d| Mlvl::parse(d, "w.MLVL"));
+        let body = data.len() - data.iter().rev().take_while(|&&b| b == 0xFF).count();
+        assert!(rejected >= body);
     }
 }

@@ -277,6 +277,7 @@ pub fn strip_tags(s: &str) -> String {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::formats::Writer;
 
     #[test]
     fn tags_are_stripped() {
@@ -293,5 +294,68 @@ mod tests {
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
         b[0] = 0;
         assert!(Strg::parse(&b, "x.STRG").is_err());
+    }
+
+    fn header(w: &mut Writer, version: u32) {
+        w.u32(MAGIC);
+        w.u32(version);
+        w.u32(2);
+        w.u32(1);
+    }
+
+    fn utf16(w: &mut Writer, s: &str) {
+        s.encode_utf16().chain([0]).for_each(|u| w.u16(u));
+    }
+
+    #[test]
+    fn mp1_offsets_written_short_fall_back_to_reading_in_order() {
+        let mut w = Writer::new();
+        header(&mut w, 0);
+        w.bytes(b"ENGL");
+        w.u32(0);
+        w.bytes(b"GERM");
+        w.u32(8); // [RDS]: 4 short of 12
+        for s in ["A", "B"] {
+            w.u32(8);
+            w.u32(4);
+            utf16(&mut w, s);
+        }
+        w.pad_to(32, 0xFF);
+        let s = Strg::parse(&w.buf, "x.STRG").unwrap();
+        assert_eq!(s.languages[1].strings, ["B"]);
+        assert!(s.warnings[0].contains("GERM"), "{:?}", s.warnings);
+    }
+
+    /// Version 3 (no fixture exists): name table, FourCCs, per-language offsets into shared
+    /// UTF-8 string data.
+    #[test]
+    fn mp3_tables_read_utf8_strings_and_names() {
+        let mut w = Writer::new();
+        header(&mut w, 3);
+        w.u32(1);
+        w.u32(13);
+        w.u32(8);
+        w.u32(0);
+        w.cstring("Name");
+        w.bytes(b"ENGL");
+        w.bytes(b"GERM");
+        w.u32(10);
+        w.u32(0);
+        w.u32(11);
+        w.u32(10);
+        for s in ["Hello", "Hallö"] {
+            w.u32(s.len() as u32 + 1);
+            w.bytes(s.as_bytes());
+            w.u8(0);
+        }
+        w.pad_to(32, 0xFF);
+        let s = Strg::parse(&w.buf, "x.STRG").unwrap();
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        assert_eq!(s.names, [("Name".to_string(), 0)]);
+        assert_eq!(s.language(Some("germ")).unwrap().strings, ["Hallö"]);
+        assert_eq!(s.language(Some("KORE")).unwrap().strings, ["Hello"]);
+        assert_eq!(s.language(None).unwrap().code, "ENGL");
+        let rejected = crate::testing::torture(&w.buf, 500, |d| Strg::parse(d, "x.STRG"));
+        assert!(rejected >= w.buf.len() - w.buf.iter().rev().take_while(|&&b| b == 0xFF).count());
     }
 }
