@@ -304,3 +304,52 @@ fn truncated_and_corrupted_worlds_fail_cleanly() {
         std::fs::remove_dir_all(&scratch).ok();
     }
 }
+
+/// A world whose STRGs are missing: MP2 rooms fall back to their internal names, MP1 rooms
+/// to their MREA IDs, the world to its PAK name; each fallback is marked and warned about.
+#[test]
+fn missing_strgs_give_marked_fallback_names() {
+    use tevscope::formats::Game;
+    use tevscope::formats::pak::PakBuilder;
+    use tevscope::schema::worlds::NameSource;
+    let scratch = std::env::temp_dir().join(format!("tevscope-worlds-fb-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    for (name, game) in PAKS.into_iter().zip([Game::Mp1, Game::Mp2]) {
+        let Some((path, fx)) = fixture(name) else {
+            return;
+        };
+        let bytes = std::fs::read(&path).unwrap();
+        let pak = Pak::parse(&bytes, name).unwrap();
+        let world = &fx["world"];
+        let id = u64::from_str_radix(&world["mlvl_id"].as_str().unwrap()[2..], 16).unwrap();
+        let mlvl = pak
+            .read(&bytes, pak.find(id, Some(*b"MLVL")).unwrap())
+            .unwrap();
+        let mut b = PakBuilder::new(game);
+        b.add_name(*b"MLVL", id, "!Lonely_Master");
+        b.add(*b"MLVL", id, &mlvl, false);
+        let lonely = scratch.join(name);
+        std::fs::write(&lonely, b.build().unwrap()).unwrap();
+        let listing = list_worlds(&lonely, Some("GERM")).unwrap();
+        let w = &listing.worlds[0];
+        assert_eq!(
+            (w.name.as_str(), w.name_source),
+            ("!Lonely_Master", NameSource::ResourceName)
+        );
+        assert!(w.warnings.iter().any(|m| m.contains("in none of the PAKs")));
+        for (a, e) in w.areas.iter().zip(world["areas"].as_array().unwrap()) {
+            match e.get("internal_area_name") {
+                Some(n) => {
+                    assert_eq!(json!(a.name), *n);
+                    assert_eq!(a.name_source, NameSource::InternalName);
+                }
+                None => {
+                    assert_eq!(json!(a.name), e["mrea_id"]);
+                    assert_eq!(a.name_source, NameSource::Id);
+                }
+            }
+            assert!(a.names.is_empty());
+        }
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+}
