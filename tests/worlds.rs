@@ -353,3 +353,35 @@ fn missing_strgs_give_marked_fallback_names() {
     }
     std::fs::remove_dir_all(&scratch).ok();
 }
+
+/// Listing reads only the PAK tables, MLVLs and STRGs: with every MREA and TXTR payload
+/// overwritten by garbage it lists the same worlds.
+#[test]
+fn listing_never_reads_rooms_or_textures() {
+    let scratch = std::env::temp_dir().join(format!("tevscope-worlds-ro-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    for name in PAKS {
+        let Some((path, _)) = fixture(name) else {
+            return;
+        };
+        let mut bytes = std::fs::read(&path).unwrap();
+        let pak = Pak::parse(&bytes, name).unwrap();
+        for e in pak.entries() {
+            if e.fourcc == *b"MREA" || e.fourcc == *b"TXTR" {
+                let at = e.offset as usize;
+                bytes[at..at + e.size as usize].fill(0xAB);
+            }
+        }
+        let garbled = scratch.join(name);
+        std::fs::write(&garbled, &bytes).unwrap();
+        let a = serde_json::to_value(list_worlds(&path, None).unwrap()).unwrap();
+        let mut b = serde_json::to_value(list_worlds(&garbled, None).unwrap()).unwrap();
+        let own = path.display().to_string();
+        let text = serde_json::to_string(&b)
+            .unwrap()
+            .replace(&garbled.display().to_string(), &own);
+        b = serde_json::from_str(&text).unwrap();
+        assert_eq!(a, b, "{name}");
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+}
