@@ -171,6 +171,7 @@ fn library_parses_the_fixture_worlds() {
 }
 
 /// What `worlds` must list for a fixture, from its JSON (names in `lang`).
+#[allow(clippy::unwrap_used)]
 fn check_listing(listing: &Value, path: &Path, fx: &Value, lang: &str) {
     let world = &fx["world"];
     let worlds = listing["worlds"].as_array().unwrap();

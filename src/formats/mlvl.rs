@@ -265,7 +265,7 @@ impl Mlvl {
         let n = r.count("layer_name_starts.area_count", 4)?;
         check_area_count(&mut warnings, "layer-name start", n, area_count);
         let layer_name_starts = r.u32_vec("layer_name_start", n)?;
-        if r.rest().iter().any(|&b| b != 0xFF) || r.len() % 32 != 0 {
+        if r.rest().iter().any(|&b| b != 0xFF) || !r.len().is_multiple_of(32) {
             warnings.push(format!(
                 "the {} bytes after the layer tables are not 0xFF padding to 32",
                 r.remaining()
