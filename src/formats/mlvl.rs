@@ -32,7 +32,7 @@ pub struct Layer {
 }
 
 /// One area (room) of the world.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Area {
     /// Area-name STRG ([`NO_ID`] for none; all ones of the game's ID width).
     pub name_id: u64,
@@ -99,28 +99,38 @@ pub struct Mlvl {
 }
 
 impl Area {
-    /// The dependencies of each layer and the area-wide tail (§12.5); odd starts are clamped
-    /// (the parser warned).
+    /// The dependencies of each layer and the area-wide tail (§12.5). Starts that decrease or
+    /// run past the list (the parser warned) make every dependency area-wide: overlapping
+    /// layers would let a small file list the same entries over and over.
     pub fn dependency_layers(&self) -> (Vec<&[Dependency]>, &[Dependency]) {
+        let starts = &self.dependency_starts;
         let d = self.dependencies.len();
-        let at = |i: usize| (self.dependency_starts[i] as usize).min(d);
-        let Some(last) = self.dependency_starts.len().checked_sub(1) else {
+        let sorted = starts.windows(2).all(|w| w[0] <= w[1]);
+        let (Some(&last), true) = (
+            starts.last(),
+            sorted && starts.iter().all(|&s| s as usize <= d),
+        ) else {
             return (Vec::new(), &self.dependencies);
         };
-        let layers = (0..last)
-            .map(|i| &self.dependencies[at(i)..at(i + 1).max(at(i))])
+        let layers = starts
+            .windows(2)
+            .map(|w| &self.dependencies[w[0] as usize..w[1] as usize])
             .collect();
-        (layers, &self.dependencies[at(last)..])
+        (layers, &self.dependencies[last as usize..])
     }
 
-    /// Each layer's modules (MP2): list entries `[start, end)`.
+    /// Each layer's modules (MP2): list entries `[start, end)`. Ranges that are reversed, run
+    /// past the list or together list more entries than it has give empty layers (no
+    /// quadratic blow-up from a small file).
     pub fn modules_per_layer(&self) -> Vec<&[String]> {
         let m = self.modules.len();
-        self.module_ranges
-            .chunks_exact(2)
-            .map(|p| {
-                let s = (p[0] as usize).min(m);
-                &self.modules[s..(p[1] as usize).clamp(s, m)]
+        let pairs = self.module_ranges.chunks_exact(2);
+        let ok = pairs.clone().all(|p| p[0] <= p[1] && p[1] as usize <= m)
+            && pairs.clone().map(|p| (p[1] - p[0]) as usize).sum::<usize>() <= m;
+        pairs
+            .map(|p| match ok {
+                true => &self.modules[p[0] as usize..p[1] as usize],
+                false => &[],
             })
             .collect()
     }
@@ -429,9 +439,12 @@ fn assign_layers(
     warnings: &mut Vec<String>,
 ) {
     let a = areas.len();
-    if starts.windows(2).any(|w| w[0] > w[1]) || starts.iter().any(|&s| s as usize > names.len()) {
+    // Bad starts would let areas share names over and over: then no area gets names.
+    let starts_ok = starts.windows(2).all(|w| w[0] <= w[1])
+        && starts.iter().all(|&s| s as usize <= names.len());
+    if !starts_ok {
         warnings.push(format!(
-            "layer-name starts {starts:?} are not non-decreasing within {} names",
+            "layer-name starts {starts:?} are not non-decreasing within {} names; layers left unnamed",
             names.len()
         ));
     }
@@ -451,6 +464,9 @@ fn assign_layers(
             continue;
         };
         (area.layer_count, area.layer_bits) = (count, bits);
+        if !starts_ok {
+            continue;
+        }
         let from = starts
             .get(i)
             .map_or(names.len(), |&s| s as usize)
@@ -561,6 +577,32 @@ mod tests {
         assert_eq!(names, [("Default", true), ("Off", false)]);
         assert_eq!(a.world_aabb(), ([10.0, 0.0, 0.0], [12.0, 3.0, 4.0]));
         assert_eq!(a.to_world(a.docks[0].coordinates[0]), [11.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn overlapping_layer_ranges_do_not_repeat_entries() {
+        let dep = Dependency {
+            id: 1,
+            fourcc: FourCc(*b"TXTR"),
+        };
+        let mut a = Area {
+            dependencies: vec![dep; 3],
+            dependency_starts: vec![0, 1, 1],
+            modules: vec!["a.rel".into(), "b.rel".into()],
+            module_ranges: vec![0, 1, 1, 2],
+            ..Area::default()
+        };
+        let (layers, tail) = a.dependency_layers();
+        assert_eq!(
+            (layers.iter().map(|l| l.len()).collect(), tail.len()),
+            (vec![1, 0], 2)
+        );
+        assert_eq!(a.modules_per_layer(), [&a.modules[..1], &a.modules[1..]]);
+        a.dependency_starts = vec![0, 3, 0, 3];
+        a.module_ranges = vec![0, 2, 0, 2];
+        let (layers, tail) = a.dependency_layers();
+        assert!(layers.is_empty() && tail.len() == 3);
+        assert!(a.modules_per_layer().iter().all(|m| m.is_empty()));
     }
 
     #[test]

@@ -44,13 +44,15 @@ impl Strg {
         let mut warnings = Vec::new();
         let languages_n = r.count("language_count", 8)?;
         let string_count = r.u32("string_count")?;
+        let budget = &mut Budget::new(data.len());
         let (languages, names, name_table_size, strings_start) = match version {
             0 => {
-                let (l, start) = parse_v0(&mut r, languages_n, string_count, &mut warnings)?;
+                let (l, start) =
+                    parse_v0(&mut r, languages_n, string_count, &mut warnings, budget)?;
                 (l, Vec::new(), None, start)
             }
-            1 => parse_v1(&mut r, languages_n, string_count)?,
-            3 => parse_v3(&mut r, languages_n, string_count)?,
+            1 => parse_v1(&mut r, languages_n, string_count, budget)?,
+            3 => parse_v3(&mut r, languages_n, string_count, budget)?,
             v => {
                 return Err(r.err_at(
                     "version",
@@ -99,6 +101,7 @@ fn parse_v0(
     n: usize,
     string_count: u32,
     warnings: &mut Vec<String>,
+    budget: &mut Budget,
 ) -> Result<(Vec<StrgLanguage>, usize)> {
     let table: Vec<(FourCc, u32)> = (0..n)
         .map(|_| Ok((FourCc(r.fourcc("language.id")?), r.u32("language.offset")?)))
@@ -126,7 +129,7 @@ fn parse_v0(
         let size = r.u32("language.block_size")?;
         let mut block = r.sub("language.block", size as usize)?;
         sequential = r.pos();
-        let (string_offsets, strings) = utf16_block(&mut block, string_count)?;
+        let (string_offsets, strings) = utf16_block(&mut block, string_count, budget)?;
         out.push(StrgLanguage {
             code,
             offset,
@@ -141,7 +144,7 @@ fn parse_v0(
 type Parsed = (Vec<StrgLanguage>, Vec<(String, u32)>, Option<u32>, usize);
 
 /// Version 1: (FourCC, offset, size) per language, then the name table, then the blocks.
-fn parse_v1(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
+fn parse_v1(r: &mut Reader, n: usize, string_count: u32, budget: &mut Budget) -> Result<Parsed> {
     r.check_count("language_table", n as u64, 12)?;
     let table: Vec<(FourCc, u32, u32)> = (0..n)
         .map(|_| {
@@ -157,7 +160,7 @@ fn parse_v1(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
     let mut out = Vec::with_capacity(n);
     for (code, offset, size) in table {
         let mut block = r.slice("language.block", start + offset as usize, size as usize)?;
-        let (string_offsets, strings) = utf16_block(&mut block, string_count)?;
+        let (string_offsets, strings) = utf16_block(&mut block, string_count, budget)?;
         out.push(StrgLanguage {
             code,
             offset,
@@ -171,7 +174,7 @@ fn parse_v1(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
 
 /// Version 3: name table, FourCCs, per language (strings size, offsets), then UTF-8 strings
 /// each behind a u32 length, offsets counted from the start of the string data.
-fn parse_v3(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
+fn parse_v3(r: &mut Reader, n: usize, string_count: u32, budget: &mut Budget) -> Result<Parsed> {
     let (names, name_size) = name_table(r)?;
     r.check_count("language_ids", n as u64, 4)?;
     let codes: Vec<FourCc> = (0..n)
@@ -198,6 +201,7 @@ fn parse_v3(r: &mut Reader, n: usize, string_count: u32) -> Result<Parsed> {
                 s.seek("string", o as usize)?;
                 let len = s.u32("string.length")? as usize;
                 let bytes = s.bytes("string", len)?;
+                budget.take(&s, len)?;
                 match bytes.split_last() {
                     Some((0, text)) => Ok(String::from_utf8_lossy(text).into_owned()),
                     _ => Err(s.invalid("string", "does not end in a zero byte")),
@@ -236,23 +240,49 @@ fn name_table(r: &mut Reader) -> Result<(Vec<(String, u32)>, u32)> {
 
 /// `S × u32` offsets (relative to the block's start), then UTF-16BE strings ending in a u16
 /// zero, all inside `block`.
-fn utf16_block(block: &mut Reader, count: u32) -> Result<(Vec<u32>, Vec<String>)> {
+fn utf16_block(
+    block: &mut Reader,
+    count: u32,
+    budget: &mut Budget,
+) -> Result<(Vec<u32>, Vec<String>)> {
     let offsets = block.u32_vec("string_offsets", count as usize)?;
     let strings = offsets
         .iter()
         .map(|&o| {
             block.seek("string", o as usize)?;
-            let mut units = Vec::new();
-            loop {
-                match block.u16("string (no terminating zero in its block)")? {
-                    0 => break,
-                    u => units.push(u),
-                }
-            }
+            let start = block.pos();
+            while block.u16("string (no terminating zero in its block)")? != 0 {}
+            let bytes = &block.data()[start..block.pos() - 2];
+            budget.take(block, bytes.len())?;
+            let units: Vec<u16> = bytes
+                .chunks_exact(2)
+                .map(|u| u16::from_be_bytes([u[0], u[1]]))
+                .collect();
             Ok(String::from_utf16_lossy(&units))
         })
         .collect::<Result<_>>()?;
     Ok((offsets, strings))
+}
+
+/// How many bytes of text a file may decode to: 16 × its size (plus 64 KiB). Offsets may
+/// point several strings, or languages, at the same bytes, but a small file must not decode
+/// to gigabytes.
+struct Budget(usize);
+
+impl Budget {
+    fn new(len: usize) -> Self {
+        Self(len.saturating_mul(16).saturating_add(1 << 16))
+    }
+
+    fn take(&mut self, r: &Reader, n: usize) -> Result<()> {
+        self.0 = self.0.checked_sub(n).ok_or_else(|| {
+            r.invalid(
+                "string",
+                "string offsets overlap so much the text exceeds 16 × the file size",
+            )
+        })?;
+        Ok(())
+    }
 }
 
 /// A string for display: formatting tags (`&image=…;`, `&font=…;`) removed (§12.6).
@@ -294,6 +324,23 @@ mod tests {
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
         b[0] = 0;
         assert!(Strg::parse(&b, "x.STRG").is_err());
+    }
+
+    #[test]
+    fn offsets_repeating_one_long_string_are_refused() {
+        let mut w = Writer::new();
+        w.u32(MAGIC);
+        w.u32(0);
+        w.u32(1);
+        w.u32(2000);
+        w.bytes(b"ENGL");
+        w.u32(0);
+        w.u32(2000 * 4 + 4002);
+        (0..2000).for_each(|_| w.u32(2000 * 4));
+        (0..2000).for_each(|_| w.u16(0x41));
+        w.u16(0);
+        let e = Strg::parse(&w.buf, "x.STRG").unwrap_err();
+        assert!(e.to_string().contains("overlap"), "{e}");
     }
 
     fn header(w: &mut Writer, version: u32) {
