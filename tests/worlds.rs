@@ -156,8 +156,13 @@ fn library_parses_the_fixture_worlds() {
         for s in fx["strings"].as_array().unwrap() {
             let id = u64::from_str_radix(&s["id"].as_str().unwrap()[2..], 16).unwrap();
             let entry = pak.find(id, Some(*b"STRG")).unwrap();
-            let strg = Strg::parse(&pak.read(&bytes, entry).unwrap(), name).unwrap();
+            let data = pak.read(&bytes, entry).unwrap();
+            let strg = Strg::parse(&data, name).unwrap();
             assert!(strg.warnings.is_empty(), "{:?}", strg.warnings);
+            assert!(
+                strg.to_bytes().unwrap() == data,
+                "{name} {id:#x} written back"
+            );
             for l in &strg.languages {
                 assert_eq!(
                     json!(l.strings),

@@ -1,7 +1,7 @@
 //! STRG string tables (formats.md §12.6): per language, the same number of strings.
 //! Versions 0 (MP1), 1 (MP2, with a name table) and 3 (MP3, UTF-8). Read only.
 
-use super::reader::Reader;
+use super::reader::{Reader, Writer, to_latin1};
 use super::{ErrorKind, FourCc, Result};
 
 pub const MAGIC: u32 = 0x8765_4321;
@@ -80,6 +80,56 @@ impl Strg {
             strings_start,
             warnings,
         })
+    }
+
+    /// The file in the layout the games use (versions 0 and 1; None for 3, not written yet):
+    /// MP1 offsets pointing at each block's size field (§12.6), blocks and strings in order,
+    /// 0xFF padding to 32. A file in that layout comes back byte for byte.
+    pub fn to_bytes(&self) -> Option<Vec<u8>> {
+        let blocks: Vec<Vec<u8>> = self.languages.iter().map(utf16_bytes).collect();
+        let mut w = Writer::new();
+        w.u32(MAGIC);
+        w.u32(self.version);
+        w.u32(self.languages.len() as u32);
+        w.u32(self.string_count);
+        let mut offset = 0;
+        for (l, b) in self.languages.iter().zip(&blocks) {
+            w.bytes(&l.code.0);
+            w.u32(offset);
+            match self.version {
+                0 => offset += 4 + b.len() as u32,
+                1 => {
+                    w.u32(b.len() as u32);
+                    offset += b.len() as u32;
+                }
+                _ => return None,
+            }
+        }
+        if self.version == 1 {
+            let n = self.names.len() as u32;
+            let text: usize = self
+                .names
+                .iter()
+                .map(|(name, _)| to_latin1(name).len() + 1)
+                .sum();
+            w.u32(n);
+            w.u32(8 * n + text as u32);
+            let mut at = 8 * n;
+            for (name, index) in &self.names {
+                w.u32(at);
+                w.u32(*index);
+                at += to_latin1(name).len() as u32 + 1;
+            }
+            self.names.iter().for_each(|(name, _)| w.cstring(name));
+        }
+        for b in &blocks {
+            if self.version == 0 {
+                w.u32(b.len() as u32);
+            }
+            w.bytes(b);
+        }
+        w.pad_to(32, 0xFF);
+        Some(w.into_inner())
     }
 
     /// The language `asked` if present, else ENGL, else the first (§12.7 step 2).
@@ -262,6 +312,20 @@ fn utf16_block(
         })
         .collect::<Result<_>>()?;
     Ok((offsets, strings))
+}
+
+/// A version 0/1 language block: offsets from the block's start, then the UTF-16BE strings.
+fn utf16_bytes(l: &StrgLanguage) -> Vec<u8> {
+    let mut w = Writer::new();
+    let mut at = 4 * l.strings.len() as u32;
+    for s in &l.strings {
+        w.u32(at);
+        at += 2 * (s.encode_utf16().count() as u32 + 1);
+    }
+    for s in &l.strings {
+        s.encode_utf16().chain([0]).for_each(|u| w.u16(u));
+    }
+    w.into_inner()
 }
 
 /// How many bytes of text a file may decode to: 16 × its size (plus 64 KiB). Offsets may

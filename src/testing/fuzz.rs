@@ -431,7 +431,8 @@ pub fn mlvl(data: &[u8]) {
     let _ = crate::schema::mlvl::MlvlReport::new(&m, data, None);
 }
 
-/// STRG: parse, then choose a language and strip the tags of every string, and the report.
+/// STRG: parse, then choose a language and strip the tags of every string, the report, and
+/// the write-back oracle.
 pub fn strg(data: &[u8]) {
     let Ok(s) = Strg::parse(data, FILE) else {
         return;
@@ -444,4 +445,21 @@ pub fn strg(data: &[u8]) {
         }
     }
     let _ = crate::schema::strg::StrgReport::new(&s, data, None);
+    // Written in the games' layout and read again, the strings and names are the same.
+    if let Some(bytes) = s.to_bytes() {
+        let again = Strg::parse(&bytes, FILE).expect("a written STRG reads back");
+        let text = |s: &Strg| {
+            (
+                s.names.clone(),
+                s.languages
+                    .iter()
+                    .map(|l| (l.code, l.strings.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        assert!(
+            text(&again) == text(&s),
+            "STRG written back reads differently"
+        );
+    }
 }
