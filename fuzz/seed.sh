@@ -18,6 +18,8 @@ declare -A exts=(
   [anim]="anim cinf cskr"
   [ancs_char]="ancs char"
   [mrea]="mrea"
+  [mlvl]="mlvl"
+  [strg]="strg"
 )
 
 copy_matching() { # copy_matching SOURCE_DIR
@@ -46,6 +48,10 @@ demo="$(mktemp -d)"
 trap 'rm -rf "$demo"' EXIT
 cp "$repo/assets/"*.pak "$repo/assets/"*.MREA "$demo/"
 (cd "$repo" && cargo run -q --bin tevscope -- extract assets/demo.pak -o "$demo/demo")
+# The world fixtures keep their MLVLs and STRGs inside PAKs: extract them too.
+for p in "$conformance"/worlds/*.pak; do
+  [ -f "$p" ] && (cd "$repo" && cargo run -q --bin tevscope -- extract "$p" -o "$demo/$(basename "$p" .pak)")
+done
 copy_matching "$demo"
 
 for target in "${!exts[@]}"; do

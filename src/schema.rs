@@ -52,9 +52,12 @@ pub mod character;
 pub mod cinf;
 pub mod cmdl_text;
 pub mod cskr;
+pub mod mlvl;
 pub mod pak;
+pub mod strg;
 pub mod txtr;
 pub mod uvanim;
+pub mod worlds;
 
 /// The SHA-256 of `bytes` as lowercase hex (reports name the bytes they describe).
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {

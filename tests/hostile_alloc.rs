@@ -39,6 +39,8 @@ fn parse_and_decode(ext: &str, data: &[u8]) {
         "CINF" | "CSKR" | "ANIM" => fuzz::anim(data),
         "ANCS" | "CHAR" => fuzz::ancs_char(data),
         "MREA" => drop(fuzz::mrea_materials(data)),
+        "MLVL" => fuzz::mlvl(data),
+        "STRG" => fuzz::strg(data),
         other => panic!("no parser for {other}"),
     }
 }
@@ -67,16 +69,36 @@ fn conformance_files_and_their_corruptions() {
     files.sort();
     let mut worst = (0.0f64, String::new());
     let mut inputs = 0usize;
+    let mut members = Vec::new();
     for path in &files {
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
             .expect("extension")
             .to_string();
-        let data = std::fs::read(path).expect("read");
-        let name = path.display().to_string();
+        members.push((
+            path.display().to_string(),
+            ext,
+            std::fs::read(path).expect("read"),
+        ));
+    }
+    // The world fixtures' MLVLs and STRGs, which exist only inside their PAKs.
+    for name in ["mp1_world.pak", "mp2_world.pak"] {
+        let path = dir.join("worlds").join(name);
+        let bytes = std::fs::read(&path).expect("world fixture");
+        let pak = tevscope::formats::pak::Pak::parse(&bytes, name).expect("world PAK");
+        for e in pak.entries() {
+            if matches!(&e.fourcc, b"MLVL" | b"STRG") {
+                let ext = String::from_utf8_lossy(&e.fourcc).into_owned();
+                let data = pak.read(&bytes, e).expect("member");
+                members.push((pak.entry_label(e), ext, data));
+            }
+        }
+    }
+    for (name, ext, data) in &members {
+        let (name, ext, data) = (name.as_str(), ext.as_str(), data);
         let mut check = |input: &[u8], what: &str| {
-            let peak = peak_during(|| parse_and_decode(&ext, input));
+            let peak = peak_during(|| parse_and_decode(ext, input));
             let limit = FACTOR * input.len().max(data.len()) + SLACK;
             assert!(
                 peak <= limit,
@@ -108,7 +130,7 @@ fn conformance_files_and_their_corruptions() {
     }
     eprintln!(
         "{inputs} hostile inputs over {} files; worst peak/size ratio {:.1} ({})",
-        files.len(),
+        members.len(),
         worst.0,
         worst.1
     );

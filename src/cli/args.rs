@@ -45,7 +45,7 @@ pub enum Preview {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Describe a PAK, CMDL, TXTR, CINF, CSKR, ANIM, ANCS, CHAR or MREA file.
+    /// Describe a PAK, CMDL, TXTR, CINF, CSKR, ANIM, ANCS, CHAR, MREA, MLVL or STRG file.
     Info {
         file: String,
         /// Machine-readable output (field names as in the conformance JSONs).
@@ -54,6 +54,15 @@ pub enum Command {
         /// Game, for formats that carry no version (CINF, CSKR, ANIM).
         #[arg(long, value_enum)]
         game: Option<GameArg>,
+    },
+    /// List the worlds (named MLVLs) of a PAK or a folder of PAKs, with their rooms by name.
+    Worlds {
+        source: PathBuf,
+        /// Language code for the names (ENGL, GERM, FREN…); default ENGL, else the first.
+        #[arg(long)]
+        lang: Option<String>,
+        #[arg(long)]
+        json: bool,
     },
     /// Decode a TXTR to PNG (or every texture of a CMDL/ANCS into a folder).
     Texture {

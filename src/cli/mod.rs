@@ -24,6 +24,7 @@ use crate::formats::txtr::Txtr;
 use crate::formats::{Game, fourcc_string};
 use crate::gx;
 use crate::load::source::{self, Resolver, Resource};
+use crate::load::worlds;
 use crate::model::TextureData;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
@@ -170,6 +171,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             output,
             in_place,
         } => edit::edit(&file, &patch, output.as_deref(), in_place)?,
+        Command::Worlds { source, lang, json } => worlds::worlds(&source, lang.as_deref(), json)?,
         Command::View(args) => return view(args),
     };
     print!("{out}");
@@ -225,29 +227,12 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
     )
 }
 
-/// The format of a resource: its PAK type or file extension, else its magic.
-fn kind_of(res: &Resource) -> anyhow::Result<[u8; 4]> {
-    if res.is_pak() {
-        return Ok(*b"PAK ");
-    }
-    if let Some(f) = res.fourcc {
-        return Ok(f.map(|b| b.to_ascii_uppercase()));
-    }
-    match crate::load::AssetKind::sniff(&res.bytes).and_then(crate::load::AssetKind::fourcc) {
-        Some(f) => Ok(f),
-        None => bail!(
-            "{}: cannot tell the format (name the file with its type as extension, e.g. .CMDL)",
-            res.label
-        ),
-    }
-}
-
 /// `tevscope info FILE [--json]`.
 pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String> {
     let (res, _) = source::open(spec)?;
     let g = game.or(res.game);
     let (bytes, label) = (&res.bytes[..], res.label.as_str());
-    match &kind_of(&res)? {
+    match &res.type_code()? {
         b"PAK " => pak_txtr::info_pak(&res, json),
         b"TXTR" => pak_txtr::info_txtr(&res, json),
         b"CMDL" => cmdl::info_cmdl(bytes, label, json),
@@ -257,6 +242,8 @@ pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String
         b"ANCS" => anim::info_ancs(bytes, label, g, json),
         b"CHAR" => anim::info_char(bytes, label, json),
         b"MREA" => vertex::info_mrea(bytes, label, json),
+        b"MLVL" => worlds::info_mlvl(&res, json),
+        b"STRG" => worlds::info_strg(&res, json),
         other => bail!(
             "{label}: `info` does not read {} files",
             fourcc_string(*other)
@@ -274,7 +261,7 @@ pub struct OpenModel {
 /// Opens `spec` as a CMDL.
 pub fn open_model(spec: &str) -> anyhow::Result<OpenModel> {
     let (resource, resolver) = source::open(spec)?;
-    let kind = kind_of(&resource)?;
+    let kind = resource.type_code()?;
     if &kind != b"CMDL" {
         bail!(
             "{}: expected a CMDL, found {}",

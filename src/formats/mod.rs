@@ -12,10 +12,12 @@ pub mod compression;
 pub mod cskr;
 pub mod error;
 pub mod material;
+pub mod mlvl;
 pub mod mrea;
 pub mod pak;
 pub mod pak_splice;
 pub mod reader;
+pub mod strg;
 pub mod txtr;
 
 pub use error::{ErrorKind, FormatError, Result};

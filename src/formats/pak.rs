@@ -505,12 +505,12 @@ fn version_game(fourcc: &[u8; 4], magic: u32, version: u32) -> Option<Game> {
     match (fourcc, magic, version) {
         (b"CMDL", 0xDEAD_BABE, 2)
         | (b"MREA", 0xDEAD_BEEF, 0xC | 0xF)
-        | (b"MLVL", 0xDEAF_BABE, 0xD | 0x11)
-        | (b"STRG", 0x8765_4321, 0) => Some(Game::Mp1),
+        | (b"MLVL", super::mlvl::MAGIC, 0xD | 0x11)
+        | (b"STRG", super::strg::MAGIC, 0) => Some(Game::Mp1),
         (b"CMDL", 0xDEAD_BABE, 3 | 4)
         | (b"MREA", 0xDEAD_BEEF, 0x15 | 0x19)
-        | (b"MLVL", 0xDEAF_BABE, 0x14 | 0x17)
-        | (b"STRG", 0x8765_4321, 1) => Some(Game::Mp2),
+        | (b"MLVL", super::mlvl::MAGIC, 0x14 | 0x17)
+        | (b"STRG", super::strg::MAGIC, 1) => Some(Game::Mp2),
         _ => None,
     }
 }

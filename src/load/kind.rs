@@ -21,6 +21,10 @@ pub enum AssetKind {
     Skin,
     Skeleton,
     Animation,
+    /// MLVL: a world, listed by `tevscope worlds` (its rooms open, not the world itself).
+    World,
+    /// STRG: a string table (world and room names).
+    Strings,
 }
 
 /// One row of the table: a kind, its type code, and what the application does with it.
@@ -35,7 +39,7 @@ struct Row {
 }
 
 /// Every kind, in the enum's order (which is also the order messages name them).
-const TABLE: [Row; 8] = [
+const TABLE: [Row; 10] = [
     row(AssetKind::Model, b"CMDL", true, true),
     row(AssetKind::Character, b"ANCS", true, false),
     row(AssetKind::Room, b"MREA", true, true),
@@ -44,6 +48,8 @@ const TABLE: [Row; 8] = [
     row(AssetKind::Skin, b"CSKR", false, false),
     row(AssetKind::Skeleton, b"CINF", false, false),
     row(AssetKind::Animation, b"ANIM", false, false),
+    row(AssetKind::World, b"MLVL", false, false),
+    row(AssetKind::Strings, b"STRG", false, false),
 ];
 
 const fn row(kind: AssetKind, fourcc: &[u8; 4], opens: bool, edits: bool) -> Row {
@@ -90,6 +96,8 @@ impl AssetKind {
         match magic {
             crate::formats::cmdl::MAGIC => Some(Self::Model),
             m if m == crate::formats::mrea::MREA_MAGIC => Some(Self::Room),
+            crate::formats::mlvl::MAGIC => Some(Self::World),
+            crate::formats::strg::MAGIC => Some(Self::Strings),
             _ => None,
         }
     }
@@ -209,6 +217,14 @@ mod tests {
         assert_eq!(
             AssetKind::sniff(&crate::formats::mrea::MREA_MAGIC.to_be_bytes()),
             Some(AssetKind::Room)
+        );
+        assert_eq!(
+            AssetKind::sniff(&[0xDE, 0xAF, 0xBA, 0xBE]),
+            Some(AssetKind::World)
+        );
+        assert_eq!(
+            AssetKind::sniff(&[0x87, 0x65, 0x43, 0x21]),
+            Some(AssetKind::Strings)
         );
         assert_eq!(AssetKind::sniff(&[1, 2]), None);
     }

@@ -8,6 +8,7 @@ pub mod cpu;
 pub mod kind;
 pub mod model;
 pub mod source;
+pub mod worlds;
 
 pub use area::{
     LightSource, area_light_layers, is_light_file, load_lights, read_light_file, scene_lights,

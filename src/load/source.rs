@@ -60,6 +60,24 @@ impl Resource {
         }
     }
 
+    /// The format code: `PAK ` for an archive, else its PAK type or file extension (upper
+    /// case), else what its magic tells; an error names the file when nothing does.
+    pub fn type_code(&self) -> anyhow::Result<[u8; 4]> {
+        if self.is_pak() {
+            return Ok(*b"PAK ");
+        }
+        if let Some(f) = self.fourcc {
+            return Ok(f.map(|b| b.to_ascii_uppercase()));
+        }
+        match AssetKind::sniff(&self.bytes).and_then(AssetKind::fourcc) {
+            Some(f) => Ok(f),
+            None => bail!(
+                "{}: cannot tell the format (name the file with its type as extension, e.g. .CMDL)",
+                self.label
+            ),
+        }
+    }
+
     /// Whether the type is `fourcc`.
     pub fn is(&self, fourcc: &[u8; 4]) -> bool {
         self.fourcc.as_ref() == Some(fourcc)

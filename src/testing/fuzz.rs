@@ -25,8 +25,10 @@ use crate::formats::char_mp3::CharMp3;
 use crate::formats::cinf::{Cinf, CinfBone};
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
+use crate::formats::mlvl::Mlvl;
 use crate::formats::mrea;
 use crate::formats::pak::Pak;
+use crate::formats::strg::{Strg, strip_tags};
 use crate::formats::txtr::Txtr;
 use crate::gx::key::{ShaderKey, UberKey};
 use crate::gx::tev::{
@@ -45,13 +47,15 @@ const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 pub type Harness = fn(&[u8]);
 
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, Harness); 6] = [
+pub const TARGETS: [(&str, Harness); 8] = [
     ("pak", pak),
     ("cmdl", cmdl),
     ("txtr", txtr),
     ("anim", anim),
     ("ancs_char", ancs_char),
     ("mrea", mrea),
+    ("mlvl", mlvl),
+    ("strg", strg),
 ];
 
 /// PAK: parse, then read (decompress) every entry.
@@ -405,5 +409,57 @@ pub fn mrea_materials(data: &[u8]) -> Vec<Material> {
     match area_model(g, view) {
         Ok(model) => model_materials(&model),
         Err(_) => Vec::new(),
+    }
+}
+
+/// MLVL: parse, then what a room listing does with each area: dependency layers, modules,
+/// world-space bounds and dock corners, and the info report.
+pub fn mlvl(data: &[u8]) {
+    let Ok(m) = Mlvl::parse(data, FILE) else {
+        return;
+    };
+    for a in &m.areas {
+        let _ = a.dependency_layers();
+        let _ = a.modules_per_layer();
+        let _ = a.world_aabb();
+        for d in &a.docks {
+            d.coordinates.iter().for_each(|&p| {
+                a.to_world(p);
+            });
+        }
+    }
+    let _ = crate::schema::mlvl::MlvlReport::new(&m, data, None);
+}
+
+/// STRG: parse, then choose a language and strip the tags of every string, the report, and
+/// the write-back oracle.
+pub fn strg(data: &[u8]) {
+    let Ok(s) = Strg::parse(data, FILE) else {
+        return;
+    };
+    for asked in [None, Some("GERM")] {
+        if let Some(l) = s.language(asked) {
+            l.strings.iter().for_each(|t| {
+                strip_tags(t);
+            });
+        }
+    }
+    let _ = crate::schema::strg::StrgReport::new(&s, data, None);
+    // Written in the games' layout and read again, the strings and names are the same.
+    if let Some(bytes) = s.to_bytes() {
+        let again = Strg::parse(&bytes, FILE).expect("a written STRG reads back");
+        let text = |s: &Strg| {
+            (
+                s.names.clone(),
+                s.languages
+                    .iter()
+                    .map(|l| (l.code, l.strings.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        assert!(
+            text(&again) == text(&s),
+            "STRG written back reads differently"
+        );
     }
 }
