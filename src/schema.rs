@@ -79,6 +79,19 @@ fn warnings_text(out: &mut String, warnings: &[String]) {
     }
 }
 
+/// A report as pretty JSON (its fields in declaration order), or as its text form.
+pub fn json_or_text<T: Serialize>(
+    report: &T,
+    json: bool,
+    text: impl FnOnce(&T) -> String,
+) -> serde_json::Result<String> {
+    if json {
+        serde_json::to_string_pretty(report)
+    } else {
+        Ok(text(report))
+    }
+}
+
 /// A report as pretty JSON with every object's keys sorted: how the skeleton, skin,
 /// animation and character reports have always printed (their field names and order are a
 /// public interface; `tests/info_json.rs` keeps them byte for byte).

@@ -13,6 +13,7 @@ pub mod pak_txtr;
 pub mod render;
 pub mod tev;
 pub mod vertex;
+pub mod worlds;
 
 use std::process::ExitCode;
 
@@ -24,7 +25,6 @@ use crate::formats::txtr::Txtr;
 use crate::formats::{Game, fourcc_string};
 use crate::gx;
 use crate::load::source::{self, Resolver, Resource};
-use crate::load::worlds;
 use crate::model::TextureData;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 

@@ -19,18 +19,14 @@ use crate::formats::{asset_id_string, fourcc_string};
 use crate::image::RgbaImage;
 use crate::load::source::{self, Resource};
 use crate::schema::pak::PakReport;
-use crate::schema::sha256_hex;
 use crate::schema::txtr::TxtrReport;
+use crate::schema::{json_or_text, sha256_hex};
 
 /// `info` for a whole PAK: the named table and the resource table.
 pub fn info_pak(res: &Resource, json: bool) -> anyhow::Result<String> {
     let pak = Pak::parse(&res.bytes, &res.label)?;
     let report = PakReport::new(&pak, &res.bytes, res.id);
-    if json {
-        Ok(serde_json::to_string_pretty(&report)?)
-    } else {
-        Ok(report.text())
-    }
+    Ok(json_or_text(&report, json, PakReport::text)?)
 }
 
 /// `info` for a texture.
@@ -43,11 +39,7 @@ pub fn info_txtr(res: &Resource, json: bool) -> anyhow::Result<String> {
         sha256_hex(&res.bytes),
         res.id.map(|id| asset_id_string(id, wide)),
     );
-    if json {
-        Ok(serde_json::to_string_pretty(&report)?)
-    } else {
-        Ok(report.text())
-    }
+    Ok(json_or_text(&report, json, TxtrReport::text)?)
 }
 
 /// `texture SPEC OUT.png [--mip K]`: decodes one level of a TXTR to a PNG. With

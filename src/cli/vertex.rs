@@ -1,9 +1,6 @@
-//! CLI functions for the vertex side: `info` on MREA files (in [`super::area`]) and `uvanim` (a material's UV-animation matrices at a
-//! time). The dispatcher parses arguments; these functions do the work and format text or
-//! JSON (field names as in the conformance JSONs).
-//!
-//! Matrices on the command line are 16 comma-separated numbers, **row-major** (the
-//! translation is in elements 3, 7, 11): see [`parse_matrix`].
+//! `uvanim` (a material's UV-animation matrices at a time) and `info` on MREA files (in
+//! [`super::area`]). Matrices on the command line are 16 comma-separated numbers,
+//! **row-major** (translation in elements 3, 7, 11): see [`parse_matrix`].
 
 use crate::gx::Material;
 use crate::gx::uvanim::{self, UvAnimInputs, UvAnimOptions};
@@ -14,7 +11,7 @@ use crate::schema::{
 use anyhow::{Context, bail};
 use glam::Mat4;
 
-pub use super::area::{info_mrea, info_mrea_with};
+pub use super::area::info_mrea;
 
 /// Parses a matrix written as 16 comma-separated numbers, row-major (translation in
 /// elements 3, 7, 11), e.g. `1,0,0,5,0,1,0,0,0,0,1,0,0,0,0,1`.

@@ -1,51 +1,19 @@
 //! Worlds by name (formats.md §12.7): every named MLVL of a PAK or of a folder's PAKs, with
 //! its rooms in file order, named from their STRGs in one language. Only PAK tables, MLVLs
 //! and STRGs are read (never MREAs or textures), so listing a retail folder stays quick.
-//! Also `info` on a lone MLVL or STRG.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use super::source::{PakResolver, Resource};
+use super::source::PakResolver;
 use crate::formats::asset_id_string;
 use crate::formats::mlvl::{Mlvl, NO_ID};
 use crate::formats::pak::PakEntry;
 use crate::formats::strg::{Strg, strip_tags};
-use crate::schema::mlvl::{LayerInfo, MlvlReport, id_text, rows, world_aabb};
-use crate::schema::strg::StrgReport;
+use crate::schema::mlvl::{LayerInfo, id_text, rows, world_aabb};
 use crate::schema::worlds::{NameSource, WorldAreaInfo, WorldInfo, WorldsReport};
-
-/// `info` on a MLVL.
-pub fn info_mlvl(res: &Resource, json: bool) -> anyhow::Result<String> {
-    let report = MlvlReport::new(&Mlvl::parse(&res.bytes, &res.label)?, &res.bytes, res.id);
-    json_or_text(&report, json, MlvlReport::text)
-}
-
-/// `info` on a STRG.
-pub fn info_strg(res: &Resource, json: bool) -> anyhow::Result<String> {
-    let id = res.id.map(|id| asset_id_string(id, res.wide_ids()));
-    let report = StrgReport::new(&Strg::parse(&res.bytes, &res.label)?, &res.bytes, id);
-    json_or_text(&report, json, StrgReport::text)
-}
-
-/// `tevscope worlds SOURCE [--lang CODE] [--json]`.
-pub fn worlds(source: &Path, language: Option<&str>, json: bool) -> anyhow::Result<String> {
-    json_or_text(&list_worlds(source, language)?, json, WorldsReport::text)
-}
-
-fn json_or_text<T: serde::Serialize>(
-    report: &T,
-    json: bool,
-    text: fn(&T) -> String,
-) -> anyhow::Result<String> {
-    Ok(if json {
-        serde_json::to_string_pretty(report)?
-    } else {
-        text(report)
-    })
-}
 
 /// The PAKs of `source`: itself, or a folder's `*.pak` files (not its subfolders), by name.
 fn pak_paths(source: &Path) -> anyhow::Result<Vec<PathBuf>> {
