@@ -3,8 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use super::show;
-use super::tests::{demo_spec, drew_text};
+use super::tests::{demo_spec, drew_text, frame_on};
 use crate::ui::state::{AppState, Layout};
 
 /// `frames` frames of the whole UI at `w` × `h` points on `ctx` (panel widths live in
@@ -29,17 +28,8 @@ fn frames_with(
     let mut events = Some(events);
     let mut last = None;
     for _ in 0..frames {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(w, h),
-            )),
-            events: events.take().unwrap_or_default(),
-            ..Default::default()
-        };
-        let mut out = ctx.run_ui(input, |ui| show(ui, state));
-        out.textures_delta.clear();
-        last = Some(out);
+        let events = events.take().unwrap_or_default();
+        last = Some(frame_on(ctx, state, egui::vec2(w, h), events));
     }
     last.unwrap()
 }

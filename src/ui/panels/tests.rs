@@ -658,17 +658,8 @@ fn run_frames_with(
     let mut events = Some(events);
     let mut last = None;
     for _ in 0..frames {
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(1600.0, 900.0),
-            )),
-            events: events.take().unwrap_or_default(),
-            ..Default::default()
-        };
-        let mut out = ctx.run_ui(input, |ui| show(ui, state));
-        out.textures_delta.clear();
-        last = Some(out);
+        let events = events.take().unwrap_or_default();
+        last = Some(frame_on(&ctx, state, egui::vec2(1600.0, 900.0), events));
     }
     last.unwrap()
 }
@@ -942,7 +933,7 @@ fn the_short_uv_flags_are_shown_fixed_by_the_geometry_and_cannot_be_toggled() {
 }
 
 /// One frame of the whole UI at `size` points on `ctx` with `events`.
-fn frame_on(
+pub(super) fn frame_on(
     ctx: &egui::Context,
     state: &mut AppState,
     size: egui::Vec2,
