@@ -99,15 +99,8 @@ pub fn sorted_json<T: Serialize>(report: &T) -> serde_json::Result<String> {
     serde_json::to_string_pretty(&serde_json::to_value(report)?)
 }
 
-fn v4(v: [f32; 4]) -> [f64; 4] {
-    v.map(f64::from)
-}
-
-fn v3(v: [f32; 3]) -> [f64; 3] {
-    v.map(f64::from)
-}
-
-fn v2(v: [f32; 2]) -> [f64; 2] {
+/// Floats as the fixtures report them: f32 converted exactly to f64.
+fn f64s<const N: usize>(v: [f32; N]) -> [f64; N] {
     v.map(f64::from)
 }
 
@@ -755,8 +748,8 @@ pub struct AabbInfo {
 impl AabbInfo {
     fn new(b: &crate::formats::cmdl::Aabb) -> Self {
         Self {
-            min: v3(b.min),
-            max: v3(b.max),
+            min: f64s(b.min),
+            max: f64s(b.max),
         }
     }
 }
@@ -826,13 +819,13 @@ impl SurfaceInfo {
         let head = s.header_size() + s.extra_data.len();
         Self {
             material_index: s.material_index,
-            center_point: v3(s.center),
+            center_point: f64s(s.center),
             mantissa: s.display_list_word >> 16,
             display_list_size: s.display_list_word & 0xFFFF,
             display_list_size_bits_0_30: s.display_list_size(),
             normal_hint: s.normal_hint(),
             extra_data_size: s.extra_data.len(),
-            surface_normal: v3(s.normal),
+            surface_normal: f64s(s.normal),
             mp2_unknown: s.mp2_unknown,
             header_padded_size: head.next_multiple_of(32),
             aabb: cmdl.surface_aabb(s).map(|b| AabbInfo::new(&b)),
@@ -948,14 +941,14 @@ impl CmdlInfo {
                 lightmap_uvs: counts.short_uvs,
             },
             short_normals: matches!(cmdl.normals, Normals::Short(_)),
-            positions: cmdl.positions.values.iter().map(|p| v3(*p)).collect(),
-            normals: cmdl.normals_f32().into_iter().map(v3).collect(),
+            positions: cmdl.positions.values.iter().map(|p| f64s(*p)).collect(),
+            normals: cmdl.normals_f32().into_iter().map(f64s).collect(),
             colors: cmdl.colors.values.clone(),
-            uvs: cmdl.uvs.values.iter().map(|uv| v2(*uv)).collect(),
+            uvs: cmdl.uvs.values.iter().map(|uv| f64s(*uv)).collect(),
             lightmap_uvs: cmdl
                 .short_uvs
                 .as_ref()
-                .map(|_| cmdl.short_uvs_f32().into_iter().map(v2).collect()),
+                .map(|_| cmdl.short_uvs_f32().into_iter().map(f64s).collect()),
             surface_count: cmdl.surfaces.len(),
             surface_end_offsets: cmdl.surface_end_offsets.clone(),
             surfaces: cmdl

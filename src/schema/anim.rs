@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{v3, v4};
+use super::f64s;
 use crate::anim::{AnimError, Clip, Pose, PoseOptions, Skeleton};
 use crate::formats::anim::{
     Anim, AnimCompressed, AnimUncompressed, ChannelMapIndexing, ComponentParams,
@@ -145,15 +145,16 @@ impl UncompressedInfo {
             translation_channel_index_array: a.translation_channels.clone(),
             rotation_key_count: a.rotation_keys.len(),
             translation_key_count: a.translation_keys.len(),
-            rotation_keys_channel_major_wxyz: a.rotation_keys.iter().map(|&q| v4(q)).collect(),
-            translation_keys_channel_major: a.translation_keys.iter().map(|&t| v3(t)).collect(),
+            rotation_keys_channel_major_wxyz: a.rotation_keys.iter().map(|&q| f64s(q)).collect(),
+            translation_keys_channel_major: a.translation_keys.iter().map(|&t| f64s(t)).collect(),
             per_bone,
             warnings: a.warnings.clone(),
             event_id: a.evnt_id,
             rotation_channel_index_array: a.rotation_channels.clone(),
             scale_channel_index_array: scale.cloned(),
             scale_key_count: scale.map(|_| a.scale_keys.len()),
-            scale_keys_channel_major: scale.map(|_| a.scale_keys.iter().map(|&t| v3(t)).collect()),
+            scale_keys_channel_major: scale
+                .map(|_| a.scale_keys.iter().map(|&t| f64s(t)).collect()),
         }
     }
 }
@@ -383,9 +384,9 @@ pub struct TransformInfo {
 impl TransformInfo {
     fn new(rotation: glam::Quat, translation: glam::Vec3, scale: glam::Vec3) -> Self {
         Self {
-            rotation_wxyz: v4([rotation.w, rotation.x, rotation.y, rotation.z]),
-            translation: v3(translation.to_array()),
-            scale: v3(scale.to_array()),
+            rotation_wxyz: f64s([rotation.w, rotation.x, rotation.y, rotation.z]),
+            translation: f64s(translation.to_array()),
+            scale: f64s(scale.to_array()),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use serde::{Serialize, Serializer};
 
-use super::{AabbInfo, UvAnimationInfo, alpha_input_names, color_input_names, sha256_hex};
+use super::{AabbInfo, UvAnimationInfo, alpha_input_names, color_input_names, f64s, sha256_hex};
 use crate::formats::cmdl::{Aabb, Normals, Primitive, Surface, SurfaceMesh, UvSource};
 use crate::formats::material::{Material, MaterialSet, VertexAttributes};
 use crate::formats::mrea::geometry::{
@@ -22,14 +22,6 @@ use crate::formats::mrea::{
 use crate::formats::{Game, asset_id_string};
 use crate::gx;
 use crate::gx::lights::{Falloff, GxLightValue, LightOptions};
-
-fn f(x: f32) -> f64 {
-    f64::from(x)
-}
-
-fn fa<const N: usize>(v: [f32; N]) -> [f64; N] {
-    v.map(f)
-}
 
 /// Section indices as a JSON object in header order.
 struct SectionIndex<'a>(&'a [NamedSection], bool);
@@ -153,32 +145,32 @@ impl LightReport {
                 let radius = l.radius();
                 GxReport::Light {
                     color_rgba8: l.color,
-                    position: fa(l.position),
-                    direction: fa(l.direction),
-                    angle_atten: fa(l.angle_atten),
-                    dist_atten: fa(l.dist_atten),
-                    intensity: f(l.intensity()),
-                    radius: radius.is_finite().then(|| f(radius)),
+                    position: f64s(l.position),
+                    direction: f64s(l.direction),
+                    angle_atten: f64s(l.angle_atten),
+                    dist_atten: f64s(l.dist_atten),
+                    intensity: f64::from(l.intensity()),
+                    radius: radius.is_finite().then(|| f64::from(radius)),
                 }
             }
         };
         Self {
             light_type: r.light_type,
             type_name: r.kind().name(),
-            color_rgb: (!mp3).then(|| fa([r.color[0], r.color[1], r.color[2]])),
-            color_rgba: mp3.then(|| fa(r.color)),
-            position: fa(r.position),
-            direction: fa(r.direction),
-            codirection: r.codirection.map(fa),
-            brightness: f(r.brightness),
-            spot_cutoff: f(r.spot_cutoff),
-            unknown_float_1: f(r.unknown_float_1),
+            color_rgb: (!mp3).then(|| f64s([r.color[0], r.color[1], r.color[2]])),
+            color_rgba: mp3.then(|| f64s(r.color)),
+            position: f64s(r.position),
+            direction: f64s(r.direction),
+            codirection: r.codirection.map(f64s),
+            brightness: f64::from(r.brightness),
+            spot_cutoff: f64::from(r.spot_cutoff),
+            unknown_float_1: f64::from(r.unknown_float_1),
             cast_shadows_u8: r.cast_shadows_u8,
-            unknown_float_2: f(r.unknown_float_2),
+            unknown_float_2: f64::from(r.unknown_float_2),
             falloff_type: r.falloff_type,
             falloff_name: Falloff::name_of_word(r.falloff_type),
-            unknown_float_3: f(r.unknown_float_3),
-            unknown_floats_0x51: r.mp3_unknown_floats.map(fa),
+            unknown_float_3: f64::from(r.unknown_float_3),
+            unknown_floats_0x51: r.mp3_unknown_floats.map(f64s),
             unknown_u32_0x61: r.mp3_unknown_u32,
             gx,
         }
@@ -203,8 +195,8 @@ impl LightsReport {
 
 fn aabb(b: &Aabb) -> AabbInfo {
     AabbInfo {
-        min: fa(b.min),
-        max: fa(b.max),
+        min: f64s(b.min),
+        max: f64s(b.max),
     }
 }
 
@@ -501,8 +493,8 @@ fn surface_report(index: usize, s: &Surface) -> SurfaceReport {
             (true, UvSource::Float) => "float_uvs",
         },
         vertex_format_vat: mesh.primitives.first().map(|p| p.vertex_format),
-        center_point: fa(s.center),
-        surface_normal: fa(s.normal),
+        center_point: f64s(s.center),
+        surface_normal: f64s(s.normal),
         extra_data_size: s.extra_data.len(),
         surface_aabb: s.stored_aabb().as_ref().map(aabb),
         mp2_u16_pair: s.mp2_unknown,
@@ -553,7 +545,7 @@ fn world_model_report(
                 bit3_hidden_in_xray_visor: h.visor_flags & visor::HIDDEN_XRAY != 0,
                 bits4_5_thermal_level: h.thermal_level(),
             },
-            transform_rows_3x4: h.rows().map(fa),
+            transform_rows_3x4: h.rows().map(f64s),
             aabb: aabb(&h.aabb),
         },
         normal_format: match m.normals {
@@ -566,16 +558,16 @@ fn world_model_report(
         color_count: m.colors.len(),
         float_uv_count: m.uvs.len(),
         short_uv_count: m.short_uvs.len(),
-        positions: m.positions.values.iter().map(|&p| fa(p)).collect(),
+        positions: m.positions.values.iter().map(|&p| f64s(p)).collect(),
         normals: (0..m.normals.len())
-            .map(|i| fa(g.normal(m, i).unwrap_or_default()))
+            .map(|i| f64s(g.normal(m, i).unwrap_or_default()))
             .collect(),
         normals_raw_s16: match &m.normals {
             Normals::Short(a) => Some(a.values.clone()),
             Normals::Float(_) => None,
         },
         colors: m.colors.values.clone(),
-        float_uvs: m.uvs.values.iter().map(|&uv| fa(uv)).collect(),
+        float_uvs: m.uvs.values.iter().map(|&uv| f64s(uv)).collect(),
         short_uvs_raw_u16: m.short_uvs.values.clone(),
         short_uvs_decoded_u16_div_32768: m
             .short_uvs
@@ -652,7 +644,7 @@ impl<'a> AreaReport<'a> {
             game: m.game,
             magic: m.magic,
             version: m.version,
-            area_transform: fa(m.area_transform),
+            area_transform: f64s(m.area_transform),
             world_model_count: m.world_model_count,
             script_layer_count: m.script_layer_count,
             data_section_count: m.data_section_count,
@@ -665,7 +657,7 @@ impl<'a> AreaReport<'a> {
             compressed_blocks: &m.compressed_blocks,
             header: HeaderReport {
                 area_transform_rows_3x4: std::array::from_fn(|r| {
-                    std::array::from_fn(|c| f(m.area_transform[4 * r + c]))
+                    std::array::from_fn(|c| f64::from(m.area_transform[4 * r + c]))
                 }),
                 world_model_count: m.world_model_count,
                 script_layer_count: m.script_layer_count,

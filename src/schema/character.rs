@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::v3;
+use super::f64s;
 use crate::formats::ancs::{
     Ancs, AnimEvent, AnimResources, BoneRef, Character, EventBase, MetaAnim, MetaTrans, Pas4,
     PasValue,
@@ -315,8 +315,8 @@ pub struct AabbInfo {
 impl From<&Aabb> for AabbInfo {
     fn from(a: &Aabb) -> Self {
         Self {
-            min: v3(a.min),
-            max: v3(a.max),
+            min: f64s(a.min),
+            max: f64s(a.max),
         }
     }
 }

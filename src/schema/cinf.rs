@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{v3, v4};
+use super::f64s;
 use crate::anim::{AnimError, Skeleton};
 use crate::formats::Game;
 use crate::formats::cinf::Cinf;
@@ -54,12 +54,12 @@ impl CinfInfo {
                     id: b.id,
                     name: c.name_of(b.id).map(str::to_owned),
                     parent_id: b.parent_id,
-                    position: v3(b.position),
-                    local_position: v3(c.local_position(b)),
+                    position: f64s(b.position),
+                    local_position: f64s(c.local_position(b)),
                     linked_bone_ids: b.linked_bone_ids.clone(),
                     children: c.children_of(b.id),
-                    rotation_wxyz: mp2.map(|(r, _)| v4(r)),
-                    local_rotation_wxyz: mp2.map(|(_, l)| v4(l)),
+                    rotation_wxyz: mp2.map(|(r, _)| f64s(r)),
+                    local_rotation_wxyz: mp2.map(|(_, l)| f64s(l)),
                 }
             })
             .collect();

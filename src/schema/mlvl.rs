@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{AabbInfo, sha256_hex, v3};
+use super::{AabbInfo, f64s, sha256_hex};
 use crate::formats::mlvl::{Area, Dependency, Layer, Mlvl, NO_ID};
 use crate::formats::{Game, asset_id_string};
 
@@ -147,8 +147,8 @@ pub fn rows(a: &Area) -> [[f64; 4]; 3] {
 pub fn world_aabb(a: &Area) -> AabbInfo {
     let (min, max) = a.world_aabb();
     AabbInfo {
-        min: v3(min),
-        max: v3(max),
+        min: f64s(min),
+        max: f64s(max),
     }
 }
 
@@ -176,8 +176,8 @@ impl MlvlReport {
                     internal_area_id: asset_id_string(a.internal_id, w),
                     transform_rows_3x4: rows(a),
                     aabb_local: AabbInfo {
-                        min: v3(a.aabb_min),
-                        max: v3(a.aabb_max),
+                        min: f64s(a.aabb_min),
+                        max: f64s(a.aabb_max),
                     },
                     aabb_world: world_aabb(a),
                     attached_areas: a.attached_areas.clone(),
@@ -202,11 +202,11 @@ impl MlvlReport {
                                     dock_index,
                                 })
                                 .collect(),
-                            coordinates_local: d.coordinates.iter().map(|&p| v3(p)).collect(),
+                            coordinates_local: d.coordinates.iter().map(|&p| f64s(p)).collect(),
                             coordinates_world: d
                                 .coordinates
                                 .iter()
-                                .map(|&p| v3(a.to_world(p)))
+                                .map(|&p| f64s(a.to_world(p)))
                                 .collect(),
                         })
                         .collect(),
