@@ -54,10 +54,7 @@ impl Resource {
         if self.is_pak() {
             return Some(AssetKind::Pak);
         }
-        match self.fourcc {
-            Some(f) => AssetKind::from_fourcc(f),
-            None => AssetKind::sniff(&self.bytes),
-        }
+        AssetKind::from_fourcc(self.type_code().ok()?)
     }
 
     /// The format code: `PAK ` for an archive, else its PAK type or file extension (upper
