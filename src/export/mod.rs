@@ -35,18 +35,8 @@ pub enum ExportError {
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so a
 /// failed export never leaves a half-written file.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let io = |source| ExportError::Io {
+    crate::atomic::write_atomically(path, bytes).map_err(|source| ExportError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "export".into());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io(e)
     })
 }
