@@ -19,6 +19,7 @@ pub mod anim;
 pub mod atomic;
 pub mod cli;
 pub mod demo;
+pub mod dff;
 pub mod edit;
 pub mod export;
 pub mod formats;

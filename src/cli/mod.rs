@@ -7,6 +7,7 @@ pub mod anim;
 pub mod area;
 pub mod args;
 pub mod cmdl;
+pub mod dolphin;
 pub mod edit;
 pub mod export;
 pub mod pak_txtr;
@@ -89,6 +90,34 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             texture_dir,
             json,
             game: g,
+            frame,
+        } if output.extension().is_some_and(|e| e.eq_ignore_ascii_case("dff")) => {
+            let mut req = render::RenderRequest::new(file, "");
+            frame_request(&mut req, &frame)?;
+            req.time = time.unwrap_or(0.0);
+            req.anim = anim;
+            req.model = model;
+            req.skin = skin;
+            req.skeleton = skeleton;
+            req.texture_dirs = texture_dir;
+            req.material_set = set;
+            req.game = game(g);
+            let _ = json;
+            dolphin::export_dff(&req, &output, frame.readback).map_err(with_part_flag)?
+        }
+        Command::Export {
+            file,
+            output,
+            anim,
+            set,
+            time,
+            model,
+            skin,
+            skeleton,
+            texture_dir,
+            json,
+            game: g,
+            frame: _,
         } => export::export(
             &export::ExportRequest {
                 file: &file,
@@ -148,6 +177,21 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             vertex::uvanim(&m, f64::from(time), model, view)?
         }
         Command::Render(args) => render(&args)?,
+        Command::Dolphin(a) => {
+            let mut req = render::RenderRequest::new(a.file, "");
+            frame_request(&mut req, &a.frame)?;
+            req.time = a.time;
+            req.anim = a.anim;
+            req.model = a.model;
+            req.skin = a.skin;
+            req.skeleton = a.skeleton;
+            req.texture_dirs = a.texture_dir;
+            req.material_set = a.set;
+            req.exact_blend = a.exact_blend;
+            req.game = game(a.game);
+            dolphin::dolphin(&req, a.output.as_deref(), a.dff.as_deref(), a.json)
+                .map_err(with_part_flag)?
+        }
         Command::Bench {
             file,
             size,
@@ -352,6 +396,22 @@ fn with_part_flag(e: anyhow::Error) -> anyhow::Error {
         Some(flag) => anyhow::anyhow!("{e:#}; name one with {flag}"),
         None => e,
     }
+}
+
+/// Size, lights and camera of a DFF frame.
+fn frame_request(req: &mut render::RenderRequest, f: &args::FrameArgs) -> anyhow::Result<()> {
+    (req.width, req.height) = args::parse_size(&f.size)?;
+    let (mw, mh) = (crate::dff::scene::MAX_WIDTH, crate::dff::scene::MAX_HEIGHT);
+    if req.width > mw || req.height > mh {
+        bail!("--size {}: a GX frame is at most {mw}x{mh}", f.size);
+    }
+    req.lights = f.lights.clone();
+    req.camera = f
+        .camera
+        .as_deref()
+        .map(|c| args::parse_floats::<3>(c, "--camera"))
+        .transpose()?;
+    Ok(())
 }
 
 /// `tevscope render …`.

@@ -76,9 +76,9 @@ impl RenderRequest {
 }
 
 /// The scene, the model's label, the files it was loaded from and the warnings.
-type Built = (Scene, String, Vec<String>, Vec<String>);
+pub(crate) type Built = (Scene, String, Vec<String>, Vec<String>);
 
-fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
+pub(crate) fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
     let (model, mut warnings) = load(&LoadRequest {
         file: req.file.clone(),
         model: req.model.clone(),

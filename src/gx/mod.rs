@@ -7,6 +7,7 @@ pub mod light_file;
 pub mod lighting;
 pub mod lights;
 pub mod names;
+pub mod regs;
 pub mod tev;
 pub mod types;
 pub mod uvanim;

@@ -1,0 +1,53 @@
+//! The report of `tevscope dolphin --json`: tevscope's frame against Dolphin's software
+//! renderer (`gx.md` §17).
+
+use serde::Serialize;
+
+/// One model's frame compared with Dolphin's.
+#[derive(Debug, Clone, Serialize)]
+pub struct DolphinReport {
+    pub file: String,
+    pub width: u32,
+    pub height: u32,
+    pub pixels: u64,
+    /// Pixels whose RGB is identical (the EFB stores no alpha).
+    pub identical: u64,
+    pub identical_share: f64,
+    /// Pixels within 1 per channel.
+    pub within_one: u64,
+    /// Largest per-channel difference.
+    pub max_diff: u8,
+    /// The Dolphin binary that played the frame.
+    pub dolphin: String,
+    /// Where the DFF and the diff image (|Δ| × 16) were written, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dff: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff_image: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+impl DolphinReport {
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{}: {}×{} vs Dolphin's software renderer: {:.4} % identical ({} of {} pixels), {:.4} % within 1, largest difference {}\n",
+            self.file,
+            self.width,
+            self.height,
+            self.identical_share * 100.0,
+            self.identical,
+            self.pixels,
+            self.within_one as f64 * 100.0 / self.pixels.max(1) as f64,
+            self.max_diff
+        );
+        for (what, p) in [("DFF", &self.dff), ("diff image", &self.diff_image)] {
+            if let Some(p) = p {
+                s += &format!("{what}: {p}\n");
+            }
+        }
+        for w in &self.warnings {
+            s += &format!("warning: {w}\n");
+        }
+        s
+    }
+}
