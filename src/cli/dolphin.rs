@@ -69,7 +69,7 @@ pub fn dolphin(req: &RenderRequest, diff: Option<&Path>, dff_out: Option<&Path>,
     if let Some(p) = dff_out {
         crate::atomic::write_atomically(p, &bytes).with_context(|| format!("writing {}", p.display()))?;
     }
-    let theirs = play_readback(&bytes, req.width, req.height)?;
+    let (theirs, route) = play_readback(&bytes, req.width, req.height)?;
     let d = compare(&ours, &theirs);
     if let Some(p) = diff {
         d.image.save_png(p).with_context(|| format!("writing {}", p.display()))?;
@@ -86,6 +86,7 @@ pub fn dolphin(req: &RenderRequest, diff: Option<&Path>, dff_out: Option<&Path>,
         dolphin: bin.display().to_string(),
         dff: dff_out.map(|p| p.display().to_string()),
         diff_image: diff.map(|p| p.display().to_string()),
+        route,
         warnings,
     };
     if json {

@@ -151,11 +151,22 @@ const GFX_INI: &str = "[Settings]\nDumpFramesAsImages = True\nInternalResolution
 [Hacks]\nImmediateXFBEnable = True\nSkipDuplicateXFBs = False\nDeferEFBCopies = False\n";
 
 /// How long one playback may take.
-pub const TIMEOUT: Duration = Duration::from_secs(300);
+pub const TIMEOUT: Duration = Duration::from_secs(180);
+
+/// How the frame came back from Dolphin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    /// The RGBA8 texture dump of the EFB copy: exact.
+    TextureDump,
+    /// The last frame dump (the XFB through YUV 4:2:2): up to ~2 LSB off, colour edges blurred.
+    Xfb,
+}
 
 /// Plays `dff` (file bytes) and returns the read-back frame of `width` × `height`: the
-/// newest RGBA8 texture dump of that size (`gx.md` §17.7).
-pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<RgbaImage, DolphinError> {
+/// newest RGBA8 texture dump of that size (`gx.md` §17.7), else the last XFB frame dump
+/// (Dolphin 5.0-17995 here does not dump a texture that an EFB copy wrote).
+pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<(RgbaImage, Route), DolphinError> {
     let bin = find_dolphin().ok_or(DolphinError::NotInstalled)?;
     let dir = TempDir::new()?;
     let user = dir.0.join("user");
@@ -198,7 +209,10 @@ pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<RgbaImage, D
     };
     drop(x);
     let dumps = user.join("Dump").join("Textures");
-    let Some(path) = newest_dump(&dumps, width, height) else {
+    let found = newest_dump(&dumps, width, height)
+        .map(|p| (p, Route::TextureDump))
+        .or_else(|| last_frame_dump(&user.join("Dump").join("Frames")).map(|p| (p, Route::Xfb)));
+    let Some((path, route)) = found else {
         let log = std::fs::read_to_string(&log_path).unwrap_or_default();
         let tail: String = log.lines().rev().take(12).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" | ");
         return Err(DolphinError::NoDump {
@@ -209,10 +223,25 @@ pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<RgbaImage, D
             log: tail,
         });
     };
-    RgbaImage::load_png(&path).map_err(|source| DolphinError::Image {
+    let image = RgbaImage::load_png(&path).map_err(|source| DolphinError::Image {
         path: path.display().to_string(),
         source,
-    })
+    })?;
+    Ok((image.crop(0, 0, width.min(image.width), height.min(image.height)), route))
+}
+
+/// `framedump_N.png` with the largest N.
+fn last_frame_dump(dir: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n: u32 = name.strip_prefix("framedump_")?.strip_suffix(".png")?.parse().ok()?;
+            Some((n, e.path()))
+        })
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, p)| p)
 }
 
 /// The newest `tex1_<W>x<H>_…_6.png` under `dir` (any game-ID subfolder).

@@ -235,9 +235,7 @@ fn readback_frame(s: &mut Stream, w: u32, h: u32) {
         s.f32(x * w as f32);
         s.f32(y * h as f32);
         s.f32(0.0);
-        for _ in 0..3 {
-            s.f32(0.0);
-        }
+        // Normal +Z, white colours.
         s.f32(0.0);
         s.f32(0.0);
         s.f32(1.0);

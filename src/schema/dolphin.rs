@@ -24,16 +24,19 @@ pub struct DolphinReport {
     pub dff: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff_image: Option<String>,
+    /// How the frame came back: `texture_dump` (exact) or `xfb` (lossy, `gx.md` §17.7).
+    pub route: crate::dff::dolphin::Route,
     pub warnings: Vec<String>,
 }
 
 impl DolphinReport {
     pub fn text(&self) -> String {
         let mut s = format!(
-            "{}: {}×{} vs Dolphin's software renderer: {:.4} % identical ({} of {} pixels), {:.4} % within 1, largest difference {}\n",
+            "{}: {}×{} vs Dolphin's software renderer ({:?} route): {:.4} % identical ({} of {} pixels), {:.4} % within 1, largest difference {}\n",
             self.file,
             self.width,
             self.height,
+            self.route,
             self.identical_share * 100.0,
             self.identical,
             self.pixels,
