@@ -209,7 +209,8 @@ pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<(RgbaImage, 
     };
     drop(x);
     let dumps = user.join("Dump").join("Textures");
-    let found = newest_dump(&dumps, width, height)
+    let pad = super::scene::READBACK_PAD_ROWS;
+    let found = newest_dump(&dumps, width, height + pad)
         .map(|p| (p, Route::TextureDump))
         .or_else(|| last_frame_dump(&user.join("Dump").join("Frames")).map(|p| (p, Route::Xfb)));
     let Some((path, route)) = found else {

@@ -28,6 +28,10 @@ const XFB_ADDRESS: u32 = 0x0010_0000;
 /// Where the clear copy and the read-back copy go (640 × 528 RGBA8 = 0x14A000 bytes each).
 const CLEAR_COPY_ADDRESS: u32 = 0x0020_0000;
 pub const READBACK_ADDRESS: u32 = 0x0040_0000;
+/// The read-back frame samples the copy as a texture this many rows taller than the frame:
+/// Dolphin 5.0-17995 reuses (and never dumps) a texture that exactly matches an EFB copy,
+/// but loads and dumps one of another size from RAM. The extra tile row is cropped away.
+pub const READBACK_PAD_ROWS: u32 = 4;
 const TEXTURE_BASE: u32 = 0x0060_0000;
 
 /// Why a frame cannot become a DFF.
@@ -217,18 +221,22 @@ fn readback_frame(s: &mut Stream, w: u32, h: u32) {
     };
     frame_setup(s, w, h, &camera);
     let m = Material::texture_passthrough();
+    let th = h + READBACK_PAD_ROWS;
     let maps = [MapState {
         address: READBACK_ADDRESS,
         width: w,
-        height: h,
+        height: th,
         levels: 1,
         nearest_clamp: true,
     }];
     let u = DrawUniforms::default();
     material_state(s, &m, &u, &maps);
-    s.bp(regs::BP_GENMODE, regs::genmode(1, 0, 1, CullHw::None, 0));
+    // Channel count as XF 0x1009 says (a mismatch draws nothing in Dolphin), no culling.
+    s.bp(regs::BP_GENMODE, regs::genmode(1, 2, 1, CullHw::None, 0));
+    s.bp(regs::BP_PE_CONTROL, regs::pe_control(PixelFormat::Rgb8Z24, false));
     s.bp(regs::BP_ZMODE, regs::zmode(false, Compare::Always, false));
-    let (du, dv) = (0.25 / w as f32, 0.25 / h as f32);
+    let (du, dv) = (0.25 / w as f32, 0.25 / th as f32);
+    let v_max = h as f32 / th as f32;
     let quad = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
     s.draw(PRIM_TRIANGLES, 0, quad.len() as u16);
     for (x, y) in quad {
@@ -241,7 +249,7 @@ fn readback_frame(s: &mut Stream, w: u32, h: u32) {
         s.f32(1.0);
         s.u8s(&[255; 8]);
         s.f32(x + du);
-        s.f32(y + dv);
+        s.f32(y * v_max + dv);
         for _ in 1..8 {
             s.f32(0.0);
             s.f32(0.0);
