@@ -22,7 +22,9 @@ fn have_dolphin() -> bool {
         std::env::var("CI").as_deref() != Ok("true"),
         "CI=true but Dolphin (dolphin-emu-nogui) is not installed: .ci/run installs dolphin-emu"
     );
-    eprintln!("!!! SKIPPED: Dolphin (Debian dolphin-emu) is not installed; the Dolphin comparison did not run");
+    eprintln!(
+        "!!! SKIPPED: Dolphin (Debian dolphin-emu) is not installed; the Dolphin comparison did not run"
+    );
     false
 }
 
@@ -36,7 +38,9 @@ fn frames_match_dolphin_at_least_as_well_as_before() {
             model.to_string()
         } else {
             let Some(dir) = tevscope::testing::conformance_dir() else {
-                eprintln!("!!! SKIPPED {model}: conformance fixtures not found (TEVSCOPE_CONFORMANCE_DIR)");
+                eprintln!(
+                    "!!! SKIPPED {model}: conformance fixtures not found (TEVSCOPE_CONFORMANCE_DIR)"
+                );
                 continue;
             };
             dir.join(model).display().to_string()
@@ -46,7 +50,13 @@ fn frames_match_dolphin_at_least_as_well_as_before() {
         let json = dolphin(&req, None, None, true).unwrap_or_else(|e| panic!("{model}: {e:#}"));
         let r: serde_json::Value = serde_json::from_str(&json).expect("report JSON");
         let within = r["within_one"].as_f64().unwrap_or(0.0) / r["pixels"].as_f64().unwrap_or(1.0);
-        eprintln!("{model}: {:.4} within 1 LSB, {} identical, largest {}", within, r["identical_share"], r["max_diff"]);
-        assert!(within >= *min, "{model}: {within:.4} of pixels within 1 LSB of Dolphin, ratchet {min}");
+        eprintln!(
+            "{model}: {:.4} within 1 LSB, {} identical, largest {}",
+            within, r["identical_share"], r["max_diff"]
+        );
+        assert!(
+            within >= *min,
+            "{model}: {within:.4} of pixels within 1 LSB of Dolphin, ratchet {min}"
+        );
     }
 }

@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use super::render::{RenderRequest, build_scene};
 use crate::dff::dolphin::{compare, find_dolphin, play_readback};
 use crate::dff::scene::{FrameSpec, scene_dff};
-use crate::render::scene::{ClearMode, Scene};
 use crate::render::RenderContext;
+use crate::render::scene::{ClearMode, Scene};
 use crate::schema::dolphin::DolphinReport;
 
 /// The renderer's opaque background as the EFB holds it.
@@ -53,7 +53,11 @@ pub fn export_dff(req: &RenderRequest, output: &Path, readback: bool) -> Result<
         bytes.len(),
         req.width,
         req.height,
-        if readback { ", with read-back frame" } else { "" }
+        if readback {
+            ", with read-back frame"
+        } else {
+            ""
+        }
     );
     for w in warnings {
         out += &format!("warning: {w}\n");
@@ -62,17 +66,25 @@ pub fn export_dff(req: &RenderRequest, output: &Path, readback: bool) -> Result<
 }
 
 /// `tevscope dolphin FILE [-o DIFF.png] [--dff OUT.dff] [--json]`.
-pub fn dolphin(req: &RenderRequest, diff: Option<&Path>, dff_out: Option<&Path>, json: bool) -> Result<String> {
+pub fn dolphin(
+    req: &RenderRequest,
+    diff: Option<&Path>,
+    dff_out: Option<&Path>,
+    json: bool,
+) -> Result<String> {
     let bin = find_dolphin().ok_or(crate::dff::dolphin::DolphinError::NotInstalled)?;
     let (scene, label, warnings, ours) = draw(req)?;
     let bytes = dff_bytes(&scene, req, true)?;
     if let Some(p) = dff_out {
-        crate::atomic::write_atomically(p, &bytes).with_context(|| format!("writing {}", p.display()))?;
+        crate::atomic::write_atomically(p, &bytes)
+            .with_context(|| format!("writing {}", p.display()))?;
     }
     let (theirs, route) = play_readback(&bytes, req.width, req.height)?;
     let d = compare(&ours, &theirs);
     if let Some(p) = diff {
-        d.image.save_png(p).with_context(|| format!("writing {}", p.display()))?;
+        d.image
+            .save_png(p)
+            .with_context(|| format!("writing {}", p.display()))?;
     }
     let report = DolphinReport {
         file: label,

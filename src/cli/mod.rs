@@ -91,7 +91,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             game: g,
             frame,
-        } if output.extension().is_some_and(|e| e.eq_ignore_ascii_case("dff")) => {
+        } if output
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("dff")) =>
+        {
             let mut req = render::RenderRequest::new(file, "");
             frame_request(&mut req, &frame)?;
             req.time = time.unwrap_or(0.0);

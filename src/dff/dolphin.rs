@@ -79,7 +79,15 @@ impl Xvfb {
         let bin = find_in_path("Xvfb").ok_or(DolphinError::NoXvfb)?;
         // -displayfd: the server picks a free display and writes its number.
         let mut child = Command::new(bin)
-            .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -123,7 +131,10 @@ impl TempDir {
             let nanos = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.subsec_nanos());
-            let p = base.join(format!("tevscope-dolphin-{}-{nanos}-{i}", std::process::id()));
+            let p = base.join(format!(
+                "tevscope-dolphin-{}-{nanos}-{i}",
+                std::process::id()
+            ));
             if std::fs::create_dir(&p).is_ok() {
                 return Ok(Self(p));
             }
@@ -166,7 +177,11 @@ pub enum Route {
 /// Plays `dff` (file bytes) and returns the read-back frame of `width` × `height`: the
 /// newest RGBA8 texture dump of that size (`gx.md` §17.7), else the last XFB frame dump
 /// (Dolphin 5.0-17995 here does not dump a texture that an EFB copy wrote).
-pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<(RgbaImage, Route), DolphinError> {
+pub fn play_readback(
+    dff: &[u8],
+    width: u32,
+    height: u32,
+) -> Result<(RgbaImage, Route), DolphinError> {
     let bin = find_dolphin().ok_or(DolphinError::NotInstalled)?;
     let dir = TempDir::new()?;
     let user = dir.0.join("user");
@@ -215,7 +230,15 @@ pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<(RgbaImage, 
         .or_else(|| last_frame_dump(&user.join("Dump").join("Frames")).map(|p| (p, Route::Xfb)));
     let Some((path, route)) = found else {
         let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-        let tail: String = log.lines().rev().take(12).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" | ");
+        let tail: String = log
+            .lines()
+            .rev()
+            .take(12)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join(" | ");
         return Err(DolphinError::NoDump {
             width,
             height,
@@ -228,7 +251,10 @@ pub fn play_readback(dff: &[u8], width: u32, height: u32) -> Result<(RgbaImage, 
         path: path.display().to_string(),
         source,
     })?;
-    Ok((image.crop(0, 0, width.min(image.width), height.min(image.height)), route))
+    Ok((
+        image.crop(0, 0, width.min(image.width), height.min(image.height)),
+        route,
+    ))
 }
 
 /// `framedump_N.png` with the largest N.
@@ -238,7 +264,11 @@ fn last_frame_dump(dir: &Path) -> Option<PathBuf> {
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            let n: u32 = name.strip_prefix("framedump_")?.strip_suffix(".png")?.parse().ok()?;
+            let n: u32 = name
+                .strip_prefix("framedump_")?
+                .strip_suffix(".png")?
+                .parse()
+                .ok()?;
             Some((n, e.path()))
         })
         .max_by_key(|(n, _)| *n)
@@ -305,7 +335,16 @@ pub fn compare(a: &RgbaImage, b: &RgbaImage) -> FrameDiff {
             max_diff = max_diff.max(m);
             identical += (m == 0) as u64;
             within_one += (m <= 1) as u64;
-            image.set_pixel(x, y, [d[0].saturating_mul(16), d[1].saturating_mul(16), d[2].saturating_mul(16), 255]);
+            image.set_pixel(
+                x,
+                y,
+                [
+                    d[0].saturating_mul(16),
+                    d[1].saturating_mul(16),
+                    d[2].saturating_mul(16),
+                    255,
+                ],
+            );
         }
     }
     FrameDiff {
@@ -324,9 +363,19 @@ mod tests {
     #[test]
     fn compare_counts_identical_and_largest() {
         let a = RgbaImage::from_fn(4, 2, |x, _| [x as u8, 0, 0, 255]);
-        let b = RgbaImage::from_fn(4, 2, |x, y| [if y == 1 && x == 3 { 9 } else { x as u8 }, (x == 0) as u8, 0, 0]);
+        let b = RgbaImage::from_fn(4, 2, |x, y| {
+            [
+                if y == 1 && x == 3 { 9 } else { x as u8 },
+                (x == 0) as u8,
+                0,
+                0,
+            ]
+        });
         let d = compare(&a, &b);
-        assert_eq!((d.pixels, d.identical, d.within_one, d.max_diff), (8, 5, 7, 6));
+        assert_eq!(
+            (d.pixels, d.identical, d.within_one, d.max_diff),
+            (8, 5, 7, 6)
+        );
         assert_eq!(d.image.pixel(3, 1), [96, 0, 0, 255]);
         assert!((d.identical_share() - 5.0 / 8.0).abs() < 1e-12);
     }

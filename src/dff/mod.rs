@@ -194,7 +194,10 @@ impl Dff {
                 out.push(u.kind);
                 out.extend_from_slice(&[0; 3]);
             }
-            debug_assert_eq!(out.len() as u64 - table, (updates.len() * UPDATE_SIZE) as u64);
+            debug_assert_eq!(
+                out.len() as u64 - table,
+                (updates.len() * UPDATE_SIZE) as u64
+            );
             frame_entries.push((fifo, f.bytes.len() as u32, table, updates.len() as u32));
         }
         let frames_at = out.len() as u64;
@@ -254,8 +257,8 @@ mod tests {
         assert_eq!(
             s.bytes,
             [
-                0x61, 0x41, 0x00, 0x12, 0x34, 0x08, 0x50, 0, 0, 2, 0, 0x10, 0, 0, 0x10, 0x09, 0,
-                0, 0, 2, 0x90, 0, 3
+                0x61, 0x41, 0x00, 0x12, 0x34, 0x08, 0x50, 0, 0, 2, 0, 0x10, 0, 0, 0x10, 0x09, 0, 0,
+                0, 2, 0x90, 0, 3
             ]
         );
         assert_eq!(s.regs.bp[0x41], 0x1234);
@@ -272,7 +275,8 @@ mod tests {
         s.xf(0, &[1; 20]);
         assert_eq!(s.bytes.len(), 2 * 5 + 20 * 4);
         assert_eq!(&s.bytes[1..5], &[0, 15, 0, 0]);
-        assert_eq!(&s.bytes[69..73], &[0, 3, 0, 16]);
+        assert_eq!(s.bytes[69], 0x10);
+        assert_eq!(&s.bytes[70..74], &[0, 3, 0, 16]);
     }
 
     #[test]
@@ -302,7 +306,10 @@ mod tests {
         let fifo = u64_at(&b, frame) as usize;
         assert_eq!(u32_at(&b, frame + 8), 5);
         assert_eq!(b[fifo], 0x61);
-        assert_eq!((u32_at(&b, frame + 12), u32_at(&b, frame + 16)), (0x1000, 0x9000));
+        assert_eq!(
+            (u32_at(&b, frame + 12), u32_at(&b, frame + 16)),
+            (0x1000, 0x9000)
+        );
         let table = u64_at(&b, frame + 20) as usize;
         assert_eq!(u32_at(&b, frame + 28), 1);
         assert_eq!((u32_at(&b, table), u32_at(&b, table + 4)), (0, 0x10_0000));

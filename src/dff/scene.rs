@@ -39,7 +39,10 @@ const TEXTURE_BASE: u32 = 0x0060_0000;
 pub enum DffError {
     #[error("size {0}×{1}: a GX frame is 1×1 to {MAX_WIDTH}×{MAX_HEIGHT}")]
     Size(u32, u32),
-    #[error("textures need {needed} bytes of MEM1 from {TEXTURE_BASE:#x}; it ends at {:#x}", super::MEM1_SIZE)]
+    #[error(
+        "textures need {needed} bytes of MEM1 from {TEXTURE_BASE:#x}; it ends at {:#x}",
+        super::MEM1_SIZE
+    )]
     Memory { needed: u64 },
 }
 
@@ -62,9 +65,7 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
     let scene = spec.scene;
     let model = scene.model();
     let set = scene.material_set();
-    let camera = scene
-        .camera()
-        .frame_camera(w as f32 / h as f32);
+    let camera = scene.camera().frame_camera(w as f32 / h as f32);
     let mut s = Stream::default();
     frame_setup(&mut s, w, h, &camera);
     clear(&mut s, w, h, spec.clear);
@@ -131,7 +132,10 @@ fn sane_snapshot(regs: &Registers) -> Registers {
 /// EFB format, scissor, copy filter, viewport, projection: what every frame sets first.
 fn frame_setup(s: &mut Stream, w: u32, h: u32, camera: &FrameCamera) {
     s.bp(regs::BP_MASK, 0xFF_FFFF);
-    s.bp(regs::BP_PE_CONTROL, regs::pe_control(PixelFormat::Rgb8Z24, false));
+    s.bp(
+        regs::BP_PE_CONTROL,
+        regs::pe_control(PixelFormat::Rgb8Z24, false),
+    );
     let (tl, br) = regs::scissor(0, 0, w - 1, h - 1);
     s.bp(regs::BP_SCISSOR_TL, tl);
     s.bp(regs::BP_SCISSOR_BR, br);
@@ -151,7 +155,10 @@ fn frame_setup(s: &mut Stream, w: u32, h: u32, camera: &FrameCamera) {
     for r in 1..=4 {
         s.bp(r, 0x66_6666);
     }
-    s.xf_f32(regs::XF_VIEWPORT, &regs::viewport(0.0, 0.0, w as f32, h as f32));
+    s.xf_f32(
+        regs::XF_VIEWPORT,
+        &regs::viewport(0.0, 0.0, w as f32, h as f32),
+    );
     let (p, kind) = regs::projection(&camera.clip_from_view.to_cols_array_2d());
     let mut words: Vec<u32> = p.iter().map(|v| v.to_bits()).collect();
     words.push(kind);
@@ -182,7 +189,10 @@ fn clear(s: &mut Stream, w: u32, h: u32, rgba: [u8; 4]) {
     s.bp(regs::BP_CLEAR_Z, z);
     // Colour and depth writes on so the clear reaches both.
     s.bp(regs::BP_ZMODE, regs::zmode(true, Compare::Always, true));
-    s.bp(regs::BP_BLENDMODE, regs::blend_mode(&Blend::OPAQUE, true, true));
+    s.bp(
+        regs::BP_BLENDMODE,
+        regs::blend_mode(&Blend::OPAQUE, true, true),
+    );
     copy_to_ram(s, w, h, CLEAR_COPY_ADDRESS, true);
 }
 
@@ -233,11 +243,21 @@ fn readback_frame(s: &mut Stream, w: u32, h: u32) {
     material_state(s, &m, &u, &maps);
     // Channel count as XF 0x1009 says (a mismatch draws nothing in Dolphin), no culling.
     s.bp(regs::BP_GENMODE, regs::genmode(1, 2, 1, CullHw::None, 0));
-    s.bp(regs::BP_PE_CONTROL, regs::pe_control(PixelFormat::Rgb8Z24, false));
+    s.bp(
+        regs::BP_PE_CONTROL,
+        regs::pe_control(PixelFormat::Rgb8Z24, false),
+    );
     s.bp(regs::BP_ZMODE, regs::zmode(false, Compare::Always, false));
     let (du, dv) = (0.25 / w as f32, 0.25 / th as f32);
     let v_max = h as f32 / th as f32;
-    let quad = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+    let quad = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 0.0),
+        (1.0, 1.0),
+        (0.0, 1.0),
+    ];
     s.draw(PRIM_TRIANGLES, 0, quad.len() as u16);
     for (x, y) in quad {
         s.f32(x * w as f32);
@@ -310,7 +330,9 @@ fn place_textures(
                         let address = next as u32;
                         next = (next + bytes.len() as u64).div_ceil(32) * 32;
                         if next > super::MEM1_SIZE as u64 {
-                            return Err(DffError::Memory { needed: next - TEXTURE_BASE as u64 });
+                            return Err(DffError::Memory {
+                                needed: next - TEXTURE_BASE as u64,
+                            });
                         }
                         images.push(PlacedImage { address, bytes });
                         let state = MapState {
@@ -346,7 +368,9 @@ pub fn encode_rgba8_levels(t: &TextureData) -> Vec<u8> {
                     let (x, y) = (tx + j % 4, ty + j / 4);
                     let p = if x < w && y < h {
                         let i = ((y * w + x) * 4) as usize;
-                        texels.get(i..i + 4).map_or([0; 4], |p| [p[0], p[1], p[2], p[3]])
+                        texels
+                            .get(i..i + 4)
+                            .map_or([0; 4], |p| [p[0], p[1], p[2], p[3]])
                     } else {
                         [0; 4]
                     };
@@ -457,7 +481,10 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
     );
     for p in 0..nstages.div_ceil(2) {
         if let Some(even) = stages.get(2 * p) {
-            s.bp(regs::bp_tev_order(p), regs::tev_order(even, stages.get(2 * p + 1)));
+            s.bp(
+                regs::bp_tev_order(p),
+                regs::tev_order(even, stages.get(2 * p + 1)),
+            );
         }
     }
     for (i, st) in stages.iter().enumerate().take(16) {
@@ -468,7 +495,12 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
     for k in 0..8 {
         s.bp(
             regs::bp_ksel(k),
-            regs::ksel(k, stages.get(2 * k), stages.get(2 * k + 1), &regs::PRIME_SWAP_TABLES),
+            regs::ksel(
+                k,
+                stages.get(2 * k),
+                stages.get(2 * k + 1),
+                &regs::PRIME_SWAP_TABLES,
+            ),
         );
     }
     for r in 0..4 {
@@ -486,14 +518,20 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
     }
     s.bp(regs::BP_ALPHA_COMPARE, regs::alpha_compare(&m.alpha_test));
     let alpha_tested = m.alpha_test != AlphaTest::ALWAYS;
-    s.bp(regs::BP_PE_CONTROL, regs::pe_control(PixelFormat::Rgb8Z24, !alpha_tested));
+    s.bp(
+        regs::BP_PE_CONTROL,
+        regs::pe_control(PixelFormat::Rgb8Z24, !alpha_tested),
+    );
     let blend = if m.blend.mode == BlendMode::None {
         Blend::OPAQUE
     } else {
         m.blend
     };
     s.bp(regs::BP_BLENDMODE, regs::blend_mode(&blend, true, false));
-    s.bp(regs::BP_ZMODE, regs::zmode(true, Compare::LEqual, m.depth_write));
+    s.bp(
+        regs::BP_ZMODE,
+        regs::zmode(true, Compare::LEqual, m.depth_write),
+    );
 
     // Textures and the texcoord scale of every texcoord that samples them.
     for (k, map) in maps.iter().enumerate().take(8) {
@@ -506,10 +544,19 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
             (TexWrap::Repeat, true, TexFilter::Linear)
         };
         s.bp(r.mode0, regs::tex_mode0(wrap, wrap, mag, min, 0, 0, true));
-        s.bp(r.mode1, regs::tex_mode1(0.0, map.levels.saturating_sub(1) as f32));
-        s.bp(r.image0, regs::tex_image0(map.width, map.height, regs::TEX_FORMAT_RGBA8));
+        s.bp(
+            r.mode1,
+            regs::tex_mode1(0.0, map.levels.saturating_sub(1) as f32),
+        );
+        s.bp(
+            r.image0,
+            regs::tex_image0(map.width, map.height, regs::TEX_FORMAT_RGBA8),
+        );
         s.bp(r.image1, regs::tex_image_tmem(0x8000 * k as u32, 3, 3));
-        s.bp(r.image2, regs::tex_image_tmem(0x8_0000 + 0x8000 * k as u32, 3, 3));
+        s.bp(
+            r.image2,
+            regs::tex_image_tmem(0x8_0000 + 0x8000 * k as u32, 3, 3),
+        );
         s.bp(r.image3, regs::tex_image3(map.address));
     }
     for st in stages {
@@ -563,7 +610,10 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
     s.xf(regs::XF_NUM_TEXGENS, &[m.texgens.len() as u32]);
     for (i, tg) in m.texgens.iter().enumerate().take(8) {
         s.xf(regs::XF_TEXGEN + i as u16, &[regs::texgen(tg)]);
-        s.xf(regs::XF_POST_TEXGEN + i as u16, &[regs::post_texgen(&post_or_identity(tg))]);
+        s.xf(
+            regs::XF_POST_TEXGEN + i as u16,
+            &[regs::post_texgen(&post_or_identity(tg))],
+        );
     }
     let key = VertexKey::for_material(m);
     s.xf(regs::XF_NUM_CHANS, &[2]);
@@ -575,7 +625,8 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
     ];
     s.xf(regs::XF_AMBIENT0, &colors.map(regs::xf_color));
     let mask = u.light_mask[0] as u8;
-    let ctrl = |c: &ChannelControl, lit: u32| regs::channel_control(c, mask, c.lighting && lit != 0);
+    let ctrl =
+        |c: &ChannelControl, lit: u32| regs::channel_control(c, mask, c.lighting && lit != 0);
     let ch = &key.channels;
     let alpha1 = ChannelControl {
         material_src: ColorSrc::Vertex,
@@ -626,7 +677,13 @@ fn post_or_identity(tg: &TexGen) -> TexGen {
 }
 
 /// Surface `i`'s triangles as GX_TRIANGLES of direct vertices (vertex format 0).
-fn draw_triangles(s: &mut Stream, model: &CpuModel, i: usize, positions: &[Vec3], normals: &[Vec3]) {
+fn draw_triangles(
+    s: &mut Stream,
+    model: &CpuModel,
+    i: usize,
+    positions: &[Vec3],
+    normals: &[Vec3],
+) {
     let surface = &model.surfaces[i];
     let base = surface.vertices.start as usize;
     let mesh = &model.mesh;

@@ -170,21 +170,38 @@ pub fn alpha_combiner(stage: &TevStage) -> u32 {
 pub fn tev_register(rgba: [i16; 4], konst: bool) -> (u32, u32) {
     let f = |v: i16| (v as u32) & 0x7FF;
     let k = (konst as u32) << 23;
-    (f(rgba[0]) | f(rgba[3]) << 12 | k, f(rgba[2]) | f(rgba[1]) << 12 | k)
+    (
+        f(rgba[0]) | f(rgba[3]) << 12 | k,
+        f(rgba[2]) | f(rgba[1]) << 12 | k,
+    )
 }
 
 /// Swap table: for output R, G, B, A the input channel (0–3) feeding it.
 pub type SwapTable = [u8; 4];
 
 /// GX's power-on swap tables as Prime reprograms them (`gx.md` §6.2).
-pub const PRIME_SWAP_TABLES: [SwapTable; 4] = [[0, 1, 2, 3], [0, 1, 2, 0], [0, 1, 2, 1], [0, 1, 2, 2]];
+pub const PRIME_SWAP_TABLES: [SwapTable; 4] =
+    [[0, 1, 2, 3], [0, 1, 2, 0], [0, 1, 2, 1], [0, 1, 2, 2]];
 
 /// BP 0xF6 + k: the konst selectors of stages 2k and 2k + 1 (0 when absent) and the half of
 /// swap table k / 2 that this register holds.
-pub fn ksel(k: usize, even: Option<&TevStage>, odd: Option<&TevStage>, swaps: &[SwapTable; 4]) -> u32 {
+pub fn ksel(
+    k: usize,
+    even: Option<&TevStage>,
+    odd: Option<&TevStage>,
+    swaps: &[SwapTable; 4],
+) -> u32 {
     let t = swaps[(k / 2) & 3];
-    let (x, y) = if k % 2 == 0 { (t[0], t[1]) } else { (t[2], t[3]) };
-    let sel = |s: Option<&TevStage>| s.map_or(0, |s| (s.kcsel.0 as u32 & 0x1F) | (s.kasel.0 as u32 & 0x1F) << 5);
+    let (x, y) = if k % 2 == 0 {
+        (t[0], t[1])
+    } else {
+        (t[2], t[3])
+    };
+    let sel = |s: Option<&TevStage>| {
+        s.map_or(0, |s| {
+            (s.kcsel.0 as u32 & 0x1F) | (s.kasel.0 as u32 & 0x1F) << 5
+        })
+    };
     (x as u32 & 3) | (y as u32 & 3) << 2 | sel(even) << 4 | sel(odd) << 14
 }
 
@@ -200,7 +217,11 @@ pub fn alpha_compare(t: &AlphaTest) -> u32 {
         AlphaOp::Xor => 2,
         AlphaOp::Xnor => 3,
     };
-    t.ref0 as u32 | (t.ref1 as u32) << 8 | compare_bits(t.comp0) << 16 | compare_bits(t.comp1) << 19 | op << 22
+    t.ref0 as u32
+        | (t.ref1 as u32) << 8
+        | compare_bits(t.comp0) << 16
+        | compare_bits(t.comp1) << 19
+        | op << 22
 }
 
 /// BP 0x41 (logic op COPY when not a logic blend; no dither).
@@ -249,7 +270,10 @@ pub fn scissor_offset(x: u32, y: u32) -> u32 {
 
 /// BP 0x49 / 0x4A: copy source (x, y) and size.
 pub fn copy_source(x: u32, y: u32, w: u32, h: u32) -> (u32, u32) {
-    (x & 0x3FF | (y & 0x3FF) << 10, (w - 1) & 0x3FF | ((h - 1) & 0x3FF) << 10)
+    (
+        x & 0x3FF | (y & 0x3FF) << 10,
+        (w - 1) & 0x3FF | ((h - 1) & 0x3FF) << 10,
+    )
 }
 
 /// BP 0x4F, 0x50, 0x51: clear colour (RGBA) and 24-bit depth.
@@ -365,7 +389,13 @@ pub enum AttrKind {
 }
 
 /// CP 0x50: position-matrix index, per-texcoord matrix indices, position, normal, colours.
-pub fn vcd_lo(pnmtx_idx: bool, tex_mtx_idx: u8, pos: AttrKind, nrm: AttrKind, clr: [AttrKind; 2]) -> u32 {
+pub fn vcd_lo(
+    pnmtx_idx: bool,
+    tex_mtx_idx: u8,
+    pos: AttrKind,
+    nrm: AttrKind,
+    clr: [AttrKind; 2],
+) -> u32 {
     pnmtx_idx as u32
         | (tex_mtx_idx as u32) << 1
         | (pos as u32) << 9
@@ -376,7 +406,9 @@ pub fn vcd_lo(pnmtx_idx: bool, tex_mtx_idx: u8, pos: AttrKind, nrm: AttrKind, cl
 
 /// CP 0x60: texture coordinates 0–7.
 pub fn vcd_hi(tex: [AttrKind; 8]) -> u32 {
-    tex.iter().enumerate().fold(0, |w, (n, k)| w | (*k as u32) << (2 * n))
+    tex.iter()
+        .enumerate()
+        .fold(0, |w, (n, k)| w | (*k as u32) << (2 * n))
 }
 
 /// Component formats of a vertex attribute array.
@@ -403,8 +435,14 @@ pub fn vat_float() -> (u32, u32, u32) {
 /// TEX4–7 rows.
 pub fn matrix_index(pos_row: u32, tex_rows: [u32; 8]) -> (u32, u32) {
     let a = (pos_row & 0x3F)
-        | tex_rows[..4].iter().enumerate().fold(0, |w, (i, r)| w | (r & 0x3F) << (6 + 6 * i));
-    let b = tex_rows[4..].iter().enumerate().fold(0, |w, (i, r)| w | (r & 0x3F) << (6 * i));
+        | tex_rows[..4]
+            .iter()
+            .enumerate()
+            .fold(0, |w, (i, r)| w | (r & 0x3F) << (6 + 6 * i));
+    let b = tex_rows[4..]
+        .iter()
+        .enumerate()
+        .fold(0, |w, (i, r)| w | (r & 0x3F) << (6 * i));
     (a, b)
 }
 
@@ -473,7 +511,10 @@ pub fn texgen(tg: &TexGen) -> u32 {
                 TexGenSrc::TexCoord(n) | TexGenSrc::Tex(n) => n as u32,
                 _ => 0,
             };
-            1 << 4 | row(TexGenSrc::Tex(src as u8)) << 7 | (src & 7) << 12 | (light as u32 & 7) << 15
+            1 << 4
+                | row(TexGenSrc::Tex(src as u8)) << 7
+                | (src & 7) << 12
+                | (light as u32 & 7) << 15
         }
         TexGenType::Srtg => {
             let kind = if tg.source == TexGenSrc::Color1 { 3 } else { 2 };
@@ -538,7 +579,10 @@ pub fn projection(clip_from_view: &[[f32; 4]; 4]) -> ([f32; 6], u32) {
             0,
         )
     } else {
-        ([m(0, 0), m(0, 3), m(1, 1), m(1, 3), m(2, 2), m(2, 3) - 1.0], 1)
+        (
+            [m(0, 0), m(0, 3), m(1, 1), m(1, 3), m(2, 2), m(2, 3) - 1.0],
+            1,
+        )
     }
 }
 
@@ -546,8 +590,7 @@ pub fn projection(clip_from_view: &[[f32; 4]; 4]) -> ([f32; 6], u32) {
 mod tests {
     use super::*;
     use crate::gx::types::{
-        AlphaInput, BlendFactor, ColorInput, KonstSel, Material, TevReg, GX_IDENTITY,
-        GX_PTIDENTITY,
+        AlphaInput, BlendFactor, ColorInput, GX_IDENTITY, GX_PTIDENTITY, KonstSel, Material, TevReg,
     };
 
     fn stage() -> TevStage {
@@ -563,16 +606,29 @@ mod tests {
         assert_eq!(bp_tev_register(3), (0xE6, 0xE7));
         assert_eq!(bp_ksel(7), 0xFD);
         let m1 = bp_tex_map(1);
-        assert_eq!((m1.mode0, m1.mode1, m1.image0, m1.image1, m1.image2, m1.image3, m1.tlut), (0x81, 0x85, 0x89, 0x8D, 0x91, 0x95, 0x99));
+        assert_eq!(
+            (
+                m1.mode0, m1.mode1, m1.image0, m1.image1, m1.image2, m1.image3, m1.tlut
+            ),
+            (0x81, 0x85, 0x89, 0x8D, 0x91, 0x95, 0x99)
+        );
         let m5 = bp_tex_map(5);
-        assert_eq!((m5.mode0, m5.mode1, m5.image0, m5.image1, m5.image2, m5.image3, m5.tlut), (0xA1, 0xA5, 0xA9, 0xAD, 0xB1, 0xB5, 0xB9));
+        assert_eq!(
+            (
+                m5.mode0, m5.mode1, m5.image0, m5.image1, m5.image2, m5.image3, m5.tlut
+            ),
+            (0xA1, 0xA5, 0xA9, 0xAD, 0xB1, 0xB5, 0xB9)
+        );
     }
 
     #[test]
     fn genmode_fields() {
         assert_eq!(genmode(2, 1, 1, CullHw::None, 0), 0x12);
         assert_eq!(genmode(0, 0, 16, CullHw::Front, 0), 15 << 10 | 2 << 14);
-        assert_eq!(genmode(8, 2, 3, CullHw::Back, 1), 8 | 2 << 4 | 2 << 10 | 1 << 14 | 1 << 16);
+        assert_eq!(
+            genmode(8, 2, 3, CullHw::Back, 1),
+            8 | 2 << 4 | 2 << 10 | 1 << 14 | 1 << 16
+        );
     }
 
     #[test]
@@ -597,8 +653,19 @@ mod tests {
     #[test]
     fn combiner_fields() {
         let mut s = stage();
-        s.color_in = [ColorInput::C0, ColorInput::Texc, ColorInput::Rasa, ColorInput::Konst];
-        s.color_op = TevCombine { op: 1, bias: 2, scale: 3, clamp: true, out_reg: TevReg::C2 };
+        s.color_in = [
+            ColorInput::C0,
+            ColorInput::Texc,
+            ColorInput::Rasa,
+            ColorInput::Konst,
+        ];
+        s.color_op = TevCombine {
+            op: 1,
+            bias: 2,
+            scale: 3,
+            clamp: true,
+            out_reg: TevReg::C2,
+        };
         let w = color_combiner(&s);
         assert_eq!(w & 0xF, 14); // d = KONST
         assert_eq!((w >> 4) & 0xF, 11); // c = RASA
@@ -610,18 +677,50 @@ mod tests {
         assert_eq!((w >> 20) & 3, 3);
         assert_eq!((w >> 22) & 3, 3);
         // A compare op: bias 3, subtract = op & 1, scale = (op >> 1) & 3.
-        s.color_op = TevCombine { op: 13, bias: 0, scale: 0, clamp: false, out_reg: TevReg::Prev };
+        s.color_op = TevCombine {
+            op: 13,
+            bias: 0,
+            scale: 0,
+            clamp: false,
+            out_reg: TevReg::Prev,
+        };
         let w = color_combiner(&s);
-        assert_eq!(((w >> 16) & 3, (w >> 18) & 1, (w >> 19) & 1, (w >> 20) & 3), (3, 1, 0, 2));
+        assert_eq!(
+            ((w >> 16) & 3, (w >> 18) & 1, (w >> 19) & 1, (w >> 20) & 3),
+            (3, 1, 0, 2)
+        );
 
-        s.alpha_in = [AlphaInput::A1, AlphaInput::Texa, AlphaInput::Konst, AlphaInput::Zero];
-        s.alpha_op = TevCombine { op: 0, bias: 1, scale: 2, clamp: false, out_reg: TevReg::C0 };
+        s.alpha_in = [
+            AlphaInput::A1,
+            AlphaInput::Texa,
+            AlphaInput::Konst,
+            AlphaInput::Zero,
+        ];
+        s.alpha_op = TevCombine {
+            op: 0,
+            bias: 1,
+            scale: 2,
+            clamp: false,
+            out_reg: TevReg::C0,
+        };
         s.ras_swap = 2;
         s.tex_swap = 3;
         let w = alpha_combiner(&s);
         assert_eq!((w & 3, (w >> 2) & 3), (2, 3));
-        assert_eq!(((w >> 4) & 7, (w >> 7) & 7, (w >> 10) & 7, (w >> 13) & 7), (7, 6, 4, 2));
-        assert_eq!(((w >> 16) & 3, (w >> 18) & 1, (w >> 19) & 1, (w >> 20) & 3, (w >> 22) & 3), (1, 0, 0, 2, 1));
+        assert_eq!(
+            ((w >> 4) & 7, (w >> 7) & 7, (w >> 10) & 7, (w >> 13) & 7),
+            (7, 6, 4, 2)
+        );
+        assert_eq!(
+            (
+                (w >> 16) & 3,
+                (w >> 18) & 1,
+                (w >> 19) & 1,
+                (w >> 20) & 3,
+                (w >> 22) & 3
+            ),
+            (1, 0, 0, 2, 1)
+        );
     }
 
     #[test]
@@ -652,12 +751,31 @@ mod tests {
 
     #[test]
     fn pixel_engine_fields() {
-        assert_eq!(alpha_compare(&AlphaTest::PUNCHTHROUGH), 64 | 6 << 16 | 0 << 19 | 1 << 22);
-        assert_eq!(alpha_compare(&AlphaTest::ALWAYS), 7 << 16 | 7 << 19 | 1 << 22);
-        let b = Blend { mode: BlendMode::Blend, src: BlendFactor::SrcAlpha, dst: BlendFactor::InvSrcAlpha };
-        assert_eq!(blend_mode(&b, true, false), 1 | 1 << 3 | 5 << 5 | 4 << 8 | 3 << 12);
-        let s = Blend { mode: BlendMode::Subtract, ..b };
-        assert_eq!(blend_mode(&s, true, true) & (1 | 1 << 11 | 1 << 4), 1 | 1 << 11 | 1 << 4);
+        assert_eq!(
+            alpha_compare(&AlphaTest::PUNCHTHROUGH),
+            64 | 6 << 16 | 0 << 19 | 1 << 22
+        );
+        assert_eq!(
+            alpha_compare(&AlphaTest::ALWAYS),
+            7 << 16 | 7 << 19 | 1 << 22
+        );
+        let b = Blend {
+            mode: BlendMode::Blend,
+            src: BlendFactor::SrcAlpha,
+            dst: BlendFactor::InvSrcAlpha,
+        };
+        assert_eq!(
+            blend_mode(&b, true, false),
+            1 | 1 << 3 | 5 << 5 | 4 << 8 | 3 << 12
+        );
+        let s = Blend {
+            mode: BlendMode::Subtract,
+            ..b
+        };
+        assert_eq!(
+            blend_mode(&s, true, true) & (1 | 1 << 11 | 1 << 4),
+            1 | 1 << 11 | 1 << 4
+        );
         assert_eq!(zmode(true, Compare::LEqual, true), 1 | 3 << 1 | 1 << 4);
         assert_eq!(zmode(false, Compare::Always, false), 7 << 1);
         assert_eq!(pe_control(PixelFormat::Rgba6Z24, true), 1 | 1 << 6);
@@ -665,10 +783,16 @@ mod tests {
 
     #[test]
     fn copy_and_scissor_fields() {
-        assert_eq!(scissor(0, 0, 639, 479), (342 | 342 << 12, (479 + 342) | (639 + 342) << 12));
+        assert_eq!(
+            scissor(0, 0, 639, 479),
+            (342 | 342 << 12, (479 + 342) | (639 + 342) << 12)
+        );
         assert_eq!(scissor_offset(0, 0), 171 | 171 << 10);
         assert_eq!(copy_source(0, 0, 640, 480), (0, 639 | 479 << 10));
-        assert_eq!(clear_values([1, 2, 3, 4], 0x1FF_FFFF), (4 << 8 | 1, 2 << 8 | 3, 0xFF_FFFF));
+        assert_eq!(
+            clear_values([1, 2, 3, 4], 0x1FF_FFFF),
+            (4 << 8 | 1, 2 << 8 | 3, 0xFF_FFFF)
+        );
         // RGBA8 (6) rotates to 0xC at bits 3–6.
         assert_eq!(copy_trigger(COPY_FORMAT_RGBA8, false, false), 3 | 0xC << 3);
         assert_eq!(copy_trigger(0, true, true), 3 | 1 << 11 | 1 << 14);
@@ -678,7 +802,15 @@ mod tests {
 
     #[test]
     fn texture_fields() {
-        let w = tex_mode0(TexWrap::Repeat, TexWrap::Mirror, true, TexFilter::LinMipLin, -32, 2, true);
+        let w = tex_mode0(
+            TexWrap::Repeat,
+            TexWrap::Mirror,
+            true,
+            TexFilter::LinMipLin,
+            -32,
+            2,
+            true,
+        );
         assert_eq!(w & 3, 1);
         assert_eq!((w >> 2) & 3, 2);
         assert_eq!((w >> 4) & 1, 1);
@@ -687,7 +819,10 @@ mod tests {
         assert_eq!((w >> 19) & 3, 2);
         assert_eq!((w >> 21) & 1, 1);
         assert_eq!(tex_mode1(0.0, 3.0), 48 << 8);
-        assert_eq!(tex_image0(640, 480, TEX_FORMAT_RGBA8), 639 | 479 << 10 | 6 << 20);
+        assert_eq!(
+            tex_image0(640, 480, TEX_FORMAT_RGBA8),
+            639 | 479 << 10 | 6 << 20
+        );
         assert_eq!(tex_image_tmem(0x8000, 3, 3), 0x400 | 3 << 15 | 3 << 18);
         assert_eq!(tex_image3(0x0030_0000), 0x0030_0000 >> 5);
         assert_eq!(texcoord_scale(64, 32), (63, 31));
@@ -698,7 +833,10 @@ mod tests {
         assert_eq!(cp_vat(0, 3), 0x73);
         assert_eq!(cp_vat(2, 7), 0x97);
         let d = AttrKind::Direct;
-        assert_eq!(vcd_lo(true, 0, d, AttrKind::Index16, [AttrKind::Index8, d]), 1 | 1 << 9 | 3 << 11 | 2 << 13 | 1 << 15);
+        assert_eq!(
+            vcd_lo(true, 0, d, AttrKind::Index16, [AttrKind::Index8, d]),
+            1 | 1 << 9 | 3 << 11 | 2 << 13 | 1 << 15
+        );
         let mut t = [AttrKind::None; 8];
         t[0] = d;
         t[7] = AttrKind::Index8;
@@ -707,14 +845,40 @@ mod tests {
         assert_eq!(a & 0x1FF, 1 | 4 << 1);
         assert_eq!((a >> 9) & 1, 0);
         assert_eq!((a >> 10) & 7, 4);
-        assert_eq!(((a >> 13) & 1, (a >> 14) & 7, (a >> 17) & 1, (a >> 18) & 7), (1, 5, 1, 5));
-        assert_eq!(((a >> 21) & 1, (a >> 22) & 7, (a >> 25) & 0x1F, (a >> 30) & 1, a >> 31), (1, 4, 0, 1, 0));
+        assert_eq!(
+            ((a >> 13) & 1, (a >> 14) & 7, (a >> 17) & 1, (a >> 18) & 7),
+            (1, 5, 1, 5)
+        );
+        assert_eq!(
+            (
+                (a >> 21) & 1,
+                (a >> 22) & 7,
+                (a >> 25) & 0x1F,
+                (a >> 30) & 1,
+                a >> 31
+            ),
+            (1, 4, 0, 1, 0)
+        );
         for n in 0..3 {
             assert_eq!((b >> (9 * n)) & 0x1FF, 9, "TEX{}", n + 1);
         }
         assert_eq!(((b >> 27) & 0xF, b >> 31), (9, 1));
-        assert_eq!((c & 0x1F, (c >> 5) & 0x1FF, (c >> 14) & 0x1FF, (c >> 23) & 0x1FF), (0, 9, 9, 9));
-        assert_eq!(matrix_index(0, [60, 30, 33, 36, 39, 42, 45, 48]), (60 << 6 | 30 << 12 | 33 << 18 | 36 << 24, 39 | 42 << 6 | 45 << 12 | 48 << 18));
+        assert_eq!(
+            (
+                c & 0x1F,
+                (c >> 5) & 0x1FF,
+                (c >> 14) & 0x1FF,
+                (c >> 23) & 0x1FF
+            ),
+            (0, 9, 9, 9)
+        );
+        assert_eq!(
+            matrix_index(0, [60, 30, 33, 36, 39, 42, 45, 48]),
+            (
+                60 << 6 | 30 << 12 | 33 << 18 | 36 << 24,
+                39 | 42 << 6 | 45 << 12 | 48 << 18
+            )
+        );
     }
 
     #[test]
@@ -722,16 +886,37 @@ mod tests {
         assert_eq!(xf_matrix(60), 240);
         assert_eq!(xf_post_matrix(GX_PTIDENTITY), 0x5F4);
         assert_eq!(xf_post_matrix(67), 0x50C);
-        assert_eq!(xf_normal_matrix(3), 0x403);
+        assert_eq!(xf_normal_matrix(3), 0x409);
         assert_eq!(xf_light(2), 0x620);
         assert_eq!(vtx_specs(2, 1, 3), 2 | 1 << 2 | 3 << 4);
-        let tg = |kind, source| TexGen { kind, source, gx_tex_mtx: GX_IDENTITY, normalize: true, gx_post_mtx: 67 };
+        let tg = |kind, source| TexGen {
+            kind,
+            source,
+            gx_tex_mtx: GX_IDENTITY,
+            normalize: true,
+            gx_post_mtx: 67,
+        };
         assert_eq!(texgen(&tg(TexGenType::Mtx2x4, TexGenSrc::Tex(1))), 6 << 7);
-        assert_eq!(texgen(&tg(TexGenType::Mtx3x4, TexGenSrc::Normal)), 1 << 1 | 1 << 2 | 1 << 7);
-        assert_eq!(texgen(&tg(TexGenType::Mtx3x4, TexGenSrc::Position)), 1 << 1 | 1 << 2);
-        assert_eq!(texgen(&tg(TexGenType::Bump(3), TexGenSrc::TexCoord(1))), 1 << 4 | 6 << 7 | 1 << 12 | 3 << 15);
-        assert_eq!(texgen(&tg(TexGenType::Srtg, TexGenSrc::Color1)), 3 << 4 | 2 << 7);
-        assert_eq!(post_texgen(&tg(TexGenType::Mtx2x4, TexGenSrc::Tex(0))), 3 | 1 << 8);
+        assert_eq!(
+            texgen(&tg(TexGenType::Mtx3x4, TexGenSrc::Normal)),
+            1 << 1 | 1 << 2 | 1 << 7
+        );
+        assert_eq!(
+            texgen(&tg(TexGenType::Mtx3x4, TexGenSrc::Position)),
+            1 << 1 | 1 << 2
+        );
+        assert_eq!(
+            texgen(&tg(TexGenType::Bump(3), TexGenSrc::TexCoord(1))),
+            1 << 4 | 6 << 7 | 1 << 12 | 3 << 15
+        );
+        assert_eq!(
+            texgen(&tg(TexGenType::Srtg, TexGenSrc::Color1)),
+            3 << 4 | 2 << 7
+        );
+        assert_eq!(
+            post_texgen(&tg(TexGenType::Mtx2x4, TexGenSrc::Tex(0))),
+            3 | 1 << 8
+        );
         let c = ChannelControl {
             lighting: true,
             ambient_src: ColorSrc::Vertex,
@@ -740,13 +925,25 @@ mod tests {
             diffuse_fn: DiffuseFn::Clamp,
             attn_fn: AttnFn::Spot,
         };
-        assert_eq!(channel_control(&c, 0x93, true), 1 << 1 | 3 << 2 | 1 << 6 | 2 << 7 | 1 << 9 | 1 << 10 | 9 << 11);
-        let spec = ChannelControl { attn_fn: AttnFn::Spec, ..c };
+        assert_eq!(
+            channel_control(&c, 0x93, true),
+            1 << 1 | 3 << 2 | 1 << 6 | 2 << 7 | 1 << 9 | 1 << 10 | 9 << 11
+        );
+        let spec = ChannelControl {
+            attn_fn: AttnFn::Spec,
+            ..c
+        };
         assert_eq!(channel_control(&spec, 0, false) & (3 << 7 | 3 << 9), 1 << 9);
-        let none = ChannelControl { attn_fn: AttnFn::None, ..c };
+        let none = ChannelControl {
+            attn_fn: AttnFn::None,
+            ..c
+        };
         assert_eq!((channel_control(&none, 0, false) >> 9) & 1, 0);
         assert_eq!(xf_color([0x11, 0x22, 0x33, 0x44]), 0x1122_3344);
-        assert_eq!(viewport(0.0, 0.0, 640.0, 480.0), [320.0, -240.0, 16_777_215.0, 662.0, 582.0, 16_777_215.0]);
+        assert_eq!(
+            viewport(0.0, 0.0, 640.0, 480.0),
+            [320.0, -240.0, 16_777_215.0, 662.0, 582.0, 16_777_215.0]
+        );
     }
 
     #[test]
@@ -754,7 +951,12 @@ mod tests {
         // Perspective, near 1, far 100: GX z'/w is −1 at the near plane and 0 at the far one.
         let (n, f) = (1.0f32, 100.0f32);
         let r = f / (n - f);
-        let m = [[2.0, 0.0, 0.0, 0.0], [0.0, 3.0, 0.0, 0.0], [0.0, 0.0, r, -1.0], [0.0, 0.0, r * n, 0.0]];
+        let m = [
+            [2.0, 0.0, 0.0, 0.0],
+            [0.0, 3.0, 0.0, 0.0],
+            [0.0, 0.0, r, -1.0],
+            [0.0, 0.0, r * n, 0.0],
+        ];
         let (p, kind) = projection(&m);
         assert_eq!(kind, 0);
         let z = |vz: f32| (p[4] * vz + p[5]) / -vz;
@@ -762,7 +964,12 @@ mod tests {
         assert!(z(-f).abs() < 1e-5, "{}", z(-f));
         assert_eq!((p[0], p[2]), (2.0, 3.0));
         // Orthographic: z' = p4 z + p5 from wgpu's z − 1.
-        let o = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, -0.5, 0.0], [0.0, 0.0, 0.5, 1.0]];
+        let o = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, -0.5, 0.0],
+            [0.0, 0.0, 0.5, 1.0],
+        ];
         let (p, kind) = projection(&o);
         assert_eq!((kind, p[4], p[5]), (1, -0.5, -0.5));
     }
