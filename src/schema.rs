@@ -48,6 +48,7 @@ fn check_ranges(at: &str, fields: &[(&str, u32, u32)]) -> Result<(), SchemaError
 
 pub mod anim;
 pub mod area;
+pub mod bench;
 pub mod character;
 pub mod cinf;
 pub mod cmdl_text;

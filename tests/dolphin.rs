@@ -4,9 +4,10 @@
 //! identical pixels may not fall below what was reached (raise the table as differences
 //! close). Without Dolphin the test skips loudly; under CI=true that fails.
 
-use tevscope::cli::dolphin::dolphin;
-use tevscope::cli::render::RenderRequest;
+use tevscope::cli::render::{RenderRequest, build_scene};
+use tevscope::dff::check::check;
 use tevscope::dff::dolphin::find_dolphin;
+use tevscope::render::{AdapterPreference, RenderContext};
 
 /// (model, minimum share of identical pixels, as reached; what remains: see README).
 const RATCHET: &[(&str, f64)] = &[
@@ -54,8 +55,11 @@ fn frames_match_dolphin_at_least_as_well_as_before() {
         };
         let mut req = RenderRequest::new(file, "");
         (req.width, req.height) = (640, 480);
-        let json = dolphin(&req, None, None, true).unwrap_or_else(|e| panic!("{model}: {e:#}"));
-        let r: serde_json::Value = serde_json::from_str(&json).expect("report JSON");
+        let ctx = RenderContext::new(AdapterPreference::Hardware).expect("GPU adapter");
+        let (mut scene, label, _, warnings) = build_scene(&ctx, &req).expect("model loads");
+        let r = check(&mut scene, &ctx, (640, 480), label, warnings, None, None)
+            .unwrap_or_else(|e| panic!("{model}: {e:#}"));
+        let r = serde_json::to_value(&r).expect("report JSON");
         assert_eq!(
             r["route"], "texture_dump",
             "{model}: the exact read-back route failed"

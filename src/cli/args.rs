@@ -123,9 +123,17 @@ pub enum Command {
         #[command(flatten)]
         frame: FrameArgs,
     },
-    /// Play one frame in Dolphin's software renderer (a DFF under Xvfb) and compare it with
-    /// tevscope's render of the same arguments.
-    Dolphin(DolphinArgs),
+    /// Play `render`'s frame (up to 640x528) in Dolphin's software renderer and compare it
+    /// with tevscope's; `-o` gets the difference image (|Δ| × 16).
+    Dolphin {
+        #[command(flatten)]
+        render: RenderArgs,
+        /// Also keep the DFF that was played.
+        #[arg(long)]
+        dff: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Pose a skeleton with an animation at a time.
     Pose {
         anim: String,
@@ -285,7 +293,7 @@ pub struct RenderArgs {
     pub game: Option<GameArg>,
 }
 
-/// The frame of `export -o OUT.dff` (render's arguments that `export` lacks).
+/// The frame of `export -o OUT.dff`: `render`'s arguments that `export` lacks.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct FrameArgs {
     /// Frame size WxH, up to 640x528 (DFF only).
@@ -300,42 +308,6 @@ pub struct FrameArgs {
     /// Append an EFB → RAM RGBA8 copy and a frame that samples it (DFF only).
     #[arg(long)]
     pub readback: bool,
-}
-
-#[derive(Debug, clap::Args)]
-pub struct DolphinArgs {
-    /// A CMDL, a `PAK:ID`, or an ANCS character.
-    pub file: String,
-    /// Write the difference image (|tevscope − Dolphin| × 16 per channel) here.
-    #[arg(short, long)]
-    pub output: Option<PathBuf>,
-    /// Also keep the DFF that was played.
-    #[arg(long)]
-    pub dff: Option<PathBuf>,
-    #[command(flatten)]
-    pub frame: FrameArgs,
-    #[arg(long, default_value_t = 0)]
-    pub set: usize,
-    #[arg(long, default_value_t = 0.0)]
-    pub time: f32,
-    /// Animation: an ANIM file or `PAK:ID`, or an animation name of the character.
-    #[arg(long)]
-    pub anim: Option<String>,
-    #[arg(long)]
-    pub model: Option<String>,
-    #[arg(long)]
-    pub skin: Option<String>,
-    #[arg(long)]
-    pub skeleton: Option<String>,
-    #[arg(long = "texture-dir")]
-    pub texture_dir: Vec<PathBuf>,
-    /// Blend in the shader with GX's integer rule (exact) instead of host blending.
-    #[arg(long)]
-    pub exact_blend: bool,
-    #[arg(long, value_enum)]
-    pub game: Option<GameArg>,
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Parses `WxH`.

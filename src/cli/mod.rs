@@ -7,7 +7,6 @@ pub mod anim;
 pub mod area;
 pub mod args;
 pub mod cmdl;
-pub mod dolphin;
 pub mod edit;
 pub mod export;
 pub mod pak_txtr;
@@ -21,12 +20,15 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use clap::Parser as _;
 
+use crate::dff::check;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::txtr::Txtr;
 use crate::formats::{Game, fourcc_string};
 use crate::gx;
 use crate::load::source::{self, Resolver, Resource};
 use crate::model::TextureData;
+use crate::render::{RenderContext, Scene};
+use crate::schema::dolphin::DolphinReport;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
 /// Entry point of the `tevscope` binary.
@@ -88,7 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             skin,
             skeleton,
             texture_dir,
-            json,
+            json: _,
             game: g,
             frame,
         } if output
@@ -96,17 +98,21 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             .is_some_and(|e| e.eq_ignore_ascii_case("dff")) =>
         {
             let mut req = render::RenderRequest::new(file, "");
-            frame_request(&mut req, &frame)?;
-            req.time = time.unwrap_or(0.0);
-            req.anim = anim;
-            req.model = model;
-            req.skin = skin;
-            req.skeleton = skeleton;
-            req.texture_dirs = texture_dir;
-            req.material_set = set;
-            req.game = game(g);
-            let _ = json;
-            dolphin::export_dff(&req, &output, frame.readback).map_err(with_part_flag)?
+            (req.width, req.height) = args::parse_size(&frame.size)?;
+            req.camera = frame
+                .camera
+                .as_deref()
+                .map(|c| args::parse_floats::<3>(c, "--camera"))
+                .transpose()?;
+            (req.lights, req.time, req.anim) = (frame.lights, time.unwrap_or(0.0), anim);
+            (req.model, req.skin, req.skeleton) = (model, skin, skeleton);
+            (req.texture_dirs, req.material_set, req.game) = (texture_dir, set, game(g));
+            let (ctx, mut scene, label) = dff_scene(&req)?;
+            let size = (req.width, req.height);
+            let (_, bytes) = check::frame_dff(&mut scene, &ctx, size, frame.readback)?;
+            check::write(&output, &bytes)?;
+            let n = bytes.len();
+            format!("{label}: wrote {} ({n} bytes)", output.display())
         }
         Command::Export {
             file,
@@ -180,20 +186,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             vertex::uvanim(&m, f64::from(time), model, view)?
         }
         Command::Render(args) => render(&args)?,
-        Command::Dolphin(a) => {
-            let mut req = render::RenderRequest::new(a.file, "");
-            frame_request(&mut req, &a.frame)?;
-            req.time = a.time;
-            req.anim = a.anim;
-            req.model = a.model;
-            req.skin = a.skin;
-            req.skeleton = a.skeleton;
-            req.texture_dirs = a.texture_dir;
-            req.material_set = a.set;
-            req.exact_blend = a.exact_blend;
-            req.game = game(a.game);
-            dolphin::dolphin(&req, a.output.as_deref(), a.dff.as_deref(), a.json)
-                .map_err(with_part_flag)?
+        Command::Dolphin { render, dff, json } => {
+            let req = render_request(&render)?;
+            let (ctx, mut scene, label) = dff_scene(&req)?;
+            let size = (req.width, req.height);
+            let (diff, w) = (Some(render.output.as_path()), scene.warnings.clone());
+            let r = check::check(&mut scene, &ctx, size, label, w, diff, dff.as_deref())?;
+            crate::schema::json_or_text(&r, json, DolphinReport::text)?
         }
         Command::Bench {
             file,
@@ -401,20 +400,38 @@ fn with_part_flag(e: anyhow::Error) -> anyhow::Error {
     }
 }
 
-/// Size, lights and camera of a DFF frame.
-fn frame_request(req: &mut render::RenderRequest, f: &args::FrameArgs) -> anyhow::Result<()> {
-    (req.width, req.height) = args::parse_size(&f.size)?;
-    let (mw, mh) = (crate::dff::scene::MAX_WIDTH, crate::dff::scene::MAX_HEIGHT);
-    if req.width > mw || req.height > mh {
-        bail!("--size {}: a GX frame is at most {mw}x{mh}", f.size);
-    }
-    req.lights = f.lights.clone();
-    req.camera = f
-        .camera
-        .as_deref()
-        .map(|c| args::parse_floats::<3>(c, "--camera"))
-        .transpose()?;
-    Ok(())
+/// The scene `render` would draw for `req`, for a DFF.
+fn dff_scene(req: &render::RenderRequest) -> anyhow::Result<(RenderContext, Scene, String)> {
+    let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
+    let (scene, label, _, _) = render::build_scene(&ctx, req).map_err(with_part_flag)?;
+    Ok((ctx, scene, label))
+}
+
+/// `render`'s request for a whole model.
+fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
+    let (width, height) = args::parse_size(&args.size)?;
+    Ok(render::RenderRequest {
+        width,
+        height,
+        time: args.time,
+        anim: args.anim.clone(),
+        model: args.model.clone(),
+        skin: args.skin.clone(),
+        skeleton: args.skeleton.clone(),
+        texture_dirs: args.texture_dir.clone(),
+        lights: args.lights.clone(),
+        camera: args
+            .camera
+            .as_deref()
+            .map(|c| args::parse_floats::<3>(c, "--camera"))
+            .transpose()?,
+        transparent: args.transparent,
+        material_set: args.set,
+        game: game(args.game),
+        shader: args.shader.into(),
+        exact_blend: args.exact_blend,
+        ..render::RenderRequest::new(args.file.clone(), args.output.clone())
+    })
 }
 
 /// `tevscope render …`.
@@ -424,28 +441,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
         if args.material.is_some() {
             bail!("--material selects what --preview quad shows; add `--preview quad`");
         }
-        let request = render::RenderRequest {
-            width,
-            height,
-            time: args.time,
-            anim: args.anim.clone(),
-            model: args.model.clone(),
-            skin: args.skin.clone(),
-            skeleton: args.skeleton.clone(),
-            texture_dirs: args.texture_dir.clone(),
-            lights: args.lights.clone(),
-            camera: args
-                .camera
-                .as_deref()
-                .map(|c| args::parse_floats::<3>(c, "--camera"))
-                .transpose()?,
-            transparent: args.transparent,
-            material_set: args.set,
-            game: game(args.game),
-            shader: args.shader.into(),
-            exact_blend: args.exact_blend,
-            ..render::RenderRequest::new(args.file.clone(), args.output.clone())
-        };
+        let request = render_request(args)?;
         return render::render_model(&request).map_err(with_part_flag);
     }
     if args.model.is_some() || args.skin.is_some() || args.skeleton.is_some() {

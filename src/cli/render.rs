@@ -7,15 +7,15 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
-use serde::Serialize;
 
 use crate::formats::Game;
 use crate::load::{LoadRequest, load, scene_lights};
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{OffscreenTarget, RenderContext, ShaderPath};
+use crate::schema::bench::{BenchReport, mean_median, ms};
 
 /// Everything `tevscope render` takes.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,9 +76,9 @@ impl RenderRequest {
 }
 
 /// The scene, the model's label, the files it was loaded from and the warnings.
-pub(crate) type Built = (Scene, String, Vec<String>, Vec<String>);
+pub type Built = (Scene, String, Vec<String>, Vec<String>);
 
-pub(crate) fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
+pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
     let (model, mut warnings) = load(&LoadRequest {
         file: req.file.clone(),
         model: req.model.clone(),
@@ -152,65 +152,6 @@ pub fn render_model(req: &RenderRequest) -> Result<String> {
     Ok(out)
 }
 
-/// Timings of `tevscope bench`.
-#[derive(Debug, Clone, Serialize)]
-pub struct BenchReport {
-    pub file: String,
-    pub adapter: String,
-    pub width: u32,
-    pub height: u32,
-    pub frames: u32,
-    pub surfaces: usize,
-    pub triangles: usize,
-    /// "specialized" or "uber".
-    pub shader: &'static str,
-    /// Blending done exactly in the shader (`--exact-blend`).
-    pub exact_blend: bool,
-    /// From opening the file to the first frame drawn (whatever pipelines are ready then,
-    /// the ubershader for the rest), GPU device already created (ms).
-    pub first_frame_ms: f64,
-    /// CPU time per frame before submission (ms): the update, draw lists and command
-    /// recording, wgpu's per-command costs included.
-    pub cpu_ms_mean: f64,
-    pub cpu_ms_median: f64,
-    /// The per-frame uniform update within `cpu_ms` (ms): UV animations, lights, transforms
-    /// and channel registers of every uniform block, staged for upload.
-    pub update_ms_mean: f64,
-    pub update_ms_median: f64,
-    /// Submission to GPU idle per frame (ms): the GPU's frame time as the host sees it.
-    pub gpu_ms_mean: f64,
-    pub gpu_ms_median: f64,
-    /// Frames per second from the whole frame (CPU + GPU) time.
-    pub fps_mean: f64,
-    pub fps_median: f64,
-}
-
-fn shader_name(path: ShaderPath) -> &'static str {
-    match path {
-        ShaderPath::Specialized => "specialized",
-        ShaderPath::Uber => "uber",
-    }
-}
-
-fn mean_median(v: &mut [f64]) -> (f64, f64) {
-    if v.is_empty() {
-        return (0.0, 0.0);
-    }
-    let mean = v.iter().sum::<f64>() / v.len() as f64;
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    let median = if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) * 0.5
-    };
-    (mean, median)
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
-
 /// Times `frames` frames of `req` (file, size, shader path and blending; no output file)
 /// offscreen, time advancing 1/60 s per frame and the orbit camera turning: CPU and GPU
 /// frame times.
@@ -262,7 +203,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
         frames,
         surfaces: scene.model().surfaces.len(),
         triangles: scene.model().triangle_count(),
-        shader: shader_name(shader),
+        shader: format!("{shader:?}").to_lowercase(),
         exact_blend: req.exact_blend,
         first_frame_ms,
         cpu_ms_mean,
@@ -279,32 +220,5 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
 /// `tevscope bench FILE [--size WxH] [--frames N] [--json]`.
 pub fn bench(req: &RenderRequest, frames: u32, json: bool) -> Result<String> {
     let r = bench_report(req, frames)?;
-    if json {
-        return Ok(serde_json::to_string_pretty(&r)? + "\n");
-    }
-    Ok(format!(
-        "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders{})\n  first frame {:.1} ms after opening\n  CPU frame   mean {:.3} ms, median {:.3} ms\n    of which uniform update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n",
-        r.file,
-        r.adapter,
-        r.frames,
-        r.width,
-        r.height,
-        r.surfaces,
-        r.triangles,
-        r.shader,
-        if r.exact_blend {
-            ", exact blending"
-        } else {
-            ""
-        },
-        r.first_frame_ms,
-        r.cpu_ms_mean,
-        r.cpu_ms_median,
-        r.update_ms_mean,
-        r.update_ms_median,
-        r.gpu_ms_mean,
-        r.gpu_ms_median,
-        r.fps_mean,
-        r.fps_median
-    ))
+    Ok(crate::schema::json_or_text(&r, json, BenchReport::text)?)
 }

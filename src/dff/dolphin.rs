@@ -9,6 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::image::RgbaImage;
+pub use crate::schema::dolphin::Route;
 
 /// Why Dolphin could not give a frame back.
 #[derive(Debug, thiserror::Error)]
@@ -163,16 +164,6 @@ const GFX_INI: &str = "[Settings]\nDumpFramesAsImages = True\nInternalResolution
 
 /// How long one playback may take.
 pub const TIMEOUT: Duration = Duration::from_secs(180);
-
-/// How the frame came back from Dolphin.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Route {
-    /// The RGBA8 texture dump of the EFB copy: exact.
-    TextureDump,
-    /// The last frame dump (the XFB through YUV 4:2:2): up to ~2 LSB off, colour edges blurred.
-    Xfb,
-}
 
 /// Plays `dff` (file bytes) and returns the read-back frame of `width` × `height`: the
 /// newest RGBA8 texture dump of that size (`gx.md` §17.7), else the last XFB frame dump

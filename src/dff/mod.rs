@@ -3,6 +3,7 @@
 //! register snapshots, frames, memory updates). Register words come from [`crate::gx::regs`];
 //! [`scene`] turns a model's frame into a stream and [`dolphin`] plays it back.
 
+pub mod check;
 pub mod dolphin;
 pub mod scene;
 

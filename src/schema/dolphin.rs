@@ -25,7 +25,7 @@ pub struct DolphinReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff_image: Option<String>,
     /// How the frame came back: `texture_dump` (exact) or `xfb` (lossy, `gx.md` §17.7).
-    pub route: crate::dff::dolphin::Route,
+    pub route: Route,
     pub warnings: Vec<String>,
 }
 
@@ -53,4 +53,14 @@ impl DolphinReport {
         }
         s
     }
+}
+
+/// How the frame came back from Dolphin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Route {
+    /// The RGBA8 texture dump of the EFB copy: exact.
+    TextureDump,
+    /// The last frame dump (the XFB through YUV 4:2:2): up to ~2 LSB off, colour edges blurred.
+    Xfb,
 }

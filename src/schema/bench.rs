@@ -1,0 +1,86 @@
+//! The report of `tevscope bench` (and `--json`): CPU, uniform-update and GPU frame times.
+
+use serde::Serialize;
+
+/// Timings of `tevscope bench`.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    pub file: String,
+    pub adapter: String,
+    pub width: u32,
+    pub height: u32,
+    pub frames: u32,
+    pub surfaces: usize,
+    pub triangles: usize,
+    /// "specialized" or "uber".
+    pub shader: String,
+    /// Blending done exactly in the shader (`--exact-blend`).
+    pub exact_blend: bool,
+    /// From opening the file to the first frame drawn (whatever pipelines are ready then,
+    /// the ubershader for the rest), GPU device already created (ms).
+    pub first_frame_ms: f64,
+    /// CPU time per frame before submission (ms): the update, draw lists and command
+    /// recording, wgpu's per-command costs included.
+    pub cpu_ms_mean: f64,
+    pub cpu_ms_median: f64,
+    /// The per-frame uniform update within `cpu_ms` (ms): UV animations, lights, transforms
+    /// and channel registers of every uniform block, staged for upload.
+    pub update_ms_mean: f64,
+    pub update_ms_median: f64,
+    /// Submission to GPU idle per frame (ms): the GPU's frame time as the host sees it.
+    pub gpu_ms_mean: f64,
+    pub gpu_ms_median: f64,
+    /// Frames per second from the whole frame (CPU + GPU) time.
+    pub fps_mean: f64,
+    pub fps_median: f64,
+}
+
+impl BenchReport {
+    pub fn text(&self) -> String {
+        format!(
+            "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders{})\n  first frame {:.1} ms after opening\n  CPU frame   mean {:.3} ms, median {:.3} ms\n    of which uniform update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n",
+            self.file,
+            self.adapter,
+            self.frames,
+            self.width,
+            self.height,
+            self.surfaces,
+            self.triangles,
+            self.shader,
+            if self.exact_blend {
+                ", exact blending"
+            } else {
+                ""
+            },
+            self.first_frame_ms,
+            self.cpu_ms_mean,
+            self.cpu_ms_median,
+            self.update_ms_mean,
+            self.update_ms_median,
+            self.gpu_ms_mean,
+            self.gpu_ms_median,
+            self.fps_mean,
+            self.fps_median
+        )
+    }
+}
+
+/// Mean and median of `v` (sorted in place); zeros when empty.
+pub fn mean_median(v: &mut [f64]) -> (f64, f64) {
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    let median = if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) * 0.5
+    };
+    (mean, median)
+}
+
+pub fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
