@@ -267,7 +267,7 @@ mod tests {
         assert_eq!(s.regs.xf_regs[9], 2);
         // The BP mask limits the next write only.
         s.bp(regs::BP_MASK, 0x00_00FF);
-        s.bp(0x41, 0xFFFF_FF);
+        s.bp(0x41, 0xFF_FFFF);
         assert_eq!(s.regs.bp[0x41], 0x12FF);
         s.bp(0x41, 0);
         assert_eq!(s.regs.bp[0x41], 0);

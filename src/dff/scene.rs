@@ -200,7 +200,7 @@ fn clear(s: &mut Stream, w: u32, h: u32, rgba: [u8; 4]) {
 fn copy_to_ram(s: &mut Stream, w: u32, h: u32, address: u32, clear: bool) {
     copy_rect(s, w, h);
     s.bp(regs::BP_COPY_DEST, address >> 5);
-    s.bp(regs::BP_COPY_STRIDE, w.div_ceil(4) * 64 >> 5);
+    s.bp(regs::BP_COPY_STRIDE, (w.div_ceil(4) * 64) >> 5);
     s.bp(
         regs::BP_COPY_TRIGGER,
         regs::copy_trigger(regs::COPY_FORMAT_RGBA8, clear, false),

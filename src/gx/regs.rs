@@ -192,7 +192,7 @@ pub fn ksel(
     swaps: &[SwapTable; 4],
 ) -> u32 {
     let t = swaps[(k / 2) & 3];
-    let (x, y) = if k % 2 == 0 {
+    let (x, y) = if k.is_multiple_of(2) {
         (t[0], t[1])
     } else {
         (t[2], t[3])
@@ -741,7 +741,7 @@ mod tests {
         b.kcsel = KonstSel(0x15);
         b.kasel = KonstSel(0x03);
         let w0 = ksel(0, Some(&a), Some(&b), &PRIME_SWAP_TABLES);
-        assert_eq!(w0 & 0xF, 0 | 1 << 2);
+        assert_eq!(w0 & 0xF, 1 << 2);
         assert_eq!(((w0 >> 4) & 0x1F, (w0 >> 9) & 0x1F), (0x0C, 0x1F));
         assert_eq!(((w0 >> 14) & 0x1F, (w0 >> 19) & 0x1F), (0x15, 0x03));
         // Register 0xF9 holds table 1's B and A sources: RGBR → B = 2, A = 0.
@@ -753,7 +753,7 @@ mod tests {
     fn pixel_engine_fields() {
         assert_eq!(
             alpha_compare(&AlphaTest::PUNCHTHROUGH),
-            64 | 6 << 16 | 0 << 19 | 1 << 22
+            64 | 6 << 16 | 1 << 22
         );
         assert_eq!(
             alpha_compare(&AlphaTest::ALWAYS),
