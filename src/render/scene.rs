@@ -586,10 +586,10 @@ impl Scene {
     ) -> Result<SkinGpu, RenderError> {
         let skeleton = &cpu.skeleton;
         if skeleton.len() > MAX_SKIN_BONES {
-            return Err(RenderError::Model(format!(
-                "skeleton has {} bones; the skinning palette holds {MAX_SKIN_BONES}",
-                skeleton.len()
-            )));
+            return Err(RenderError::SkeletonTooLarge {
+                bones: skeleton.len(),
+                max: MAX_SKIN_BONES,
+            });
         }
         let mut skin_vertices: Vec<SkinVertex> = cpu
             .influences
