@@ -8,6 +8,7 @@ pub mod lighting;
 pub mod lights;
 pub mod names;
 pub mod tev;
+pub mod texel;
 pub mod types;
 pub mod uvanim;
 pub mod wgsl;
