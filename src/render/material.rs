@@ -197,7 +197,11 @@ impl GpuMaterial {
         options: &TevOptions,
         write: impl FnMut(&wgpu::Buffer, &[u8]),
     ) -> bool {
-        self.update_program_into(material, TevProgram::from_material(material, options), write)
+        self.update_program_into(
+            material,
+            TevProgram::from_material(material, options),
+            write,
+        )
     }
 
     fn update_program_into(

@@ -98,9 +98,15 @@ pub enum RenderError {
     },
     /// More probe vertices than a probe tile has pixels.
     #[error("{count} vertices do not fit a {width}x{height} probe tile")]
-    ProbeTile { count: usize, width: u32, height: u32 },
+    ProbeTile {
+        count: usize,
+        width: u32,
+        height: u32,
+    },
     /// A read-back region outside its texture.
-    #[error("region {width}x{height} at ({x}, {y}) outside the {texture_width}x{texture_height} texture")]
+    #[error(
+        "region {width}x{height} at ({x}, {y}) outside the {texture_width}x{texture_height} texture"
+    )]
     Region {
         x: u32,
         y: u32,

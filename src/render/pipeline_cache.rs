@@ -429,9 +429,15 @@ struct Reported(Mutex<Vec<std::sync::Weak<super::RenderError>>>);
 impl Reported {
     /// True the first time `e` is asked about.
     fn first(&self, e: &SharedError) -> bool {
-        let mut seen = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut seen = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         seen.retain(|w| w.strong_count() > 0);
-        if seen.iter().any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(e))) {
+        if seen
+            .iter()
+            .any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(e)))
+        {
             return false;
         }
         seen.push(Arc::downgrade(e));

@@ -214,7 +214,9 @@ pub fn front_to_back(
             r += 1;
             continue;
         }
-        let end = (r..runs.len()).find(|&e| !runs[e].movable).unwrap_or(runs.len());
+        let end = (r..runs.len())
+            .find(|&e| !runs[e].movable)
+            .unwrap_or(runs.len());
         // Kahn's algorithm over the segment, nearest ready run first (ties: plan order).
         scratch.waiting.clear();
         scratch
@@ -222,8 +224,8 @@ pub fn front_to_back(
             .extend(runs[r..end].iter().map(|run| run.after_count));
         scratch.ready.clear();
         let depth = |i: usize| Reverse((Depth(nearest_depth(&runs[i].bounds, eye, forward)), i));
-        for i in r..end {
-            if runs[i].after_count == 0 {
+        for (i, run) in runs.iter().enumerate().take(end).skip(r) {
+            if run.after_count == 0 {
                 scratch.ready.push(depth(i));
             }
         }
@@ -372,9 +374,15 @@ mod tests {
         let plan = draw_plan(&s, 0.01);
         assert_eq!(plan.runs.len(), 3);
         // From +x: material 2 (x 6..7), then 0 (nearest member x 4..5), then 1.
-        assert_eq!(order(&plan, [10.0, 0.5, 0.0], [-1.0, 0.0, 0.0]), [3, 0, 2, 1]);
+        assert_eq!(
+            order(&plan, [10.0, 0.5, 0.0], [-1.0, 0.0, 0.0]),
+            [3, 0, 2, 1]
+        );
         // From −x: material 0's run (x 0..1 nearest) first.
-        assert_eq!(order(&plan, [-10.0, 0.5, 0.0], [1.0, 0.0, 0.0]), [0, 2, 1, 3]);
+        assert_eq!(
+            order(&plan, [-10.0, 0.5, 0.0], [1.0, 0.0, 0.0]),
+            [0, 2, 1, 3]
+        );
     }
 
     #[test]
@@ -400,7 +408,11 @@ mod tests {
             [0, 1, 2, 3, 4, 5]
         );
         // Elsewhere surfaces come last, unmoved.
-        let t = [at(0, Elsewhere, 0.0), at(1, Opaque, 2.0), at(2, Opaque, 4.0)];
+        let t = [
+            at(0, Elsewhere, 0.0),
+            at(1, Opaque, 2.0),
+            at(2, Opaque, 4.0),
+        ];
         let plan = draw_plan(&t, 0.01);
         assert_eq!(order(&plan, [10.0, 0.5, 0.0], [-1.0, 0.0, 0.0]), [2, 1, 0]);
     }

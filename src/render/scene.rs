@@ -406,7 +406,10 @@ impl Rect {
     /// through `clip_from_model`, a pixel wider on each side (rasterization rules, lines);
     /// the whole target when a corner lies at or behind the eye.
     fn covering(bounds: &Aabb, clip_from_model: &Mat4, width: u32, height: u32) -> Self {
-        let (mut lo, mut hi) = (glam::Vec2::splat(f32::INFINITY), glam::Vec2::splat(f32::NEG_INFINITY));
+        let (mut lo, mut hi) = (
+            glam::Vec2::splat(f32::INFINITY),
+            glam::Vec2::splat(f32::NEG_INFINITY),
+        );
         for c in bounds.corners() {
             let p = *clip_from_model * Vec3::from(c).extend(1.0);
             if p.w <= 1e-6 {
@@ -434,10 +437,7 @@ impl Rect {
 /// current group when its pixels meet none drawn since the group's copy (the copy still
 /// holds what it reads); then its rectangle is copied at the start of the group. `rects`
 /// are the draws' pixels (None: unknown, the whole target).
-fn copy_groups(
-    draws: &[Draw<'_>],
-    rects: &[Rect],
-) -> Vec<(std::ops::Range<usize>, Vec<Rect>)> {
+fn copy_groups(draws: &[Draw<'_>], rects: &[Rect]) -> Vec<(std::ops::Range<usize>, Vec<Rect>)> {
     let mut groups: Vec<(std::ops::Range<usize>, Vec<Rect>)> = Vec::new();
     let mut since_copy: Vec<Rect> = Vec::new();
     for (i, (d, r)) in draws.iter().zip(rects).enumerate() {
@@ -1456,9 +1456,9 @@ impl Scene {
                         .flat_map(|&r| &self.plan.order[self.plan.runs[r].members.clone()])
                         .map(|&i| &self.surfaces[i])
                         .filter(|s| {
-                        !s.hidden
-                            && matches!(slots.get(s.material), Some(Some(m)) if !m.transparent)
-                    }),
+                            !s.hidden
+                                && matches!(slots.get(s.material), Some(Some(m)) if !m.transparent)
+                        }),
                 );
             }
             let copies = sorted_copies || draws.iter().any(Draw::reads_destination);

@@ -409,9 +409,7 @@ fn read_region(
         .map_err(RenderError::Map)?;
     let mut pixels = Vec::with_capacity((unpadded * height) as usize);
     {
-        let view = buffer
-            .get_mapped_range(..)
-            .map_err(RenderError::MapRange)?;
+        let view = buffer.get_mapped_range(..).map_err(RenderError::MapRange)?;
         for row in view.chunks(padded as usize) {
             pixels.extend_from_slice(&row[..unpadded as usize]);
         }

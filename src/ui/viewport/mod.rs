@@ -608,11 +608,7 @@ impl Viewport {
         } else {
             ImageAlpha::Opaque
         };
-        let read = |view: &Self| {
-            view.target
-                .read_image(ctx, alpha)
-                .map_err(|e| e.report())
-        };
+        let read = |view: &Self| view.target.read_image(ctx, alpha).map_err(|e| e.report());
         if (width, height) == (self.target.width, self.target.height) {
             self.render(ctx, edit, &settings);
             return read(self);
