@@ -6,8 +6,9 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tevscope::formats::compression::compress_lzo;
 use tevscope::formats::pak::{Compression, Pak, PakBuilder};
-use tevscope::formats::txtr::{EncodeOptions, TexFormat, Txtr, cmpr_palette, rgb5a3};
+use tevscope::formats::txtr::{EncodeOptions, TexFormat, Txtr};
 use tevscope::formats::{ErrorKind, FormatError, Game};
+use tevscope::gx::texel::{cmpr_palette, rgb5a3};
 use tevscope::testing::{conformance_dir, conformance_file, torture};
 
 fn sha256_hex(bytes: &[u8]) -> String {

@@ -958,6 +958,108 @@ fn shader_blending_is_exact() {
     );
 }
 
+/// Exact blending copies only the pixels a blended draw covers, and draws whose pixels meet
+/// none drawn since the last copy share it: surfaces overlapping on screen must still each
+/// read what the ones behind them wrote. Two overlapping blended squares and one apart, over
+/// an opaque backdrop: every region equals GX's integer blend applied in back-to-front order.
+#[test]
+fn overlapping_shader_blended_surfaces_read_what_is_behind_them() {
+    use tevscope::gx::tev::{BlendOptions, TevOptions, blend as gx_blend};
+    let Some(ctx) = ctx() else { return };
+    let flat = |blend: Option<Blend>| {
+        let mut m = material(
+            vec![stage(
+                [CZERO, CZERO, CZERO, RASC],
+                [AZERO, AZERO, AZERO, RASA],
+                0x0C,
+                RASTER_COLOR0A0,
+                false,
+            )],
+            false,
+        );
+        if let Some(blend) = blend {
+            m.blend = blend;
+            m.depth_sorted = true;
+            m.depth_write = false;
+            m.flags = flags::KONST | flags::TRANSPARENT;
+        }
+        m
+    };
+    let over = Blend {
+        mode: BlendMode::Blend,
+        src: BlendFactor::SrcAlpha,
+        dst: BlendFactor::InvSrcAlpha,
+    };
+    let add = Blend {
+        dst: BlendFactor::One,
+        ..over
+    };
+    let backdrop = [37, 201, 113, 255];
+    let (fa, fb, fc) = ([200, 100, 37, 77], [90, 180, 60, 130], [13, 250, 128, 201]);
+    let mut b = CmdlBuilder::new(Game::Mp1);
+    let back = b.add_gx_material(&flat(None), &[]);
+    let ma = b.add_gx_material(&flat(Some(over)), &[]);
+    let mb = b.add_gx_material(&flat(Some(add)), &[]);
+    let mc = b.add_gx_material(&flat(Some(over)), &[]);
+    quad(&mut b, back, 2.5, -1.0, -0.5, 4.0, [backdrop; 4]);
+    // A spans x −0.5…0.5 behind B (x 0…1); C (x 1.5…2.5) is apart from both.
+    quad(&mut b, ma, 0.5, 0.0, 0.0, 1.0, [fa; 4]);
+    quad(&mut b, mb, 1.0, 0.0, 0.5, 1.0, [fb; 4]);
+    quad(&mut b, mc, 2.5, 0.0, 0.25, 1.0, [fc; 4]);
+    let cmdl = b.build().expect("model");
+    let options = tevscope::render::SceneOptions {
+        tev: TevOptions {
+            exact_blend: true,
+            ..TevOptions::default()
+        },
+        ..Default::default()
+    };
+    let mut scene = Scene::with_options(
+        &ctx,
+        ModelAssets::new(cmdl).cpu_model().expect("model"),
+        options,
+    )
+    .expect("scene");
+    let mut c = scene.camera();
+    (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
+    scene.set_camera(c);
+    scene.finish_pipelines(&ctx);
+    let (w, h) = (320, 200);
+    let target = tevscope::render::OffscreenTarget::new(&ctx, w, h).expect("target");
+    let stats = scene
+        .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)
+        .expect("render");
+    let image = target.read_rgba(&ctx).expect("readback");
+    let cam = scene.camera().frame_camera(w as f32 / h as f32);
+    let pixel = |x: f32, y: f32, z: f32| {
+        let clip = cam.clip_from_view * cam.view_from_world * Vec3::new(x, y, z).extend(1.0);
+        image.pixel(
+            ((clip.x / clip.w * 0.5 + 0.5) * w as f32) as u32,
+            ((0.5 - clip.y / clip.w * 0.5) * h as f32) as u32,
+        )
+    };
+    let bo = BlendOptions::default();
+    let a_only = gx_blend(over, fa, backdrop, bo);
+    assert_eq!(pixel(-0.25, 0.0, 0.5), a_only, "A over the backdrop");
+    assert_eq!(
+        pixel(0.25, 0.5, 0.5),
+        gx_blend(add, fb, a_only, bo),
+        "B over A over the backdrop"
+    );
+    assert_eq!(
+        pixel(0.75, 0.5, 0.5),
+        gx_blend(add, fb, backdrop, bo),
+        "B over the backdrop"
+    );
+    assert_eq!(
+        pixel(2.0, 0.25, 0.5),
+        gx_blend(over, fc, backdrop, bo),
+        "C over the backdrop"
+    );
+    // A and C share the first copy; B meets A's pixels and needs its own.
+    assert_eq!(stats.destination_copies, 3, "{stats:?}");
+}
+
 /// Compiled pipelines persist: a context opened on the same store folder after the first one
 /// closed starts with the driver's cache filled (where the backend keeps one).
 #[test]

@@ -248,7 +248,7 @@ fn an_invalid_shader_is_an_error_and_keeps_the_last_good_pipeline() {
         ..spec.clone()
     };
     match ctx.pipelines.get_blocking(&broken) {
-        Err(e) => assert!(matches!(*e, RenderError::Shader(_)), "{e}"),
+        Err(e) => assert!(matches!(*e, RenderError::Shader { .. }), "{e}"),
         Ok(_) => panic!("broken WGSL must not build"),
     }
     let sel = selector

@@ -9,6 +9,7 @@ pub mod lights;
 pub mod names;
 pub mod regs;
 pub mod tev;
+pub mod texel;
 pub mod types;
 pub mod uvanim;
 pub mod wgsl;

@@ -82,8 +82,9 @@ pub struct TevOptions {
     /// hardware does (`gx.md` §8.2, §16). Default off (the written TEV output stays exact).
     pub alpha_one_as_zero: bool,
     /// Blend in the shader against a copy of the destination with GX's integer rule
-    /// (`gx.md` §8.2): exact, at the cost of a copy of the target before each blended
-    /// draw. Default off: host fixed-function blending, which may differ by 1 LSB (§8.4).
+    /// (`gx.md` §8.2): exact, at the cost of copying the pixels a blended draw covers
+    /// before it (draws whose pixels do not meet share one pass break). Default off: host
+    /// fixed-function blending, which may differ by 1 LSB (§8.4).
     pub exact_blend: bool,
     pub depth_write: DepthWriteRule,
 }

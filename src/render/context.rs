@@ -67,7 +67,7 @@ impl RenderContext {
             }
         };
         let mut best: Option<(wgpu::Instance, wgpu::Adapter)> = None;
-        for backends in tiers {
+        for &backends in &tiers {
             let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
             desc.backends = backends;
             let instance = wgpu::Instance::new(desc);
@@ -83,10 +83,7 @@ impl RenderContext {
             }
         }
         let Some((instance, adapter)) = best else {
-            return Err(RenderError::NoAdapter(
-                "no Vulkan/Metal/DX12/GL adapter found; on Linux install mesa-vulkan-drivers (lavapipe)"
-                    .into(),
-            ));
+            return Err(RenderError::NoAdapter { backends: tiers });
         };
         let adapter_info = adapter.get_info();
         let store_dir = store_dir.filter(|_| PipelineStore::supported(&adapter));
@@ -100,7 +97,10 @@ impl RenderContext {
             required_limits: wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits()),
             ..Default::default()
         }))
-        .map_err(|e| RenderError::Device(e.to_string()))?;
+        .map_err(|source| RenderError::Device {
+            adapter: adapter_info.name.clone(),
+            source,
+        })?;
         // Never panic on an uncaught wgpu error: the viewer logs it and keeps running.
         device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
             log::error!("uncaptured wgpu error: {e}");
@@ -167,6 +167,6 @@ impl RenderContext {
                 timeout: None,
             })
             .map(|_| ())
-            .map_err(|e| RenderError::Readback(e.to_string()))
+            .map_err(RenderError::Poll)
     }
 }

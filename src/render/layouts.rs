@@ -151,7 +151,7 @@ pub(crate) fn capture<T>(
     let v = pollster::block_on(validation.pop());
     let o = pollster::block_on(oom.pop());
     match v.or(o) {
-        Some(e) => Err(Arc::new(RenderError::wgpu(what, &e))),
+        Some(e) => Err(Arc::new(RenderError::wgpu(what, e))),
         None => Ok(value),
     }
 }

@@ -182,20 +182,46 @@ impl GpuMaterial {
         material: &Material,
         program: TevProgram,
     ) -> bool {
+        let queue = &ctx.queue;
+        self.update_program_into(material, program, |buffer, bytes| {
+            queue.write_buffer(buffer, 0, bytes)
+        })
+    }
+
+    /// [`GpuMaterial::update`] handing each rewritten buffer (whole, from offset 0) to
+    /// `write`: a scene stages them through its upload belt with the frame's uniforms,
+    /// where `queue.write_buffer` would allocate a staging buffer per write.
+    pub fn update_into(
+        &mut self,
+        material: &Material,
+        options: &TevOptions,
+        write: impl FnMut(&wgpu::Buffer, &[u8]),
+    ) -> bool {
+        self.update_program_into(
+            material,
+            TevProgram::from_material(material, options),
+            write,
+        )
+    }
+
+    fn update_program_into(
+        &mut self,
+        material: &Material,
+        program: TevProgram,
+        mut write: impl FnMut(&wgpu::Buffer, &[u8]),
+    ) -> bool {
         let mut key = ShaderKey::new(material, &program);
         key.vertex.skinned = self.skinned;
         let uniforms = TevUniforms::from_program(&program);
         if uniforms != self.uniforms_written {
-            ctx.queue
-                .write_buffer(&self.tev_uniforms, 0, bytemuck::bytes_of(&uniforms));
+            write(&self.tev_uniforms, bytemuck::bytes_of(&uniforms));
             self.uniforms_written = uniforms;
         }
         let changed = key != self.shader_key;
         if changed {
             let packed = UberProgram::from_key(&key.fragment);
             if packed != self.program_written {
-                ctx.queue
-                    .write_buffer(&self.uber_program, 0, bytemuck::bytes_of(&packed));
+                write(&self.uber_program, bytemuck::bytes_of(&packed));
                 self.program_written = packed;
             }
             self.uber_key = UberKey::new(material, &program);

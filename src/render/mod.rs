@@ -51,36 +51,108 @@ pub use texture::SamplerMode;
 
 use std::sync::Arc;
 
-/// Errors of the render layer.
-#[derive(Debug, Clone, thiserror::Error)]
+/// Errors of the render layer. Causes travel as `#[source]` (print the chain, e.g. with
+/// [`RenderError::report`] or anyhow's `{:#}`), never folded into the message.
+#[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    #[error("no graphics adapter available ({0})")]
-    NoAdapter(String),
-    #[error("could not open the graphics device: {0}")]
-    Device(String),
-    /// A generated shader that naga rejected (a generator bug; the source is kept).
-    #[error("generated shader rejected: {0}")]
-    Shader(#[from] crate::gx::wgsl::ShaderError),
+    #[error(
+        "no graphics adapter available (backends tried: {backends:?}); on Linux install \
+         mesa-vulkan-drivers (lavapipe)"
+    )]
+    NoAdapter { backends: Vec<wgpu::Backends> },
+    #[error("could not open the graphics device on {adapter}")]
+    Device {
+        adapter: String,
+        #[source]
+        source: wgpu::RequestDeviceError,
+    },
+    /// A generated shader that naga rejected (a generator bug; the error keeps the source).
+    #[error("generated shader {shader} rejected")]
+    Shader {
+        /// The shader's label ([`ShaderId::label`]: its key's hash, or a hand-written name).
+        shader: String,
+        #[source]
+        source: crate::gx::wgsl::ShaderError,
+    },
     /// A wgpu validation or out-of-memory error captured by an error scope.
-    #[error("wgpu error while {what}: {message}")]
-    Wgpu { what: String, message: String },
-    #[error("invalid texture data: {0}")]
-    Texture(String),
-    #[error("readback failed: {0}")]
-    Readback(String),
-    #[error("PNG encoding failed: {0}")]
-    Encode(String),
-    /// Model assets that cannot be drawn (a skin that does not fit the skeleton, …).
-    #[error("model: {0}")]
-    Model(String),
+    #[error("wgpu error while {what}")]
+    Wgpu {
+        what: String,
+        #[source]
+        source: wgpu::Error,
+    },
+    /// Texture data that cannot be uploaded as it is.
+    #[error("texture {label} cannot be uploaded")]
+    Texture {
+        label: String,
+        #[source]
+        source: crate::model::TextureError,
+    },
+    /// A texture or target larger than the device allows (or empty).
+    #[error("{what} of {width}x{height} is outside 1..={limit} texels a side")]
+    Size {
+        what: &'static str,
+        width: u32,
+        height: u32,
+        limit: u32,
+    },
+    /// More probe vertices than a probe tile has pixels.
+    #[error("{count} vertices do not fit a {width}x{height} probe tile")]
+    ProbeTile {
+        count: usize,
+        width: u32,
+        height: u32,
+    },
+    /// A read-back region outside its texture.
+    #[error(
+        "region {width}x{height} at ({x}, {y}) outside the {texture_width}x{texture_height} texture"
+    )]
+    Region {
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+        texture_width: u32,
+        texture_height: u32,
+    },
+    /// Waiting for the GPU failed.
+    #[error("waiting for the GPU failed")]
+    Poll(#[source] wgpu::PollError),
+    /// Mapping a read-back buffer failed.
+    #[error("mapping the read-back buffer failed")]
+    Map(#[source] wgpu::BufferAsyncError),
+    #[error("reading the mapped read-back buffer failed")]
+    MapRange(#[source] wgpu::MapRangeError),
+    /// The mapping callback was dropped without answering (the device was lost).
+    #[error("the read-back buffer was never mapped (device lost?)")]
+    MapDropped(#[source] std::sync::mpsc::RecvError),
+    /// Model assets that cannot be drawn.
+    #[error("the skeleton has {bones} bones; the skinning palette holds {max}")]
+    SkeletonTooLarge { bones: usize, max: usize },
+    /// An error kept in a cache (a shader or pipeline that failed once), handed on.
+    #[error(transparent)]
+    Cached(#[from] SharedError),
 }
 
 impl RenderError {
-    pub(crate) fn wgpu(what: impl Into<String>, e: &wgpu::Error) -> Self {
+    pub(crate) fn wgpu(what: impl Into<String>, e: wgpu::Error) -> Self {
         Self::Wgpu {
             what: what.into(),
-            message: e.to_string(),
+            source: e,
         }
+    }
+
+    /// The error and its causes on one line (`a: b: c`), as anyhow's `{:#}` shows them:
+    /// for front ends that show a message, not a chain.
+    pub fn report(&self) -> String {
+        let mut out = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(s) = source {
+            out.push_str(": ");
+            out.push_str(&s.to_string());
+            source = s.source();
+        }
+        out
     }
 }
 

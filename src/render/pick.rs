@@ -190,7 +190,7 @@ impl PassPipeline {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(RenderError::wgpu(
                 format!("building the {label} pipeline"),
-                &e,
+                e,
             ));
         }
         Ok(Self {

@@ -60,6 +60,7 @@ pub const PIPELINE_CACHE_CAPACITY: usize = 512;
 
 struct Shared {
     device: wgpu::Device,
+    reported: Reported,
     layouts: Layouts,
     shaders: Arc<ShaderCache>,
     /// The driver's cache that compiled pipelines go into (see `pipeline_store`).
@@ -246,6 +247,7 @@ impl PipelineCache {
     ) -> Self {
         let shared = Arc::new(Shared {
             device,
+            reported: Reported::default(),
             layouts,
             shaders,
             driver_cache,
@@ -384,6 +386,12 @@ impl PipelineCache {
         }
     }
 
+    /// True the first time the failure `e` (of a pipeline or its shader) is asked about:
+    /// the caller then logs it, so each failure is logged once however many draws meet it.
+    pub fn first_report(&self, e: &SharedError) -> bool {
+        self.shared.reported.first(e)
+    }
+
     /// Number of pipelines built or failed.
     pub fn len(&self) -> usize {
         self.shared
@@ -408,6 +416,32 @@ impl Drop for PipelineCache {
         if let Some(w) = self.worker.take() {
             let _ = w.join();
         }
+    }
+}
+
+/// The errors already logged, so that an error shared by several requests (one shader
+/// behind a triangle and a line pipeline, several materials, the viewer's preview and its
+/// scene) is logged once. Weak: an entry keeps no error alive, and while it exists the
+/// error's allocation cannot be reused by another.
+#[derive(Default)]
+struct Reported(Mutex<Vec<std::sync::Weak<super::RenderError>>>);
+
+impl Reported {
+    /// True the first time `e` is asked about.
+    fn first(&self, e: &SharedError) -> bool {
+        let mut seen = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        seen.retain(|w| w.strong_count() > 0);
+        if seen
+            .iter()
+            .any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(e)))
+        {
+            return false;
+        }
+        seen.push(Arc::downgrade(e));
+        true
     }
 }
 
@@ -483,8 +517,11 @@ impl MaterialPipeline {
                 Err(e) => self.fallback(e),
             },
             PipelineStatus::Failed(e) => {
-                if self.last_error.as_ref().is_none_or(|l| !Arc::ptr_eq(l, &e)) {
-                    log::error!("material pipeline failed, keeping the last good one: {e}");
+                if cache.first_report(&e) {
+                    log::error!(
+                        "material pipeline failed, keeping the last good one: {}",
+                        e.report()
+                    );
                 }
                 self.last_error = Some(e.clone());
                 if self.last_good.is_some() {
@@ -510,5 +547,32 @@ impl MaterialPipeline {
             }),
             None => Err(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_is_reported_once() {
+        let reported = Reported::default();
+        let shader = |name: &str| {
+            Arc::new(super::super::RenderError::Shader {
+                shader: name.into(),
+                source: crate::gx::wgsl::validate("fn broken( {".into())
+                    .expect_err("does not parse"),
+            })
+        };
+        let a = shader("a");
+        let also_a = a.clone();
+        let b = shader("b");
+        assert!(reported.first(&a));
+        assert!(!reported.first(&also_a), "the same error, shared");
+        assert!(reported.first(&b), "another error");
+        drop((a, also_a));
+        let c = shader("c");
+        assert!(reported.first(&c), "a new error after the first is gone");
+        assert!(!reported.first(&c));
     }
 }

@@ -119,14 +119,19 @@ fn check_tile(
 ) -> Result<(), RenderError> {
     let limit = ctx.device.limits().max_texture_dimension_2d;
     if tile_w == 0 || tile_h == 0 || tile_w > limit || tile_h > limit {
-        return Err(RenderError::Texture(format!(
-            "probe tile {tile_w}x{tile_h} outside 1..={limit}"
-        )));
+        return Err(RenderError::Size {
+            what: "probe tile",
+            width: tile_w,
+            height: tile_h,
+            limit,
+        });
     }
     if count > (tile_w * tile_h) as usize {
-        return Err(RenderError::Texture(format!(
-            "{count} vertices do not fit a {tile_w}x{tile_h} tile"
-        )));
+        return Err(RenderError::ProbeTile {
+            count,
+            width: tile_w,
+            height: tile_h,
+        });
     }
     Ok(())
 }
@@ -145,10 +150,12 @@ pub fn render_point_tiles(
     let columns = (limit / tile_w.max(1)).clamp(1, 16);
     let rows = (items.len() as u32).div_ceil(columns).max(1);
     if rows * tile_h > limit {
-        return Err(RenderError::Texture(format!(
-            "{} probe tiles of {tile_w}x{tile_h} exceed the target limit {limit}",
-            items.len()
-        )));
+        return Err(RenderError::Size {
+            what: "probe target",
+            width: columns * tile_w,
+            height: rows * tile_h,
+            limit,
+        });
     }
     let mut prepared = Vec::with_capacity(items.len());
     for item in items {
@@ -170,7 +177,7 @@ pub fn render_point_tiles(
             color_format: COLOR_FORMAT,
             depth_format: Some(DEPTH_FORMAT),
         };
-        let pipeline = ctx.pipelines.get_blocking(&key).map_err(|e| (*e).clone())?;
+        let pipeline = ctx.pipelines.get_blocking(&key)?;
         prepared.push(Prepared {
             vertices: vertex_buffer(ctx, &item.vertices),
             count: item.vertices.len() as u32,
@@ -273,9 +280,12 @@ fn read_texcoords_chunk(
     let (width, height) = (columns * tile_w, items.len().max(1) as u32 * tile_h);
     let limit = ctx.device.limits().max_texture_dimension_2d;
     if width > limit {
-        return Err(RenderError::Texture(format!(
-            "{columns} texgen tiles of width {tile_w} exceed {limit}"
-        )));
+        return Err(RenderError::Size {
+            what: "texgen probe target",
+            width,
+            height,
+            limit,
+        });
     }
     let mut prepared = Vec::with_capacity(items.len());
     for item in items {
@@ -298,7 +308,7 @@ fn read_texcoords_chunk(
             color_format: TEXCOORD_FORMAT,
             depth_format: None,
         };
-        let pipeline = ctx.pipelines.get_blocking(&key).map_err(|e| (*e).clone())?;
+        let pipeline = ctx.pipelines.get_blocking(&key)?;
         prepared.push(Prepared {
             vertices: vertex_buffer(ctx, &item.vertices),
             count: item.vertices.len() as u32,

@@ -128,7 +128,7 @@ pub fn quad_pipeline(
         ShaderPath::Specialized => spec,
         ShaderPath::Uber => uber,
     };
-    ctx.pipelines.get_blocking(&key).map_err(|e| (*e).clone())
+    Ok(ctx.pipelines.get_blocking(&key)?)
 }
 
 /// Options of [`render_material_quad`].

@@ -43,7 +43,7 @@ use super::pick::{PickHit, PickPass, PickUniforms, TintPass};
 use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
-use super::plan::{PlanClass, PlanSurface, draw_plan};
+use super::plan::{DrawPlan, FrontToBack, PlanClass, PlanSurface, draw_plan, front_to_back};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
@@ -182,6 +182,8 @@ struct Draw<'a> {
     /// The GX-lines pipeline of the material.
     lines: bool,
     range: std::ops::Range<u32>,
+    /// The box around its surfaces (model space), for the pixels it may cover.
+    bounds: Aabb,
 }
 
 impl Draw<'_> {
@@ -286,6 +288,7 @@ fn push_draws<'a>(
                 selected,
                 lines,
                 range,
+                bounds: s.bounds,
             };
             if let Some(last) = draws.last_mut()
                 && last.material == draw.material
@@ -295,6 +298,10 @@ fn push_draws<'a>(
                 && !draw.reads_destination()
             {
                 last.range.end = draw.range.end;
+                last.bounds = Aabb {
+                    min: [0, 1, 2].map(|k| last.bounds.min[k].min(draw.bounds.min[k])),
+                    max: [0, 1, 2].map(|k| last.bounds.max[k].max(draw.bounds.max[k])),
+                };
                 continue;
             }
             draws.push(draw);
@@ -344,17 +351,113 @@ impl Destination {
         }
     }
 
-    fn copy_from(&self, encoder: &mut wgpu::CommandEncoder, target: &OffscreenTarget) {
+    /// Copies `rect` of the target (pixels) into the same place of the copy.
+    fn copy_from(&self, encoder: &mut wgpu::CommandEncoder, target: &OffscreenTarget, rect: Rect) {
+        let at = |texture| wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d {
+                x: rect.x0,
+                y: rect.y0,
+                z: 0,
+            },
+            aspect: wgpu::TextureAspect::All,
+        };
         encoder.copy_texture_to_texture(
-            target.color.as_image_copy(),
-            self.texture.as_image_copy(),
+            at(&target.color),
+            at(&self.texture),
             wgpu::Extent3d {
-                width: self.width,
-                height: self.height,
+                width: rect.x1 - rect.x0,
+                height: rect.y1 - rect.y0,
                 depth_or_array_layers: 1,
             },
         );
     }
+}
+
+/// A pixel rectangle of the target, `x0..x1` × `y0..y1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rect {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+}
+
+impl Rect {
+    fn full(width: u32, height: u32) -> Self {
+        Self {
+            x0: 0,
+            y0: 0,
+            x1: width,
+            y1: height,
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    fn overlaps(&self, other: &Rect) -> bool {
+        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
+    }
+
+    /// The pixels `bounds` (model space) can cover in a `width` × `height` target seen
+    /// through `clip_from_model`, a pixel wider on each side (rasterization rules, lines);
+    /// the whole target when a corner lies at or behind the eye.
+    fn covering(bounds: &Aabb, clip_from_model: &Mat4, width: u32, height: u32) -> Self {
+        let (mut lo, mut hi) = (
+            glam::Vec2::splat(f32::INFINITY),
+            glam::Vec2::splat(f32::NEG_INFINITY),
+        );
+        for c in bounds.corners() {
+            let p = *clip_from_model * Vec3::from(c).extend(1.0);
+            if p.w <= 1e-6 {
+                return Self::full(width, height);
+            }
+            let ndc = glam::Vec2::new(p.x, p.y) / p.w;
+            lo = lo.min(ndc);
+            hi = hi.max(ndc);
+        }
+        let (w, h) = (width as f32, height as f32);
+        // NDC y points up, pixel rows down.
+        let px = |x: f32| ((x * 0.5 + 0.5) * w).clamp(0.0, w);
+        let py = |y: f32| ((0.5 - y * 0.5) * h).clamp(0.0, h);
+        Self {
+            x0: (px(lo.x).floor() as u32).saturating_sub(1),
+            x1: (px(hi.x).ceil() as u32 + 1).min(width),
+            y0: (py(hi.y).floor() as u32).saturating_sub(1),
+            y1: (py(lo.y).ceil() as u32 + 1).min(height),
+        }
+    }
+}
+
+/// Where the pass breaks for destination copies: for each group of draws (a range of
+/// `draws`), the rectangles copied before it. A draw reading the destination joins the
+/// current group when its pixels meet none drawn since the group's copy (the copy still
+/// holds what it reads); then its rectangle is copied at the start of the group. `rects`
+/// are the draws' pixels (None: unknown, the whole target).
+fn copy_groups(draws: &[Draw<'_>], rects: &[Rect]) -> Vec<(std::ops::Range<usize>, Vec<Rect>)> {
+    let mut groups: Vec<(std::ops::Range<usize>, Vec<Rect>)> = Vec::new();
+    let mut since_copy: Vec<Rect> = Vec::new();
+    for (i, (d, r)) in draws.iter().zip(rects).enumerate() {
+        let reads = d.reads_destination() && !r.is_empty();
+        let fresh = !groups.is_empty() && !since_copy.iter().any(|s| s.overlaps(r));
+        if reads && !fresh {
+            groups.push((i..i, Vec::new()));
+            since_copy.clear();
+        }
+        if groups.is_empty() {
+            groups.push((i..i, Vec::new()));
+        }
+        let (range, copies) = groups.last_mut().expect("a group");
+        range.end = i + 1;
+        if reads {
+            copies.push(*r);
+        }
+        since_copy.push(*r);
+    }
+    groups
 }
 
 struct SkinGpu {
@@ -385,8 +488,15 @@ pub struct Scene {
     /// line segments: the index buffer holds the triangles in plan order, then the lines.
     file_triangles: Vec<u32>,
     lines: Vec<u32>,
-    /// The draw plan ([`super::plan`]): surface indices in drawing order.
-    plan: Vec<usize>,
+    /// The draw plan ([`super::plan`]): surfaces in plan order, grouped into runs.
+    plan: DrawPlan,
+    /// The plan's runs in this frame's drawing order (opaque runs nearest first,
+    /// [`front_to_back`]), for the camera in `sorted_for`.
+    run_order: Vec<usize>,
+    /// Eye and view direction `run_order` was sorted for (None: sort again).
+    sorted_for: Option<(Vec3, Vec3)>,
+    run_scratch: Vec<usize>,
+    sort_scratch: FrontToBack,
     /// The material classes the plan was made for (None: not made yet).
     plan_classes: Option<Vec<PlanClass>>,
     /// Materials changed: see whether the plan still holds before the next draw.
@@ -434,6 +544,9 @@ pub struct Scene {
     /// allocate (and the OS zero-fill) a fresh staging buffer every frame, which was the
     /// largest CPU cost of a frame of a big room on lavapipe.
     upload_belt: Option<wgpu::util::StagingBelt>,
+    /// Material buffers rewritten by edits ([`GpuMaterial::update_into`]), uploaded through
+    /// the belt with the next frame's uniforms.
+    pending_writes: Vec<(wgpu::Buffer, Vec<u8>)>,
     /// The next frame is the first with these materials: it waits (up to
     /// [`FIRST_FRAME_BUDGET`]) for their specialized pipelines, built in parallel.
     first_frame: bool,
@@ -445,6 +558,13 @@ pub struct Scene {
 /// before the ubershader stands in for the rest. On lavapipe a cold ubershader compile costs
 /// more than most rooms' specialized pipelines together, so waiting first is faster.
 const FIRST_FRAME_BUDGET: Duration = Duration::from_millis(1000);
+
+/// The opaque runs are sorted again when the view turns by more than 15° (cosine) or the
+/// eye moves by more than a quarter of the model's size since the last sort: an order a
+/// little off still rejects most hidden fragments, and each new order re-records the
+/// opaque bundle (an orbit of 0.5° a frame re-sorts about every 20 frames).
+const RESORT_COS: f32 = 0.965_925_8;
+const RESORT_MOVE: f32 = 0.25;
 
 impl Scene {
     /// Builds a scene with default options.
@@ -546,7 +666,11 @@ impl Scene {
             index_buffer: None,
             file_triangles,
             lines,
-            plan: (0..surfaces.len()).collect(),
+            plan: DrawPlan::default(),
+            run_order: Vec::new(),
+            sorted_for: None,
+            run_scratch: Vec::new(),
+            sort_scratch: FrontToBack::default(),
             plan_classes: None,
             plan_dirty: true,
             plan_enabled: true,
@@ -572,6 +696,7 @@ impl Scene {
             uniform_stride: 0,
             uniform_mirror: Vec::new(),
             upload_belt: None,
+            pending_writes: Vec::new(),
             first_frame: true,
             warnings,
         };
@@ -586,10 +711,10 @@ impl Scene {
     ) -> Result<SkinGpu, RenderError> {
         let skeleton = &cpu.skeleton;
         if skeleton.len() > MAX_SKIN_BONES {
-            return Err(RenderError::Model(format!(
-                "skeleton has {} bones; the skinning palette holds {MAX_SKIN_BONES}",
-                skeleton.len()
-            )));
+            return Err(RenderError::SkeletonTooLarge {
+                bones: skeleton.len(),
+                max: MAX_SKIN_BONES,
+            });
         }
         let mut skin_vertices: Vec<SkinVertex> = cpu
             .influences
@@ -660,6 +785,7 @@ impl Scene {
         self.options.material_set = set_index;
         self.slots.clear();
         self.dirty.clear();
+        self.pending_writes.clear();
         self.frame = FrameUpdate::new(options.frame);
         self.model_id = self
             .frame
@@ -802,10 +928,12 @@ impl Scene {
             })
             .collect();
         self.plan = draw_plan(&planned, margin);
+        self.run_order = (0..self.plan.runs.len()).collect();
+        self.sorted_for = None;
         self.plan_classes = Some(classes);
         self.bundle_epoch += 1;
         let mut indices = Vec::with_capacity(self.file_triangles.len() + self.lines.len());
-        for &i in &self.plan {
+        for &i in &self.plan.order {
             let s = &mut self.surfaces[i];
             let file = s.file_first as usize..(s.file_first + s.index_count) as usize;
             s.first_index = indices.len() as u32;
@@ -1071,7 +1199,10 @@ impl Scene {
             ) else {
                 continue;
             };
-            slot.gpu.update(ctx, m, &self.options.tev);
+            let pending = &mut self.pending_writes;
+            slot.gpu.update_into(m, &self.options.tev, |buffer, bytes| {
+                pending.push((buffer.clone(), bytes.to_vec()))
+            });
             let class = (m.depth_sorted, m.flags & FLAG_OCCLUDER != 0);
             let keys = Self::keys(&slot.gpu, &self.options);
             let new_keys = keys != slot.keys;
@@ -1265,6 +1396,7 @@ impl Scene {
         if !self.pipelines_settled {
             self.poll_pipelines(ctx);
         }
+        self.sort_runs();
         // Transparent surfaces back to front by their transformed centre.
         let view_from_model = camera.view_from_world;
         self.transparent_order.clear();
@@ -1321,10 +1453,14 @@ impl Scene {
                     &mut draws,
                     slots,
                     show_occluders,
-                    self.plan.iter().map(|&i| &self.surfaces[i]).filter(|s| {
-                        !s.hidden
-                            && matches!(slots.get(s.material), Some(Some(m)) if !m.transparent)
-                    }),
+                    self.run_order
+                        .iter()
+                        .flat_map(|&r| &self.plan.order[self.plan.runs[r].members.clone()])
+                        .map(|&i| &self.surfaces[i])
+                        .filter(|s| {
+                            !s.hidden
+                                && matches!(slots.get(s.material), Some(Some(m)) if !m.transparent)
+                        }),
                 );
             }
             let copies = sorted_copies || draws.iter().any(Draw::reads_destination);
@@ -1369,14 +1505,28 @@ impl Scene {
                     vertices,
                     skin,
                 );
-                // Each run starts with a draw that reads the destination (or the frame's
-                // first draw): the pass ends there and the target is copied first.
-                for run in draws.chunk_by(|_, next| !next.reads_destination()) {
-                    if run[0].reads_destination()
+                // Each group starts where a draw reading the destination meets pixels
+                // drawn since the last copy: the pass ends there and the parts of the target
+                // that the group's reading draws cover are copied first. A skinned model's
+                // vertices move, so its draws may cover any pixel.
+                let clip_from_model = camera.clip_from_view * camera.view_from_world;
+                let (w, h) = (target.width, target.height);
+                let rects: Vec<Rect> = draws
+                    .iter()
+                    .map(|d| match skin {
+                        Some(_) => Rect::full(w, h),
+                        None => Rect::covering(&d.bounds, &clip_from_model, w, h),
+                    })
+                    .collect();
+                for (range, copies) in copy_groups(&draws, &rects) {
+                    if !copies.is_empty()
                         && let Some(d) = &self.destination
                     {
                         drop(pass);
-                        d.copy_from(&mut encoder, target);
+                        for rect in copies {
+                            d.copy_from(&mut encoder, target, rect);
+                            stats.destination_copies += 1;
+                        }
                         pass = Self::begin_pass(
                             &mut encoder,
                             target,
@@ -1386,9 +1536,8 @@ impl Scene {
                             skin,
                         );
                         pass.set_bind_group(3, &d.bind_group, &[]);
-                        stats.destination_copies += 1;
                     }
-                    draw_list(&mut pass, run);
+                    draw_list(&mut pass, &draws[range]);
                 }
                 pass
             };
@@ -1409,6 +1558,37 @@ impl Scene {
         stats.cpu = start.elapsed();
         self.submit(ctx, encoder);
         Ok(stats)
+    }
+
+    /// Sorts the plan's opaque runs nearest first ([`front_to_back`]) when the camera has
+    /// turned or moved enough since the last sort. Any order the plan allows draws the same
+    /// pixels; nearest first lets depth reject hidden fragments before they are shaded. A
+    /// new order re-records the opaque bundle, so small camera moves keep the last one.
+    fn sort_runs(&mut self) {
+        if !self.plan.has_movable_runs() {
+            return;
+        }
+        let eye = self.camera.eye();
+        let forward = (Vec3::from(self.camera.target) - eye).normalize_or_zero();
+        let size = (Vec3::from(self.aabb.max) - Vec3::from(self.aabb.min)).length();
+        if let Some((e, f)) = self.sorted_for
+            && f.dot(forward) >= RESORT_COS
+            && e.distance(eye) <= RESORT_MOVE * size
+        {
+            return;
+        }
+        self.sorted_for = Some((eye, forward));
+        front_to_back(
+            &self.plan,
+            eye.to_array(),
+            forward.to_array(),
+            &mut self.run_scratch,
+            &mut self.sort_scratch,
+        );
+        if self.run_scratch != self.run_order {
+            std::mem::swap(&mut self.run_scratch, &mut self.run_order);
+            self.bundle_epoch += 1;
+        }
     }
 
     /// Asks the pipeline cache again for every material not yet on the pipeline it will
@@ -1523,16 +1703,22 @@ impl Scene {
         encoder: &mut wgpu::CommandEncoder,
         span: Option<std::ops::Range<usize>>,
     ) {
+        let chunk = (self.uniform_mirror.len() as u64).max(1 << 16);
+        let belt = self
+            .upload_belt
+            .get_or_insert_with(|| wgpu::util::StagingBelt::new(ctx.device.clone(), chunk));
+        for (buffer, bytes) in self.pending_writes.drain(..) {
+            if let Some(size) = wgpu::BufferSize::new(bytes.len() as u64) {
+                belt.write_buffer(encoder, &buffer, 0, size)
+                    .copy_from_slice(&bytes);
+            }
+        }
         let (Some(buffer), Some(span)) = (&self.uniforms, span) else {
             return;
         };
         let Some(size) = wgpu::BufferSize::new(span.len() as u64) else {
             return;
         };
-        let chunk = (self.uniform_mirror.len() as u64).max(1 << 16);
-        let belt = self
-            .upload_belt
-            .get_or_insert_with(|| wgpu::util::StagingBelt::new(ctx.device.clone(), chunk));
         belt.write_buffer(encoder, buffer, span.start as u64, size)
             .copy_from_slice(&self.uniform_mirror[span]);
     }

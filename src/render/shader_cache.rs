@@ -97,7 +97,12 @@ impl ShaderCache {
         let label = id.label();
         // Not logged here: whoever asked for the shader reports the error once (the material
         // pipeline's log line, or the CLI's error).
-        let validated = wgsl::validate(id.wgsl()).map_err(|e| Arc::new(RenderError::Shader(e)))?;
+        let validated = wgsl::validate(id.wgsl()).map_err(|source| {
+            Arc::new(RenderError::Shader {
+                shader: label.clone(),
+                source,
+            })
+        })?;
         let module = capture(&self.device, "creating a shader module", || {
             self.device
                 .create_shader_module(wgpu::ShaderModuleDescriptor {

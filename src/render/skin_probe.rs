@@ -107,7 +107,7 @@ pub(crate) fn read_skinned_positions(
     }
     ctx.queue.submit([encoder.finish()]);
     if let Some(e) = pollster::block_on(scope.pop()) {
-        return Err(RenderError::wgpu("the skin probe", &e));
+        return Err(RenderError::wgpu("the skin probe", e));
     }
     let bytes = read_texture(ctx, &texture, ROW, height, 16)?;
     Ok((0..count as usize)

@@ -40,9 +40,12 @@ impl OffscreenTarget {
     pub fn new(ctx: &RenderContext, width: u32, height: u32) -> Result<Self, RenderError> {
         let limit = ctx.device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > limit || height > limit {
-            return Err(RenderError::Texture(format!(
-                "target size {width}x{height} outside 1..={limit}"
-            )));
+            return Err(RenderError::Size {
+                what: "render target",
+                width,
+                height,
+                limit,
+            });
         }
         let size = wgpu::Extent3d {
             width,
@@ -329,10 +332,14 @@ pub fn read_texture_region(
 ) -> Result<Vec<u8>, RenderError> {
     let (w, h) = (texture.width(), texture.height());
     if origin.0.saturating_add(size.0) > w || origin.1.saturating_add(size.1) > h {
-        return Err(RenderError::Readback(format!(
-            "region {}x{} at ({}, {}) outside the {w}x{h} texture",
-            size.0, size.1, origin.0, origin.1
-        )));
+        return Err(RenderError::Region {
+            x: origin.0,
+            y: origin.1,
+            width: size.0,
+            height: size.1,
+            texture_width: w,
+            texture_height: h,
+        });
     }
     read_region(
         ctx,
@@ -398,13 +405,11 @@ fn read_region(
     });
     ctx.wait_idle()?;
     rx.recv()
-        .map_err(|e| RenderError::Readback(e.to_string()))?
-        .map_err(|e| RenderError::Readback(e.to_string()))?;
+        .map_err(RenderError::MapDropped)?
+        .map_err(RenderError::Map)?;
     let mut pixels = Vec::with_capacity((unpadded * height) as usize);
     {
-        let view = buffer
-            .get_mapped_range(..)
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let view = buffer.get_mapped_range(..).map_err(RenderError::MapRange)?;
         for row in view.chunks(padded as usize) {
             pixels.extend_from_slice(&row[..unpadded as usize]);
         }

@@ -22,14 +22,18 @@ impl GpuTexture {
         data: &TextureData,
         label: &str,
     ) -> Result<Self, RenderError> {
-        data.validate()
-            .map_err(|e| RenderError::Texture(e.to_string()))?;
+        data.validate().map_err(|source| RenderError::Texture {
+            label: label.to_string(),
+            source,
+        })?;
         let limit = device.limits().max_texture_dimension_2d;
         if data.width > limit || data.height > limit {
-            return Err(RenderError::Texture(format!(
-                "{}x{} exceeds the device limit {limit}",
-                data.width, data.height
-            )));
+            return Err(RenderError::Size {
+                what: "texture",
+                width: data.width,
+                height: data.height,
+                limit,
+            });
         }
         let mip_count = data.levels.len() as u32;
         let texture = device.create_texture(&wgpu::TextureDescriptor {

@@ -197,7 +197,7 @@ impl Viewport {
         egui_renderer: &mut egui_wgpu::Renderer,
         display_format: wgpu::TextureFormat,
     ) -> Result<Self, String> {
-        let target = OffscreenTarget::new(ctx, 256, 256).map_err(|e| e.to_string())?;
+        let target = OffscreenTarget::new(ctx, 256, 256).map_err(|e| e.report())?;
         let display = DisplayPass::new(ctx, &target, display_format);
         let texture_id = egui_renderer.register_native_texture(
             &ctx.device,
@@ -483,14 +483,14 @@ impl Viewport {
                     Ok(selected) => {
                         self.status.path = Some(selected.path);
                         self.status.pipeline_error =
-                            q.pipeline.last_error.as_ref().map(|e| e.to_string());
+                            q.pipeline.last_error.as_ref().map(|e| e.report());
                         self.status.error = None;
                         let mut pass = self.target.begin_pass(&mut encoder, Some(clear));
                         q.quad.draw(&mut pass, &q.gpu, &selected.pipeline);
                     }
                     Err(e) => {
                         self.status.path = None;
-                        self.status.error = Some(e.to_string());
+                        self.status.error = Some(e.report());
                         let _ = self.target.begin_pass(&mut encoder, Some(clear));
                     }
                 }
@@ -515,7 +515,7 @@ impl Viewport {
                             .and_then(|i| sv.scene.material_status(i));
                         self.status.path = status.as_ref().map(|(p, _)| *p);
                         self.status.pipeline_error =
-                            status.and_then(|(_, e)| e.map(|e| e.to_string()));
+                            status.and_then(|(_, e)| e.map(|e| e.report()));
                         let key = self
                             .status
                             .selected_material
@@ -526,7 +526,7 @@ impl Viewport {
                     }
                     Err(e) => {
                         self.status.path = None;
-                        self.status.error = Some(e.to_string());
+                        self.status.error = Some(e.report());
                     }
                 }
             }
@@ -556,7 +556,7 @@ impl Viewport {
 
     /// Reads the whole target back (exact RGBA8).
     pub fn read(&self, ctx: &RenderContext) -> Result<RgbaImage, String> {
-        self.target.read_rgba(ctx).map_err(|e| e.to_string())
+        self.target.read_rgba(ctx).map_err(|e| e.report())
     }
 
     /// The largest screenshot side: 8192, or less when the GPU's textures are smaller.
@@ -599,7 +599,7 @@ impl Viewport {
             sv.scene.set_highlight(None);
             let image = sv.scene.render_to_image(ctx, width, height, transparent);
             sv.scene.set_highlight(highlight);
-            return image.map_err(|e| e.to_string());
+            return image.map_err(|e| e.report());
         }
         let mut settings = *settings;
         let alpha = if transparent {
@@ -608,18 +608,14 @@ impl Viewport {
         } else {
             ImageAlpha::Opaque
         };
-        let read = |view: &Self| {
-            view.target
-                .read_image(ctx, alpha)
-                .map_err(|e| e.to_string())
-        };
+        let read = |view: &Self| view.target.read_image(ctx, alpha).map_err(|e| e.report());
         if (width, height) == (self.target.width, self.target.height) {
             self.render(ctx, edit, &settings);
             return read(self);
         }
         // The preview at another size: drawn into a target of that size in place of the
         // view's own (the next frame draws the view's again).
-        let mut target = OffscreenTarget::new(ctx, width, height).map_err(|e| e.to_string())?;
+        let mut target = OffscreenTarget::new(ctx, width, height).map_err(|e| e.report())?;
         std::mem::swap(&mut self.target, &mut target);
         self.render(ctx, edit, &settings);
         let image = read(self);
@@ -694,7 +690,7 @@ impl Viewport {
     pub fn read_pixel(&self, ctx: &RenderContext, x: u32, y: u32) -> Result<[u8; 4], String> {
         let bytes =
             crate::render::target::read_texture_region(ctx, &self.target.color, (x, y), (1, 1), 4)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| e.report())?;
         bytes
             .get(..4)
             .and_then(|b| b.try_into().ok())

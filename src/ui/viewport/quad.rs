@@ -54,7 +54,7 @@ impl QuadView {
                     .transpose()
             })
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.report())?;
         let mut view = Self {
             gpu: GpuMaterial::with_program(
                 ctx,
