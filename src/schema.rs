@@ -52,6 +52,7 @@ pub mod character;
 pub mod cinf;
 pub mod cmdl_text;
 pub mod cskr;
+pub mod disc;
 pub mod mlvl;
 pub mod pak;
 pub mod strg;
