@@ -55,11 +55,12 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn dolphin_tool() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join("dolphin-tool"))
-            .find(|p| p.is_file())
-    });
+    // Debian installs it in /usr/games, which is not always on PATH.
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let found = std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|p| p.join("dolphin-tool"))
+        .find(|p| p.is_file());
     if found.is_none() {
         eprintln!(
             "\n!!!!!!!! dolphin-tool NOT FOUND — skipping the WIA/GCZ/WBFS conversions and \
@@ -69,24 +70,57 @@ fn dolphin_tool() -> Option<PathBuf> {
     found
 }
 
-/// The shared ISO and RVZ, plus WIA, GCZ and WBFS made from the ISO by dolphin-tool.
+/// Converts `iso` with nod's writer (the formats dolphin-tool does not write).
+fn nod_convert(iso: &Path, target: &Path, format: nod::common::Format) -> Result<(), String> {
+    use std::io::{Seek as _, Write as _};
+    let disc = nod::read::DiscReader::new(iso, &nod::read::DiscOptions::default())
+        .map_err(|e| e.to_string())?;
+    let options = nod::write::FormatOptions::new(format);
+    let writer = nod::write::DiscWriter::new(disc, &options).map_err(|e| e.to_string())?;
+    let mut out = std::fs::File::create(target).map_err(|e| e.to_string())?;
+    let fin = writer
+        .process(
+            |data, _, _| out.write_all(data.as_ref()),
+            &nod::write::ProcessOptions::default(),
+        )
+        .map_err(|e| e.to_string())?;
+    if !fin.header.is_empty() {
+        out.rewind().map_err(|e| e.to_string())?;
+        out.write_all(fin.header.as_ref()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The shared ISO and RVZ; CISO, TGC and WBFS made by nod's writer; WIA and GCZ made by
+/// dolphin-tool when it is installed.
 fn containers(dir: &Path, iso: &Path) -> Vec<(PathBuf, &'static str)> {
     let mut out = vec![
         (iso.to_path_buf(), "ISO"),
         (dir.join("tevscope_fixture_shared.rvz"), "RVZ"),
     ];
+    let tmp = scratch("containers");
+    for (format, name) in [
+        (nod::common::Format::Ciso, "CISO"),
+        (nod::common::Format::Tgc, "TGC"),
+        (nod::common::Format::Wbfs, "WBFS"),
+    ] {
+        let target = tmp.join(format!("fixture.{}", name.to_lowercase()));
+        match nod_convert(iso, &target, format) {
+            Ok(()) => out.push((target, name)),
+            Err(e) => eprintln!("!!!!!!!! nod could not write {name}: {e}"),
+        }
+    }
     if let Some(tool) = dolphin_tool() {
-        let tmp = scratch("containers");
-        for (fmt, ext, name) in [("wia", "wia", "WIA"), ("gcz", "gcz", "GCZ"), ("wbfs", "wbfs", "WBFS")] {
+        for (fmt, ext, name) in [("wia", "wia", "WIA"), ("gcz", "gcz", "GCZ")] {
             let target = tmp.join(format!("fixture.{ext}"));
             let mut cmd = Command::new(&tool);
             cmd.args(["convert", "-i"]).arg(iso).arg("-o").arg(&target);
             cmd.args(["-f", fmt]);
-            if fmt != "wbfs" {
-                cmd.args(["-b", "131072"]);
-            }
             if fmt == "wia" {
-                cmd.args(["-c", "lzma"]);
+                // WIA blocks are multiples of 2 MiB.
+                cmd.args(["-b", "2097152", "-c", "lzma", "-l", "5"]);
+            } else {
+                cmd.args(["-b", "32768"]);
             }
             let status = cmd.output().expect("run dolphin-tool");
             if status.status.success() && target.is_file() {
