@@ -34,12 +34,13 @@ impl WorldTree {
         t
     }
 
-    /// Lists the worlds of `source` (in the current language) and shows the tree.
+    /// Lists the worlds of `source` (in the current language) and shows the tree, unless
+    /// it holds none (a folder of loose files stays in the file browser).
     pub fn open(&mut self, source: &Path) {
         self.source = Some(source.to_path_buf());
         self.expanded.clear();
         self.relist();
-        self.shown = true;
+        self.shown = !matches!(&self.listing, Some(Ok(r)) if r.worlds.is_empty());
     }
 
     /// Lists the current source again (after a language change).
