@@ -7,6 +7,8 @@
 //! - `room_open/{rvz,extracted_pak}`: loading the demo room (MREA with its textures) from the
 //!   RVZ's PAK, and from the same PAK extracted to a folder.
 
+#![allow(clippy::unwrap_used)]
+
 #[path = "../tests/common/counting_alloc.rs"]
 mod counting_alloc;
 

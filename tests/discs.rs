@@ -4,6 +4,8 @@
 //! it gives opens and renders; `DISC:PATH[:ID]` specs reach inside; an edit saved from a disc
 //! writes a new image in which only the edited PAK differs.
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -127,8 +127,11 @@ fn mlvl() -> Vec<u8> {
     w.into_inner()
 }
 
-/// The world's resources: (type, ID, name, bytes, what it is).
-pub fn build_world() -> Result<Vec<([u8; 4], u32, String, Vec<u8>, String)>, DemoError> {
+/// One resource of the world: type, ID, name, bytes, what it is.
+pub type WorldResource = ([u8; 4], u32, String, Vec<u8>, String);
+
+/// The world's resources.
+pub fn build_world() -> Result<Vec<WorldResource>, DemoError> {
     let mut out = vec![
         (
             *b"MLVL",

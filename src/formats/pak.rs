@@ -486,6 +486,10 @@ pub trait RangeSource: Send + Sync {
     fn len(&self) -> u64;
     /// `len` bytes at `offset` (the caller keeps them inside [`RangeSource::len`]).
     fn read_range(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>>;
+    /// Whether the archive has no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Where an open archive's bytes are.

@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 use crate::load::worlds::{list_worlds, room_models};
 use crate::schema::worlds::WorldsReport;
 
+/// The models listed under a room, (name, spec) each, or why they could not be read.
+pub type RoomModels = Result<Vec<(String, String)>, String>;
+
 /// The world tree of one source.
 #[derive(Debug, Default)]
 pub struct WorldTree {
@@ -20,7 +23,7 @@ pub struct WorldTree {
     /// Case-insensitive filter on world and room names.
     pub search: String,
     /// Rooms whose models are shown: (world index, area index) → (name, spec) rows.
-    pub expanded: HashMap<(usize, usize), Result<Vec<(String, String)>, String>>,
+    pub expanded: HashMap<(usize, usize), RoomModels>,
     /// Whether the left panel shows this tree (else the file browser).
     pub shown: bool,
 }
