@@ -15,6 +15,9 @@ use tevscope::load::worlds::list_worlds;
 use tevscope::load::{LoadRequest, load};
 use tevscope::testing::conformance_dir;
 
+#[path = "common/xvfb.rs"]
+mod xvfb;
+
 fn discs() -> Option<(PathBuf, Value)> {
     let dir = conformance_dir()?.join("discs");
     let json = std::fs::read_to_string(dir.join("disc.json")).expect("disc.json");
@@ -419,4 +422,45 @@ fn an_edit_saved_from_a_disc_writes_a_new_image_with_only_that_pak_changed() {
     for d in [tmp, out, folder] {
         std::fs::remove_dir_all(&d).ok();
     }
+}
+
+#[test]
+fn a_scripted_window_opens_a_disc_and_one_of_its_rooms() {
+    let Some((dir, _)) = discs() else { return };
+    let Some(display) = xvfb::xvfb() else { return };
+    let rvz = dir.join("tevscope_fixture_shared.rvz");
+    let listing = list_worlds(&rvz, None).unwrap();
+    let room = &listing.worlds[1].areas[1].spec;
+    let tmp = scratch("window");
+    let shot = tmp.join("window.png");
+    let script = tmp.join("script.json");
+    let steps = json!([
+        {"action": "open", "spec": room},
+        {"action": "open", "spec": rvz.display().to_string()},
+        {"action": "screenshot_window", "path": shot.display().to_string()},
+    ]);
+    std::fs::write(&script, steps.to_string()).unwrap();
+    let xdg = tmp.join("xdg");
+    std::fs::create_dir_all(&xdg).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&xdg, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_tevscope"))
+        .args(["view", "--step-timeout", "240", "--size", "1366x768", "--script"])
+        .arg(&script)
+        .env("WGPU_BACKEND", std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()))
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", &xdg)
+        .env("TEVSCOPE_CONFIG_DIR", tmp.join("config"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(shot.with_extension("json")).unwrap()).unwrap();
+    assert_eq!(report["spec"], json!(room), "the disc's room is open");
+    assert_eq!(report["worlds_source"], json!(rvz.display().to_string()));
+    assert_eq!(report["worlds_shown"], json!(true));
+    std::fs::remove_dir_all(&tmp).ok();
 }
