@@ -698,6 +698,7 @@ impl AppState {
         }
         if crate::load::disc::is_disc_image(folder) {
             self.worlds.open(folder);
+            self.prefs.add_recent(spec);
             self.load_error = None;
             self.notice = Some(format!("{spec} is a disc image: pick a room in the world tree"));
             return None;
