@@ -229,14 +229,8 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
 
 /// `tevscope info FILE [--json]`.
 pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String> {
-    let path = std::path::Path::new(spec);
-    if crate::load::disc::is_disc_image(path) {
-        let report = crate::schema::disc::DiscReport::new(&*crate::load::disc::open(path)?);
-        return Ok(crate::schema::json_or_text(
-            &report,
-            json,
-            crate::schema::disc::DiscReport::text,
-        )?);
+    if let Some(text) = crate::load::disc::info(std::path::Path::new(spec), json)? {
+        return Ok(text);
     }
     let (res, _) = source::open(spec)?;
     let g = game.or(res.game);

@@ -199,14 +199,8 @@ pub fn import_texture(
 /// TXTR is also decoded to `OUT_DIR/0xID.png` (level 0); textures that do not decode are
 /// listed as warnings.
 pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<String> {
-    if crate::load::disc::is_disc_image(pak_path) {
-        let disc = crate::load::disc::open(pak_path)?;
-        let n = crate::load::disc::extract(&disc, out_dir)?;
-        return Ok(format!(
-            "{}: extracted {n} files to {} (files/ as on the disc, sys/ the system files)\n",
-            pak_path.display(),
-            out_dir.display()
-        ));
+    if let Some(done) = crate::load::disc::extract_image(pak_path, out_dir)? {
+        return Ok(done);
     }
     let archive = crate::load::source::open_archive(pak_path)?;
     let pak = &archive.pak;

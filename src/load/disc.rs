@@ -15,6 +15,7 @@ use nod::disc::fst::Node;
 use nod::read::{DiscOptions, DiscReader, PartitionOptions, PartitionReader};
 
 use crate::formats::pak::RangeSource;
+use crate::schema::disc::{DiscFileInfo, DiscInfo, DiscReport};
 
 /// One file of a disc's file system table.
 #[derive(Debug, Clone)]
@@ -174,6 +175,29 @@ impl Disc {
         })
     }
 
+    /// The `info` report: header and files.
+    pub fn report(&self) -> DiscReport {
+        DiscReport {
+            disc: DiscInfo {
+                game_id: self.game_id.clone(),
+                title: self.title.clone(),
+                format: self.format.clone(),
+                disc_number: self.disc_number,
+                disc_version: self.disc_version,
+                console: if self.is_wii { "wii" } else { "gamecube" },
+                files: self
+                    .files
+                    .iter()
+                    .map(|f| DiscFileInfo {
+                        path: f.path.clone(),
+                        size: f.size,
+                        offset: f.offset,
+                    })
+                    .collect(),
+            },
+        }
+    }
+
     /// The path of a file on this disc as specs write it: `DISC:PATH_ON_DISC`.
     pub fn member_path(&self, file: &DiscFile) -> PathBuf {
         PathBuf::from(format!("{}:{}", self.path.display(), file.path))
@@ -291,6 +315,29 @@ pub fn extract(disc: &Disc, out: &Path) -> anyhow::Result<usize> {
             .with_context(|| format!("writing {}", p.display()))?;
     }
     Ok(disc.files.len())
+}
+
+/// `tevscope info DISC`: the report of the disc image at `path`; None for any other file.
+pub fn info(path: &Path, json: bool) -> anyhow::Result<Option<String>> {
+    if !is_disc_image(path) {
+        return Ok(None);
+    }
+    let report = open(path)?.report();
+    Ok(Some(crate::schema::json_or_text(&report, json, DiscReport::text)?))
+}
+
+/// `tevscope extract DISC -o DIR`: every file of the disc image at `path`; None for any
+/// other file (a PAK is extracted by resource).
+pub fn extract_image(path: &Path, out: &Path) -> anyhow::Result<Option<String>> {
+    if !is_disc_image(path) {
+        return Ok(None);
+    }
+    let n = extract(&*open(path)?, out)?;
+    Ok(Some(format!(
+        "{}: extracted {n} files to {} (files/ as on the disc, sys/ the system files)\n",
+        path.display(),
+        out.display()
+    )))
 }
 
 /// `base/rel` when `rel` stays inside `base` (no `..`, no absolute parts).

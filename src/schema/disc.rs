@@ -5,8 +5,6 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::load::disc::Disc;
-
 #[derive(Debug, Serialize)]
 pub struct DiscReport {
     pub disc: DiscInfo,
@@ -37,28 +35,6 @@ pub struct DiscFileInfo {
 }
 
 impl DiscReport {
-    pub fn new(disc: &Disc) -> Self {
-        Self {
-            disc: DiscInfo {
-                game_id: disc.game_id.clone(),
-                title: disc.title.clone(),
-                format: disc.format.clone(),
-                disc_number: disc.disc_number,
-                disc_version: disc.disc_version,
-                console: if disc.is_wii { "wii" } else { "gamecube" },
-                files: disc
-                    .files
-                    .iter()
-                    .map(|f| DiscFileInfo {
-                        path: f.path.clone(),
-                        size: f.size,
-                        offset: f.offset,
-                    })
-                    .collect(),
-            },
-        }
-    }
-
     pub fn text(&self) -> String {
         let d = &self.disc;
         let mut s = format!(
