@@ -13,6 +13,7 @@ corpus="$fuzz_dir/corpus"
 # target: file extensions it reads (case-insensitive)
 declare -A exts=(
   [pak]="pak"
+  [pak_ranged]="pak"
   [cmdl]="cmdl"
   [txtr]="txtr"
   [anim]="anim cinf cskr"

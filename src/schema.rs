@@ -53,6 +53,7 @@ pub mod character;
 pub mod cinf;
 pub mod cmdl_text;
 pub mod cskr;
+pub mod disc;
 pub mod dolphin;
 pub mod mlvl;
 pub mod pak;

@@ -127,6 +127,14 @@ fn every_resource_parses_without_warnings() {
                 let m = parse_mrea(&data, label).expect("MREA parses");
                 assert!(m.warnings.is_empty(), "{label}: {:?}", m.warnings);
             }
+            b"MLVL" => {
+                let m = tevscope::formats::mlvl::Mlvl::parse(&data, label).expect("MLVL parses");
+                assert!(m.warnings.is_empty(), "{label}: {:?}", m.warnings);
+            }
+            b"STRG" => {
+                let s = tevscope::formats::strg::Strg::parse(&data, label).expect("STRG parses");
+                assert!(s.warnings.is_empty(), "{label}: {:?}", s.warnings);
+            }
             other => panic!("unexpected type {}", String::from_utf8_lossy(other)),
         }
     }
@@ -134,6 +142,26 @@ fn every_resource_parses_without_warnings() {
     let loose = &demo.files[1];
     assert_eq!(loose.0, demo::LIGHTS_FILE);
     assert!(member(&bytes, &pak, "lights").0.starts_with(&loose.1));
+}
+
+#[test]
+fn the_demo_world_names_its_rooms() {
+    let listing = tevscope::load::worlds::list_worlds(
+        std::path::Path::new(tevscope::load::builtin::DEMO_PAK),
+        Some("GERM"),
+    )
+    .expect("worlds");
+    let w = &listing.worlds[0];
+    assert_eq!(w.name, "Demowelt");
+    let rooms: Vec<(&str, &str)> = w.areas.iter().map(|a| (a.name.as_str(), a.spec.as_str())).collect();
+    assert_eq!(
+        rooms,
+        [
+            ("Demoraum", "builtin:demo.pak:0xDE070002.MREA"),
+            ("Lichtset", "builtin:demo.pak:0xDE070001.MREA")
+        ]
+    );
+    assert!(w.warnings.is_empty(), "{:?}", w.warnings);
 }
 
 #[test]

@@ -33,7 +33,10 @@ fn hostile_inputs_allocate_at_most_a_small_multiple_of_their_size() {
 /// fuzz replay test: naga's working memory does not scale with the input.
 fn parse_and_decode(ext: &str, data: &[u8]) {
     match ext.to_ascii_uppercase().as_str() {
-        "PAK" => fuzz::pak(data),
+        "PAK" => {
+            fuzz::pak(data);
+            fuzz::pak_ranged(data);
+        }
         "CMDL" => drop(fuzz::cmdl_materials(data)),
         "TXTR" => fuzz::txtr(data),
         "CINF" | "CSKR" | "ANIM" => fuzz::anim(data),

@@ -8,12 +8,15 @@
 //! run serve every test here; each test checks its part of the run's files. Without Xvfb
 //! the tests say so and pass.
 
-use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use tevscope::image::RgbaImage;
+
+#[path = "common/xvfb.rs"]
+mod xvfb;
+use xvfb::xvfb;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tevscope");
 const SIZES: [(u32, u32); 5] = [
@@ -55,39 +58,6 @@ fn scratch() -> PathBuf {
 }
 
 /// Starts Xvfb on a free display; None (with a loud message) when it is not installed.
-fn xvfb() -> Option<String> {
-    let child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "2600x1500x24",
-            "-nolisten",
-            "tcp",
-        ])
-        // Exits when the last client (the viewer) disconnects.
-        .arg("-terminate")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("SKIPPED: the window tests need Xvfb ({e})");
-            return None;
-        }
-    };
-    let stdout = child.stdout.take().expect("piped stdout");
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("Xvfb prints its display");
-    let n = line.trim();
-    assert!(!n.is_empty(), "Xvfb printed no display number");
-    Some(format!(":{n}"))
-}
-
 fn extract_demo(dir: &Path) -> PathBuf {
     let all = dir.join("demo");
     let out = Command::new(BIN)

@@ -55,7 +55,7 @@ pub enum Command {
         #[arg(long, value_enum)]
         game: Option<GameArg>,
     },
-    /// List the worlds (named MLVLs) of a PAK or a folder of PAKs, with their rooms by name.
+    /// List the worlds (named MLVLs) of a disc image, a folder of PAKs or a PAK, rooms by name.
     Worlds {
         source: PathBuf,
         /// Language code for the names (ENGL, GERM, FREN…); default ENGL, else the first.
@@ -77,7 +77,7 @@ pub enum Command {
         #[arg(long)]
         all_mips: bool,
     },
-    /// Extract every resource of a PAK into a folder (decompressed, named by ID and type).
+    /// Extract a PAK's resources (decompressed, by ID and type) or a disc image's files.
     Extract {
         file: PathBuf,
         #[arg(short, long)]

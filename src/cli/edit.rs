@@ -47,11 +47,10 @@ pub fn edit(
                 doc.label()
             )
         })?;
-    doc.save_to(&target)?;
+    let saved = doc.save_to(&target)?;
     Ok(format!(
-        "{}: {} operation(s) applied, wrote {}\n",
+        "{}: {} operation(s) applied, {saved}\n",
         doc.label(),
         ops.len(),
-        target.display()
     ))
 }

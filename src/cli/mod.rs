@@ -275,6 +275,9 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
 
 /// `tevscope info FILE [--json]`.
 pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String> {
+    if let Some(text) = crate::load::disc::info(std::path::Path::new(spec), json)? {
+        return Ok(text);
+    }
     let (res, _) = source::open(spec)?;
     let g = game.or(res.game);
     let (bytes, label) = (&res.bytes[..], res.label.as_str());

@@ -199,6 +199,9 @@ pub fn import_texture(
 /// TXTR is also decoded to `OUT_DIR/0xID.png` (level 0); textures that do not decode are
 /// listed as warnings.
 pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<String> {
+    if let Some(done) = crate::load::disc::extract_image(pak_path, out_dir)? {
+        return Ok(done);
+    }
     let archive = crate::load::source::open_archive(pak_path)?;
     let pak = &archive.pak;
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
@@ -233,7 +236,7 @@ pub fn extract(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::Result<Str
             Err(err) => failures.push(err.to_string()),
         }
     }
-    let report = PakReport::new(pak, archive.bytes(), None);
+    let report = PakReport::new(pak, &archive.bytes()?, None);
     let json_path = out_dir.join("pak.json");
     std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", json_path.display()))?;

@@ -4,7 +4,8 @@
 //! - `demo.pak` (MP1 PAK, uncompressed, every resource named): the material showcase model,
 //!   its textures (every TXTR format), the skinned worm character (CMDL, CSKR, CINF, a
 //!   format-2 and a format-0 ANIM, ANCS), the light set (MREA) and a small room (MREA with
-//!   world geometry, lightmapped floor and its own light layers).
+//!   world geometry, lightmapped floor and its own light layers), and a world (MLVL with
+//!   area-name STRGs) whose named rooms are that room and the light set.
 //! - `demo_lights.MREA`: the light set as a loose file.
 //! - `README.md`: what every material, texture and light demonstrates.
 //!
@@ -19,6 +20,7 @@ pub mod lights;
 pub mod room;
 pub mod showcase;
 pub mod textures;
+pub mod world;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -211,6 +213,10 @@ pub fn build() -> Result<Demo, DemoError> {
             room::MODELS_ABOUT.len()
         ),
     );
+
+    for (fourcc, id, name, bytes, about) in world::build_world()? {
+        resources.push(resource(&fourcc, id, &name, bytes, about));
+    }
 
     let mut pak = PakBuilder::new(Game::Mp1);
     for r in &resources {

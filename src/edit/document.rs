@@ -55,6 +55,13 @@ pub enum DocumentError {
     Patch(#[from] PatchError),
     #[error("{} is built into tevscope and cannot be overwritten: save it as a new file", .0.display())]
     BuiltIn(PathBuf),
+    #[error(
+        "{} is on a disc image, which tevscope never modifies: save as a new disc image (.iso) \
+         or into a folder", .0.display()
+    )]
+    OnDisc(PathBuf),
+    #[error("cannot write the disc image {path}: {message}")]
+    DiscImage { path: PathBuf, message: String },
     #[error("cannot write {path}")]
     Write {
         path: PathBuf,
@@ -443,34 +450,123 @@ impl Document {
     }
 
     /// Writes the current state to `target` safely (temporary file next to it, then rename)
-    /// and marks the document clean.
-    pub fn save_to(&mut self, target: &Path) -> Result<(), DocumentError> {
+    /// and marks the document clean. When the document comes from a disc image, which is
+    /// never modified, `target` is a new image (`.iso`/`.gcm`: the disc with the edited PAK
+    /// replaced) or a folder (the edited PAK goes into it); the result says which.
+    pub fn save_to(&mut self, target: &Path) -> Result<Saved, DocumentError> {
         if builtin::is_builtin(target) {
             return Err(DocumentError::BuiltIn(target.to_path_buf()));
         }
+        if crate::load::disc::is_member(target) {
+            return Err(DocumentError::OnDisc(target.to_path_buf()));
+        }
+        let on_disc = crate::load::disc::member(self.origin.path());
         let bytes = self.file_bytes()?;
-        write_atomically(target, &bytes).map_err(|source| DocumentError::Write {
-            path: target.to_path_buf(),
-            source,
-        })?;
+        let saved = match &on_disc {
+            Some((disc, file)) if has_image_extension(target) => {
+                crate::load::disc::write_image(disc, &[(&file.path, &bytes)], target).map_err(
+                    |e| DocumentError::DiscImage {
+                        path: target.to_path_buf(),
+                        message: format!("{e:#}"),
+                    },
+                )?;
+                Saved::DiscImage {
+                    image: target.to_path_buf(),
+                    member: file.path.clone(),
+                }
+            }
+            Some((_, file)) if target.is_dir() => {
+                let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+                let path = target.join(name);
+                self.write(&path, &bytes)?;
+                Saved::IntoFolder(path)
+            }
+            Some(_) => return Err(DocumentError::OnDisc(self.origin.path().to_path_buf())),
+            None if target.is_dir() => {
+                let name = self
+                    .origin
+                    .path()
+                    .file_name()
+                    .map_or_else(|| "out".into(), |n| n.to_os_string());
+                let path = target.join(name);
+                self.write(&path, &bytes)?;
+                Saved::IntoFolder(path)
+            }
+            None => {
+                self.write(target, &bytes)?;
+                Saved::File(target.to_path_buf())
+            }
+        };
         self.saved_depth = Some(self.undo.len());
-        Ok(())
+        Ok(saved)
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), DocumentError> {
+        write_atomically(path, bytes).map_err(|source| DocumentError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+/// Whether `path` names a GameCube disc image by its extension.
+fn has_image_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("iso") || e.eq_ignore_ascii_case("gcm"))
+}
+
+/// Where [`Document::save_to`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Saved {
+    /// The file named (the model, or the whole PAK for a PAK member).
+    File(PathBuf),
+    /// A new disc image: the source disc with `member`, the edited PAK, replaced.
+    DiscImage { image: PathBuf, member: String },
+    /// The edited file, under its own name, in the folder named.
+    IntoFolder(PathBuf),
+}
+
+impl Saved {
+    /// The file written, which now holds the document: for an image, its edited PAK.
+    pub fn document_path(&self) -> PathBuf {
+        match self {
+            Saved::File(p) | Saved::IntoFolder(p) => p.clone(),
+            Saved::DiscImage { image, member } => {
+                PathBuf::from(format!("{}:{member}", image.display()))
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Saved {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Saved::File(p) => write!(f, "wrote {}", p.display()),
+            Saved::DiscImage { image, member } => write!(
+                f,
+                "wrote a new disc image {} with {member} replaced (every other file as on the \
+                 source disc, which was not modified)",
+                image.display()
+            ),
+            Saved::IntoFolder(p) => write!(f, "wrote the edited file into a folder: {}", p.display()),
+        }
     }
 }
 
 impl Document {
-    /// [`Document::save_to`], then `target` is the document's file (Save As): a PAK member
-    /// stays the same resource of the written archive.
-    pub fn save_as(&mut self, target: &Path) -> Result<(), DocumentError> {
-        self.save_to(target)?;
-        let path = target.to_path_buf();
+    /// [`Document::save_to`], then the written file is the document's (Save As): a PAK
+    /// member stays the same resource of the written archive.
+    pub fn save_as(&mut self, target: &Path) -> Result<Saved, DocumentError> {
+        let saved = self.save_to(target)?;
+        let path = saved.document_path();
         match &mut self.origin {
             Origin::Loose { path: p } | Origin::Pak { path: p, .. } => *p = path,
         }
         if let Origin::Loose { path } = &self.origin {
             self.label = path.display().to_string();
         }
-        Ok(())
+        Ok(saved)
     }
 }
 

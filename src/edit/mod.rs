@@ -5,5 +5,5 @@
 pub mod document;
 pub mod patch;
 
-pub use document::{Command, Document, DocumentError, Edited, Origin, write_atomically};
+pub use document::{Command, Document, DocumentError, Edited, Origin, Saved, write_atomically};
 pub use patch::{PatchError, Refusal, fixed_flag};

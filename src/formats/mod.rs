@@ -11,6 +11,7 @@ pub mod cmdl;
 pub mod compression;
 pub mod cskr;
 pub mod error;
+pub mod gcm;
 pub mod material;
 pub mod mlvl;
 pub mod mrea;

@@ -156,15 +156,35 @@ impl Pak {
 
     /// Like [`Pak::parse`], but with the game given (MP1 and MP2 share a layout).
     pub fn parse_as(data: &[u8], file: &str, game: Option<Game>) -> Result<Pak> {
+        let sample = |e: &PakEntry| {
+            let start = usize::try_from(e.data_offset).unwrap_or(usize::MAX);
+            let end = start.saturating_add((e.size as usize).min(SAMPLE_BYTES));
+            data.get(start..end.min(data.len())).unwrap_or(&[]).to_vec()
+        };
+        Self::parse_head(data, data.len() as u64, file, game, &sample)
+    }
+
+    /// Parses the tables from `head`, the first bytes of an archive of `total_len` bytes
+    /// (the whole archive, or a prefix holding its tables); `sample` gives the first bytes
+    /// of an entry's stored payload for deciding the codec and game. This is how a PAK
+    /// inside a disc image is opened without reading its data.
+    pub fn parse_head(
+        head: &[u8],
+        total_len: u64,
+        file: &str,
+        game: Option<Game>,
+        sample: &dyn Fn(&PakEntry) -> Vec<u8>,
+    ) -> Result<Pak> {
+        let data = head;
         let mut r = Reader::new(data, file);
         let version = r.u32("version")?;
         let mut pak = match version {
             // Shape decides the ID width: a strict 32-bit parse, else a strict 64-bit one,
             // else the lenient 32-bit parse whose error (if any) is reported.
-            VERSION_3_5 => parse_v35(data, file, false, true)
-                .or_else(|_| parse_v35(data, file, true, true))
-                .or_else(|_| parse_v35(data, file, false, false))?,
-            2 => parse_v2(data, file)?,
+            VERSION_3_5 => parse_v35(data, total_len, file, false, true)
+                .or_else(|_| parse_v35(data, total_len, file, true, true))
+                .or_else(|_| parse_v35(data, total_len, file, false, false))?,
+            2 => parse_v2(data, total_len, file)?,
             _ => {
                 return Err(r.err_at(
                     "version",
@@ -176,7 +196,7 @@ impl Pak {
                 ));
             }
         };
-        pak.detect_game(data, game);
+        pak.detect_game(sample, game);
         for (i, e) in pak.entries.iter().enumerate() {
             pak.first_by_id.entry(e.id).or_insert(i);
             pak.first_by_id_type.entry((e.id, e.fourcc)).or_insert(i);
@@ -193,7 +213,7 @@ impl Pak {
         }
     }
 
-    fn detect_game(&mut self, data: &[u8], given: Option<Game>) {
+    fn detect_game(&mut self, sample: &dyn Fn(&PakEntry) -> Vec<u8>, given: Option<Game>) {
         if self.layout != PakLayout::V2 {
             // One codec per archive, by majority over a sample of compressed payloads: an
             // LZO segment length can pass the zlib header check by chance (0x081D does), so
@@ -205,7 +225,7 @@ impl Pak {
                 .filter(|e| e.compressed())
                 .take(CODEC_SAMPLE)
             {
-                let payload = self.stored(data, e).unwrap_or(&[]);
+                let payload = sample(e);
                 if inflates(payload.get(4..).unwrap_or(&[])) {
                     zlib += 1;
                 } else {
@@ -229,7 +249,7 @@ impl Pak {
             (Game::Mp3, GameEvidence::Layout)
         } else if self.codec == Some(Compression::LzoSegments) {
             (Game::Mp2, GameEvidence::Compression)
-        } else if let Some(g) = self.content_game(data) {
+        } else if let Some(g) = self.content_game(sample) {
             (g, GameEvidence::Content)
         } else if self.codec.is_some() {
             (Game::Mp1, GameEvidence::Compression)
@@ -243,7 +263,7 @@ impl Pak {
     /// The game the resources' own version fields name, by majority over (a sample of) the
     /// CMDL, MREA, MLVL and STRG resources; compressed ones are decompressed only as far as
     /// their header. None when they are absent or split evenly.
-    fn content_game(&self, data: &[u8]) -> Option<Game> {
+    fn content_game(&self, sample: &dyn Fn(&PakEntry) -> Vec<u8>) -> Option<Game> {
         let (mut mp1, mut mp2) = (0usize, 0usize);
         let candidates = self
             .entries
@@ -251,7 +271,7 @@ impl Pak {
             .filter(|e| matches!(&e.fourcc, b"CMDL" | b"MREA" | b"MLVL" | b"STRG"))
             .take(CONTENT_SAMPLE);
         for e in candidates {
-            let stored = self.stored(data, e).unwrap_or(&[]);
+            let stored = sample(e);
             let head = if e.compressed() {
                 self.codec
                     .and_then(|c| decompress_prefix(stored.get(4..).unwrap_or(&[]), c))
@@ -360,10 +380,14 @@ impl Pak {
 
     /// How an entry is compressed, without decompressing it.
     pub fn compression_of(&self, data: &[u8], entry: &PakEntry) -> Option<Compression> {
+        self.compression_in(self.stored(data, entry).unwrap_or(&[]), entry)
+    }
+
+    /// How an entry whose stored bytes are `payload` is compressed.
+    fn compression_in(&self, payload: &[u8], entry: &PakEntry) -> Option<Compression> {
         if !entry.compressed() {
             return None;
         }
-        let payload = self.stored(data, entry).unwrap_or(&[]);
         Some(match self.layout {
             PakLayout::V2 if payload.starts_with(b"CMPD") => Compression::Cmpd,
             PakLayout::V2 => match payload.get(4..6) {
@@ -408,8 +432,12 @@ impl Pak {
     /// bytes, padding included (the table does not record the unpadded size). Errors are
     /// labelled `file:0xID.TYPE`.
     pub fn read(&self, data: &[u8], entry: &PakEntry) -> Result<Vec<u8>> {
-        let stored = self.stored(data, entry)?;
-        let Some(compression) = self.compression_of(data, entry) else {
+        self.decode(self.stored(data, entry)?, entry)
+    }
+
+    /// Decompresses `stored`, the stored bytes of `entry` (see [`Pak::read`]).
+    pub fn decode(&self, stored: &[u8], entry: &PakEntry) -> Result<Vec<u8>> {
+        let Some(compression) = self.compression_in(stored, entry) else {
             return Ok(stored.to_vec());
         };
         let label = self.entry_label(entry);
@@ -451,21 +479,49 @@ impl Pak {
 /// large PAK is listed and read on demand without being loaded whole).
 pub type ArchiveBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
+/// An archive read by ranges instead of held as one slice: a PAK inside a disc image, read
+/// through the image's (possibly compressed) reader.
+pub trait RangeSource: Send + Sync {
+    /// The archive's size in bytes.
+    fn len(&self) -> u64;
+    /// `len` bytes at `offset` (the caller keeps them inside [`RangeSource::len`]).
+    fn read_range(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>>;
+    /// Whether the archive has no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Where an open archive's bytes are.
+#[derive(Clone)]
+enum ArchiveData {
+    Whole(ArchiveBytes),
+    Ranged(Arc<dyn RangeSource>),
+}
+
 /// A PAK together with its bytes, for callers that keep an archive open.
 #[derive(Clone)]
 pub struct PakArchive {
-    data: ArchiveBytes,
+    data: ArchiveData,
     pub pak: Pak,
 }
 
 impl std::fmt::Debug for PakArchive {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PakArchive")
-            .field("bytes", &self.bytes().len())
+            .field("bytes", &self.len())
             .field("pak", &self.pak)
             .finish()
     }
 }
+
+/// The first table read of a ranged archive, and the most it grows to: retail tables are
+/// well under a megabyte, and a table claiming more is refused rather than read.
+const HEAD_FIRST: u64 = 64 << 10;
+const HEAD_MAX: u64 = 64 << 20;
+
+/// How much of a payload game detection looks at: the first LZO segment at most.
+const SAMPLE_BYTES: usize = 2 + 0x8000;
 
 impl PakArchive {
     /// Parses `data` (see [`Pak::parse`]).
@@ -476,22 +532,113 @@ impl PakArchive {
     /// Parses an archive held by any byte view (e.g. a memory map).
     pub fn from_bytes(data: ArchiveBytes, file: &str) -> Result<Self> {
         let pak = Pak::parse((*data).as_ref(), file)?;
-        Ok(Self { data, pak })
+        Ok(Self {
+            data: ArchiveData::Whole(data),
+            pak,
+        })
     }
 
-    /// The whole archive.
-    pub fn bytes(&self) -> &[u8] {
-        (*self.data).as_ref()
+    /// Opens an archive read by ranges: only its tables (growing the read until they fit)
+    /// and a few payload prefixes for the game are read now; resources are read when asked.
+    pub fn from_ranges(source: Arc<dyn RangeSource>, file: &str) -> Result<Self> {
+        let total = source.len();
+        let io_err = |at: u64, e: std::io::Error| {
+            FormatError::new(file, "data", at, ErrorKind::Invalid(format!("cannot read: {e}")))
+        };
+        let sample = |e: &PakEntry| {
+            let len = (e.size as usize).min(SAMPLE_BYTES);
+            source.read_range(e.data_offset, len).unwrap_or_default()
+        };
+        let mut want = HEAD_FIRST.min(total);
+        loop {
+            let head = source.read_range(0, want as usize).map_err(|e| io_err(0, e))?;
+            match Pak::parse_head(&head, total, file, None, &sample) {
+                Ok(pak) => {
+                    return Ok(Self {
+                        data: ArchiveData::Ranged(source),
+                        pak,
+                    });
+                }
+                // The tables may run past what was read: read more, up to the whole
+                // archive or the cap.
+                Err(e) if want < total && want < HEAD_MAX && ran_short(&e, want) => {
+                    want = (want * 4).min(total).min(HEAD_MAX);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The archive's size in bytes.
+    pub fn len(&self) -> u64 {
+        match &self.data {
+            ArchiveData::Whole(b) => (**b).as_ref().len() as u64,
+            ArchiveData::Ranged(r) => r.len(),
+        }
+    }
+
+    /// Whether the archive has no bytes (never true of a parsed one).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The whole archive: borrowed when held whole, else read (for reports and edits that
+    /// need every byte; listing and opening resources never call it).
+    pub fn bytes(&self) -> Result<std::borrow::Cow<'_, [u8]>> {
+        match &self.data {
+            ArchiveData::Whole(b) => Ok(std::borrow::Cow::Borrowed((**b).as_ref())),
+            ArchiveData::Ranged(r) => {
+                let len = usize::try_from(r.len()).unwrap_or(usize::MAX);
+                r.read_range(0, len).map(std::borrow::Cow::Owned).map_err(|e| {
+                    FormatError::new(
+                        &self.pak.file,
+                        "data",
+                        0,
+                        ErrorKind::Invalid(format!("cannot read: {e}")),
+                    )
+                })
+            }
+        }
+    }
+
+    /// The stored (still compressed) bytes of `entry`.
+    pub fn stored(&self, entry: &PakEntry) -> Result<std::borrow::Cow<'_, [u8]>> {
+        match &self.data {
+            ArchiveData::Whole(b) => self
+                .pak
+                .stored((**b).as_ref(), entry)
+                .map(std::borrow::Cow::Borrowed),
+            ArchiveData::Ranged(r) => r
+                .read_range(entry.data_offset, entry.size as usize)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| {
+                    FormatError::new(
+                        self.pak.entry_label(entry),
+                        "data",
+                        entry.data_offset,
+                        ErrorKind::Invalid(format!("cannot read: {e}")),
+                    )
+                }),
+        }
     }
 
     /// The decompressed bytes of `entry`.
     pub fn read(&self, entry: &PakEntry) -> Result<Vec<u8>> {
-        self.pak.read(self.bytes(), entry)
+        self.pak.decode(&self.stored(entry)?, entry)
     }
 
     /// The decompressed bytes of the first resource with `id` (and type), if present.
     pub fn read_id(&self, id: u64, fourcc: Option<[u8; 4]>) -> Option<Result<Vec<u8>>> {
         self.pak.find(id, fourcc).map(|e| self.read(e))
+    }
+}
+
+/// Whether a table parse of a `read`-byte head failed because the head ended too soon.
+fn ran_short(e: &FormatError, read: u64) -> bool {
+    match e.kind {
+        ErrorKind::Truncated { .. } | ErrorKind::CountTooLarge { .. } => true,
+        ErrorKind::OffsetOutOfRange { target, .. } => target > read,
+        _ => false,
     }
 }
 
@@ -567,7 +714,7 @@ fn printable_fourcc(f: &[u8; 4]) -> bool {
 
 /// Parses a version-3.5 table with 32- or 64-bit IDs. `strict` additionally requires
 /// alphanumeric FourCCs; it is used to tell the two ID widths apart by shape.
-fn parse_v35(data: &[u8], file: &str, wide: bool, strict: bool) -> Result<Pak> {
+fn parse_v35(data: &[u8], total_len: u64, file: &str, wide: bool, strict: bool) -> Result<Pak> {
     let mut r = Reader::new(data, file);
     r.u32("version")?;
     let unused = r.u32("unused")?;
@@ -611,13 +758,13 @@ fn parse_v35(data: &[u8], file: &str, wide: bool, strict: bool) -> Result<Pak> {
         let id = read_id(&mut r, "resource[].id")?;
         let size = r.u32("resource[].size")?;
         let offset = r.u32("resource[].offset")?;
-        if u64::from(offset) + u64::from(size) > data.len() as u64 {
+        if u64::from(offset) + u64::from(size) > total_len {
             return Err(r.err_at(
                 &format!("resource[{index}].offset"),
                 at + entry_size - 4,
                 ErrorKind::OffsetOutOfRange {
                     target: u64::from(offset) + u64::from(size),
-                    size: data.len() as u64,
+                    size: total_len,
                 },
             ));
         }
@@ -652,7 +799,7 @@ fn parse_v35(data: &[u8], file: &str, wide: bool, strict: bool) -> Result<Pak> {
 }
 
 /// Parses an MP3 (version 2) PAK: header, section table, STRG, RSHD; DATA is located.
-fn parse_v2(data: &[u8], file: &str) -> Result<Pak> {
+fn parse_v2(data: &[u8], total_len: u64, file: &str) -> Result<Pak> {
     let mut r = Reader::new(data, file);
     r.expect_u32("version", 2)?;
     let header_size = r.u32("header_size")?;
@@ -669,32 +816,36 @@ fn parse_v2(data: &[u8], file: &str) -> Result<Pak> {
     let mut starts = HashMap::new();
     let mut pos = r.pos() as u64;
     for (i, &(fourcc, size)) in sections.iter().enumerate() {
-        if pos + u64::from(size) > data.len() as u64 {
+        if pos + u64::from(size) > total_len {
             return Err(FormatError::new(
                 file,
                 format!("section[{i}] {}", fourcc_string(fourcc)),
                 pos,
                 ErrorKind::OffsetOutOfRange {
                     target: pos + u64::from(size),
-                    size: data.len() as u64,
+                    size: total_len,
                 },
             ));
         }
-        starts
-            .entry(fourcc)
-            .or_insert((pos as usize, size as usize));
+        starts.entry(fourcc).or_insert((pos, size));
         pos += u64::from(size);
     }
-    let section = |name: &[u8; 4]| -> Result<Reader> {
-        let &(start, size) = starts.get(name).ok_or_else(|| {
+    // Where a section lies (checked against the whole archive above).
+    let place = |name: &[u8; 4]| -> Result<(u64, u32)> {
+        starts.get(name).copied().ok_or_else(|| {
             FormatError::new(
                 file,
                 "section_table",
                 0x40,
                 ErrorKind::Invalid(format!("no {} section", fourcc_string(*name))),
             )
-        })?;
-        Reader::new(data, file).slice(&fourcc_string(*name), start, size)
+        })
+    };
+    // A table section, which must lie in `data` (the head read so far).
+    let section = |name: &[u8; 4]| -> Result<Reader> {
+        let (start, size) = place(name)?;
+        let start = usize::try_from(start).unwrap_or(usize::MAX);
+        Reader::new(data, file).slice(&fourcc_string(*name), start, size as usize)
     };
 
     let mut strg = section(b"STRG")?;
@@ -708,8 +859,7 @@ fn parse_v2(data: &[u8], file: &str) -> Result<Pak> {
     }
 
     let mut rshd = section(b"RSHD")?;
-    let data_section = section(b"DATA")?;
-    let data_start = data_section.abs_pos();
+    let (data_start, data_len) = place(b"DATA")?;
     let count = rshd.count("RSHD.count", 24)?;
     let mut entries = Vec::with_capacity(count);
     for index in 0..count {
@@ -719,13 +869,13 @@ fn parse_v2(data: &[u8], file: &str) -> Result<Pak> {
         let id = rshd.u64("RSHD.id")?;
         let size = rshd.u32("RSHD.size")?;
         let offset = rshd.u32("RSHD.offset")?;
-        if u64::from(offset) + u64::from(size) > data_section.len() as u64 {
+        if u64::from(offset) + u64::from(size) > u64::from(data_len) {
             return Err(rshd.err_at(
                 &format!("RSHD[{index}].offset"),
                 at + 20,
                 ErrorKind::OffsetOutOfRange {
                     target: data_start + u64::from(offset) + u64::from(size),
-                    size: data_start + data_section.len() as u64,
+                    size: data_start + u64::from(data_len),
                 },
             ));
         }

@@ -36,12 +36,20 @@ pub fn demo_spec(member: &str) -> String {
     format!("{DEMO_PAK}:{member}")
 }
 
-/// The bytes of `path`: a built-in file from memory, any other from disk.
+/// The bytes of `path`: a built-in file from memory, a file on a disc image
+/// (`DISC:PATH_ON_DISC`, [`super::disc`]) through the disc reader, any other from disk.
 pub fn read(path: &Path) -> std::io::Result<Vec<u8>> {
     match bytes(path) {
         Some(b) => Ok(b.to_vec()),
-        None => std::fs::read(path),
+        None if path.exists() => std::fs::read(path),
+        None => super::disc::read_member(path).unwrap_or_else(|| std::fs::read(path)),
     }
+}
+
+/// Whether `path` is a file tevscope never writes in place: a built-in file or a file on a
+/// disc image (saving asks where to write instead).
+pub fn is_read_only(path: &Path) -> bool {
+    is_builtin(path) || super::disc::is_member(path)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 pub mod area;
 pub mod builtin;
 pub mod cpu;
+pub mod disc;
 pub mod kind;
 pub mod model;
 pub mod source;

@@ -7,7 +7,9 @@
 //! - `FILE.pak:name` — a PAK member by its name in the named-resource table (exact, then
 //!   ignoring case).
 //!
-//! `FILE` may also be a file built into the program ([`super::builtin`]): `builtin:demo.pak`.
+//! `FILE` may also be a file built into the program ([`super::builtin`]): `builtin:demo.pak`,
+//! or a file on a disc image ([`super::disc`]): `prime.rvz:MP2/Metroid1.pak`, so
+//! `prime.rvz:MP2/Metroid1.pak:0x1A2B3C4D` is a resource of a PAK on a disc.
 //!
 //! The [`Resolver`] returned with the input finds *other* resources by asset ID (a model's
 //! textures, a character's skin and skeleton): in the same PAK, or — for a loose file —
@@ -169,6 +171,15 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
         return Ok((resource, Box::new(resolver)));
     }
 
+    if super::disc::is_disc_image(&path) {
+        bail!(
+            "{}: is a disc image: name a file on it (DISC:PATH_ON_DISC[:0xID], e.g. \
+             {}:Metroid1.pak:0x1A2B3C4D); `tevscope info` lists its files and `tevscope worlds` \
+             its rooms",
+            path.display(),
+            path.display()
+        );
+    }
     let bytes = builtin::read(&path).with_context(|| format!("reading {}", path.display()))?;
     if Pak::sniff(&bytes) && has_extension(&path, "pak") {
         // Parse the table only for the game; the resolver re-reads the archive if it is
@@ -217,8 +228,9 @@ pub fn open(spec: &str) -> anyhow::Result<(Resource, Box<dyn Resolver>)> {
 /// is never split (so paths with colons work); otherwise the part before the last colon must
 /// exist. A folder is named as one (even `x.CMDL`), not reported missing.
 pub fn split_spec(spec: &str) -> anyhow::Result<(PathBuf, Option<&str>)> {
-    const FORMS: &str = "inputs are FILE, FILE.pak:0xID[.TYPE] or FILE.pak:name";
-    let exists = |p: &Path| builtin::is_builtin(p) || p.is_file();
+    const FORMS: &str = "inputs are FILE, FILE.pak:0xID[.TYPE], FILE.pak:name or \
+                         DISC:PATH_ON_DISC[:0xID|:name]";
+    let exists = |p: &Path| builtin::is_builtin(p) || p.is_file() || super::disc::is_member(p);
     let whole = Path::new(spec);
     if exists(whole) {
         return Ok((whole.to_path_buf(), None));
@@ -315,6 +327,11 @@ pub fn open_archive(path: &Path) -> anyhow::Result<PakArchive> {
     let label = path.display().to_string();
     if let Some(bytes) = builtin::bytes(path) {
         return Ok(PakArchive::from_bytes(Arc::new(bytes), &label)?);
+    }
+    if !path.exists()
+        && let Some(source) = super::disc::member_source(path)
+    {
+        return Ok(PakArchive::from_ranges(source, &label)?);
     }
     let file = std::fs::File::open(path).with_context(|| format!("opening {label}"))?;
     let len = file

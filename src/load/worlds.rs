@@ -1,4 +1,5 @@
-//! Worlds by name (formats.md §12.7): every named MLVL of a PAK or of a folder's PAKs, with
+//! Worlds by name (formats.md §12.7): every named MLVL of a PAK, of a folder's PAKs (and its
+//! subfolders') or of a disc image's PAKs, with
 //! its rooms in file order, named from their STRGs in one language. Only PAK tables, MLVLs
 //! and STRGs are read (never MREAs or textures), so listing a retail folder stays quick.
 
@@ -15,16 +16,50 @@ use crate::formats::strg::{Strg, strip_tags};
 use crate::schema::mlvl::{LayerInfo, id_text, rows, world_aabb};
 use crate::schema::worlds::{NameSource, WorldAreaInfo, WorldInfo, WorldsReport};
 
-/// The PAKs of `source`: itself, or a folder's `*.pak` files (not its subfolders), by name.
+/// How deep below a folder source PAKs are looked for (an extracted disc keeps them in
+/// `files/` and game folders such as `files/MP2/`), and how many entries are looked at at most.
+const FOLDER_DEPTH: usize = 4;
+const FOLDER_MAX_ENTRIES: usize = 20_000;
+
+/// The PAKs of `source`: a disc image's `*.pak` files (any folder, FST order, §14.3), a
+/// folder's `*.pak` files and its subfolders' (by path), or the PAK itself.
 fn pak_paths(source: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    if super::disc::is_disc_image(source) {
+        let disc = super::disc::open(source)?;
+        return Ok(disc.paks().map(|f| disc.member_path(f)).collect());
+    }
     if !source.is_dir() {
         return Ok(vec![source.to_path_buf()]);
     }
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(source)
-        .with_context(|| format!("reading the folder {}", source.display()))?
-        .filter_map(|e| Some(e.ok()?.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak")))
-        .collect();
+    let mut paths = Vec::new();
+    let mut level = vec![source.to_path_buf()];
+    let mut seen = 0;
+    for _ in 0..=FOLDER_DEPTH {
+        let mut next = Vec::new();
+        for dir in &level {
+            let entries = match std::fs::read_dir(dir) {
+                Ok(e) => e,
+                Err(e) if dir == source => {
+                    return Err(e).with_context(|| format!("reading the folder {}", dir.display()));
+                }
+                Err(_) => continue,
+            };
+            for p in entries.filter_map(|e| Some(e.ok()?.path())) {
+                seen += 1;
+                if seen > FOLDER_MAX_ENTRIES {
+                    break;
+                }
+                let hidden = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+                if p.is_dir() && !hidden {
+                    next.push(p);
+                } else if p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak"))
+                {
+                    paths.push(p);
+                }
+            }
+        }
+        level = next;
+    }
     paths.sort();
     Ok(paths)
 }
@@ -36,11 +71,12 @@ pub fn list_worlds(source: &Path, language: Option<&str>) -> anyhow::Result<Worl
     let mut report = WorldsReport::default();
     let mut paks = Vec::new();
     let paths = pak_paths(source)?;
+    let several = paths.len() != 1 || paths[0] != source;
     for path in &paths {
         match PakResolver::open(path) {
             Ok(p) => paks.push(p),
-            // A lone PAK must open; in a folder, the others are still listed.
-            Err(e) if source.is_dir() => report.warnings.push(format!("{e:#}")),
+            // A lone PAK must open; in a folder or on a disc, the others are still listed.
+            Err(e) if several => report.warnings.push(format!("{e:#}")),
             Err(e) => return Err(e),
         }
     }
@@ -208,4 +244,42 @@ impl World<'_> {
             .map(|l| (l.code.to_string(), first(l)));
         names
     }
+}
+
+/// The models a room depends on (its MLVL dependency list's CMDL and ANCS entries, every
+/// layer and area-wide, in list order) that its world's PAK holds, as specs that open them:
+/// what the world browser lists under a room.
+pub fn room_models(world: &WorldInfo, area: usize) -> anyhow::Result<Vec<(String, String)>> {
+    let pak = PakResolver::open(Path::new(&world.pak))?;
+    let wide = pak.archive.pak.wide_ids();
+    let id = u64::from_str_radix(world.mlvl_id.trim_start_matches("0x"), 16)
+        .with_context(|| format!("world ID {}", world.mlvl_id))?;
+    let entry = pak
+        .archive
+        .pak
+        .find(id, Some(*b"MLVL"))
+        .ok_or_else(|| anyhow::anyhow!("{}: no MLVL {}", world.pak, world.mlvl_id))?;
+    let mlvl = Mlvl::parse(&pak.archive.read(entry)?, &pak.archive.pak.entry_label(entry))?;
+    let Some(a) = mlvl.areas.get(area) else {
+        anyhow::bail!("{}: world {} has no area {area}", world.pak, world.mlvl_id);
+    };
+    let mut out = Vec::new();
+    for d in &a.dependencies {
+        let fourcc = d.fourcc.0;
+        if !matches!(&fourcc, b"CMDL" | b"ANCS") || pak.archive.pak.find(d.id, Some(fourcc)).is_none()
+        {
+            continue;
+        }
+        let spec = format!("{}:{}", world.pak, super::source::resource_name(d.id, fourcc, wide));
+        if out.iter().all(|(_, s)| *s != spec) {
+            let name = pak
+                .archive
+                .pak
+                .find(d.id, Some(fourcc))
+                .and_then(|e| pak.archive.pak.name_of(e).map(str::to_string))
+                .unwrap_or_else(|| super::source::resource_name(d.id, fourcc, wide));
+            out.push((name, spec));
+        }
+    }
+    Ok(out)
 }

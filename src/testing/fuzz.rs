@@ -47,8 +47,9 @@ const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 pub type Harness = fn(&[u8]);
 
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, Harness); 8] = [
+pub const TARGETS: [(&str, Harness); 9] = [
     ("pak", pak),
+    ("pak_ranged", pak_ranged),
     ("cmdl", cmdl),
     ("txtr", txtr),
     ("anim", anim),
@@ -57,6 +58,40 @@ pub const TARGETS: [(&str, Harness); 8] = [
     ("mlvl", mlvl),
     ("strg", strg),
 ];
+
+/// A PAK read by ranges (as inside a disc image): the tables read through
+/// `PakArchive::from_ranges` must equal `Pak::parse` of the whole bytes (both fail or both
+/// agree), and every entry must read the same either way.
+pub fn pak_ranged(data: &[u8]) {
+    struct Bytes(Vec<u8>);
+    impl crate::formats::pak::RangeSource for Bytes {
+        fn len(&self) -> u64 {
+            self.0.len() as u64
+        }
+        fn read_range(&self, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
+            let start = usize::try_from(offset).map_err(std::io::Error::other)?;
+            self.0
+                .get(start..start.saturating_add(len))
+                .map(<[u8]>::to_vec)
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))
+        }
+    }
+    let ranged = crate::formats::pak::PakArchive::from_ranges(
+        std::sync::Arc::new(Bytes(data.to_vec())),
+        FILE,
+    );
+    let whole = Pak::parse(data, FILE);
+    let (Ok(ranged), Ok(whole)) = (ranged, whole) else {
+        return;
+    };
+    assert_eq!(ranged.pak.entries(), whole.entries(), "ranged and whole tables differ");
+    assert_eq!(ranged.pak.game, whole.game, "ranged and whole game differ");
+    for e in whole.entries() {
+        let a = ranged.read(e).ok();
+        let b = whole.read(data, e).ok();
+        assert_eq!(a, b, "entry {} reads differently by ranges", e.index);
+    }
+}
 
 /// PAK: parse, then read (decompress) every entry.
 pub fn pak(data: &[u8]) {

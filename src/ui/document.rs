@@ -388,7 +388,7 @@ fn material_entries(
 /// The folder an opened resource sits in (where "next to the file" is); for a file built
 /// into the program, which has none, the home folder.
 fn folder_of(resource: &Resource) -> PathBuf {
-    if crate::load::builtin::is_builtin(&resource.path) {
+    if crate::load::builtin::is_read_only(&resource.path) {
         return dirs::home_dir().unwrap_or_else(|| PathBuf::from("."));
     }
     resource

@@ -352,8 +352,9 @@ impl AppState {
         else {
             return false;
         };
-        if crate::load::builtin::is_builtin(&path) {
-            // The demo inside the program is never overwritten: ask where to write it.
+        if crate::load::builtin::is_read_only(&path) {
+            // The demo inside the program and files on a disc image are never overwritten:
+            // ask where to write (a disc's PAK goes into a new image or a folder).
             self.save_as_dialog();
             return !self.is_dirty();
         }
@@ -375,13 +376,17 @@ impl AppState {
                 crate::edit::Edited::Area(_) => "MREA".into(),
             },
         };
-        let path = &super::prefs::with_default_extension(path, &ext);
+        let path = &if path.is_dir() {
+            path.to_path_buf()
+        } else {
+            super::prefs::with_default_extension(path, &ext)
+        };
         match editor.save_as(path) {
-            Ok(()) => {
+            Ok(saved) => {
                 self.edit_error = None;
                 self.save_as_open = false;
                 self.save_as_text = path.display().to_string();
-                self.notice = Some(format!("Saved {}", path.display()));
+                self.notice = Some(format!("Saved: {saved}"));
                 true
             }
             Err(e) => {

@@ -27,6 +27,7 @@ pub mod state;
 pub mod texture_view;
 pub mod view_sync;
 pub mod viewport;
+pub mod worlds;
 
 /// How the viewer starts.
 #[derive(Debug, Clone)]

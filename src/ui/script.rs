@@ -253,6 +253,9 @@ struct LayoutReport {
     tinted_material: Option<usize>,
     picked_material: Option<usize>,
     spec: Option<String>,
+    /// The game browser's source (disc image, folder or PAK) and whether it is shown.
+    worlds_source: Option<String>,
+    worlds_shown: bool,
 }
 
 fn rect_px(r: Option<egui::Rect>, ppp: f32) -> Option<[f32; 4]> {
@@ -673,6 +676,8 @@ fn write_window_shot(
             .and_then(|p| p.hit.as_ref())
             .map(|h| h.material),
         spec: state.doc.as_ref().map(|d| d.spec.clone()),
+        worlds_source: state.worlds.source.as_ref().map(|p| p.display().to_string()),
+        worlds_shown: state.worlds.shown,
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     let json_path = path.with_extension("json");

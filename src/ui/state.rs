@@ -283,6 +283,8 @@ struct FramingCache {
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
+    /// The game browser: worlds and rooms of a disc, folder or PAK (the demo's at start).
+    pub worlds: super::worlds::WorldTree,
     pub doc: Option<Document>,
     pub load_error: Option<String>,
     /// A one-line message (demo missing, screenshot saved, …).
@@ -399,6 +401,7 @@ impl AppState {
     pub fn new(start_dir: PathBuf) -> Self {
         Self {
             browser: Browser::new(start_dir),
+            worlds: super::worlds::WorldTree::with_demo(),
             doc: None,
             load_error: None,
             notice: None,
@@ -686,8 +689,18 @@ impl AppState {
         let folder = std::path::Path::new(spec);
         if folder.is_dir() {
             self.browser.set_dir(folder.to_path_buf());
+            self.worlds.open(folder);
             self.load_error = None;
-            self.notice = Some(format!("{spec} is a folder: the file browser shows it"));
+            self.notice = Some(format!(
+                "{spec} is a folder: the file browser and the world tree show it"
+            ));
+            return None;
+        }
+        if crate::load::disc::is_disc_image(folder) {
+            self.worlds.open(folder);
+            self.prefs.add_recent(spec);
+            self.load_error = None;
+            self.notice = Some(format!("{spec} is a disc image: pick a room in the world tree"));
             return None;
         }
         let whole_pak = crate::load::source::split_spec(spec)

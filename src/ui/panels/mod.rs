@@ -28,6 +28,7 @@ mod texture;
 mod timeline;
 mod top_bar;
 mod vertex;
+mod worlds;
 mod wgsl;
 
 use egui::{Color32, RichText, Ui};
@@ -116,7 +117,7 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
                 panels.left_max,
             ))
             .max_size(panels.left_max)
-            .show(ui, |ui| files::browser_panel(ui, state));
+            .show(ui, |ui| worlds::left_panel(ui, state));
         state.layout.left = Some(left.response.rect);
         left_width = left.response.rect.width();
     }
