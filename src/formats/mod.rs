@@ -13,6 +13,7 @@ pub mod cskr;
 pub mod error;
 pub mod material;
 pub mod mlvl;
+pub mod mp3_material;
 pub mod mrea;
 pub mod pak;
 pub mod pak_splice;
