@@ -49,7 +49,11 @@ fn mp3_materials_text(cmdl: &Cmdl) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     for (si, set) in cmdl.mp3_materials.iter().flat_map(|m| &m.sets).enumerate() {
-        let _ = writeln!(out, "MP3 material set {si}: {} materials", set.materials.len());
+        let _ = writeln!(
+            out,
+            "MP3 material set {si}: {} materials",
+            set.materials.len()
+        );
         for (mi, m) in set.materials.iter().enumerate() {
             let gx = Mp3GxInfo::new(m);
             let elements: Vec<String> = m

@@ -7,10 +7,10 @@
 
 use serde::Serialize;
 
+use super::cmdl::display_list::{DecodeOptions, VertexLayout, effective_layout};
 use super::error::{ErrorKind, Result};
 use super::material::{VertexAttributes, Within, warning};
 use super::reader::{Reader, Writer};
-use super::cmdl::display_list::{DecodeOptions, VertexLayout, effective_layout};
 use super::{FourCc, Game};
 use crate::gx;
 use crate::gx::mp3::{
@@ -89,9 +89,15 @@ impl Pass {
 pub enum Element {
     Pass(Pass),
     /// `CLR `: subtype (`CLR ` or `DIFB`) and RGBA8 (R in the top byte).
-    Color { kind: FourCc, rgba: u32 },
+    Color {
+        kind: FourCc,
+        rgba: u32,
+    },
     /// `INT `: subtype (`OPAC`, `BLOD`, `BLOI`, `BNIF`, `XRBR`) and value.
-    Int { kind: FourCc, value: u32 },
+    Int {
+        kind: FourCc,
+        value: u32,
+    },
     End,
 }
 
@@ -164,7 +170,9 @@ impl Mp3Material {
             let tag = m.fourcc("element")?;
             let i = elements.len();
             let element = match &tag {
-                b"PASS" => Element::Pass(Self::parse_pass(&mut m).within(|| format!("element[{i}]"))?),
+                b"PASS" => {
+                    Element::Pass(Self::parse_pass(&mut m).within(|| format!("element[{i}]"))?)
+                }
                 b"CLR " => Element::Color {
                     kind: FourCc(m.fourcc("clr_type").within(|| format!("element[{i}]"))?),
                     rgba: m.u32("rgba").within(|| format!("element[{i}]"))?,
@@ -343,7 +351,10 @@ impl Mp3Material {
         for (i, e) in self.elements.iter().enumerate() {
             let Element::Pass(p) = e else { continue };
             let Some(kind) = p.pass_type() else {
-                warnings.push(format!("element[{i}]: unknown pass type {} ignored", p.kind));
+                warnings.push(format!(
+                    "element[{i}]: unknown pass type {} ignored",
+                    p.kind
+                ));
                 continue;
             };
             if !p.has_texture() {
@@ -392,7 +403,11 @@ impl Mp3Material {
             bloi: self.int("BLOI"),
             bnif: self.int("BNIF"),
         };
-        (inputs, passes.into_iter().map(|(_, id)| id).collect(), warnings)
+        (
+            inputs,
+            passes.into_iter().map(|(_, id)| id).collect(),
+            warnings,
+        )
     }
 }
 
@@ -424,7 +439,13 @@ impl Mp3Material {
         let second_draw_texture_ids = program
             .second_draw
             .as_ref()
-            .map(|(_, sources)| sources.iter().filter_map(|s| s.pass).map(|p| id_of(&p)).collect())
+            .map(|(_, sources)| {
+                sources
+                    .iter()
+                    .filter_map(|s| s.pass)
+                    .map(|p| id_of(&p))
+                    .collect()
+            })
             .unwrap_or_default();
         Mp3MaterialProgram {
             program,
@@ -444,13 +465,13 @@ impl Mp3MaterialSet {
     /// Reads one set from `r`'s position, leaving `r` after its last material.
     pub fn parse(r: &mut Reader, label: &str, warnings: &mut Vec<String>) -> Result<Self> {
         // A material is at least its size field and the 0x20-byte header.
-        let n = r.count("material_count", 0x24).within(|| label.to_string())?;
+        let n = r
+            .count("material_count", 0x24)
+            .within(|| label.to_string())?;
         let mut materials = Vec::with_capacity(n);
         for i in 0..n {
             let ml = format!("{label}.material[{i}]");
-            materials.push(
-                Mp3Material::parse(r, &ml, warnings).within(|| ml.clone())?,
-            );
+            materials.push(Mp3Material::parse(r, &ml, warnings).within(|| ml.clone())?);
         }
         Ok(Self { materials })
     }

@@ -327,8 +327,8 @@ impl<'a> Builder<'a> {
 
     fn emit(&mut self, s: S) {
         let map = s.pass.map(|p| self.map(p));
-        let reads_ras = s.color.iter().any(|c| matches!(c, C::Rasc | C::Rasa))
-            || s.alpha.contains(&A::Rasa);
+        let reads_ras =
+            s.color.iter().any(|c| matches!(c, C::Rasc | C::Rasa)) || s.alpha.contains(&A::Rasa);
         let combine = |dest: TevReg, x2: bool| TevCombine {
             scale: u8::from(x2),
             out_reg: dest,
@@ -375,8 +375,8 @@ impl<'a> Builder<'a> {
         }
         self.lit = true;
         if self.has(PassType::Diff) {
-            let mut s = S::new("R1", c_mad(C::Rasc, C::Texc, C::C1), a_one(A::Zero))
-                .pass(PassType::Diff);
+            let mut s =
+                S::new("R1", c_mad(C::Rasc, C::Texc, C::C1), a_one(A::Zero)).pass(PassType::Diff);
             s.color_dest = TevReg::C0;
             if fa {
                 s.alpha = a_one(A::Konst);
@@ -399,8 +399,7 @@ impl<'a> Builder<'a> {
             }
             self.emit(s);
         } else {
-            let mut s = S::new("R1", c_mad(C::Rasc, C::Konst, C::C1), a_one(A::Zero))
-                .kc(KONST_ONE);
+            let mut s = S::new("R1", c_mad(C::Rasc, C::Konst, C::C1), a_one(A::Zero)).kc(KONST_ONE);
             s.color_dest = TevReg::C0;
             if fa {
                 s.alpha = a_one(A::Konst);
@@ -622,7 +621,12 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn material(&self, blend: (BlendFactor, BlendFactor), depth_write: bool, sorted: bool) -> Material {
+    fn material(
+        &self,
+        blend: (BlendFactor, BlendFactor),
+        depth_write: bool,
+        sorted: bool,
+    ) -> Material {
         let d = self.inputs.difb;
         Material {
             stages: self.stages.clone(),
@@ -631,12 +635,7 @@ impl<'a> Builder<'a> {
             konst: self.konst,
             konst_count: self.konst_count,
             // PREV = C0 = C2 = 0; C1 = DIFB (§13.3).
-            registers: [
-                [0; 4],
-                [0; 4],
-                d.map(i16::from),
-                [0; 4],
-            ],
+            registers: [[0; 4], [0; 4], d.map(i16::from), [0; 4]],
             // D10 Default: `gx.md` §10.2 with the typical word 0x3001 (lit, REG, CLAMP, SPOT).
             color0: Some(ChannelControl::from_word(0x3001)),
             channel_count: 1,
@@ -875,14 +874,24 @@ mod tests {
         assert!(p.lit);
         assert_eq!(p.material.registers[2], [10, 20, 30, 255]);
         assert_eq!(p.material.stages[0].color_op.out_reg, TevReg::C0);
-        assert_eq!(p.material.stages[1].color_op.scale, 1, "×2 on the lit CLR stage (D2)");
+        assert_eq!(
+            p.material.stages[1].color_op.scale, 1,
+            "×2 on the lit CLR stage (D2)"
+        );
         assert_eq!(p.texture_passes, [PassType::Diff, PassType::Clr]);
         assert_eq!(p.material.blend.dst, BlendFactor::Zero);
     }
 
     #[test]
     fn blol_and_blod_emit_the_bloom_stages() {
-        let mut i = inputs(0, &[(PassType::Diff, 3), (PassType::Blol, 1), (PassType::Blod, 0)]);
+        let mut i = inputs(
+            0,
+            &[
+                (PassType::Diff, 3),
+                (PassType::Blol, 1),
+                (PassType::Blod, 0),
+            ],
+        );
         i.blod = 100;
         let p = synthesize(&i, &SynthesisOptions::default());
         assert_eq!(recipes(&p), ["R1", "R8", "R9", "R2"]);
@@ -926,7 +935,10 @@ mod tests {
                 ..Default::default()
             },
         );
-        assert_eq!(forced.material.stages[2].tex_swap, 1, "D9 Alt: TRAN reads R");
+        assert_eq!(
+            forced.material.stages[2].tex_swap, 1,
+            "D9 Alt: TRAN reads R"
+        );
 
         let m = inputs(0x10, &[(PassType::Clr, 3)]);
         let p = synthesize(&m, &SynthesisOptions::default());

@@ -119,7 +119,10 @@ impl ElementInfo {
             let names = gx::UvAnimation::parameter_names(a.mode);
             PassUvAnimInfo {
                 source: a.source,
-                source_name: ["POS", "NRM", "UV"].get(a.source as usize).copied().unwrap_or("?"),
+                source_name: ["POS", "NRM", "UV"]
+                    .get(a.source as usize)
+                    .copied()
+                    .unwrap_or("?"),
                 matrix_config: a.matrix_config,
                 mode: a.mode,
                 mode_name: gx::UvAnimation::mode_name(a.mode),
@@ -192,7 +195,8 @@ fn stages(m: &gx::Material, sources: &[StageSource]) -> Vec<Mp3StageInfo> {
             texture_map: s.tex_map.unwrap_or(0xFF),
             tex_coord: s.tex_coord.unwrap_or(0xFF),
             texture_pass: src.pass.map(|p| p.fourcc().to_string()),
-            tex_swap_rgba: swaps[(s.tex_swap & 3) as usize].map(|c| ["R", "G", "B", "A"][c as usize & 3]),
+            tex_swap_rgba: swaps[(s.tex_swap & 3) as usize]
+                .map(|c| ["R", "G", "B", "A"][c as usize & 3]),
         })
         .collect()
 }
@@ -400,6 +404,14 @@ pub struct Mp3ArrayCounts {
 pub struct Mp3VertexInfo {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pnmtxidx: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tex0mtxidx: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tex1mtxidx: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tex2mtxidx: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tex3mtxidx: Option<u8>,
     pub position: u16,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normal: Option<u16>,
@@ -482,6 +494,10 @@ impl Mp3SurfaceInfo {
                             let v = &mesh.vertices[i as usize];
                             Mp3VertexInfo {
                                 pnmtxidx: v.matrix_indices[0],
+                                tex0mtxidx: v.matrix_indices[1],
+                                tex1mtxidx: v.matrix_indices[2],
+                                tex2mtxidx: v.matrix_indices[3],
+                                tex3mtxidx: v.matrix_indices[4],
                                 position: v.position,
                                 normal: v.normal,
                                 color0: v.colors[0],

@@ -1,0 +1,433 @@
+//! MP3 models (CMDL version 5): the conformance pair read, reported and written back byte for
+//! byte, and every material's synthesised GX program against `mp3_tev_expect.json`.
+#![allow(clippy::unwrap_used)]
+
+use serde_json::Value;
+use tevscope::formats::cmdl::Cmdl;
+use tevscope::formats::mp3_material::Mp3Material;
+use tevscope::gx::mp3::{Mp3Program, SynthesisOptions};
+use tevscope::gx::tev::{PixelInputs, TevOptions, TevProgram, evaluate};
+use tevscope::gx::{AlphaInput, ColorInput, KonstSel, TevReg};
+use tevscope::schema::cmdl_mp3::Mp3CmdlInfo;
+use tevscope::testing::conformance_dir;
+
+const MODELS: [&str; 2] = ["0x0C3F1E7D00000100.CMDL", "0x0C3F1E7D00000101.CMDL"];
+
+fn fixture(name: &str) -> Option<(Vec<u8>, Value)> {
+    let dir = conformance_dir()?.join("mp3");
+    let bytes = std::fs::read(dir.join(name)).unwrap();
+    let json = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+    Some((bytes, serde_json::from_str(&json).unwrap()))
+}
+
+fn tev_expect() -> Option<Value> {
+    let dir = conformance_dir()?.join("mp3");
+    let text = std::fs::read_to_string(dir.join("mp3_tev_expect.json")).unwrap();
+    Some(serde_json::from_str(&text).unwrap())
+}
+
+#[test]
+fn mp3_models_write_back_byte_for_byte() {
+    for name in MODELS {
+        let Some((bytes, _)) = fixture(name) else {
+            return;
+        };
+        let cmdl = Cmdl::parse(&bytes, name).unwrap();
+        assert_eq!(cmdl.version, 5);
+        assert!(cmdl.warnings.is_empty(), "{name}: {:?}", cmdl.warnings);
+        assert!(cmdl.to_bytes() == bytes, "{name}: written bytes differ");
+        // After a relayout (what an edit does) an unmodified model is still the same file.
+        let mut relaid = cmdl.clone();
+        relaid.refresh_layout();
+        assert!(
+            relaid.to_bytes() == bytes,
+            "{name}: relayout changed the bytes"
+        );
+    }
+}
+
+/// Keys of the fixture JSON that describe how the generator made the file, not the file.
+const GENERATOR_ONLY: [&str; 14] = [
+    "array_counts_from_section_sizes",
+    "file",
+    "sha256",
+    "asset_id",
+    "role",
+    "skinned_by",
+    "textures",
+    "tev_expect",
+    "notes",
+    "uv_layout",
+    "section_count_check",
+    "array_counts",
+    // The material's name is the generator's label (files have none).
+    "name",
+    "material_name",
+];
+
+/// Every value of `want` is in `got` (numbers compared as f64 to 1e-6), key for key.
+fn assert_covers(want: &Value, got: &Value, path: &str) {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => {
+            for (k, wv) in w {
+                if GENERATOR_ONLY.contains(&k.as_str()) {
+                    continue;
+                }
+                let gv = g
+                    .get(k)
+                    .unwrap_or_else(|| panic!("{path}/{k}: missing from the report"));
+                assert_covers(wv, gv, &format!("{path}/{k}"));
+            }
+        }
+        (Value::Array(w), Value::Array(g)) => {
+            assert_eq!(w.len(), g.len(), "{path}: length");
+            for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
+                assert_covers(wv, gv, &format!("{path}/{i}"));
+            }
+        }
+        (Value::Number(w), Value::Number(g)) => {
+            let (w, g) = (w.as_f64().unwrap(), g.as_f64().unwrap());
+            assert!(
+                (w - g).abs() <= 1e-6 * w.abs().max(1.0),
+                "{path}: {w} ≠ {g}"
+            );
+        }
+        _ => assert_eq!(want, got, "{path}"),
+    }
+}
+
+#[test]
+fn info_json_reports_every_fixture_value() {
+    for name in MODELS {
+        let Some((bytes, json)) = fixture(name) else {
+            return;
+        };
+        let cmdl = Cmdl::parse(&bytes, name).unwrap();
+        let report = serde_json::to_value(Mp3CmdlInfo::new(&cmdl, name, bytes.len())).unwrap();
+        assert_covers(&json, &report, name);
+        // array_counts in the fixture are the real entries; ours are by section size, which
+        // the fixture gives as array_counts_from_section_sizes.
+        assert_covers(
+            &json["array_counts_from_section_sizes"],
+            &report["array_counts"],
+            &format!("{name}/array_counts"),
+        );
+        // Each material's `gx` block says what mp3_tev_expect.json says of its program.
+        let expect = tev_expect().unwrap();
+        for m in expect["materials"].as_array().unwrap() {
+            if m["cmdl"] != name {
+                continue;
+            }
+            let i = m["material_index"].as_u64().unwrap() as usize;
+            let gx = &report["material_sets"][0]["materials"][i]["gx"];
+            let want = &m["default"];
+            let label = format!("{name} material {i} gx");
+            assert_eq!(gx["configuration"], want["config"], "{label}");
+            assert_eq!(gx["blend"], want["blend"], "{label}");
+            assert_eq!(gx["depth_write"], want["depth_write"], "{label}");
+            assert_eq!(gx["depth_sorted"], want["depth_sorted"], "{label}");
+            assert_eq!(
+                gx["alpha_test"].is_null(),
+                want["alpha_test"].is_null(),
+                "{label}"
+            );
+            let stages = gx["tev_stages"].as_array().unwrap();
+            let want_stages = want["stages"].as_array().unwrap();
+            assert_eq!(stages.len(), want_stages.len(), "{label}");
+            for (g, w) in stages.iter().zip(want_stages) {
+                assert_eq!(g["recipe"], w["recipe"], "{label}");
+                assert_eq!(g["texture_pass"], w["tex_pass"], "{label}");
+                let out = |v: &Value| ["PREV", "C0", "C1", "C2"][v.as_u64().unwrap() as usize];
+                assert_eq!(
+                    out(&g["color_op"]["out_reg"]),
+                    w["color"]["dest"],
+                    "{label}"
+                );
+                assert_eq!(
+                    out(&g["alpha_op"]["out_reg"]),
+                    w["alpha"]["dest"],
+                    "{label}"
+                );
+                let channel = w["tex_swap_alpha_channel"].as_str().unwrap_or("A");
+                assert_eq!(g["tex_swap_rgba"][3], channel, "{label}: swap");
+            }
+            let konsts = gx["konst_colors_rgba"].as_array().unwrap();
+            for (k, w) in konsts.iter().zip(want["konsts"].as_array().unwrap()) {
+                assert_eq!(k[3], w["rgba8"][3], "{label}: konst alpha");
+            }
+            // C1 = DIFB.
+            let difb = m["elements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["type"] == "DIFB")
+                .map_or(Value::from(vec![255; 4]), |e| e["rgba8"].clone());
+            assert_eq!(gx["registers"]["c1"], difb, "{label}: C1");
+        }
+    }
+}
+
+fn material(cmdl_name: &str, index: usize) -> Option<Mp3Material> {
+    let (bytes, _) = fixture(cmdl_name)?;
+    let cmdl = Cmdl::parse(&bytes, cmdl_name).unwrap();
+    Some(cmdl.mp3_materials.unwrap().sets[0].materials[index].clone())
+}
+
+fn color_name(c: ColorInput) -> &'static str {
+    c.name()
+}
+
+/// The fixture's konst notation for a selector: "1", "k/8" or "Kn".
+fn konst_name(k: KonstSel, alpha: bool) -> String {
+    match k.0 {
+        0..=7 => {
+            let e = 8 - k.0;
+            if e == 8 { "1".into() } else { format!("{e}/8") }
+        }
+        v @ 12..=15 if !alpha => format!("K{}", v - 12),
+        v @ 0x1C..=0x1F if alpha => format!("K{}", v - 0x1C),
+        v => format!("sel{v}"),
+    }
+}
+
+fn reg_name(r: TevReg) -> &'static str {
+    r.name()
+}
+
+/// Checks the program's stages against one fixture stage list: recipe order, sampled pass,
+/// swap channel, raster, destinations, scale and (where read) konst selectors.
+fn check_stages(
+    p_stages: &[(tevscope::gx::TevStage, tevscope::gx::mp3::StageSource)],
+    want: &[Value],
+    label: &str,
+) {
+    assert_eq!(p_stages.len(), want.len(), "{label}: stage count");
+    for (i, ((st, src), w)) in p_stages.iter().zip(want).enumerate() {
+        let l = format!("{label} stage {i}");
+        assert_eq!(src.recipe, w["recipe"].as_str().unwrap(), "{l}: recipe");
+        assert_eq!(
+            src.pass.map(|p| p.fourcc()),
+            w["tex_pass"].as_str(),
+            "{l}: sampled pass"
+        );
+        let swap = match st.tex_swap {
+            0 => None,
+            n => Some(["R", "G", "B"][usize::from(n - 1)]),
+        };
+        let want_swap = w["tex_swap_alpha_channel"].as_str().filter(|&c| c != "A");
+        // TEXA[A] is the plain alpha: no swap table.
+        assert_eq!(swap, want_swap, "{l}: swap channel");
+        let reads_ras = st.raster != tevscope::gx::RasterChannel::None;
+        assert_eq!(reads_ras, w["ras"].is_string(), "{l}: raster");
+        assert_eq!(
+            reg_name(st.color_op.out_reg),
+            w["color"]["dest"].as_str().unwrap(),
+            "{l}: colour dest"
+        );
+        assert_eq!(
+            reg_name(st.alpha_op.out_reg),
+            w["alpha"]["dest"].as_str().unwrap(),
+            "{l}: alpha dest"
+        );
+        let scale = if st.color_op.scale == 1 { 2 } else { 1 };
+        assert_eq!(
+            scale,
+            w["color"]["scale"].as_u64().unwrap(),
+            "{l}: colour scale"
+        );
+        if st.color_in.contains(&ColorInput::Konst) {
+            assert_eq!(
+                konst_name(st.kcsel, false),
+                w["kcsel"].as_str().unwrap(),
+                "{l}: kcsel"
+            );
+        }
+        if st.alpha_in.contains(&AlphaInput::Konst) {
+            assert_eq!(
+                konst_name(st.kasel, true),
+                w["kasel"].as_str().unwrap(),
+                "{l}: kasel"
+            );
+        }
+        let _ = color_name;
+    }
+}
+
+fn rgba8(v: &Value) -> [u8; 4] {
+    let a = v.as_array().unwrap();
+    [0, 1, 2, 3].map(|i| (a[i].as_f64().unwrap() * 255.0).round() as u8)
+}
+
+/// Runs a program on the fixture's eval inputs; the texel of each stage is its pass's sample.
+fn run(
+    m: &tevscope::gx::Material,
+    sources: &[tevscope::gx::mp3::StageSource],
+    inputs: &Value,
+) -> [f64; 4] {
+    let program = TevProgram::from_material(m, &TevOptions::default());
+    let samples = &inputs["texture_sample_rgba_per_pass_type"];
+    let ras = rgba8(&inputs["ras_rgba"]);
+    let texels = program
+        .stages
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            sources
+                .get(i)
+                .and_then(|s| s.pass)
+                .map_or([0; 4], |p| rgba8(&samples[p.fourcc()]))
+        })
+        .collect();
+    let out = evaluate(
+        &program,
+        &PixelInputs {
+            texels,
+            raster: [ras, ras],
+        },
+    );
+    out.rgba.map(|c| f64::from(c) / 255.0)
+}
+
+fn assert_close(got: [f64; 4], want: &Value, label: &str) {
+    let want: Vec<f64> = want
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    for c in 0..4 {
+        // The hardware's 8-bit integer TEV against the fixture's float evaluation.
+        assert!(
+            (got[c] - want[c]).abs() <= 4.0 / 255.0,
+            "{label}: component {c}: {got:?} ≠ {want:?}"
+        );
+    }
+}
+
+#[test]
+fn every_fixture_material_synthesises_the_expected_program() {
+    let Some(expect) = tev_expect() else {
+        return;
+    };
+    let materials = expect["materials"].as_array().unwrap();
+    assert_eq!(materials.len(), 13);
+    for m in materials {
+        let cmdl = m["cmdl"].as_str().unwrap();
+        let index = m["material_index"].as_u64().unwrap() as usize;
+        let label = format!("{cmdl} material {index} ({})", m["name"]);
+        let mat = material(cmdl, index).unwrap();
+        let built = mat.program(&SynthesisOptions::default());
+        let Mp3Program {
+            configuration,
+            material: gx,
+            stage_sources,
+            lit,
+            second_draw,
+            ..
+        } = &built.program;
+        let want = &m["default"];
+        assert_eq!(
+            serde_json::to_value(configuration).unwrap(),
+            want["config"],
+            "{label}: configuration"
+        );
+        assert_eq!(
+            *lit,
+            want["lighting_stage_L"].as_bool().unwrap(),
+            "{label}: L"
+        );
+        let pairs: Vec<_> = gx
+            .stages
+            .iter()
+            .copied()
+            .zip(stage_sources.iter().copied())
+            .collect();
+        check_stages(&pairs, want["stages"].as_array().unwrap(), &label);
+        // Konsts: the components the program reads (the spec's K(0,0,0,α) leaves rgb unread).
+        let konsts = want["konsts"].as_array().unwrap();
+        assert_eq!(gx.konst_count, konsts.len(), "{label}: konst count");
+        for (k, w) in konsts.iter().enumerate() {
+            let w: Vec<u8> = w["rgba8"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u8)
+                .collect();
+            let rgb_read = gx
+                .stages
+                .iter()
+                .any(|s| s.color_in.contains(&ColorInput::Konst) && s.kcsel.0 == 12 + k as u8);
+            assert_eq!(gx.konst[k][3], w[3], "{label}: K{k}.a");
+            if rgb_read {
+                assert_eq!(gx.konst[k][..3], w[..3], "{label}: K{k}.rgb");
+            }
+        }
+        let blend = tevscope::schema::cmdl_mp3::blend_factor_name;
+        assert_eq!(
+            blend(gx.blend.src),
+            want["blend"]["src"],
+            "{label}: blend src"
+        );
+        assert_eq!(
+            blend(gx.blend.dst),
+            want["blend"]["dst"],
+            "{label}: blend dst"
+        );
+        assert_eq!(
+            gx.depth_write,
+            want["depth_write"].as_bool().unwrap(),
+            "{label}: depth write"
+        );
+        assert_eq!(
+            gx.depth_sorted,
+            want["depth_sorted"].as_bool().unwrap(),
+            "{label}: sorted"
+        );
+        match want["alpha_test"].as_object() {
+            None => assert!(gx.alpha_test.is_always(), "{label}: alpha test"),
+            Some(_) => {
+                assert!(
+                    !gx.alpha_test.passes(191) && gx.alpha_test.passes(192),
+                    "{label}: a8 ≥ 192"
+                );
+            }
+        }
+        // C1 = DIFB before the first stage; PREV, C0, C2 start at 0.
+        assert_eq!(gx.registers[0], [0; 4]);
+        assert_eq!(gx.registers[1], [0; 4]);
+        assert_eq!(gx.registers[3], [0; 4]);
+        let inputs = &expect["eval_inputs"];
+        assert_close(
+            run(gx, stage_sources, inputs),
+            &m["default_eval"]["prev_rgba"],
+            &label,
+        );
+        match (second_draw, want["second_draw"].as_object()) {
+            (None, None) => {}
+            (Some((m2, sources)), Some(w2)) => {
+                let pairs: Vec<_> = m2
+                    .stages
+                    .iter()
+                    .copied()
+                    .zip(sources.iter().copied())
+                    .collect();
+                check_stages(
+                    &pairs,
+                    w2["stages"].as_array().unwrap(),
+                    &format!("{label} 2nd draw"),
+                );
+                assert_eq!(
+                    blend(m2.blend.dst),
+                    w2["blend"]["dst"],
+                    "{label}: 2nd blend"
+                );
+                assert_close(
+                    run(m2, sources, inputs),
+                    &m["default_eval"]["second_draw_prev_rgba"],
+                    &format!("{label} 2nd draw"),
+                );
+            }
+            (got, want) => panic!("{label}: second draw {got:?} vs {want:?}"),
+        }
+    }
+}
