@@ -1005,6 +1005,28 @@ impl Cmdl {
         w.into_inner()
     }
 
+    /// Every TXTR ID the materials name (MP1/MP2 set lists, MP3 PASS textures), sorted,
+    /// without repeats.
+    pub fn texture_ids(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self
+            .material_sets
+            .iter()
+            .flat_map(|set| set.texture_ids.iter().map(|&id| u64::from(id)))
+            .chain(
+                self.mp3_materials
+                    .iter()
+                    .flat_map(|m| &m.sets)
+                    .flat_map(|s| &s.materials)
+                    .flat_map(|m| m.passes())
+                    .filter(|p| p.has_texture())
+                    .map(|p| p.texture_id),
+            )
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
     /// Material sets in the file (MP1/MP2 or MP3).
     pub fn material_set_count(&self) -> usize {
         self.mp3_materials

@@ -10,8 +10,10 @@ use crate::anim::{AnimError, Clip, Skeleton, SkinBinding, SkinOptions, VertexInf
 use crate::formats::cmdl::{Cmdl, ResolvedVertex};
 use crate::formats::cskr::Cskr;
 use crate::formats::material::MaterialSet;
+use crate::formats::mp3_material::Mp3MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
+use crate::gx::mp3::SynthesisOptions;
 use crate::model::{
     CpuMaterial, CpuMaterialSet, CpuMesh, CpuModel, CpuSkin, CpuSurface, TextureData, TextureError,
     VertexAttributes,
@@ -85,7 +87,11 @@ impl ModelAssets {
     fn describe(&self, textures: HashMap<u64, TextureData>) -> Result<CpuModel> {
         let cmdl = &self.cmdl;
         let mut warnings = Vec::new();
-        let material_sets = cmdl.material_sets.iter().map(cpu_material_set).collect();
+        let mut material_sets: Vec<CpuMaterialSet> =
+            cmdl.material_sets.iter().map(cpu_material_set).collect();
+        if let Some(mp3) = &cmdl.mp3_materials {
+            material_sets.extend(mp3.sets.iter().map(cpu_mp3_material_set));
+        }
 
         let mut mesh = CpuMesh::default();
         let mut position_of_vertex: Vec<u16> = Vec::new();
@@ -171,6 +177,24 @@ pub fn cpu_material_set(set: &MaterialSet) -> CpuMaterialSet {
                             })
                     })
                     .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// An MP3 material set in GX form: each material's program as the PASS → TEV synthesis
+/// builds it (`formats.md` §13.3, Defaults), with the TXTR ID of each texture map.
+pub fn cpu_mp3_material_set(set: &Mp3MaterialSet) -> CpuMaterialSet {
+    CpuMaterialSet {
+        materials: set
+            .materials
+            .iter()
+            .map(|m| {
+                let built = m.program(&SynthesisOptions::default());
+                CpuMaterial {
+                    gx: Ok(built.program.material),
+                    textures: built.texture_ids.into_iter().map(Ok).collect(),
+                }
             })
             .collect(),
     }
