@@ -1,12 +1,12 @@
 //! `info --json` of an MP3 model (CMDL version 5): the conformance JSON's field names
 //! (`conformance/mp3/*.CMDL.json`), plus each material's synthesised GX program (`gx`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::{AabbInfo, CombineInfo, DataSectionInfo, VertexAttributesInfo, f64s};
-use crate::formats::asset_id_string;
+use super::{AabbInfo, CombineInfo, DataSectionInfo, SchemaError, VertexAttributesInfo, f64s};
 use crate::formats::cmdl::{Cmdl, Surface};
 use crate::formats::mp3_material::{Element, Mp3Material, Mp3MaterialSet, Pass};
+use crate::formats::{FourCc, asset_id_string};
 use crate::gx;
 use crate::gx::mp3::{Mp3Program, StageSource, SynthesisOptions};
 
@@ -17,7 +17,7 @@ pub struct Mp3CmdlFlags {
     pub short_uvs_0x4: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Mp3MaterialFlags {
     pub bloom_0x1: bool,
     pub force_lighting_stage_0x4: bool,
@@ -30,47 +30,67 @@ pub struct Mp3MaterialFlags {
     pub solid_color_only_0x800: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PassFlagsInfo {
-    pub alpha_channel: &'static str,
+    pub alpha_channel: String,
     pub bloom_alpha_0x4: bool,
     pub inca_colour_mod_0x8: bool,
     pub invert_0x10: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PassUvAnimInfo {
     pub source: u16,
-    pub source_name: &'static str,
+    /// Derived from `source`.
+    #[serde(default)]
+    pub source_name: String,
     pub matrix_config: u16,
     pub mode: u32,
-    pub mode_name: &'static str,
+    /// Derived from `mode`.
+    #[serde(default)]
+    pub mode_name: String,
     pub params: Vec<f64>,
-    pub param_names: Vec<&'static str>,
+    /// Derived from `mode`.
+    #[serde(default)]
+    pub param_names: Vec<String>,
 }
 
 /// One element; the fields of its kind only (a PASS's `uv_anim` is null when A = 0).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ElementInfo {
     pub element: String,
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flags: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Derived from `flags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flags_decoded: Option<PassFlagsInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub texture_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uv_set: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Derived from `uv_anim`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uv_anim_size: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     pub uv_anim: Option<Option<PassUvAnimInfo>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// `CLR `: the colour (`value` is derived from it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rgba8: Option<[u8; 4]>,
+}
+
+/// A field that is present reads as Some, even when null (`uv_anim: null`).
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 impl ElementInfo {
@@ -107,7 +127,7 @@ impl ElementInfo {
         info.kind = Some(p.kind.to_string());
         info.flags = Some(p.flags);
         info.flags_decoded = Some(PassFlagsInfo {
-            alpha_channel: ["R", "G", "B", "A"][(p.flags & 3) as usize],
+            alpha_channel: ["R", "G", "B", "A"][(p.flags & 3) as usize].into(),
             bloom_alpha_0x4: p.flags & 0x4 != 0,
             inca_colour_mod_0x8: p.flags & 0x8 != 0,
             invert_0x10: p.flags & 0x10 != 0,
@@ -122,10 +142,11 @@ impl ElementInfo {
                 source_name: ["POS", "NRM", "UV"]
                     .get(a.source as usize)
                     .copied()
-                    .unwrap_or("?"),
+                    .unwrap_or("?")
+                    .into(),
                 matrix_config: a.matrix_config,
                 mode: a.mode,
-                mode_name: gx::UvAnimation::mode_name(a.mode),
+                mode_name: gx::UvAnimation::mode_name(a.mode).into(),
                 // Mode 8's first word is its integer sub-type.
                 params: a
                     .params
@@ -139,14 +160,155 @@ impl ElementInfo {
                         }
                     })
                     .collect(),
-                param_names: names.to_vec(),
+                param_names: names.iter().map(|n| n.to_string()).collect(),
             }
         }));
     }
 }
 
+fn field_err(field: String, message: impl Into<String>) -> SchemaError {
+    SchemaError {
+        field,
+        message: message.into(),
+    }
+}
+
+/// A FourCC field: exactly four ASCII characters.
+fn fourcc(v: &Option<String>, at: &str) -> Result<FourCc, SchemaError> {
+    let s = v.as_deref().unwrap_or("");
+    let b: [u8; 4] = s.as_bytes().try_into().map_err(|_| {
+        field_err(
+            format!("{at}/type"),
+            format!("{s:?} is not four ASCII characters"),
+        )
+    })?;
+    Ok(FourCc(b))
+}
+
+impl ElementInfo {
+    /// The element these source fields describe. `original` (the element stored at this
+    /// position) keeps what the schema does not carry: a PASS's bytes after its animation, and
+    /// the animation bytes themselves while its decoded form is unchanged.
+    pub fn to_element(&self, original: Option<&Element>, at: &str) -> Result<Element, SchemaError> {
+        let need =
+            |v: Option<u32>, f: &str| v.ok_or_else(|| field_err(format!("{at}/{f}"), "missing"));
+        Ok(match self.element.as_str() {
+            "PASS" => {
+                let old = match original {
+                    Some(Element::Pass(p)) => Some(p),
+                    _ => None,
+                };
+                let id = self.texture_id.as_deref().unwrap_or("");
+                let texture_id =
+                    u64::from_str_radix(id.trim_start_matches("0x"), 16).map_err(|_| {
+                        field_err(
+                            format!("{at}/texture_id"),
+                            format!("{id:?} is not a hex asset ID"),
+                        )
+                    })?;
+                let uv_animation = match self.uv_anim.clone().flatten() {
+                    None => Vec::new(),
+                    Some(a) => {
+                        let same = old.and_then(|p| {
+                            let mut info = ElementInfo::new(&Element::Pass(p.clone()));
+                            info.uv_anim.take().flatten().filter(|o| {
+                                (o.source, o.matrix_config, o.mode, &o.params)
+                                    == (a.source, a.matrix_config, a.mode, &a.params)
+                            })?;
+                            Some(p.uv_animation.clone())
+                        });
+                        match same {
+                            Some(bytes) => bytes,
+                            None => encode_uv_anim(&a, &format!("{at}/uv_anim"))?,
+                        }
+                    }
+                };
+                Element::Pass(Pass {
+                    kind: fourcc(&self.kind, at)?,
+                    flags: need(self.flags, "flags")?,
+                    texture_id,
+                    uv_set: need(self.uv_set, "uv_set")?,
+                    uv_animation,
+                    trailing: old.map(|p| p.trailing.clone()).unwrap_or_default(),
+                })
+            }
+            "CLR " => Element::Color {
+                kind: fourcc(&self.kind, at)?,
+                rgba: match self.rgba8 {
+                    Some(c) => u32::from_be_bytes(c),
+                    None => need(self.value, "value")?,
+                },
+            },
+            "INT " => Element::Int {
+                kind: fourcc(&self.kind, at)?,
+                value: need(self.value, "value")?,
+            },
+            "END " => Element::End,
+            other => {
+                return Err(field_err(
+                    format!("{at}/element"),
+                    format!("{other:?}: expected \"PASS\", \"CLR \", \"INT \" or \"END \""),
+                ));
+            }
+        })
+    }
+}
+
+/// A PASS animation's bytes (§13.2): u16 source, u16 matrix configuration, u32 mode and its
+/// parameters (mode 8's first one an integer).
+fn encode_uv_anim(a: &PassUvAnimInfo, at: &str) -> Result<Vec<u8>, SchemaError> {
+    let n = gx::UvAnimation::param_count(a.mode)
+        .ok_or_else(|| field_err(format!("{at}/mode"), format!("unknown mode {}", a.mode)))?;
+    if a.params.len() != n {
+        return Err(field_err(
+            format!("{at}/params"),
+            format!(
+                "mode {} takes {n} parameters, not {}",
+                a.mode,
+                a.params.len()
+            ),
+        ));
+    }
+    let mut w = crate::formats::Writer::new();
+    w.u16(a.source);
+    w.u16(a.matrix_config);
+    w.u32(a.mode);
+    for (i, &p) in a.params.iter().enumerate() {
+        if a.mode == 8 && i == 0 {
+            w.u32(p as u32);
+        } else {
+            w.f32(p as f32);
+        }
+    }
+    Ok(w.into_inner())
+}
+
+impl Mp3MaterialInfo {
+    /// The stored material these source fields describe (`original` keeps the bytes after
+    /// the element list).
+    pub fn to_material(&self, original: &Mp3Material) -> Result<Mp3Material, SchemaError> {
+        let elements = self
+            .elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| e.to_element(original.elements.get(i), &format!("elements/{i}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Mp3Material {
+            flags: self.flags,
+            group_index: self.group_index,
+            unknown_0x0c: self.unknown_0x0c,
+            vertex_attributes: crate::formats::material::VertexAttributes(
+                self.vertex_attribute_flags,
+            ),
+            unknown_0x14: self.unknown_0x14_0x1c,
+            elements,
+            trailing: original.trailing.clone(),
+        })
+    }
+}
+
 /// One stage of the synthesised program, in the MP1 stage schema plus where it samples.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mp3StageInfo {
     /// The §13.3 recipe that emitted it (R1 … R7, R5a, R6b, R9b, SW, SK, 2nd).
     pub recipe: &'static str,
@@ -216,7 +378,7 @@ pub fn blend_factor_name(f: gx::BlendFactor) -> &'static str {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BlendInfo {
     pub src: &'static str,
     pub dst: &'static str,
@@ -232,7 +394,7 @@ impl BlendInfo {
 }
 
 /// Initial TEV registers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RegistersInfo {
     pub prev: [i16; 4],
     pub c0: [i16; 4],
@@ -241,7 +403,7 @@ pub struct RegistersInfo {
 }
 
 /// The alpha test (null when it passes everything).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AlphaTestInfo {
     pub comp0: gx::Compare,
     pub ref0: u8,
@@ -250,7 +412,7 @@ pub struct AlphaTestInfo {
     pub ref1: u8,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SecondDrawInfo {
     pub tev_stages: Vec<Mp3StageInfo>,
     pub blend: BlendInfo,
@@ -259,7 +421,7 @@ pub struct SecondDrawInfo {
 }
 
 /// A material's synthesised GX program.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mp3GxInfo {
     pub configuration: gx::mp3::Configuration,
     pub lighting_stage: bool,
@@ -328,9 +490,11 @@ impl Mp3GxInfo {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Mp3MaterialInfo {
     pub flags: u32,
+    /// Derived from `flags`.
+    #[serde(default)]
     pub flags_decoded: Mp3MaterialFlags,
     pub group_index: u32,
     #[serde(rename = "unknown_0x0C")]
@@ -338,11 +502,19 @@ pub struct Mp3MaterialInfo {
     #[serde(rename = "unknown_0x14_0x1C")]
     pub unknown_0x14_0x1c: [u32; 3],
     pub vertex_attribute_flags: u32,
+    /// Derived from `vertex_attribute_flags`.
+    #[serde(default)]
     pub vertex_attributes: VertexAttributesInfo,
+    /// Derived from `elements`.
+    #[serde(default)]
     pub element_count_including_end: usize,
     pub elements: Vec<ElementInfo>,
+    /// Read-only.
+    #[serde(default)]
     pub trailing_bytes: usize,
-    pub gx: Mp3GxInfo,
+    /// The synthesised program: derived, read-only.
+    #[serde(default, skip_deserializing)]
+    pub gx: Option<Mp3GxInfo>,
 }
 
 impl Mp3MaterialInfo {
@@ -369,20 +541,24 @@ impl Mp3MaterialInfo {
             element_count_including_end: m.elements.len(),
             elements: m.elements.iter().map(ElementInfo::new).collect(),
             trailing_bytes: m.trailing.len(),
-            gx: Mp3GxInfo::new(m),
+            gx: Some(Mp3GxInfo::new(m)),
         }
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Mp3MaterialSetInfo {
+    /// Derived.
+    #[serde(default)]
     pub material_count: usize,
+    /// Derived.
+    #[serde(default)]
     pub material_sizes: Vec<usize>,
     pub materials: Vec<Mp3MaterialInfo>,
 }
 
 impl Mp3MaterialSetInfo {
-    fn new(set: &Mp3MaterialSet) -> Self {
+    pub fn new(set: &Mp3MaterialSet) -> Self {
         Self {
             material_count: set.materials.len(),
             material_sizes: set.material_sizes(),
