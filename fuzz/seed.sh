@@ -14,6 +14,7 @@ corpus="$fuzz_dir/corpus"
 declare -A exts=(
   [pak]="pak"
   [cmdl]="cmdl"
+  [mp3_material]="cmdl"
   [txtr]="txtr"
   [anim]="anim cinf cskr"
   [ancs_char]="ancs char"

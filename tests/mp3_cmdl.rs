@@ -431,3 +431,101 @@ fn every_fixture_material_synthesises_the_expected_program() {
         }
     }
 }
+
+/// The `mp3_material` and `cmdl` fuzz harnesses on both models and on truncations and byte
+/// flips of them: errors are fine, panics (round trip, report read-back, naga) are not.
+#[test]
+fn fuzz_harnesses_take_the_models_and_their_corruptions() {
+    use tevscope::testing::fuzz::{cmdl, mp3_material};
+    for name in MODELS {
+        let Some((bytes, _)) = fixture(name) else {
+            return;
+        };
+        mp3_material(&bytes);
+        cmdl(&bytes);
+        for len in (0..bytes.len()).step_by(61) {
+            mp3_material(&bytes[..len]);
+        }
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..300 {
+            let mut copy = bytes.clone();
+            for _ in 0..3 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Flip bytes inside the material section (offset 0x60 on, 1120 bytes).
+                let i = 0x60 + (state % 1120) as usize;
+                copy[i] = (state >> 40) as u8;
+            }
+            mp3_material(&copy);
+        }
+    }
+}
+
+/// Each saved `mp3_material` fuzz input is read as a material section and does what the
+/// file name says.
+#[test]
+fn saved_mp3_material_inputs_parse_as_named() {
+    use tevscope::formats::Reader;
+    use tevscope::formats::mp3_material::{Mp3Materials, SetLayout};
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/mp3_material");
+    let parse = |name: &str| {
+        let data = std::fs::read(dir.join(name)).unwrap();
+        let mut warnings = Vec::new();
+        let parsed = Mp3Materials::parse(
+            vec![Reader::new(&data, name)],
+            1,
+            SetLayout::OneSection,
+            &mut warnings,
+        );
+        (data, parsed, warnings)
+    };
+    let (_, r, _) = parse("count_beyond_bytes.bin");
+    assert!(r.unwrap_err().to_string().contains("material_count"));
+    let (_, r, _) = parse("pass_anim_size_past_pass.bin");
+    let e = r.unwrap_err();
+    assert!(e.field.ends_with("uv_anim_size"), "{e}");
+    let (data, r, warnings) = parse("odd_pass_unknown_element.bin");
+    let m = r.unwrap();
+    assert!(
+        warnings.iter().any(|w| w.contains("unknown element ZZZZ")),
+        "{warnings:?}"
+    );
+    assert_eq!(m.sections()[0], data);
+    let report = tevscope::schema::cmdl_mp3::Mp3MaterialInfo::new(&m.sets[0].materials[0]);
+    assert_eq!(report.elements[0].kind.as_deref(), Some("\\x5cx4\\xff"));
+    assert_eq!(
+        report.to_material(&m.sets[0].materials[0]).as_ref(),
+        Ok(&m.sets[0].materials[0])
+    );
+    let (data, r, _) = parse("short_anim_all_flags.bin");
+    let m = r.unwrap();
+    assert_eq!(m.sections()[0], data);
+    assert_eq!(m.sets[0].materials.len(), 2);
+}
+
+/// Hostile headers are errors naming the field and its offset, before any allocation.
+#[test]
+fn hostile_mp3_headers_are_located_errors() {
+    let Some((bytes, _)) = fixture(MODELS[0]) else {
+        return;
+    };
+    let mut huge = bytes.clone();
+    huge[0x28..0x2C].copy_from_slice(&u32::MAX.to_be_bytes());
+    let e = Cmdl::parse(&huge, "m").unwrap_err();
+    assert_eq!(
+        (e.field.as_str(), e.offset),
+        ("material_set_count", 0x28),
+        "{e}"
+    );
+    // A material whose size runs past its set: the error names the material.
+    let mut long = bytes.clone();
+    long[0x64..0x68].copy_from_slice(&0x7FFF_FFFFu32.to_be_bytes());
+    let e = Cmdl::parse(&long, "m").unwrap_err();
+    assert!(
+        e.field.contains("material[0]") && e.field.ends_with("size"),
+        "{e}"
+    );
+    assert_eq!(e.offset, 0x64, "{e}");
+}

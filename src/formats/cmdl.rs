@@ -744,7 +744,22 @@ impl Cmdl {
             |i: usize| r.slice(&format!("data_section[{i}]"), offsets[i], sizes[i] as usize);
 
         let mut warnings = Vec::new();
-        let mut material_sets = Vec::with_capacity(m);
+        let mut material_sets = Vec::with_capacity(if mp3_layout.is_some() { 0 } else { m });
+        let material_bytes: u64 = sizes[..material_sections.min(s)]
+            .iter()
+            .map(|&z| u64::from(z))
+            .sum();
+        if mp3_layout.is_some() && m as u64 > material_bytes / 4 {
+            return Err(r.err_at(
+                "material_set_count",
+                m_at,
+                ErrorKind::CountTooLarge {
+                    count: m as u64,
+                    element_size: 4,
+                    remaining: material_bytes,
+                },
+            ));
+        }
         let mp3_materials = match mp3_layout {
             Some(layout) => Some(Mp3Materials::parse(
                 (0..material_sections)

@@ -513,6 +513,23 @@ impl Mp3Materials {
         layout: SetLayout,
         warnings: &mut Vec<String>,
     ) -> Result<Self> {
+        // Each set is at least its u32 material count: check the header's set count against
+        // the bytes before allocating for it.
+        let bytes: usize = sections.iter().map(Reader::remaining).sum();
+        if set_count > bytes / 4 {
+            let r = sections
+                .first()
+                .map_or_else(|| Reader::new(&[], ""), Reader::clone);
+            return Err(r.err_at(
+                "material_set_count",
+                0,
+                ErrorKind::CountTooLarge {
+                    count: set_count as u64,
+                    element_size: 4,
+                    remaining: bytes as u64,
+                },
+            ));
+        }
         let mut sets = Vec::with_capacity(set_count);
         let mut paddings = Vec::with_capacity(sections.len());
         for (k, mut r) in sections.into_iter().enumerate() {

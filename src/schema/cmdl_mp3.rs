@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{AabbInfo, CombineInfo, DataSectionInfo, SchemaError, VertexAttributesInfo, f64s};
 use crate::formats::cmdl::{Cmdl, Surface};
 use crate::formats::mp3_material::{Element, Mp3Material, Mp3MaterialSet, Pass};
-use crate::formats::{FourCc, asset_id_string};
+use crate::formats::{FourCc, asset_id_string, fourcc_from_string};
 use crate::gx;
 use crate::gx::mp3::{Mp3Program, StageSource, SynthesisOptions};
 
@@ -176,13 +176,12 @@ fn field_err(field: String, message: impl Into<String>) -> SchemaError {
 /// A FourCC field: exactly four ASCII characters.
 fn fourcc(v: &Option<String>, at: &str) -> Result<FourCc, SchemaError> {
     let s = v.as_deref().unwrap_or("");
-    let b: [u8; 4] = s.as_bytes().try_into().map_err(|_| {
+    fourcc_from_string(s).map(FourCc).ok_or_else(|| {
         field_err(
             format!("{at}/type"),
             format!("{s:?} is not four ASCII characters"),
         )
-    })?;
-    Ok(FourCc(b))
+    })
 }
 
 impl ElementInfo {
@@ -206,22 +205,28 @@ impl ElementInfo {
                             format!("{id:?} is not a hex asset ID"),
                         )
                     })?;
-                let uv_animation = match self.uv_anim.clone().flatten() {
-                    None => Vec::new(),
-                    Some(a) => {
-                        let same = old.and_then(|p| {
-                            let mut info = ElementInfo::new(&Element::Pass(p.clone()));
-                            info.uv_anim.take().flatten().filter(|o| {
-                                (o.source, o.matrix_config, o.mode, &o.params)
-                                    == (a.source, a.matrix_config, a.mode, &a.params)
-                            })?;
-                            Some(p.uv_animation.clone())
-                        });
-                        match same {
-                            Some(bytes) => bytes,
-                            None => encode_uv_anim(&a, &format!("{at}/uv_anim"))?,
-                        }
-                    }
+                // The stored bytes stay while their decoded form is unchanged (extra or
+                // undecodable bytes, NaN payloads).
+                let requested = self.uv_anim.clone().flatten();
+                let bits = |a: &PassUvAnimInfo| {
+                    let params: Vec<u64> = a.params.iter().map(|x| x.to_bits()).collect();
+                    (a.source, a.matrix_config, a.mode, params)
+                };
+                let kept = old.and_then(|p| {
+                    let stored = ElementInfo::new(&Element::Pass(p.clone()))
+                        .uv_anim
+                        .flatten();
+                    let unchanged = match (&requested, &stored) {
+                        (None, None) => true,
+                        (Some(a), Some(o)) => bits(a) == bits(o),
+                        _ => false,
+                    };
+                    unchanged.then(|| p.uv_animation.clone())
+                });
+                let uv_animation = match (kept, requested) {
+                    (Some(bytes), _) => bytes,
+                    (None, None) => Vec::new(),
+                    (None, Some(a)) => encode_uv_anim(&a, &format!("{at}/uv_anim"))?,
                 };
                 Element::Pass(Pass {
                     kind: fourcc(&self.kind, at)?,
