@@ -529,3 +529,32 @@ fn hostile_mp3_headers_are_located_errors() {
     );
     assert_eq!(e.offset, 0x64, "{e}");
 }
+
+/// Two material sets: written in one section (Default) or one each (Alt), each file is read
+/// back in the layout it was written in, from the section count alone, byte for byte.
+#[test]
+fn both_set_layouts_are_told_apart_by_the_section_count() {
+    use tevscope::formats::mp3_material::SetLayout;
+    let Some((bytes, _)) = fixture(MODELS[0]) else {
+        return;
+    };
+    let cmdl = Cmdl::parse(&bytes, "m").unwrap();
+    for layout in [SetLayout::OneSection, SetLayout::SectionPerSet] {
+        let mut two = cmdl.clone();
+        let mats = two.mp3_materials.as_mut().unwrap();
+        let mut second = mats.sets[0].clone();
+        second.materials[0].group_index = 7;
+        mats.sets.push(second);
+        mats.layout = layout;
+        two.refresh_layout();
+        let written = two.to_bytes();
+        let back = Cmdl::parse(&written, "two").unwrap();
+        let m = back.mp3_materials.as_ref().unwrap();
+        assert_eq!(m.layout, layout);
+        assert_eq!(m.sets.len(), 2);
+        assert_eq!(m.sets[1].materials[0].group_index, 7);
+        assert_eq!(back.surfaces.len(), cmdl.surfaces.len());
+        assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+        assert!(back.to_bytes() == written);
+    }
+}

@@ -677,17 +677,16 @@ impl Cmdl {
         let mp3_layout = (game == Game::Mp3).then(|| {
             let fits = |k: usize| {
                 let table = k + 4 + f;
-                (table < s)
-                    .then(|| {
-                        let at = 0x2Cusize + 4 * s;
-                        let start = at.next_multiple_of(32)
-                            + sizes[..table].iter().map(|&z| z as usize).sum::<usize>();
-                        let c = data
-                            .get(start..start + 4)
-                            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
-                        c.is_some_and(|c| (table + 1).checked_add(c) == Some(s))
-                    })
-                    .unwrap_or(false)
+                if table >= s {
+                    return false;
+                }
+                let at = 0x2Cusize + 4 * s;
+                let start = at.next_multiple_of(32)
+                    + sizes[..table].iter().map(|&z| z as usize).sum::<usize>();
+                let c = data
+                    .get(start..start + 4)
+                    .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+                c.is_some_and(|c| (table + 1).checked_add(c) == Some(s))
             };
             if fits(1) || m <= 1 {
                 SetLayout::OneSection
