@@ -1186,8 +1186,12 @@ mod tests {
             ErrorKind::BadMagic { .. }
         ));
         b[..4].copy_from_slice(&MAGIC.to_be_bytes());
-        b[7] = 5;
+        b[7] = 6;
         let e = Cmdl::parse(&b, "x").unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
+        // Version 5 (MP3) is read: an empty header fails at its section layout instead.
+        b[7] = 5;
+        let e = Cmdl::parse(&b, "x").unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("material_set_count", 0x28));
     }
 }
