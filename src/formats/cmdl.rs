@@ -1,4 +1,5 @@
-//! CMDL models, MP1 (version 2) and MP2 (version 4; Echoes demo 3): `formats.md` §2.
+//! CMDL models, MP1 (version 2), MP2 (version 4; Echoes demo 3) and MP3 (version 5, its
+//! element-list materials in [`super::mp3_material`]): `formats.md` §2, §13.1.
 //!
 //! [`Cmdl::parse`] reads every section, keeping whatever a typed field cannot hold (padding,
 //! remainders, unknown words) so [`Cmdl::to_bytes`] reproduces the file byte for byte. Each
@@ -590,10 +591,10 @@ pub struct SectionInfo {
     pub size: usize,
 }
 
-/// A parsed MP1/MP2 model.
+/// A parsed MP1/MP2/MP3 model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cmdl {
-    /// 2 (MP1), 3 (Echoes demo) or 4 (MP2).
+    /// 2 (MP1), 3 (Echoes demo), 4 (MP2) or 5 (MP3).
     pub version: u32,
     /// Header flags as stored; bits 0x2 and 0x4 are rewritten from `normals` / `short_uvs`.
     pub flags: u32,

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 
-use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::gx::types::Material;
@@ -295,12 +294,10 @@ impl Document {
 
     /// Rebuilds the material entries from the edited `sets`; when a texture binding changed
     /// the CPU model is replaced too (so the scene is rebuilt) and true is returned.
-    pub fn refresh_materials(&mut self, new_sets: &[MaterialSet]) -> bool {
+    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
         let Content::Model { sets, model, .. } = &mut self.content else {
             return false;
         };
-        let cpu_sets: Vec<CpuMaterialSet> =
-            new_sets.iter().map(crate::load::cpu_material_set).collect();
         let mut warnings = Vec::new();
         let previous = std::mem::take(sets);
         *sets = material_entries(&cpu_sets, &model.textures, previous, &mut warnings);
