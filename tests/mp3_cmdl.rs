@@ -558,3 +558,52 @@ fn both_set_layouts_are_told_apart_by_the_section_count() {
         assert!(back.to_bytes() == written);
     }
 }
+
+/// The commands that take a model's material accept MP3 models: `info` (text and JSON),
+/// `wgsl` (the synthesised program's shader) and `uvanim` (a PASS animation).
+#[test]
+fn cli_commands_take_mp3_models() {
+    let Some(dir) = conformance_dir() else {
+        return;
+    };
+    let model = dir.join("mp3").join(MODELS[0]).display().to_string();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tevscope"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&["info", &model]);
+    assert!(
+        text.contains("FullRenderOpaque, 6 TEV stages (R1 R2 R5a R5 R6 R6b)"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&run(&["info", "--json", &model])).unwrap();
+    assert_eq!(json["game"], "MP3");
+    assert_eq!(
+        json["material_sets"][0]["materials"][3]["gx"]["tev_stages"][4]["texture_pass"],
+        "INCA"
+    );
+    let wgsl = run(&["wgsl", &model, "--material", "3"]);
+    assert!(
+        wgsl.contains("fn fs_main") || wgsl.contains("@fragment"),
+        "{wgsl}"
+    );
+    let uv: Value = serde_json::from_str(&run(&[
+        "uvanim",
+        &model,
+        "--material",
+        "4",
+        "--time",
+        "1",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(uv["animations"][0]["mode"], 7, "{uv}");
+}
