@@ -189,6 +189,9 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if let Some(note) = &state.editor_note {
         ui.colored_label(Color32::from_rgb(240, 200, 80), note);
     }
+    if super::mp3_material::mp3_material_editor(ui, state) {
+        return;
+    }
     let Some(original) = state.file_material().cloned() else {
         return;
     };

@@ -1151,6 +1151,13 @@ fn mp3_model_opens_edits_undoes_and_saves_byte_identically() {
         "the 64-bit ID's TXTR was found"
     );
     assert_eq!(entry.material.konst[0], [208, 128, 64, 255]);
+    // The Material tab draws the element editor without recording an edit.
+    state.tab = RightTab::Material;
+    state.select_material(0, 3);
+    run_frame(&mut state);
+    run_frame(&mut state);
+    assert!(!state.is_dirty());
+    state.select_material(0, 0);
     run_frame(&mut state);
     let ops: json_patch::Patch = serde_json::from_value(serde_json::json!([
         {"op": "replace", "path": "/material_sets/0/materials/0/elements/1/rgba8", "value": [255, 0, 0, 255]}
