@@ -15,6 +15,7 @@ declare -A exts=(
   [pak]="pak"
   [pak_ranged]="pak"
   [cmdl]="cmdl"
+  [mp3_material]="cmdl"
   [txtr]="txtr"
   [anim]="anim cinf cskr"
   [ancs_char]="ancs char"

@@ -51,6 +51,7 @@ pub mod area;
 pub mod bench;
 pub mod character;
 pub mod cinf;
+pub mod cmdl_mp3;
 pub mod cmdl_text;
 pub mod cskr;
 pub mod disc;
@@ -103,7 +104,7 @@ pub fn sorted_json<T: Serialize>(report: &T) -> serde_json::Result<String> {
 }
 
 /// Floats as the fixtures report them: f32 converted exactly to f64.
-fn f64s<const N: usize>(v: [f32; N]) -> [f64; N] {
+pub(crate) fn f64s<const N: usize>(v: [f32; N]) -> [f64; N] {
     v.map(f64::from)
 }
 
@@ -228,7 +229,7 @@ pub struct VertexAttributesInfo {
 }
 
 impl VertexAttributesInfo {
-    fn new(va: VertexAttributes) -> Self {
+    pub(crate) fn new(va: VertexAttributes) -> Self {
         let f = |i: usize| va.format(i).name().to_string();
         let m = |i: usize| va.matrix_index(i);
         Self {

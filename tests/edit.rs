@@ -14,6 +14,7 @@ use tevscope::formats::Game;
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::formats::pak::Pak;
 use tevscope::schema::CmdlInfo;
+use tevscope::schema::cmdl_mp3::Mp3CmdlInfo;
 use tevscope::testing::conformance_dir;
 
 // ------------------------------------------------------------------------------------------------
@@ -43,47 +44,32 @@ fn files_with(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether a CMDL is Prime 3's (header version 5), which tevscope does not read yet.
-fn is_mp3_cmdl(bytes: &[u8]) -> bool {
-    bytes.get(4..8) == Some(&5u32.to_be_bytes()[..])
-}
-
-/// Every model spec in the conformance folder: loose CMDLs and `PAK:0xID.CMDL` members.
-/// Prime 3 models are left out, loudly, until the CMDL reader takes version 5.
+/// Every model spec in the conformance folder: loose CMDLs and `PAK:0xID.CMDL` members
+/// (Prime 3's version-5 models included).
 fn model_specs(dir: &Path) -> Vec<String> {
     let mut cmdls = Vec::new();
     files_with(dir, "cmdl", &mut cmdls);
-    let mut specs = Vec::new();
-    let mut mp3 = Vec::new();
-    for path in cmdls {
-        let spec = path.display().to_string();
-        if is_mp3_cmdl(&std::fs::read(&path).unwrap()) {
-            mp3.push(spec);
-        } else {
-            specs.push(spec);
-        }
-    }
+    let mut specs: Vec<String> = cmdls.iter().map(|p| p.display().to_string()).collect();
     for pak in paks(dir) {
         let data = std::fs::read(&pak).unwrap();
         let p = Pak::parse(&data, "p").unwrap();
         for e in p.entries() {
             if &e.fourcc == b"CMDL" {
-                let spec = format!("{}:0x{:08X}.CMDL", pak.display(), e.id);
-                if is_mp3_cmdl(&p.read(&data, e).unwrap()) {
-                    mp3.push(spec);
-                } else {
-                    specs.push(spec);
-                }
+                let wide = e.id > u64::from(u32::MAX);
+                specs.push(format!(
+                    "{}:{}.CMDL",
+                    pak.display(),
+                    tevscope::formats::asset_id_string(e.id, wide)
+                ));
             }
         }
     }
-    if !mp3.is_empty() {
-        eprintln!(
-            "NOTE: {} Prime 3 (CMDL version 5) models are not editable yet and are left out: {mp3:?}",
-            mp3.len()
-        );
-    }
     specs
+}
+
+/// Whether a model is Prime 3's (its materials are element lists, edited as such).
+fn is_mp3(info: &Value) -> bool {
+    info["game"] == "MP3"
 }
 
 fn paks(dir: &Path) -> Vec<PathBuf> {
@@ -115,9 +101,70 @@ fn model_in(spec: &str, file: &Path) -> Vec<u8> {
     }
 }
 
+/// `info --json` of a model (the MP3 report for a version-5 model).
 fn info_value(bytes: &[u8]) -> Value {
     let cmdl = Cmdl::parse(bytes, "m").unwrap();
-    serde_json::to_value(CmdlInfo::new(&cmdl, "m", 0)).unwrap()
+    if cmdl.mp3_materials.is_some() {
+        serde_json::to_value(Mp3CmdlInfo::new(&cmdl, "m", 0)).unwrap()
+    } else {
+        serde_json::to_value(CmdlInfo::new(&cmdl, "m", 0)).unwrap()
+    }
+}
+
+/// A patch using every operation kind on the element list of MP3 material 0 of set 0.
+fn every_kind_patch_mp3(info: &Value) -> Value {
+    let base = "/material_sets/0/materials/0";
+    let m = &info["material_sets"][0]["materials"][0];
+    let elements = m["elements"].as_array().unwrap();
+    let end = elements.len() - 1;
+    let first_pass = elements
+        .iter()
+        .position(|e| e["element"] == "PASS")
+        .unwrap();
+    let flags = m["flags"].as_u64().unwrap();
+    let pass_flags = elements[first_pass]["flags"].as_u64().unwrap();
+    Value::Array(vec![
+        json!({"op": "test", "path": format!("{base}/elements/{end}/element"), "value": "END "}),
+        json!({"op": "replace", "path": format!("{base}/flags"), "value": flags | 0x8}),
+        json!({"op": "replace", "path": format!("{base}/elements/{first_pass}/flags"), "value": pass_flags ^ 0x10}),
+        json!({"op": "replace", "path": format!("{base}/elements/{first_pass}/uv_anim"),
+               "value": {"source": 2, "matrix_config": 0, "mode": 2, "params": [0.5, 0.25, 1.0, -1.0]}}),
+        json!({"op": "add", "path": format!("{base}/elements/{end}"),
+               "value": {"element": "INT ", "type": "OPAC", "value": 128}}),
+        json!({"op": "add", "path": format!("{base}/elements/0"),
+               "value": {"element": "CLR ", "type": "DIFB", "rgba8": [10, 20, 30, 255]}}),
+        json!({"op": "move", "from": format!("{base}/elements/0"), "path": format!("{base}/elements/1")}),
+        json!({"op": "copy", "from": format!("{base}/elements/1"), "path": format!("{base}/elements/0")}),
+        json!({"op": "remove", "path": format!("{base}/elements/0")}),
+    ])
+}
+
+/// Drops the derived fields of an MP3 material value (the program, decoded flags, sizes).
+fn sources_mp3(mut m: Value) -> Value {
+    let o = m.as_object_mut().unwrap();
+    for k in [
+        "gx",
+        "flags_decoded",
+        "vertex_attributes",
+        "element_count_including_end",
+    ] {
+        o.remove(k);
+    }
+    for e in o["elements"].as_array_mut().unwrap() {
+        let e = e.as_object_mut().unwrap();
+        for k in ["flags_decoded", "uv_anim_size"] {
+            e.remove(k);
+        }
+        if e["element"] == "CLR " {
+            e.remove("value");
+        }
+        if let Some(a) = e.get_mut("uv_anim").and_then(Value::as_object_mut) {
+            for k in ["source_name", "mode_name", "param_names"] {
+                a.remove(k);
+            }
+        }
+    }
+    m
 }
 
 fn without_offsets(s: &str) -> String {
@@ -313,10 +360,7 @@ fn empty_patch_writes_every_conformance_cmdl_and_pak_byte_identically() {
     for pak in paks(&dir) {
         let data = std::fs::read(&pak).unwrap();
         let p = Pak::parse(&data, "p").unwrap();
-        let readable_model = p
-            .entries()
-            .iter()
-            .any(|e| &e.fourcc == b"CMDL" && !is_mp3_cmdl(&p.read(&data, e).unwrap()));
+        let readable_model = p.entries().iter().any(|e| &e.fourcc == b"CMDL");
         if !readable_model {
             continue;
         }
@@ -362,7 +406,12 @@ fn every_operation_kind_changes_its_targets_and_nothing_else() {
         let original_file = std::fs::read(file_of(&spec)).unwrap();
         let before_bytes = model_in(&spec, &file_of(&spec));
         let before = info_value(&before_bytes);
-        let patch = every_kind_patch(&before);
+        let mp3 = is_mp3(&before);
+        let patch = if mp3 {
+            every_kind_patch_mp3(&before)
+        } else {
+            every_kind_patch(&before)
+        };
         let patch_file = write_patch(&tmp, &patch);
         let out = tmp.join("out");
         edit(&spec, &patch_file, Some(&out), false).unwrap_or_else(|e| panic!("{spec}: {e:#}"));
@@ -373,26 +422,42 @@ fn every_operation_kind_changes_its_targets_and_nothing_else() {
         json_patch::patch(&mut expected, &ops).unwrap();
         let m_exp = &expected["material_sets"][0]["materials"][0];
         let m_act = &after["material_sets"][0]["materials"][0];
-        assert_eq!(sources(m_exp.clone()), sources(m_act.clone()), "{spec}");
-        // Derived fields follow the sources.
-        let count = |k: &str| m_act[k].as_array().unwrap().len() as u64;
-        assert_eq!(m_act["tev_stage_count"], count("tev_stages"), "{spec}");
-        assert_eq!(m_act["texgen_count"], count("texgens"), "{spec}");
-        assert_eq!(
-            m_act["uv_animation_count"],
-            count("uv_animations"),
-            "{spec}"
-        );
-        assert_eq!(m_act["gx_valid"], true, "{spec}");
-        assert_eq!(
-            m_act["tev_stages"][0]["color_op"]["out_reg"],
-            (before["material_sets"][0]["materials"][0]["tev_stages"][0]["color_op"]["out_reg"]
-                .as_u64()
-                .unwrap()
-                + 1)
-                % 4,
-            "{spec}: the moved, then copied stage keeps its edit"
-        );
+        if mp3 {
+            assert_eq!(
+                sources_mp3(m_exp.clone()),
+                sources_mp3(m_act.clone()),
+                "{spec}"
+            );
+            // The program follows the edit: 0x8 makes the material transparent.
+            assert_eq!(m_act["gx"]["configuration"], "NoBloomTransparent", "{spec}");
+            assert_eq!(
+                m_act["element_count_including_end"],
+                m_act["elements"].as_array().unwrap().len(),
+                "{spec}"
+            );
+        } else {
+            assert_eq!(sources(m_exp.clone()), sources(m_act.clone()), "{spec}");
+        }
+        if !mp3 {
+            // Derived fields follow the sources.
+            let count = |k: &str| m_act[k].as_array().unwrap().len() as u64;
+            assert_eq!(m_act["tev_stage_count"], count("tev_stages"), "{spec}");
+            assert_eq!(m_act["texgen_count"], count("texgens"), "{spec}");
+            assert_eq!(
+                m_act["uv_animation_count"],
+                count("uv_animations"),
+                "{spec}"
+            );
+            assert_eq!(m_act["gx_valid"], true, "{spec}");
+            assert_eq!(
+                m_act["tev_stages"][0]["color_op"]["out_reg"],
+                (before["material_sets"][0]["materials"][0]["tev_stages"][0]["color_op"]["out_reg"]
+                    .as_u64()
+                    .unwrap() + 1)
+                    % 4,
+                "{spec}: the moved, then copied stage keeps its edit"
+            );
+        }
         // Nothing outside material 0 of set 0 changed (other sets, surfaces, arrays).
         let mut a = after.clone();
         let mut b = before.clone();
@@ -402,6 +467,7 @@ fn every_operation_kind_changes_its_targets_and_nothing_else() {
                 if k == "material_sets" {
                     for set in v[k].as_array_mut().unwrap() {
                         set["material_end_offsets"] = Value::Null;
+                        set["material_sizes"] = Value::Null;
                     }
                 } else {
                     v[k] = Value::Null;

@@ -19,6 +19,7 @@ use tevscope::formats::pak::Pak;
 use tevscope::gx::flags;
 use tevscope::load::area::{AreaView, area_model};
 use tevscope::schema::MaterialSetInfo;
+use tevscope::schema::cmdl_mp3::Mp3MaterialSetInfo;
 use tevscope::testing::conformance_dir;
 
 // ------------------------------------------------------------------------------------------------
@@ -405,15 +406,29 @@ proptest! {
         let fixture = &fixtures[file % fixtures.len()];
         let mut doc = fixture.doc.clone();
         let mut patch = Vec::new();
+        // The sets as `info --json` shows them (an MP3 model's element-list materials too).
+        let sets: Vec<Value> = match doc.cmdl().and_then(|c| c.mp3_materials.as_ref()) {
+            Some(mp3) => mp3
+                .sets
+                .iter()
+                .map(|set| serde_json::to_value(Mp3MaterialSetInfo::new(set)).unwrap())
+                .collect(),
+            None => doc
+                .material_sets()
+                .iter()
+                .map(|set| serde_json::to_value(MaterialSetInfo::new(set)).unwrap())
+                .collect(),
+        };
         for (s, m, kind, a, b) in edits {
-            let sets = doc.material_sets();
+            if sets.is_empty() {
+                break;
+            }
             let s = s % sets.len();
-            if sets[s].materials.is_empty() {
+            let count = sets[s]["materials"].as_array().map_or(0, Vec::len);
+            if count == 0 {
                 continue;
             }
-            let m = m % sets[s].materials.len();
-            let set = serde_json::to_value(MaterialSetInfo::new(&sets[s])).unwrap();
-            patch.push(random_op(&set, s, m, kind, a, b));
+            patch.push(random_op(&sets[s], s, m % count, kind, a, b));
         }
         let patch = Value::Array(patch);
         if doc.apply_patch(&ops(patch.clone()), "random").is_ok() {

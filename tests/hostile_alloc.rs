@@ -63,6 +63,13 @@ fn conformance_files_and_their_corruptions() {
         .chain(std::fs::read_dir(dir.join("pwe")).expect("pwe"))
         .chain(std::fs::read_dir(dir.join("areas")).expect("areas"))
         .map(|e| e.expect("entry").path())
+        // Prime 3's models (version 5, element-list materials).
+        .chain(
+            std::fs::read_dir(dir.join("mp3"))
+                .expect("mp3")
+                .map(|e| e.expect("entry").path())
+                .filter(|p| p.extension().is_some_and(|e| e == "CMDL")),
+        )
         .filter(|p| {
             p.extension().is_some_and(|e| {
                 e != "json" && e != "md" && p.file_name() != Some("LICENSE".as_ref())

@@ -1,6 +1,6 @@
 //! End-to-end tests of the model renderer ([`tevscope::render::Scene`]).
 //!
-//! - Every CMDL of the conformance folder (and `pwe/`) renders without error to a
+//! - Every CMDL of the conformance folder (and `pwe/`, `areas/`, `mp3/`) renders without error to a
 //!   non-empty image, textures resolved as sibling `0xID.TXTR` files.
 //! - Golden images of models built here with the CMDL builder (multi-stage TEV, alpha
 //!   blend, additive, punchthrough, a UV scroll at a fixed time, a lit sphere) and of the
@@ -43,18 +43,14 @@ fn ctx() -> Option<RenderContext> {
 
 fn sibling_textures(cmdl: &Cmdl, dir: &Path) -> HashMap<u64, TextureData> {
     let mut out = HashMap::new();
-    for set in &cmdl.material_sets {
-        for &id in &set.texture_ids {
-            let path = dir.join(format!("0x{id:08X}.TXTR"));
-            let Ok(bytes) = std::fs::read(&path) else {
-                continue;
-            };
-            let txtr = Txtr::parse(&bytes, &path.display().to_string()).expect("sibling TXTR");
-            out.insert(
-                u64::from(id),
-                tevscope::load::decode_texture(&txtr).expect("decode").0,
-            );
-        }
+    for id in cmdl.texture_ids() {
+        let name = tevscope::formats::asset_id_string(id, id > u64::from(u32::MAX));
+        let path = dir.join(format!("{name}.TXTR"));
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let txtr = Txtr::parse(&bytes, &path.display().to_string()).expect("sibling TXTR");
+        out.insert(id, tevscope::load::decode_texture(&txtr).expect("decode").0);
     }
     out
 }
@@ -65,15 +61,20 @@ fn every_conformance_model_renders() {
         return;
     };
     let Some(ctx) = ctx() else { return };
-    let mut files: Vec<PathBuf> = [dir.clone(), dir.join("pwe"), dir.join("areas")]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
-        .map(|e| e.path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
-        })
-        .collect();
+    let mut files: Vec<PathBuf> = [
+        dir.clone(),
+        dir.join("pwe"),
+        dir.join("areas"),
+        dir.join("mp3"),
+    ]
+    .iter()
+    .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+    .map(|e| e.path())
+    .filter(|p| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("cmdl"))
+    })
+    .collect();
     files.sort();
     assert!(files.len() >= 7, "{files:?}");
     for path in files {

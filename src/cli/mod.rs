@@ -23,7 +23,7 @@ use clap::Parser as _;
 use crate::dff::check;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::txtr::Txtr;
-use crate::formats::{Game, fourcc_string};
+use crate::formats::{Game, asset_id_string, fourcc_string};
 use crate::gx;
 use crate::load::source::{self, Resolver, Resource};
 use crate::model::TextureData;
@@ -327,41 +327,49 @@ pub fn open_model(spec: &str) -> anyhow::Result<OpenModel> {
 }
 
 impl OpenModel {
+    /// Material `index` of material set `set` in GX form (an MP3 material's synthesised
+    /// program) with the texture ID of each map, as the renderer takes it.
+    fn cpu_material(&self, set: usize, index: usize) -> anyhow::Result<crate::model::CpuMaterial> {
+        let label = &self.resource.label;
+        let mut sets = crate::load::cpu_material_sets(
+            &self.cmdl.material_sets,
+            self.cmdl.mp3_materials.as_ref(),
+        );
+        let count = sets.len();
+        if set >= count {
+            anyhow::bail!("{label}: no material set {set} (the model has {count})");
+        }
+        let mut s = sets.swap_remove(set);
+        let n = s.materials.len();
+        if index >= n {
+            anyhow::bail!("{label}: no material {index} in set {set} (it has {n})");
+        }
+        Ok(s.materials.swap_remove(index))
+    }
+
     /// Material `index` of material set `set`, as GX state.
     pub fn material(&self, set: usize, index: usize) -> anyhow::Result<gx::Material> {
         let label = &self.resource.label;
-        let s = self.cmdl.material_sets.get(set).with_context(|| {
-            format!(
-                "{label}: no material set {set} (the model has {})",
-                self.cmdl.material_sets.len()
-            )
-        })?;
-        let m = s.materials.get(index).with_context(|| {
-            format!(
-                "{label}: no material {index} in set {set} (it has {})",
-                s.materials.len()
-            )
-        })?;
-        m.to_gx()
+        self.cpu_material(set, index)?
+            .gx
+            .map_err(|e| anyhow::anyhow!(e))
             .with_context(|| format!("{label}: material {index} of set {set}"))
     }
 
     /// The decoded textures of a material, by texture slot (None where a texture could
     /// not be found or decoded; a warning says why).
     pub fn textures(&self, set: usize, index: usize) -> anyhow::Result<Vec<Option<TextureData>>> {
-        let s = self
-            .cmdl
-            .material_sets
-            .get(set)
-            .with_context(|| format!("no material set {set}"))?;
-        Ok(s.material_texture_ids(index)
+        Ok(self
+            .cpu_material(set, index)?
+            .textures
             .into_iter()
             .map(|id| {
-                let id = id?;
-                match self.texture(u64::from(id)) {
+                let id = id.ok()?;
+                match self.texture(id) {
                     Ok(t) => Some(t),
                     Err(e) => {
-                        eprintln!("warning: texture 0x{id:08X}: {e:#}");
+                        let wide = id > u64::from(u32::MAX);
+                        eprintln!("warning: texture {}: {e:#}", asset_id_string(id, wide));
                         None
                     }
                 }

@@ -9,10 +9,12 @@ use std::path::{Path, PathBuf};
 use json_patch::PatchOperation;
 
 use super::patch::{self, PatchError, Refusal};
+use super::patch_mp3;
 pub use crate::atomic::write_atomically;
 use crate::formats::FormatError;
 use crate::formats::cmdl::Cmdl;
 use crate::formats::material::{Material, MaterialSet};
+use crate::formats::mp3_material::Mp3Materials;
 use crate::formats::mrea::{Mrea, parse_mrea};
 use crate::formats::pak::Pak;
 use crate::formats::pak_splice;
@@ -83,6 +85,8 @@ struct SetChange {
 pub struct Command {
     pub label: String,
     changes: Vec<SetChange>,
+    /// An MP3 model's material sets before and after (they are not [`MaterialSet`]s).
+    mp3: Option<Box<(Mp3Materials, Mp3Materials)>>,
 }
 
 impl Command {
@@ -107,12 +111,26 @@ impl Command {
         Self {
             label: label.into(),
             changes,
+            mp3: None,
+        }
+    }
+
+    /// The command that turns an MP3 model's sets `before` into `after`.
+    pub fn between_mp3(
+        label: impl Into<String>,
+        before: Mp3Materials,
+        after: Mp3Materials,
+    ) -> Self {
+        Self {
+            label: label.into(),
+            changes: Vec::new(),
+            mp3: (before != after).then(|| Box::new((before, after))),
         }
     }
 
     /// Whether the command changes nothing.
     pub fn is_empty(&self) -> bool {
-        self.changes.is_empty()
+        self.changes.is_empty() && self.mp3.is_none()
     }
 
     /// The command that undoes this one.
@@ -128,10 +146,17 @@ impl Command {
                     after: c.before.clone(),
                 })
                 .collect(),
+            mp3: self
+                .mp3
+                .as_ref()
+                .map(|m| Box::new((m.1.clone(), m.0.clone()))),
         }
     }
 
     fn apply(&self, edited: &mut Edited) {
+        if let (Some(m), Edited::Model(c)) = (&self.mp3, &mut *edited) {
+            c.mp3_materials = Some(m.1.clone());
+        }
         let sets = edited.material_sets_mut();
         for c in &self.changes {
             if let Some(set) = sets.get_mut(c.set) {
@@ -308,6 +333,11 @@ impl Document {
         ops: &[PatchOperation],
         label: impl Into<String>,
     ) -> Result<(), PatchError> {
+        if let Some(before) = self.cmdl().and_then(|c| c.mp3_materials.clone()) {
+            let after = patch_mp3::apply(&before, ops)?;
+            self.execute(Command::between_mp3(label, before, after));
+            return Ok(());
+        }
         let after = patch::apply(self.material_sets(), ops)?;
         self.execute(Command::between(label, self.material_sets(), after));
         Ok(())

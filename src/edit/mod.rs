@@ -4,6 +4,7 @@
 
 pub mod document;
 pub mod patch;
+pub mod patch_mp3;
 
 pub use document::{Command, Document, DocumentError, Edited, Origin, Saved, write_atomically};
 pub use patch::{PatchError, Refusal, fixed_flag};

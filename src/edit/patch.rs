@@ -73,7 +73,7 @@ pub fn op_name(op: &PatchOperation) -> &'static str {
     }
 }
 
-fn from_path(op: &PatchOperation) -> Option<String> {
+pub(crate) fn from_path(op: &PatchOperation) -> Option<String> {
     match op {
         PatchOperation::Move(m) => Some(m.from.to_string()),
         PatchOperation::Copy(c) => Some(c.from.to_string()),
@@ -82,7 +82,7 @@ fn from_path(op: &PatchOperation) -> Option<String> {
 }
 
 /// (set, material) a pointer edits, if it points inside one material.
-fn material_of(path: &str) -> Option<(usize, usize)> {
+pub(crate) fn material_of(path: &str) -> Option<(usize, usize)> {
     let mut parts = path.strip_prefix('/')?.split('/');
     let (a, s, b, m) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
     let field = parts.next()?;
@@ -93,7 +93,7 @@ fn material_of(path: &str) -> Option<(usize, usize)> {
 }
 
 /// Numbers compare as integers when both are, else as f32 (parameters are stored as f32).
-fn same(requested: &Value, actual: &Value) -> bool {
+pub(crate) fn same(requested: &Value, actual: &Value) -> bool {
     match (requested, actual) {
         (Value::Number(a), Value::Number(b)) => match (a.as_u64(), b.as_u64()) {
             (Some(x), Some(y)) => x == y,

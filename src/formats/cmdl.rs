@@ -1,4 +1,5 @@
-//! CMDL models, MP1 (version 2) and MP2 (version 4; Echoes demo 3): `formats.md` §2.
+//! CMDL models, MP1 (version 2), MP2 (version 4; Echoes demo 3) and MP3 (version 5, its
+//! element-list materials in [`super::mp3_material`]): `formats.md` §2, §13.1.
 //!
 //! [`Cmdl::parse`] reads every section, keeping whatever a typed field cannot hold (padding,
 //! remainders, unknown words) so [`Cmdl::to_bytes`] reproduces the file byte for byte. Each
@@ -20,6 +21,7 @@ pub use display_list::{
 use super::Game;
 use super::error::{ErrorKind, FormatError, Result};
 use super::material::{MaterialOptions, MaterialSet, Within, warning};
+use super::mp3_material::{Mp3Materials, SetLayout};
 use super::reader::{Reader, Writer};
 
 /// Magic of MP1/MP2/MP3 models.
@@ -272,7 +274,8 @@ pub struct Surface {
     pub runtime_pointers: [u32; 2],
     /// Reflection-plane normal.
     pub normal: [f32; 3],
-    /// MP2: the two unknown u16 after the normal.
+    /// MP2: the two unknown u16 after the normal. MP3 (§13.1): the skin-matrix bank index
+    /// (s16) and the surface group.
     pub mp2_unknown: Option<[u16; 2]>,
     /// Extra data (E bytes); its first 24 bytes are an AABB when E ≥ 24.
     pub extra_data: Vec<u8>,
@@ -291,6 +294,10 @@ pub struct Surface {
 }
 
 impl Surface {
+    /// MP3: the skin-matrix bank index (§13.4) the surface's PNMTXIDX bytes select within.
+    pub fn skin_matrix_bank_index(&self) -> Option<i16> {
+        self.mp2_unknown.map(|[b, _]| b as i16)
+    }
     /// Stored display-list size (bits 0–30).
     pub fn display_list_size(&self) -> u32 {
         self.display_list_word & 0x7FFF_FFFF
@@ -584,17 +591,20 @@ pub struct SectionInfo {
     pub size: usize,
 }
 
-/// A parsed MP1/MP2 model.
+/// A parsed MP1/MP2/MP3 model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Cmdl {
-    /// 2 (MP1), 3 (Echoes demo) or 4 (MP2).
+    /// 2 (MP1), 3 (Echoes demo), 4 (MP2) or 5 (MP3).
     pub version: u32,
     /// Header flags as stored; bits 0x2 and 0x4 are rewritten from `normals` / `short_uvs`.
     pub flags: u32,
     pub aabb: Aabb,
     /// Bytes between the section table and the first section (zero padding to 32).
     pub header_padding: Vec<u8>,
+    /// MP1/MP2 material sets (empty in MP3 models, whose sets are in `mp3_materials`).
     pub material_sets: Vec<MaterialSet>,
+    /// MP3 (version 5) material sets, §13.2.
+    pub mp3_materials: Option<Mp3Materials>,
     pub positions: AttributeArray<[f32; 3]>,
     pub normals: Normals,
     /// RGBA8 vertex colours (R first).
@@ -623,6 +633,7 @@ pub fn game_for_version(version: u32) -> Option<Game> {
     match version {
         2 => Some(Game::Mp1),
         3 | 4 => Some(Game::Mp2),
+        5 => Some(Game::Mp3),
         _ => None,
     }
 }
@@ -642,9 +653,8 @@ impl Cmdl {
         let version = r.u32("version")?;
         let Some(game) = game_for_version(version) else {
             let why = match version {
-                5 => "MP3 models (version 5) are not supported yet",
                 1 => "prototype models (version 1) are not supported",
-                _ => "expected 2 (MP1), 3 (Echoes demo) or 4 (MP2)",
+                _ => "expected 2 (MP1), 3 (Echoes demo), 4 (MP2) or 5 (MP3)",
             };
             return Err(r.err_at(
                 "version",
@@ -662,8 +672,37 @@ impl Cmdl {
         let m = r.u32("material_set_count")? as usize;
         let sizes = r.u32_vec("data_section_sizes", s)?;
         let short_uv_section = flags & FLAG_SHORT_UVS != 0;
+        let f = usize::from(short_uv_section);
+        // MP3 (§13.1): the sets share one section (Default) or have one each (Alt); the
+        // surface count at the table each layout predicts decides.
+        let mp3_layout = (game == Game::Mp3).then(|| {
+            let fits = |k: usize| {
+                let table = k + 4 + f;
+                if table >= s {
+                    return false;
+                }
+                let at = 0x2Cusize + 4 * s;
+                let start = at.next_multiple_of(32)
+                    + sizes[..table].iter().map(|&z| z as usize).sum::<usize>();
+                let c = data
+                    .get(start..start + 4)
+                    .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+                c.is_some_and(|c| (table + 1).checked_add(c) == Some(s))
+            };
+            if fits(1) || m <= 1 {
+                SetLayout::OneSection
+            } else if fits(m) {
+                SetLayout::SectionPerSet
+            } else {
+                SetLayout::OneSection
+            }
+        });
+        let material_sections = match mp3_layout {
+            Some(SetLayout::OneSection) => 1,
+            _ => m,
+        };
         // Material sets, four arrays, optional short UVs, surface table.
-        let fixed = m as u64 + 5 + short_uv_section as u64;
+        let fixed = material_sections as u64 + 5 + short_uv_section as u64;
         if (s as u64) < fixed {
             return Err(r.err_at(
                 "material_set_count",
@@ -705,8 +744,34 @@ impl Cmdl {
             |i: usize| r.slice(&format!("data_section[{i}]"), offsets[i], sizes[i] as usize);
 
         let mut warnings = Vec::new();
-        let mut material_sets = Vec::with_capacity(m);
-        for i in 0..m {
+        let mut material_sets = Vec::with_capacity(if mp3_layout.is_some() { 0 } else { m });
+        let material_bytes: u64 = sizes[..material_sections.min(s)]
+            .iter()
+            .map(|&z| u64::from(z))
+            .sum();
+        if mp3_layout.is_some() && m as u64 > material_bytes / 4 {
+            return Err(r.err_at(
+                "material_set_count",
+                m_at,
+                ErrorKind::CountTooLarge {
+                    count: m as u64,
+                    element_size: 4,
+                    remaining: material_bytes,
+                },
+            ));
+        }
+        let mp3_materials = match mp3_layout {
+            Some(layout) => Some(Mp3Materials::parse(
+                (0..material_sections)
+                    .map(section)
+                    .collect::<Result<Vec<_>>>()?,
+                m,
+                layout,
+                &mut warnings,
+            )?),
+            None => None,
+        };
+        for i in (0..m).filter(|_| mp3_layout.is_none()) {
             let mut sr = section(i)?;
             let label = format!("material_set[{i}]");
             material_sets.push(MaterialSet::parse(
@@ -717,14 +782,15 @@ impl Cmdl {
                 &mut warnings,
             )?);
         }
-        let positions = AttributeArray::parse(&mut section(m)?);
-        let normals = Normals::parse(&mut section(m + 1)?, flags & FLAG_SHORT_NORMALS != 0);
-        let colors = AttributeArray::parse(&mut section(m + 2)?);
-        let uvs = AttributeArray::parse(&mut section(m + 3)?);
-        let mut next = m + 4;
+        let m0 = material_sections;
+        let positions = AttributeArray::parse(&mut section(m0)?);
+        let normals = Normals::parse(&mut section(m0 + 1)?, flags & FLAG_SHORT_NORMALS != 0);
+        let colors = AttributeArray::parse(&mut section(m0 + 2)?);
+        let uvs = AttributeArray::parse(&mut section(m0 + 3)?);
+        let mut next = m0 + 4;
         let short_uvs = if short_uv_section {
             next += 1;
-            Some(AttributeArray::parse(&mut section(m + 4)?))
+            Some(AttributeArray::parse(&mut section(m0 + 4)?))
         } else {
             None
         };
@@ -763,7 +829,10 @@ impl Cmdl {
             offsets[table_index] as u64,
             &mut warnings,
         );
-        if material_sets.is_empty() && c > 0 {
+        let set_count = mp3_materials
+            .as_ref()
+            .map_or(material_sets.len(), |x| x.sets.len());
+        if set_count == 0 && c > 0 {
             return Err(FormatError::new(
                 file,
                 "material_set_count",
@@ -778,14 +847,17 @@ impl Cmdl {
             padding: Vec::new(),
         };
         let set0 = material_sets.first().unwrap_or(&no_sets);
-        let layouts = material_layouts(
-            set0,
-            short_uvs.is_some(),
-            options,
-            file,
-            offsets.first().map_or(0, |&o| o as u64),
-            &mut warnings,
-        );
+        let layouts = match &mp3_materials {
+            Some(mp3) => mp3.vertex_layouts(&options.decode, file, &mut warnings),
+            None => material_layouts(
+                set0,
+                short_uvs.is_some(),
+                options,
+                file,
+                offsets.first().map_or(0, |&o| o as u64),
+                &mut warnings,
+            ),
+        };
         let counts = ArrayCounts {
             positions: positions.len(),
             normals: normals.len(),
@@ -825,6 +897,7 @@ impl Cmdl {
             aabb,
             header_padding,
             material_sets,
+            mp3_materials,
             positions,
             normals,
             colors,
@@ -862,6 +935,17 @@ impl Cmdl {
         let mut out = Vec::new();
         for (i, set) in self.material_sets.iter().enumerate() {
             out.push((format!("material_set_{i}"), set.to_bytes()));
+        }
+        if let Some(mp3) = &self.mp3_materials {
+            let one = mp3.layout == SetLayout::OneSection && mp3.sets.len() > 1;
+            for (i, bytes) in mp3.sections().into_iter().enumerate() {
+                let name = if one {
+                    "material_sets".to_string()
+                } else {
+                    format!("material_set_{i}")
+                };
+                out.push((name, bytes));
+            }
         }
         out.push(("positions".into(), self.positions.to_bytes()));
         out.push(("normals".into(), self.normals.to_bytes()));
@@ -928,7 +1012,7 @@ impl Cmdl {
         w.u32(self.effective_flags());
         self.aabb.write(&mut w);
         w.u32(sections.len() as u32);
-        w.u32(self.material_sets.len() as u32);
+        w.u32(self.material_set_count() as u32);
         sections.iter().for_each(|(_, b)| w.u32(b.len() as u32));
         w.bytes(&self.header_padding_for(sections.len()));
         sections.iter().for_each(|(_, b)| w.bytes(b));
@@ -936,9 +1020,41 @@ impl Cmdl {
         w.into_inner()
     }
 
+    /// Every TXTR ID the materials name (MP1/MP2 set lists, MP3 PASS textures), sorted,
+    /// without repeats.
+    pub fn texture_ids(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self
+            .material_sets
+            .iter()
+            .flat_map(|set| set.texture_ids.iter().map(|&id| u64::from(id)))
+            .chain(
+                self.mp3_materials
+                    .iter()
+                    .flat_map(|m| &m.sets)
+                    .flat_map(|s| &s.materials)
+                    .flat_map(|m| m.passes())
+                    .filter(|p| p.has_texture())
+                    .map(|p| p.texture_id),
+            )
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Material sets in the file (MP1/MP2 or MP3).
+    pub fn material_set_count(&self) -> usize {
+        self.mp3_materials
+            .as_ref()
+            .map_or(self.material_sets.len(), |m| m.sets.len())
+    }
+
     /// After edits: pads every section with zeros to 32 bytes, recomputes the surface end
     /// offsets, display-list size words and UV block sizes.
     pub fn refresh_layout(&mut self) {
+        if let Some(m) = &mut self.mp3_materials {
+            m.repad();
+        }
         for set in &mut self.material_sets {
             set.materials.iter_mut().for_each(|m| m.refresh_uv_block());
             set.repad();
@@ -1071,8 +1187,12 @@ mod tests {
             ErrorKind::BadMagic { .. }
         ));
         b[..4].copy_from_slice(&MAGIC.to_be_bytes());
-        b[7] = 5;
+        b[7] = 6;
         let e = Cmdl::parse(&b, "x").unwrap_err();
         assert_eq!((e.field.as_str(), e.offset), ("version", 4));
+        // Version 5 (MP3) is read: an empty header fails at its section layout instead.
+        b[7] = 5;
+        let e = Cmdl::parse(&b, "x").unwrap_err();
+        assert_eq!((e.field.as_str(), e.offset), ("material_set_count", 0x28));
     }
 }

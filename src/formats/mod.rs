@@ -14,6 +14,7 @@ pub mod error;
 pub mod gcm;
 pub mod material;
 pub mod mlvl;
+pub mod mp3_material;
 pub mod mrea;
 pub mod pak;
 pub mod pak_splice;
@@ -76,15 +77,33 @@ impl serde::Serialize for FourCc {
     }
 }
 
-/// A FourCC as text (`CMDL`), with non-printable bytes escaped.
+/// A FourCC as text (`CMDL`), with non-printable bytes and `\` escaped as `\xNN`.
 pub fn fourcc_string(f: [u8; 4]) -> String {
     f.iter()
         .map(|&b| {
-            if b.is_ascii_graphic() || b == b' ' {
+            if (b.is_ascii_graphic() && b != b'\\') || b == b' ' {
                 (b as char).to_string()
             } else {
                 format!("\\x{b:02x}")
             }
         })
         .collect()
+}
+
+/// The inverse of [`fourcc_string`]: four bytes from text with `\xNN` escapes.
+pub fn fourcc_from_string(s: &str) -> Option<[u8; 4]> {
+    let mut out = Vec::with_capacity(4);
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if let Some(hex) = rest.strip_prefix("\\x").and_then(|r| r.get(..2)) {
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            rest = &rest[4..];
+        } else if c.is_ascii() {
+            out.push(c as u8);
+            rest = &rest[1..];
+        } else {
+            return None;
+        }
+    }
+    out.try_into().ok()
 }

@@ -252,6 +252,7 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
         aabb: bounds.unwrap_or_default(),
         header_padding: Vec::new(),
         material_sets: vec![g.material_set.clone()],
+        mp3_materials: None,
         positions: array(positions),
         normals: Normals::Float(array(normals)),
         colors: array(colors),

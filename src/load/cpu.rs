@@ -10,8 +10,10 @@ use crate::anim::{AnimError, Clip, Skeleton, SkinBinding, SkinOptions, VertexInf
 use crate::formats::cmdl::{Cmdl, ResolvedVertex};
 use crate::formats::cskr::Cskr;
 use crate::formats::material::MaterialSet;
+use crate::formats::mp3_material::{Mp3MaterialSet, Mp3Materials};
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
+use crate::gx::mp3::SynthesisOptions;
 use crate::model::{
     CpuMaterial, CpuMaterialSet, CpuMesh, CpuModel, CpuSkin, CpuSurface, TextureData, TextureError,
     VertexAttributes,
@@ -85,7 +87,7 @@ impl ModelAssets {
     fn describe(&self, textures: HashMap<u64, TextureData>) -> Result<CpuModel> {
         let cmdl = &self.cmdl;
         let mut warnings = Vec::new();
-        let material_sets = cmdl.material_sets.iter().map(cpu_material_set).collect();
+        let material_sets = cpu_material_sets(&cmdl.material_sets, cmdl.mp3_materials.as_ref());
 
         let mut mesh = CpuMesh::default();
         let mut position_of_vertex: Vec<u16> = Vec::new();
@@ -171,6 +173,32 @@ pub fn cpu_material_set(set: &MaterialSet) -> CpuMaterialSet {
                             })
                     })
                     .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Every material set of a model in GX form: the MP1/MP2 sets, or an MP3 model's.
+pub fn cpu_material_sets(sets: &[MaterialSet], mp3: Option<&Mp3Materials>) -> Vec<CpuMaterialSet> {
+    match mp3 {
+        Some(m) => m.sets.iter().map(cpu_mp3_material_set).collect(),
+        None => sets.iter().map(cpu_material_set).collect(),
+    }
+}
+
+/// An MP3 material set in GX form: each material's program as the PASS → TEV synthesis
+/// builds it (`formats.md` §13.3, Defaults), with the TXTR ID of each texture map.
+pub fn cpu_mp3_material_set(set: &Mp3MaterialSet) -> CpuMaterialSet {
+    CpuMaterialSet {
+        materials: set
+            .materials
+            .iter()
+            .map(|m| {
+                let built = m.program(&SynthesisOptions::default());
+                CpuMaterial {
+                    gx: Ok(built.program.material),
+                    textures: built.texture_ids.into_iter().map(Ok).collect(),
+                }
             })
             .collect(),
     }

@@ -20,7 +20,7 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::mrea::parse_mrea;
 use crate::formats::txtr::Txtr;
-use crate::formats::{FourCc, Game};
+use crate::formats::{FourCc, Game, asset_id_string};
 use crate::gx::lights::PrimeLight;
 use crate::model::TextureData;
 
@@ -204,13 +204,7 @@ fn load_textures(
     warnings: &mut Vec<String>,
     sources: &mut Vec<String>,
 ) -> ModelTextures {
-    let mut ids: Vec<u64> = cmdl
-        .material_sets
-        .iter()
-        .flat_map(|set| set.texture_ids.iter().map(|&id| u64::from(id)))
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
+    let ids = cmdl.texture_ids();
     /// A texture, the file it came from and its parser's warnings (None: not found).
     type Loaded = Result<Option<(TextureData, String, Vec<String>)>>;
     let results: Vec<(u64, Loaded)> = ids
@@ -230,12 +224,18 @@ fn load_textures(
     for (id, loaded) in results {
         match loaded {
             Ok(Some((t, label, mut texture_warnings))) => {
-                sources.push(format!("texture 0x{id:08X}.TXTR: {label}"));
+                sources.push(format!(
+                    "texture {}.TXTR: {label}",
+                    asset_id_string(id, id > u64::from(u32::MAX))
+                ));
                 warnings.append(&mut texture_warnings);
                 out.insert(id, t);
             }
             Ok(None) => {}
-            Err(e) => warnings.push(format!("texture 0x{id:08X}: {e:#}")),
+            Err(e) => warnings.push(format!(
+                "texture {}: {e:#}",
+                asset_id_string(id, id > u64::from(u32::MAX))
+            )),
         }
     }
     out

@@ -26,17 +26,20 @@ use crate::formats::cinf::{Cinf, CinfBone};
 use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::mlvl::Mlvl;
+use crate::formats::mp3_material::{Mp3Material, Mp3Materials, SetLayout};
 use crate::formats::mrea;
 use crate::formats::pak::Pak;
 use crate::formats::strg::{Strg, strip_tags};
 use crate::formats::txtr::Txtr;
 use crate::gx::key::{ShaderKey, UberKey};
+use crate::gx::mp3::SynthesisOptions;
 use crate::gx::tev::{
     AlphaSubRounding, DepthWriteRule, FinalRegister, MissingTexture, TevOptions, TevProgram,
 };
 use crate::gx::types::Material;
 use crate::gx::wgsl;
 use crate::load::area::{AreaView, area_model};
+use crate::schema::cmdl_mp3::Mp3MaterialInfo;
 
 const FILE: &str = "fuzz";
 
@@ -51,6 +54,7 @@ pub const TARGETS: [(&str, Harness); 9] = [
     ("pak", pak),
     ("pak_ranged", pak_ranged),
     ("cmdl", cmdl),
+    ("mp3_material", mp3_material),
     ("txtr", txtr),
     ("anim", anim),
     ("ancs_char", ancs_char),
@@ -155,7 +159,72 @@ fn model_materials(c: &Cmdl) -> Vec<Material> {
             }
         }
     }
+    for set in c.mp3_materials.iter().flat_map(|m| &m.sets) {
+        for m in &set.materials {
+            out.extend(mp3_programs(m));
+        }
+    }
     out
+}
+
+/// An MP3 material's synthesised programs (the draw and any second draw), after checking
+/// that its `info --json` form reads back to the same material.
+fn mp3_programs(m: &Mp3Material) -> Vec<Material> {
+    let info = Mp3MaterialInfo::new(m);
+    let back = info.to_material(m);
+    assert!(
+        back.as_ref() == Ok(m),
+        "MP3 material does not read back from its report: {back:?}"
+    );
+    let built = m.program(&SynthesisOptions::default());
+    let mut out = vec![built.program.material];
+    out.extend(built.program.second_draw.map(|(second, _)| second));
+    out
+}
+
+/// The first data section of a CMDL and its material-set count, when `data` is one (the
+/// seeds are whole models).
+fn cmdl_first_section(data: &[u8]) -> Option<(usize, &[u8])> {
+    let word = |at: usize| -> Option<usize> {
+        let b = data.get(at..at + 4)?;
+        Some(u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    if word(0)? != crate::formats::cmdl::MAGIC as usize {
+        return None;
+    }
+    let (s, m, size) = (word(0x24)?, word(0x28)?, word(0x2C)?);
+    let start = 0x2Cusize
+        .checked_add(s.checked_mul(4)?)?
+        .next_multiple_of(32);
+    Some((m.min(64), data.get(start..start.checked_add(size)?)?))
+}
+
+/// MP3 material sets (`formats.md` §13.2): the input is one material section holding one
+/// set, or a whole CMDL whose first section is read with its header's set count. Written
+/// back it must reproduce the section; every material's report must read back to it; every
+/// synthesised program must generate WGSL that naga accepts.
+pub fn mp3_material(data: &[u8]) {
+    let (sets, section) = cmdl_first_section(data).unwrap_or((1, data));
+    let mut warnings = Vec::new();
+    let Ok(parsed) = Mp3Materials::parse(
+        vec![crate::formats::Reader::new(section, FILE)],
+        sets,
+        SetLayout::OneSection,
+        &mut warnings,
+    ) else {
+        return;
+    };
+    assert!(
+        parsed.sections().first().map(Vec::as_slice) == Some(section),
+        "MP3 material section written back differs from its input"
+    );
+    for set in &parsed.sets {
+        for m in &set.materials {
+            for program in mp3_programs(m) {
+                shaders_validate(&program);
+            }
+        }
+    }
 }
 
 /// Keys whose shaders already validated (generation is a pure function of the key), so

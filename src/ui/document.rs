@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 
-use crate::formats::material::MaterialSet;
 use crate::formats::txtr::Txtr;
 use crate::geom::Aabb;
 use crate::gx::types::Material;
@@ -22,8 +21,8 @@ pub struct MaterialEntry {
     pub material: Material,
     /// Material texture k (GX map k); None when the TXTR could not be found or decoded.
     pub textures: Vec<Option<TextureData>>,
-    /// TXTR asset IDs per texture slot, for display.
-    pub texture_ids: Vec<Option<u32>>,
+    /// TXTR asset IDs per texture slot (64-bit in MP3), for display.
+    pub texture_ids: Vec<Option<u64>>,
 }
 
 /// One material set of a model. Materials that failed to convert keep their error.
@@ -295,12 +294,10 @@ impl Document {
 
     /// Rebuilds the material entries from the edited `sets`; when a texture binding changed
     /// the CPU model is replaced too (so the scene is rebuilt) and true is returned.
-    pub fn refresh_materials(&mut self, new_sets: &[MaterialSet]) -> bool {
+    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
         let Content::Model { sets, model, .. } = &mut self.content else {
             return false;
         };
-        let cpu_sets: Vec<CpuMaterialSet> =
-            new_sets.iter().map(crate::load::cpu_material_set).collect();
         let mut warnings = Vec::new();
         let previous = std::mem::take(sets);
         *sets = material_entries(&cpu_sets, &model.textures, previous, &mut warnings);
@@ -340,10 +337,10 @@ fn material_entries(
         let mut materials = Vec::new();
         for (index, m) in set.materials.iter().enumerate() {
             let entry = m.gx.clone().map(|material| {
-                let texture_ids: Vec<Option<u32>> = m
+                let texture_ids: Vec<Option<u64>> = m
                     .textures
                     .iter()
-                    .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
+                    .map(|id| id.as_ref().ok().copied())
                     .collect();
                 let kept = previous
                     .get_mut(s)
@@ -362,9 +359,10 @@ fn material_entries(
                     .iter()
                     .map(|id| {
                         let id = (*id)?;
-                        let t = textures.get(&u64::from(id)).cloned();
+                        let t = textures.get(&id).cloned();
                         if t.is_none() {
-                            let w = format!("texture 0x{id:08X} not found or unreadable");
+                            let w =
+                                format!("texture {} not found or unreadable", texture_id_text(id));
                             if !warnings.contains(&w) {
                                 warnings.push(w);
                             }
@@ -383,6 +381,11 @@ fn material_entries(
         out.push(MaterialSetEntry { materials });
     }
     out
+}
+
+/// An asset ID as the files name it: 8 hex digits (MP1/MP2), 16 for a 64-bit MP3 ID.
+pub fn texture_id_text(id: u64) -> String {
+    crate::formats::asset_id_string(id, id > u64::from(u32::MAX))
 }
 
 /// The folder an opened resource sits in (where "next to the file" is); for a file built

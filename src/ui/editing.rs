@@ -417,7 +417,10 @@ impl AppState {
             return;
         };
         if let Some(doc) = self.doc.as_mut()
-            && doc.refresh_materials(editor.material_sets())
+            && doc.refresh_materials(crate::load::cpu_material_sets(
+                editor.material_sets(),
+                editor.cmdl().and_then(|c| c.mp3_materials.as_ref()),
+            ))
         {
             // Texture bindings changed: the scene is rebuilt from the new assets.
             self.requests.reload_view = true;

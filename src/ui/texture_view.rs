@@ -255,7 +255,7 @@ pub fn shown_texture(
             let texture = entry.textures.get(slot)?.as_ref()?;
             let id = entry.texture_ids.get(slot).copied().flatten();
             let stem = match id {
-                Some(id) => crate::formats::asset_id_string(u64::from(id), false),
+                Some(id) => crate::ui::document::texture_id_text(id),
                 None => format!("{}_map{slot}", doc.stem),
             };
             Some(ShownTexture {
@@ -274,7 +274,7 @@ pub struct ShownTexture<'a> {
     /// The material's texture map (0 for a TXTR document).
     pub slot: usize,
     /// The map's TXTR asset ID (None for a TXTR document).
-    pub id: Option<u32>,
+    pub id: Option<u64>,
     /// File stem for exports (the TXTR's name or asset ID).
     pub stem: String,
 }

@@ -561,6 +561,7 @@ impl CmdlBuilder {
             aabb,
             header_padding: Vec::new(),
             material_sets,
+            mp3_materials: None,
             positions: AttributeArray {
                 values: self.positions.clone(),
                 remainder: Vec::new(),

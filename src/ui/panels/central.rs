@@ -382,7 +382,10 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                         );
                         let id = ids.get(k).copied().flatten();
                         response.on_hover_text(match id {
-                            Some(id) => format!("TXTR 0x{id:08X} was looked for in {place}"),
+                            Some(id) => format!(
+                                "TXTR {} was looked for in {place}",
+                                crate::ui::document::texture_id_text(id)
+                            ),
                             None => "the slot names no texture".to_string(),
                         });
                     }
@@ -391,7 +394,9 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                     .get(k)
                     .copied()
                     .flatten()
-                    .map_or_else(String::new, |id| format!(" 0x{id:08X}"));
+                    .map_or_else(String::new, |id| {
+                        format!(" {}", crate::ui::document::texture_id_text(id))
+                    });
                 if thumb.is_none() {
                     ui.small(
                         RichText::new(format!("map {k}{id} missing"))

@@ -12,6 +12,7 @@ use crate::ui::state::AppState;
 use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 
 use super::{color_button, named};
+use crate::ui::document::texture_id_text;
 
 pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if let Some(Document {
@@ -188,11 +189,14 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if let Some(note) = &state.editor_note {
         ui.colored_label(Color32::from_rgb(240, 200, 80), note);
     }
+    if super::mp3_material::mp3_material_editor(ui, state) {
+        return;
+    }
     let Some(original) = state.file_material().cloned() else {
         return;
     };
     let textures = state.set_texture_ids().to_vec();
-    let missing: Vec<(usize, u32, String)> = state
+    let missing: Vec<(usize, u64, String)> = state
         .doc
         .as_ref()
         .and_then(|d| Some((d.material(state.set, state.material)?, d.texture_place())))
@@ -256,8 +260,8 @@ pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) 
                     .chain(std::iter::repeat(false)),
             )
             .map(|(id, found)| match (id, found) {
-                (Some(id), true) => format!("0x{id:08X}"),
-                (Some(id), false) => format!("0x{id:08X} (missing)"),
+                (Some(id), true) => texture_id_text(*id),
+                (Some(id), false) => format!("{} (missing)", texture_id_text(*id)),
                 (None, _) => "(no ID)".to_string(),
             })
             .collect::<Vec<_>>()
@@ -325,7 +329,7 @@ fn textures_editor(
     ui: &mut Ui,
     m: &mut FileMaterial,
     textures: &[u32],
-    missing: &[(usize, u32, String)],
+    missing: &[(usize, u64, String)],
     label: &mut Option<String>,
 ) {
     ui.heading("Textures");
@@ -350,7 +354,10 @@ fn textures_editor(
         for (_, id, place) in missing.iter().filter(|(slot, _, _)| *slot == k) {
             ui.colored_label(
                 Color32::from_rgb(255, 110, 110),
-                format!("TXTR 0x{id:08X} not found in {place}: drawn as a magenta checker"),
+                format!(
+                    "TXTR {} not found in {place}: drawn as a magenta checker",
+                    texture_id_text(*id)
+                ),
             );
         }
     }

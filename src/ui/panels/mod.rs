@@ -19,6 +19,7 @@ mod layout_tests;
 mod lights;
 mod material;
 mod menu;
+mod mp3_material;
 mod room;
 mod skeleton;
 mod stages;
