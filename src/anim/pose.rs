@@ -322,6 +322,7 @@ mod tests {
             looping: false,
             root_bone_id: 3,
             key_frames: vec![0],
+            key_times: None,
             channels,
             evnt_id: None,
         }

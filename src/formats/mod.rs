@@ -5,6 +5,7 @@
 
 pub mod ancs;
 pub mod anim;
+pub mod anim_mp3;
 pub mod char_mp3;
 pub mod cinf;
 pub mod cmdl;

@@ -355,6 +355,7 @@ fn stand_in_clips() -> Vec<Clip> {
                 looping: frames % 2 == 0,
                 root_bone_id: 3,
                 key_frames: (0..frames).collect(),
+                key_times: None,
                 channels: vec![
                     Channel {
                         bone_id: 3,
