@@ -20,6 +20,9 @@ declare -A exts=(
   [mrea]="mrea"
   [mlvl]="mlvl"
   [strg]="strg"
+  [mp3_cskr]="cskr"
+  [mp3_cinf]="cinf"
+  [mp3_anim]="anim"
 )
 
 copy_matching() { # copy_matching SOURCE_DIR

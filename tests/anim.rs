@@ -915,3 +915,13 @@ fn mp3_anim_v0_conformance() {
 fn mp3_anim_v1_conformance() {
     mp3_anim_conformance("0x0C3F1E7D00000401.ANIM", 1);
 }
+
+#[test]
+fn mp3_anim_v1_key_flood_is_refused() {
+    // 1000 keys × 2550 zero-width components in 12 KB: refused before decoding.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions/mp3_anim/v1_zero_width_key_flood.ANIM");
+    let data = std::fs::read(path).unwrap();
+    let e = Anim::parse(&data, "flood.ANIM", None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.offset), ("key_count", 0x26), "{e}");
+    assert!(e.to_string().contains("refusing"), "{e}");
+}

@@ -563,7 +563,7 @@ pub struct AnimCompressed {
 
 /// Upper bound on decoded keys relative to the input size: zero-width channels cost no
 /// bits, so without it a small hostile file could request billions of keys.
-pub(crate) fn key_budget(data_len: usize) -> u64 {
+fn key_budget(data_len: usize) -> u64 {
     64 * data_len as u64 + 65_536
 }
 

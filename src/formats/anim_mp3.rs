@@ -6,11 +6,18 @@
 //! reproduces the file; the bitstream is decoded to per-component running totals (what it
 //! really holds) and kept verbatim for writing.
 
-use super::anim::{BitReader, key_budget};
+use super::anim::BitReader;
 use super::{ErrorKind, Reader, Result, Writer, cinf::len_u32};
 
 /// Size of the fixed header; the key times start here.
 const HEADER_SIZE: usize = 0x45;
+
+/// Upper bound on decoded component keys relative to the input size. Zero-width
+/// components cost no bits, so without it a small hostile file could ask for K × C in the
+/// hundreds of millions; real files spend bits on most components and stay far below.
+fn key_budget(data_len: usize) -> u64 {
+    4 * data_len as u64 + 16_384
+}
 
 /// Bone flag bits (by bone index).
 pub const FLAG_ROTATION: u8 = 1;
