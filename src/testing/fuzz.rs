@@ -390,6 +390,7 @@ pub fn ancs_char(data: &[u8]) {
         }
     }
     if let Ok(c) = CharMp3::parse(data, FILE) {
+        assert_rewrites(c.write(), data, "CHAR");
         trees.extend(c.animations.iter().map(|n| n.meta.clone()));
     }
     for meta in &trees {
