@@ -986,3 +986,35 @@ fn mp3_char_resolves_its_parts_and_animations() {
         }
     }
 }
+
+/// `tevscope pose --game mp3 --json` (and without `--game`: the ANIM's bytes say MP3) on
+/// the fixture skeleton, at a sample time of each ANIM version.
+#[test]
+fn mp3_pose_cli() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    for (anim, sample) in [("0x0C3F1E7D00000400.ANIM", 1), ("0x0C3F1E7D00000401.ANIM", 2)] {
+        let (_, json) = mp3_file(anim).unwrap();
+        let s = &json["samples"][sample];
+        let t = s["time"].as_f64().unwrap().to_string();
+        for game in [&["--game", "mp3"][..], &[]] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_tevscope"))
+                .current_dir(dir.join("mp3"))
+                .args(["pose", anim, "--skeleton", "0x0C3F1E7D00000300.CINF", "--time", &t, "--json"])
+                .args(game)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            let pose = json_of(String::from_utf8(out.stdout).unwrap());
+            assert_eq!(pose["game"], "MP3");
+            assert_eq!(pose["anim_format"], u64::from(anim.ends_with("401.ANIM")));
+            for b in s["bones"].as_array().unwrap() {
+                let p = pose["bones"].as_array().unwrap().iter().find(|x| x["id"] == b["bone_id"]).unwrap();
+                assert_eq!(p["animated"], true);
+                assert_subset(&b["translation"], &p["local"]["translation"], anim);
+                assert_subset(&b["scale"], &p["local"]["scale"], anim);
+            }
+        }
+    }
+}
