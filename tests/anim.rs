@@ -822,7 +822,11 @@ fn mp3_cskr_conformance() {
     // Bank lookups: bank 1 reverses bank 0; slot 4 is unused (−1); bank 2 does not exist.
     assert_eq!(s.bank_group(0, Some(3)), Ok(1));
     assert_eq!(s.bank_group(1, Some(0)), Ok(3));
-    assert!(s.bank_group(0, Some(12)).unwrap_err().contains("unweighted"));
+    assert!(
+        s.bank_group(0, Some(12))
+            .unwrap_err()
+            .contains("unweighted")
+    );
     assert!(s.bank_group(2, Some(0)).is_err());
     assert!(s.bank_group(-1, Some(0)).is_err());
     assert!(s.bank_group(0, None).is_err());
@@ -848,7 +852,13 @@ fn mp3_cinf_conformance() {
 }
 
 /// Checks every animated bone's local pose at the fixture's three times.
-fn check_samples(anim: &Anim, json: &Value, skeleton: &Skeleton, cinf_bytes: &[u8], anim_bytes: &[u8]) {
+fn check_samples(
+    anim: &Anim,
+    json: &Value,
+    skeleton: &Skeleton,
+    cinf_bytes: &[u8],
+    anim_bytes: &[u8],
+) {
     let clip = Clip::from_anim(anim).unwrap();
     let binding = ClipBinding::new(&clip, skeleton).unwrap();
     let options = PoseOptions::default();
@@ -862,7 +872,8 @@ fn check_samples(anim: &Anim, json: &Value, skeleton: &Skeleton, cinf_bytes: &[u
         let t = s["time"].as_f64().unwrap() as f32;
         pose.sample(skeleton, &clip, &binding, t, &options);
         // The CLI's `pose --json` reports the same local transforms.
-        let cli_pose = json_of(cli::pose_with(anim_bytes, cinf_bytes, t, None, &options, true).unwrap());
+        let cli_pose =
+            json_of(cli::pose_with(anim_bytes, cinf_bytes, t, None, &options, true).unwrap());
         for b in s["bones"].as_array().unwrap() {
             let id = b["bone_id"].as_u64().unwrap() as u32;
             let i = skeleton.index_of(id).unwrap();
@@ -875,10 +886,28 @@ fn check_samples(anim: &Anim, json: &Value, skeleton: &Skeleton, cinf_bytes: &[u
                 q[0].as_f64().unwrap() as f32,
             );
             let at = format!("t={t} bone {id}");
-            assert!(l.rotation.abs_diff_eq(q, POSE_TOL), "{at}: rotation {:?} vs {q:?}", l.rotation);
-            assert!(l.translation.abs_diff_eq(Vec3::from(f3(&b["translation"])), POSE_TOL), "{at}: translation {:?}", l.translation);
-            assert!(l.scale.abs_diff_eq(Vec3::from(f3(&b["scale"])), POSE_TOL), "{at}: scale {:?}", l.scale);
-            let cb = cli_pose["bones"].as_array().unwrap().iter().find(|x| x["id"] == id).unwrap();
+            assert!(
+                l.rotation.abs_diff_eq(q, POSE_TOL),
+                "{at}: rotation {:?} vs {q:?}",
+                l.rotation
+            );
+            assert!(
+                l.translation
+                    .abs_diff_eq(Vec3::from(f3(&b["translation"])), POSE_TOL),
+                "{at}: translation {:?}",
+                l.translation
+            );
+            assert!(
+                l.scale.abs_diff_eq(Vec3::from(f3(&b["scale"])), POSE_TOL),
+                "{at}: scale {:?}",
+                l.scale
+            );
+            let cb = cli_pose["bones"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["id"] == id)
+                .unwrap();
             assert_subset(&b["translation"], &cb["local"]["translation"], &at);
         }
     }
@@ -919,7 +948,10 @@ fn mp3_anim_v1_conformance() {
 #[test]
 fn mp3_anim_v1_key_flood_is_refused() {
     // 1000 keys × 2550 zero-width components in 12 KB: refused before decoding.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions/mp3_anim/v1_zero_width_key_flood.ANIM");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/regressions/mp3_anim/v1_zero_width_key_flood.ANIM"
+    );
     let data = std::fs::read(path).unwrap();
     let e = Anim::parse(&data, "flood.ANIM", None).unwrap_err();
     assert_eq!((e.field.as_str(), e.offset), ("key_count", 0x26), "{e}");
@@ -952,32 +984,72 @@ fn mp3_char_resolves_its_parts_and_animations() {
     };
     let pak = dir.join("mp3/mp3_fixtures.pak");
     let loose = dir.join("mp3/0x0C3F1E7D00000500.CHAR");
-    for spec in [format!("{}:0x0C3F1E7D00000500", pak.display()), loose.display().to_string()] {
+    for spec in [
+        format!("{}:0x0C3F1E7D00000500", pak.display()),
+        loose.display().to_string(),
+    ] {
         let (input, resolver) = open(&spec).unwrap();
         let (mut warnings, mut sources) = (Vec::new(), Vec::new());
-        let c = character_mp3::resolve(&input, &LoadRequest::new(&spec), &*resolver, &mut warnings, &mut sources)
-            .unwrap();
+        let c = character_mp3::resolve(
+            &input,
+            &LoadRequest::new(&spec),
+            &*resolver,
+            &mut warnings,
+            &mut sources,
+        )
+        .unwrap();
         assert!(warnings.is_empty(), "{spec}: {warnings:?}");
-        assert!(c.model.label.contains("0x0C3F1E7D00000100"), "{}", c.model.label);
+        assert!(
+            c.model.label.contains("0x0C3F1E7D00000100"),
+            "{}",
+            c.model.label
+        );
         assert_eq!((c.skeleton.len(), c.skin.groups.len()), (6, 4));
         assert_eq!(c.skin.matrix_banks().len(), 2);
         assert_eq!(c.overlays.len(), 1);
         assert_eq!(c.overlays[0].kind, "FRZN");
-        assert!(c.overlays[0].model.as_ref().unwrap().label.contains("0x0C3F1E7D00000101"));
+        assert!(
+            c.overlays[0]
+                .model
+                .as_ref()
+                .unwrap()
+                .label
+                .contains("0x0C3F1E7D00000101")
+        );
         assert!(c.sand.is_none(), "the CHAR names no SAND");
         let names: Vec<&str> = c.clips.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["idle_v0", "sway_v1"]);
-        assert_eq!(sources.iter().filter(|s| s.starts_with("animation")).count(), 2, "{sources:?}");
+        assert_eq!(
+            sources
+                .iter()
+                .filter(|s| s.starts_with("animation"))
+                .count(),
+            2,
+            "{sources:?}"
+        );
         // The v1 clip from the PAK (0xFF-padded member) poses like the loose fixture.
         let clip = &c.clips[1].1;
         let binding = ClipBinding::new(clip, &c.skeleton).unwrap();
         let options = PoseOptions::default();
         let mut pose = Pose::bind(&c.skeleton, &options);
         let s = &v1["samples"][1];
-        pose.sample(&c.skeleton, clip, &binding, s["time"].as_f64().unwrap() as f32, &options);
+        pose.sample(
+            &c.skeleton,
+            clip,
+            &binding,
+            s["time"].as_f64().unwrap() as f32,
+            &options,
+        );
         let b = &s["bones"][0];
-        let i = c.skeleton.index_of(b["bone_id"].as_u64().unwrap() as u32).unwrap();
-        assert!(pose.local[i].translation.abs_diff_eq(Vec3::from(f3(&b["translation"])), 2e-5));
+        let i = c
+            .skeleton
+            .index_of(b["bone_id"].as_u64().unwrap() as u32)
+            .unwrap();
+        assert!(
+            pose.local[i]
+                .translation
+                .abs_diff_eq(Vec3::from(f3(&b["translation"])), 2e-5)
+        );
         // The whole load reads the CMDL next: the MP3 model reader is another branch's, so
         // until it lands this stops at the CMDL (named), never at a missing part.
         match tevscope::load::load(&LoadRequest::new(&spec)) {
@@ -994,23 +1066,43 @@ fn mp3_pose_cli() {
     let Some(dir) = tevscope::testing::conformance_dir() else {
         return;
     };
-    for (anim, sample) in [("0x0C3F1E7D00000400.ANIM", 1), ("0x0C3F1E7D00000401.ANIM", 2)] {
+    for (anim, sample) in [
+        ("0x0C3F1E7D00000400.ANIM", 1),
+        ("0x0C3F1E7D00000401.ANIM", 2),
+    ] {
         let (_, json) = mp3_file(anim).unwrap();
         let s = &json["samples"][sample];
         let t = s["time"].as_f64().unwrap().to_string();
         for game in [&["--game", "mp3"][..], &[]] {
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_tevscope"))
                 .current_dir(dir.join("mp3"))
-                .args(["pose", anim, "--skeleton", "0x0C3F1E7D00000300.CINF", "--time", &t, "--json"])
+                .args([
+                    "pose",
+                    anim,
+                    "--skeleton",
+                    "0x0C3F1E7D00000300.CINF",
+                    "--time",
+                    &t,
+                    "--json",
+                ])
                 .args(game)
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             let pose = json_of(String::from_utf8(out.stdout).unwrap());
             assert_eq!(pose["game"], "MP3");
             assert_eq!(pose["anim_format"], u64::from(anim.ends_with("401.ANIM")));
             for b in s["bones"].as_array().unwrap() {
-                let p = pose["bones"].as_array().unwrap().iter().find(|x| x["id"] == b["bone_id"]).unwrap();
+                let p = pose["bones"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["id"] == b["bone_id"])
+                    .unwrap();
                 assert_eq!(p["animated"], true);
                 assert_subset(&b["translation"], &p["local"]["translation"], anim);
                 assert_subset(&b["scale"], &p["local"]["scale"], anim);

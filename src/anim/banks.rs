@@ -81,7 +81,10 @@ impl BankedSkin {
             out.push(inf);
         }
         let warning = first.map(|why| {
-            format!("bank {bank}: {unbound} of {} vertices bound to the root ({why})", out.len())
+            format!(
+                "bank {bank}: {unbound} of {} vertices bound to the root ({why})",
+                out.len()
+            )
         });
         Ok((out, warning))
     }
@@ -190,8 +193,12 @@ mod tests {
 
         // A synthetic mesh: one position, used by three vertices of two surfaces.
         let p = Vec3::new(0.0, 0.0, 2.0);
-        let (s0, w0) = skin.surface_influences(0, [Some(0), Some(3), Some(6)]).unwrap();
-        let (s1, w1) = skin.surface_influences(1, [Some(0), Some(3), Some(6)]).unwrap();
+        let (s0, w0) = skin
+            .surface_influences(0, [Some(0), Some(3), Some(6)])
+            .unwrap();
+        let (s1, w1) = skin
+            .surface_influences(1, [Some(0), Some(3), Some(6)])
+            .unwrap();
         assert!(w0.is_none() && w1.is_none());
         let a = skin_vertex_positions(&s0, &palette, &[p; 3]);
         let b = skin_vertex_positions(&s1, &palette, &[p; 3]);
@@ -219,11 +226,16 @@ mod tests {
         let skin = BankedSkin::new(&skin(), &sk, SkinOptions::default()).unwrap();
         let root = sk.index_of(0).unwrap() as u32;
         // Slot 3 is empty (−1), a missing PNMTXIDX, and bank 5 does not exist.
-        let (inf, w) = skin.surface_influences(0, [Some(9), None, Some(0)]).unwrap();
+        let (inf, w) = skin
+            .surface_influences(0, [Some(9), None, Some(0)])
+            .unwrap();
         assert_eq!(inf[0].bones[0], root);
         assert_eq!(inf[1].bones[0], root);
         assert_eq!(inf[2].bones[0], sk.index_of(1).unwrap() as u32);
-        assert!(w.unwrap().starts_with("bank 0: 2 of 3 vertices bound to the root"));
+        assert!(
+            w.unwrap()
+                .starts_with("bank 0: 2 of 3 vertices bound to the root")
+        );
         let (inf, w) = skin.surface_influences(5, [Some(0)]).unwrap();
         assert_eq!(inf[0].bones[0], root);
         assert!(w.unwrap().contains("bank index 5"));

@@ -238,7 +238,11 @@ impl Clip {
             kind: ClipKind::Compressed,
             game: Game::Mp3,
             duration: a.duration,
-            interval: if k > 1 { a.duration / (k - 1) as f32 } else { 0.0 },
+            interval: if k > 1 {
+                a.duration / (k - 1) as f32
+            } else {
+                0.0
+            },
             frame_count: k as u32,
             looping: false,
             // Bone index 0 is the root (§13.6: "beginning at 0 for the root").
@@ -254,7 +258,10 @@ impl Clip {
     pub fn key_time(&self, k: usize) -> f32 {
         match &self.key_times {
             Some(t) => t.get(k).copied().unwrap_or(self.duration),
-            None => self.key_frames.get(k).map_or(self.duration, |&f| f as f32 * self.interval),
+            None => self
+                .key_frames
+                .get(k)
+                .map_or(self.duration, |&f| f as f32 * self.interval),
         }
     }
 
@@ -296,7 +303,9 @@ impl Clip {
         }
         let interval = self.interval;
         // Zero, negative or NaN: a single frame (explicit key times need no interval).
-        if self.key_times.is_none() && interval.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        if self.key_times.is_none()
+            && interval.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        {
             return Some(KeyPosition { a: 0, b: 0, f: 0.0 });
         }
         match self.kind {

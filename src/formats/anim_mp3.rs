@@ -124,7 +124,9 @@ impl AnimBitstream {
             return Err(r.err_at(
                 "duration",
                 duration_at,
-                ErrorKind::Invalid(format!("duration {duration} is not a finite non-negative time")),
+                ErrorKind::Invalid(format!(
+                    "duration {duration} is not a finite non-negative time"
+                )),
             ));
         }
         for (name, m) in [
@@ -132,7 +134,11 @@ impl AnimBitstream {
             ("scale_multiplier", scale_multiplier),
         ] {
             if !m.is_finite() {
-                return Err(r.err_at(name, if name.starts_with('t') { 0x0E } else { 0x12 }, ErrorKind::Invalid(format!("{m} is not finite"))));
+                return Err(r.err_at(
+                    name,
+                    if name.starts_with('t') { 0x0E } else { 0x12 },
+                    ErrorKind::Invalid(format!("{m} is not finite")),
+                ));
             }
         }
         if key_count == 0 {
@@ -154,9 +160,7 @@ impl AnimBitstream {
                 return Err(r.err_at(
                     &format!("key_times[{k}]"),
                     times_at + 4 * k,
-                    ErrorKind::Invalid(format!(
-                        "key time {t} is not finite or goes back in time"
-                    )),
+                    ErrorKind::Invalid(format!("key time {t} is not finite or goes back in time")),
                 ));
             }
         }
@@ -185,7 +189,9 @@ impl AnimBitstream {
             return Err(r.err_at(
                 "init_block_size",
                 0x35,
-                ErrorKind::Invalid(format!("{init_block_size} bytes is not a whole number of s16 values")),
+                ErrorKind::Invalid(format!(
+                    "{init_block_size} bytes is not a whole number of s16 values"
+                )),
             ));
         }
         let q_at = r.pos();
@@ -230,7 +236,11 @@ impl AnimBitstream {
                 )),
             ));
         }
-        let bits_per_key: u64 = 1 + bit_widths.iter().take(c).map(|&w| u64::from(w)).sum::<u64>();
+        let bits_per_key: u64 = 1 + bit_widths
+            .iter()
+            .take(c)
+            .map(|&w| u64::from(w))
+            .sum::<u64>();
         let stream_bytes = (bits_per_key * (key_count as u64 - 1)).div_ceil(32) * 4;
         let stream_at = r.pos();
         let n = r.check_count("bitstream", stream_bytes, 1)?;
@@ -249,7 +259,12 @@ impl AnimBitstream {
             .map(|(&(bone, kind, axis), &init)| {
                 let mut totals = Vec::with_capacity(key_count);
                 totals.push(i32::from(init));
-                Component { bone, kind, axis, totals }
+                Component {
+                    bone,
+                    kind,
+                    axis,
+                    totals,
+                }
             })
             .collect();
         let mut br = BitReader::new(&stream);
@@ -336,7 +351,11 @@ impl AnimBitstream {
     }
 
     pub fn translation_keys(&self, bone: u32) -> Option<Vec<[f32; 3]>> {
-        self.vec_keys(bone, ComponentKind::Translation, self.translation_multiplier)
+        self.vec_keys(
+            bone,
+            ComponentKind::Translation,
+            self.translation_multiplier,
+        )
     }
 
     pub fn scale_keys(&self, bone: u32) -> Option<Vec<[f32; 3]>> {
@@ -451,7 +470,10 @@ mod tests {
         assert_eq!(a.components[1].totals, vec![100, 150, 130]);
         assert_eq!(a.per_key_bits, vec![true, false]);
         let r = a.rotation_keys(0).unwrap();
-        assert!(r[1][0] < 0.0 && r[2][0] > 0.0, "odd w totals negate w: {r:?}");
+        assert!(
+            r[1][0] < 0.0 && r[2][0] > 0.0,
+            "odd w totals negate w: {r:?}"
+        );
         assert!((r[1][1] - 150.0 / 32767.0).abs() < 1e-9);
         assert!(a.warnings.is_empty(), "{:?}", a.warnings);
         assert_eq!(a.write().unwrap(), data);
@@ -477,6 +499,9 @@ mod tests {
         // No keys.
         let mut bad = data;
         bad[0x26..0x28].copy_from_slice(&0u16.to_be_bytes());
-        assert_eq!(AnimBitstream::parse(&bad, "t").unwrap_err().field, "key_count");
+        assert_eq!(
+            AnimBitstream::parse(&bad, "t").unwrap_err().field,
+            "key_count"
+        );
     }
 }

@@ -225,7 +225,11 @@ impl Cskr {
 
     /// [MP3] The weight group a vertex takes (formats.md §13.4): bank `bank` (the surface's
     /// index), slot PNMTXIDX / 3. `Err` says why there is none (the caller binds the root).
-    pub fn bank_group(&self, bank: i16, pnmtxidx: Option<u8>) -> std::result::Result<usize, String> {
+    pub fn bank_group(
+        &self,
+        bank: i16,
+        pnmtxidx: Option<u8>,
+    ) -> std::result::Result<usize, String> {
         let banks = self.matrix_banks();
         let b = usize::try_from(bank).map_err(|_| format!("bank index {bank} is negative"))?;
         let entries = banks
@@ -233,14 +237,21 @@ impl Cskr {
             .ok_or_else(|| format!("bank index {b} ≥ bank count {}", banks.len()))?;
         let m = pnmtxidx.ok_or("the vertex has no PNMTXIDX")?;
         let slot = usize::from(m / 3);
-        let g = *entries
-            .get(slot)
-            .ok_or_else(|| format!("PNMTXIDX {m} selects slot {slot}, the bank has {}", entries.len()))?;
-        let g = usize::try_from(g).map_err(|_| format!("bank {b} slot {slot} is unweighted ({g})"))?;
+        let g = *entries.get(slot).ok_or_else(|| {
+            format!(
+                "PNMTXIDX {m} selects slot {slot}, the bank has {}",
+                entries.len()
+            )
+        })?;
+        let g =
+            usize::try_from(g).map_err(|_| format!("bank {b} slot {slot} is unweighted ({g})"))?;
         if g < self.groups.len() {
             Ok(g)
         } else {
-            Err(format!("bank {b} slot {slot} names group {g}, the skin has {}", self.groups.len()))
+            Err(format!(
+                "bank {b} slot {slot} names group {g}, the skin has {}",
+                self.groups.len()
+            ))
         }
     }
 

@@ -56,8 +56,24 @@ pub fn resolve(
     let c = CharMp3::parse(&input.bytes, &input.label)?;
     warnings.extend(c.warnings.iter().cloned());
     let name = Some(c.name.as_str());
-    let model = find_part(resolver, req.model.as_deref(), c.model_id, b"CMDL", Part::Model, name, sources)?;
-    let skin = find_part(resolver, req.skin.as_deref(), c.skin_id, b"CSKR", Part::Skin, name, sources)?;
+    let model = find_part(
+        resolver,
+        req.model.as_deref(),
+        c.model_id,
+        b"CMDL",
+        Part::Model,
+        name,
+        sources,
+    )?;
+    let skin = find_part(
+        resolver,
+        req.skin.as_deref(),
+        c.skin_id,
+        b"CSKR",
+        Part::Skin,
+        name,
+        sources,
+    )?;
     let cinf = find_part(
         resolver,
         req.skeleton.as_deref(),
@@ -73,29 +89,34 @@ pub fn resolve(
     warnings.extend(cinf.warnings.iter().map(|w| format!("skeleton: {w}")));
     let skeleton = Skeleton::from_cinf(&cinf)?;
 
-    let mut find_optional = |id: u64, fourcc: &[u8; 4], what: String, warnings: &mut Vec<String>| {
-        if is_none(id) {
-            return None;
-        }
-        match resolver.find(id, Some(*fourcc)) {
-            Ok(Some(r)) => {
-                sources.push(format!("{what} 0x{id:016X}.{}: {}", FourCc(*fourcc), r.label));
-                Some(r)
+    let mut find_optional =
+        |id: u64, fourcc: &[u8; 4], what: String, warnings: &mut Vec<String>| {
+            if is_none(id) {
+                return None;
             }
-            Ok(None) => {
-                warnings.push(format!(
-                    "{what}: 0x{id:016X}.{} not found in {}",
-                    FourCc(*fourcc),
-                    resolver.describe()
-                ));
-                None
+            match resolver.find(id, Some(*fourcc)) {
+                Ok(Some(r)) => {
+                    sources.push(format!(
+                        "{what} 0x{id:016X}.{}: {}",
+                        FourCc(*fourcc),
+                        r.label
+                    ));
+                    Some(r)
+                }
+                Ok(None) => {
+                    warnings.push(format!(
+                        "{what}: 0x{id:016X}.{} not found in {}",
+                        FourCc(*fourcc),
+                        resolver.describe()
+                    ));
+                    None
+                }
+                Err(e) => {
+                    warnings.push(format!("{what}: {e:#}"));
+                    None
+                }
             }
-            Err(e) => {
-                warnings.push(format!("{what}: {e:#}"));
-                None
-            }
-        }
-    };
+        };
     let overlays = c
         .overlays
         .iter()
@@ -103,7 +124,12 @@ pub fn resolve(
             let kind = FourCc(o.kind);
             Mp3Overlay {
                 kind,
-                model: find_optional(o.model_id, b"CMDL", format!("overlay {kind} model"), warnings),
+                model: find_optional(
+                    o.model_id,
+                    b"CMDL",
+                    format!("overlay {kind} model"),
+                    warnings,
+                ),
                 skin: find_optional(o.skin_id, b"CSKR", format!("overlay {kind} skin"), warnings),
             }
         })

@@ -336,12 +336,18 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
         ));
     }
     if input.is(b"CHAR") {
-        let c = super::character_mp3::resolve(&input, req, &*resolver, &mut warnings, &mut sources)?;
+        let c =
+            super::character_mp3::resolve(&input, req, &*resolver, &mut warnings, &mut sources)?;
         let cmdl = Cmdl::parse(&c.model.bytes, &c.model.label)?;
         let mut clips = c.clips;
         let animation = match &req.anim {
             None => None,
-            Some(a) => Some(pick_animation(a, &mut clips, Some(Game::Mp3), &mut sources)?),
+            Some(a) => Some(pick_animation(
+                a,
+                &mut clips,
+                Some(Game::Mp3),
+                &mut sources,
+            )?),
         };
         let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
         return Ok((

@@ -219,7 +219,12 @@ impl Mp3AnimV1Info {
                 .iter()
                 .map(|c| {
                     (
-                        format!("{}.{}.{}", c.bone, kind_name(c.kind), axis_name(c.kind, c.axis)),
+                        format!(
+                            "{}.{}.{}",
+                            c.bone,
+                            kind_name(c.kind),
+                            axis_name(c.kind, c.axis)
+                        ),
                         c.totals.clone(),
                     )
                 })

@@ -52,7 +52,10 @@ impl Mp3SkinInfo {
         let CskrFooter::Mp3 { matrix_banks, tail } = &s.footer else {
             return None;
         };
-        let banks: Vec<Vec<i16>> = matrix_banks.chunks(BANK_SIZE).map(<[i16]>::to_vec).collect();
+        let banks: Vec<Vec<i16>> = matrix_banks
+            .chunks(BANK_SIZE)
+            .map(<[i16]>::to_vec)
+            .collect();
         let tail_bytes = tail.as_deref().unwrap_or(&[]);
         Some(Self {
             magic: "SKIN",
@@ -231,7 +234,11 @@ pub fn text(s: &Cskr) -> String {
                     let _ = writeln!(out, "tail: one blob of {} bytes", t.len());
                 }
                 None => {
-                    let _ = writeln!(out, "tail: unreadable, {} bytes kept opaque", s.trailing.len());
+                    let _ = writeln!(
+                        out,
+                        "tail: unreadable, {} bytes kept opaque",
+                        s.trailing.len()
+                    );
                 }
             }
         }

@@ -16,8 +16,8 @@ use glam::{Quat, Vec3};
 
 use crate::anim::{
     BankedSkin, Channel, Clip, ClipBinding, ClipKind, MP3_NORMAL_MODE, NormalMode, Pose,
-    PoseOptions, Skeleton, SkinBinding, SkinOptions, SlerpMode, bake, skin_normals,
-    skin_positions, skin_vertex_normals, skin_vertex_positions,
+    PoseOptions, Skeleton, SkinBinding, SkinOptions, SlerpMode, bake, skin_normals, skin_positions,
+    skin_vertex_normals, skin_vertex_positions,
 };
 use crate::formats::Game;
 use crate::formats::ancs::Ancs;
