@@ -20,7 +20,7 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::cskr::Cskr;
 use crate::formats::mrea::parse_mrea;
 use crate::formats::txtr::Txtr;
-use crate::formats::{FourCc, Game};
+use crate::formats::{FourCc, Game, asset_id_string};
 use crate::gx::lights::PrimeLight;
 use crate::model::TextureData;
 
@@ -503,10 +503,11 @@ pub(super) fn character_clips<'a>(
                         None => resolver.find_named(name, *b"ANIM"),
                     })
                     .map_err(|e| format!("{e:#}"))?;
-                let r = found.ok_or_else(|| format!("ANIM 0x{id:08X} not found"))?;
+                let shown = asset_id_string(id, id > u64::from(u32::MAX));
+                let r = found.ok_or_else(|| format!("ANIM {shown} not found"))?;
                 let anim = Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
                 let clip = Clip::from_anim(&anim).map_err(|e| e.to_string())?;
-                sources.push(format!("animation 0x{id:08X}.ANIM: {}", r.label));
+                sources.push(format!("animation {shown}.ANIM: {}", r.label));
                 primitives.push(clip);
                 Ok(primitives.len() - 1)
             });
