@@ -23,6 +23,7 @@ declare -A exts=(
   [mp3_cskr]="cskr"
   [mp3_cinf]="cinf"
   [mp3_anim]="anim"
+  [sand]="sand"
 )
 
 copy_matching() { # copy_matching SOURCE_DIR

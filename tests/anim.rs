@@ -1110,3 +1110,82 @@ fn mp3_pose_cli() {
         }
     }
 }
+
+/// A CHAR naming a SAND: the SAND is found by ID beside it, read, and chains the CHAR's
+/// animations (the fixture CHAR names none, so a copy in a temporary folder names one).
+#[test]
+fn mp3_char_reads_its_sand() {
+    use tevscope::formats::sand::{Sand, SandTransition};
+    use tevscope::load::{LoadRequest, character_mp3, open};
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let tmp = std::env::temp_dir().join(format!("tevscope-mp3-sand-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for f in [
+        "0x0C3F1E7D00000100.CMDL",
+        "0x0C3F1E7D00000101.CMDL",
+        "0x0C3F1E7D00000200.CSKR",
+        "0x0C3F1E7D00000300.CINF",
+        "0x0C3F1E7D00000400.ANIM",
+        "0x0C3F1E7D00000401.ANIM",
+    ] {
+        std::fs::copy(dir.join("mp3").join(f), tmp.join(f)).unwrap();
+    }
+    let mut c = CharMp3::parse(
+        &std::fs::read(dir.join("mp3/0x0C3F1E7D00000500.CHAR")).unwrap(),
+        "c",
+    )
+    .unwrap();
+    c.sand_id = 0x0C3F_1E7D_0000_0600;
+    std::fs::write(tmp.join("0x0C3F1E7D00000500.CHAR"), c.write().unwrap()).unwrap();
+    let sand = Sand {
+        unknown_u16: 0,
+        transitions: vec![(
+            0,
+            0x0C3F_1E7D_0000_0400,
+            0x0C3F_1E7D_0000_0401,
+            SandTransition::Transition {
+                phase: true,
+                raw: [0; 0x13],
+            },
+        )],
+        half_transitions: vec![],
+        default_transition: SandTransition::Snap,
+        additive: vec![],
+        default_additive_fades: [0.0, 0.0],
+        unknown_u8: 0,
+        event_sets: vec![],
+        trailing: vec![],
+        warnings: vec![],
+    };
+    std::fs::write(tmp.join("0x0C3F1E7D00000600.SAND"), sand.write().unwrap()).unwrap();
+    let spec = tmp.join("0x0C3F1E7D00000500.CHAR").display().to_string();
+    let (input, resolver) = open(&spec).unwrap();
+    let (mut warnings, mut sources) = (Vec::new(), Vec::new());
+    let ch = character_mp3::resolve(
+        &input,
+        &LoadRequest::new(&spec),
+        &*resolver,
+        &mut warnings,
+        &mut sources,
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let s = ch.sand.expect("the SAND is read");
+    assert!(matches!(
+        s.transition(0x0C3F_1E7D_0000_0400, 0x0C3F_1E7D_0000_0401),
+        SandTransition::Transition { phase: true, .. }
+    ));
+    assert_eq!(
+        s.transition(0x0C3F_1E7D_0000_0401, 0x0C3F_1E7D_0000_0400),
+        &SandTransition::Snap
+    );
+    assert!(
+        sources
+            .iter()
+            .any(|l| l.contains("0x0C3F1E7D00000600.SAND")),
+        "{sources:?}"
+    );
+}

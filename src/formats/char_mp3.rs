@@ -40,7 +40,7 @@ pub struct Mp3EventBase {
 }
 
 impl Mp3EventBase {
-    fn write(&self, w: &mut Writer) {
+    pub(crate) fn write(&self, w: &mut Writer) {
         w.u16(self.unknown_u16);
         w.cstring(&self.name);
         w.u16(self.event_type);
@@ -57,7 +57,7 @@ impl Mp3EventBase {
         w.f32(e);
     }
 
-    fn read(r: &mut Reader<'_>, f: &str) -> Result<Self> {
+    pub(crate) fn read(r: &mut Reader<'_>, f: &str) -> Result<Self> {
         Ok(Self {
             unknown_u16: r.u16(f)?,
             name: r.cstring(f)?,
@@ -261,7 +261,24 @@ impl Spline {
 }
 
 impl SoundData {
-    fn write(&self, w: &mut Writer) -> Result<()> {
+    /// One sound-data record (kind 1 → u32, kind 2 → spline, other kinds → nothing, with a
+    /// warning naming the offset).
+    pub(crate) fn read(r: &mut Reader<'_>, f: &str, warnings: &mut Vec<String>) -> Result<Self> {
+        let at = r.abs_pos();
+        let kind = r.u32(&format!("{f}.data.kind"))?;
+        Ok(match kind {
+            1 => SoundData::Value(r.u32(&format!("{f}.data.value"))?),
+            2 => SoundData::Spline(read_spline(r, &format!("{f}.data.spline"))?),
+            other => {
+                warnings.push(format!(
+                    "{f}.data at byte offset {at:#x}: sound data kind {other} (nothing read after it)"
+                ));
+                SoundData::Other(other)
+            }
+        })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         match self {
             SoundData::Value(v) => {
                 w.u32(1);
@@ -421,22 +438,8 @@ impl CharMp3 {
                 let base = Mp3EventBase::read(&mut r, &f)?;
                 let sound_id = r.u64(&f)?;
                 let unknown = [r.u32(&f)?, r.u32(&f)?];
-                let mut read_data = |r: &mut Reader<'_>| -> Result<SoundData> {
-                    let at = r.pos();
-                    let kind = r.u32(&format!("{f}.data.kind"))?;
-                    Ok(match kind {
-                        1 => SoundData::Value(r.u32(&format!("{f}.data.value"))?),
-                        2 => SoundData::Spline(read_spline(r, &format!("{f}.data.spline"))?),
-                        other => {
-                            warnings.push(format!(
-                                "{f}.data at byte offset {at:#x}: sound data kind {other} (nothing read after it)"
-                            ));
-                            SoundData::Other(other)
-                        }
-                    })
-                };
-                let d0 = read_data(&mut r)?;
-                let d1 = read_data(&mut r)?;
+                let d0 = SoundData::read(&mut r, &f, &mut warnings)?;
+                let d1 = SoundData::read(&mut r, &f, &mut warnings)?;
                 sound_events.push(SoundEvent {
                     set_name,
                     base,

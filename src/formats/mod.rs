@@ -18,6 +18,7 @@ pub mod mrea;
 pub mod pak;
 pub mod pak_splice;
 pub mod reader;
+pub mod sand;
 pub mod strg;
 pub mod txtr;
 

@@ -11,6 +11,7 @@ use crate::anim::{Clip, Skeleton};
 use crate::formats::char_mp3::CharMp3;
 use crate::formats::cinf::Cinf;
 use crate::formats::cskr::Cskr;
+use crate::formats::sand::Sand;
 use crate::formats::{FourCc, Game};
 
 /// "No asset" (formats.md §0): all ones, or 0.
@@ -38,8 +39,9 @@ pub struct Mp3Character {
     pub overlays: Vec<Mp3Overlay>,
     /// Each named meta-animation as a clip (Play entries as is, trees baked).
     pub clips: Vec<(String, Clip)>,
-    /// The SAND (transitions and event sets, §13.7) when the CHAR names one and it is found.
-    pub sand: Option<Resource>,
+    /// The SAND (transitions and event sets, §13.7) when the CHAR names one and it is found
+    /// and reads (else a warning says why).
+    pub sand: Option<Sand>,
 }
 
 /// Resolves a CHAR's parts through `resolver` (explicit `--model`, `--skin`, `--skeleton`
@@ -134,7 +136,19 @@ pub fn resolve(
             }
         })
         .collect();
-    let sand = find_optional(c.sand_id, b"SAND", "animation data".to_owned(), warnings);
+    let sand =
+        find_optional(c.sand_id, b"SAND", "animation data".to_owned(), warnings).and_then(|r| {
+            match Sand::parse(&r.bytes, &r.label) {
+                Ok(s) => {
+                    warnings.extend(s.warnings.iter().map(|w| format!("animation data: {w}")));
+                    Some(s)
+                }
+                Err(e) => {
+                    warnings.push(format!("animation data: {e}"));
+                    None
+                }
+            }
+        });
     let clips = character_clips(
         c.animations.iter().map(|a| (a.name.as_str(), &a.meta)),
         resolver,

@@ -29,6 +29,7 @@ use crate::formats::cskr::Cskr;
 use crate::formats::mlvl::Mlvl;
 use crate::formats::mrea;
 use crate::formats::pak::Pak;
+use crate::formats::sand::Sand;
 use crate::formats::strg::{Strg, strip_tags};
 use crate::formats::txtr::Txtr;
 use crate::gx::key::{ShaderKey, UberKey};
@@ -48,7 +49,7 @@ const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 pub type Harness = fn(&[u8]);
 
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, Harness); 11] = [
+pub const TARGETS: [(&str, Harness); 12] = [
     ("pak", pak),
     ("cmdl", cmdl),
     ("txtr", txtr),
@@ -60,6 +61,7 @@ pub const TARGETS: [(&str, Harness); 11] = [
     ("mp3_cskr", mp3_cskr),
     ("mp3_cinf", mp3_cinf),
     ("mp3_anim", mp3_anim),
+    ("sand", sand),
 ];
 
 /// PAK: parse, then read (decompress) every entry.
@@ -314,6 +316,26 @@ pub fn mp3_anim(data: &[u8]) {
             assert_rewrites(a.write(), data, "ANIM");
             if let Ok(clip) = Clip::from_anim(&a) {
                 play(&clip);
+            }
+        }
+    }
+}
+
+/// MP3 SAND (§13.7): parsed, written back, and the transition between every pair of the
+/// ANIM IDs it names looked up.
+pub fn sand(data: &[u8]) {
+    if let Ok(s) = Sand::parse(data, FILE) {
+        assert_rewrites(s.write(), data, "SAND");
+        let ids: Vec<u64> = s
+            .transitions
+            .iter()
+            .flat_map(|t| [t.1, t.2])
+            .chain(s.half_transitions.iter().map(|t| t.1))
+            .take(64)
+            .collect();
+        for &a in &ids {
+            for &b in &ids {
+                let _ = s.transition(a, b);
             }
         }
     }
