@@ -64,6 +64,7 @@ fn synthetic_clip(frames: u32) -> Clip {
         looping: true,
         root_bone_id: 0,
         key_frames: (0..frames).collect(),
+        key_times: None,
         channels,
         evnt_id: None,
     }

@@ -14,7 +14,7 @@ CMDL_RUNS="${CMDL_RUNS:-1000000}"
 MAX_TIME="${MAX_TIME:-0}"   # seconds per target, 0 = no limit
 mkdir -p "$LOG_DIR"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(pak txtr anim ancs_char mrea mlvl strg cmdl mp3_material)
+[ ${#targets[@]} -gt 0 ] || targets=(pak pak_ranged txtr anim ancs_char mrea mlvl strg mp3_cskr mp3_cinf mp3_anim sand mp3_material cmdl)
 cd "$fuzz_dir"
 for t in "${targets[@]}"; do
   runs="$RUNS"

@@ -22,6 +22,10 @@ declare -A exts=(
   [mrea]="mrea"
   [mlvl]="mlvl"
   [strg]="strg"
+  [mp3_cskr]="cskr"
+  [mp3_cinf]="cinf"
+  [mp3_anim]="anim"
+  [sand]="sand"
 )
 
 copy_matching() { # copy_matching SOURCE_DIR

@@ -47,6 +47,7 @@ fn check_ranges(at: &str, fields: &[(&str, u32, u32)]) -> Result<(), SchemaError
 }
 
 pub mod anim;
+pub mod anim_mp3;
 pub mod area;
 pub mod bench;
 pub mod character;

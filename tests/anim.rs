@@ -657,6 +657,7 @@ prop_compose! {
             looping,
             root_bone_id: 3,
             key_frames: (0..frames).collect(),
+            key_times: None,
             channels,
             evnt_id: None,
         }
@@ -724,6 +725,7 @@ proptest! {
             kind: ClipKind::Compressed, game: Game::Mp1, duration: (frames - 1) as f32 / 30.0,
             interval: 1.0 / 30.0, frame_count: frames, looping: false, root_bone_id: 3,
             key_frames: (0..frames).collect(),
+            key_times: None,
             channels: vec![Channel { bone_id: 3, rotation: Some(rot.clone()), translation: Some(tr.clone()), scale: None }],
             evnt_id: None,
         };
@@ -765,4 +767,425 @@ fn encoder_output_matches_the_fixture_decoding() {
             );
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// MP3 (formats.md §13.4–13.7): the `mp3/` fixtures
+// ---------------------------------------------------------------------------------------
+
+/// Fields of the MP3 fixtures that need other files, are prose, or are checked separately:
+/// the CSKR's per-position groups need the CMDL's PNMTXIDX and bank indices; the ANIMs'
+/// samples are the pose test's.
+const MP3_SKIP: &[&str] = &[
+    "per_position_group",
+    "samples",
+    "sampling_rule",
+    "rds_parse",
+    "cinf",
+    "unknown_fields",
+    "resolves_to",
+];
+
+fn mp3_file(name: &str) -> Option<(Vec<u8>, Value)> {
+    conformance_file(&format!("mp3/{name}"))
+}
+
+/// `assert_subset` without the MP3 fields that are not the file's own.
+fn assert_mp3_subset(expected: &Value, actual: &Value, path: &str) {
+    let mut e = expected.clone();
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.retain(|k, _| !MP3_SKIP.contains(&k.as_str()));
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut e);
+    assert_subset(&e, actual, path);
+}
+
+#[test]
+fn mp3_cskr_conformance() {
+    let Some((data, json)) = mp3_file("0x0C3F1E7D00000200.CSKR") else {
+        return;
+    };
+    // Recognised from its bytes ("SKIN").
+    let s = Cskr::parse(&data, "mp3.CSKR", None).unwrap();
+    assert_eq!(s.game, Game::Mp3);
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    let out = json_of(cli::info_cskr(&data, "x", None, true).unwrap());
+    assert_mp3_subset(&json, &out, "CSKR");
+    assert_eq!(s.write().unwrap(), data, "byte-identical write-back");
+    // Bank lookups: bank 1 reverses bank 0; slot 4 is unused (−1); bank 2 does not exist.
+    assert_eq!(s.bank_group(0, Some(3)), Ok(1));
+    assert_eq!(s.bank_group(1, Some(0)), Ok(3));
+    assert!(
+        s.bank_group(0, Some(12))
+            .unwrap_err()
+            .contains("unweighted")
+    );
+    assert!(s.bank_group(2, Some(0)).is_err());
+    assert!(s.bank_group(-1, Some(0)).is_err());
+    assert!(s.bank_group(0, None).is_err());
+    assert!(s.bank_group(0, Some(30)).is_err());
+    let rejected = torture(&data, 600, |d| Cskr::parse(d, "t", Some(Game::Mp3)));
+    // Every truncation inside the groups and banks is an error; the tail never is.
+    assert!(rejected + 8 >= data.len(), "{rejected} of {}", data.len());
+}
+
+#[test]
+fn mp3_cinf_conformance() {
+    let Some((data, json)) = mp3_file("0x0C3F1E7D00000300.CINF") else {
+        return;
+    };
+    let c = Cinf::parse(&data, "mp3.CINF", Some(Game::Mp3)).unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let out = json_of(cli::info_cinf(&data, "x", Some(Game::Mp3), true).unwrap());
+    assert_mp3_subset(&json, &out, "CINF");
+    assert_eq!(c.write().unwrap(), data, "byte-identical write-back");
+    let rejected = torture(&data, 600, |d| Cinf::parse(d, "t", Some(Game::Mp3)));
+    // Truncations inside the 0xFF padding still parse.
+    assert!(rejected + 32 >= data.len());
+}
+
+/// Checks every animated bone's local pose at the fixture's three times.
+fn check_samples(
+    anim: &Anim,
+    json: &Value,
+    skeleton: &Skeleton,
+    cinf_bytes: &[u8],
+    anim_bytes: &[u8],
+) {
+    let clip = Clip::from_anim(anim).unwrap();
+    let binding = ClipBinding::new(&clip, skeleton).unwrap();
+    let options = PoseOptions::default();
+    let mut pose = Pose::bind(skeleton, &options);
+    let samples = json["samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 3);
+    // The fixture rounds to 6 decimals; the keys are f32 (v0) or s16 totals dequantised in
+    // f32 (v1), interpolated in f32: 2e-5 covers both.
+    const POSE_TOL: f32 = 2e-5;
+    for s in samples {
+        let t = s["time"].as_f64().unwrap() as f32;
+        pose.sample(skeleton, &clip, &binding, t, &options);
+        // The CLI's `pose --json` reports the same local transforms.
+        let cli_pose =
+            json_of(cli::pose_with(anim_bytes, cinf_bytes, t, None, &options, true).unwrap());
+        for b in s["bones"].as_array().unwrap() {
+            let id = b["bone_id"].as_u64().unwrap() as u32;
+            let i = skeleton.index_of(id).unwrap();
+            let l = pose.local[i];
+            let q = b["rotation_wxyz"].as_array().unwrap();
+            let q = Quat::from_xyzw(
+                q[1].as_f64().unwrap() as f32,
+                q[2].as_f64().unwrap() as f32,
+                q[3].as_f64().unwrap() as f32,
+                q[0].as_f64().unwrap() as f32,
+            );
+            let at = format!("t={t} bone {id}");
+            assert!(
+                l.rotation.abs_diff_eq(q, POSE_TOL),
+                "{at}: rotation {:?} vs {q:?}",
+                l.rotation
+            );
+            assert!(
+                l.translation
+                    .abs_diff_eq(Vec3::from(f3(&b["translation"])), POSE_TOL),
+                "{at}: translation {:?}",
+                l.translation
+            );
+            assert!(
+                l.scale.abs_diff_eq(Vec3::from(f3(&b["scale"])), POSE_TOL),
+                "{at}: scale {:?}",
+                l.scale
+            );
+            let cb = cli_pose["bones"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["id"] == id)
+                .unwrap();
+            assert_subset(&b["translation"], &cb["local"]["translation"], &at);
+        }
+    }
+}
+
+fn mp3_anim_conformance(name: &str, version: u64) {
+    let Some((data, json)) = mp3_file(name) else {
+        return;
+    };
+    let Some((cinf_bytes, _)) = mp3_file("0x0C3F1E7D00000300.CINF") else {
+        return;
+    };
+    // Recognised from its bytes: version 1 by its number, version 0 by its layout.
+    let anim = Anim::parse(&data, name, None).unwrap();
+    assert_eq!(anim.game(), Game::Mp3);
+    assert!(anim.warnings().is_empty(), "{:?}", anim.warnings());
+    let out = json_of(cli::info_anim(&data, "x", None, true).unwrap());
+    assert_eq!(out["version"], version);
+    assert_mp3_subset(&json, &out, name);
+    assert_eq!(anim.write().unwrap(), data, "byte-identical write-back");
+    let cinf = Cinf::parse(&cinf_bytes, "mp3.CINF", Some(Game::Mp3)).unwrap();
+    let skeleton = Skeleton::from_cinf(&cinf).unwrap();
+    check_samples(&anim, &json, &skeleton, &cinf_bytes, &data);
+    let rejected = torture(&data, 800, |d| Anim::parse(d, "t", Some(Game::Mp3)));
+    assert_eq!(rejected, data.len(), "every truncation is an error");
+}
+
+#[test]
+fn mp3_anim_v0_conformance() {
+    mp3_anim_conformance("0x0C3F1E7D00000400.ANIM", 0);
+}
+
+#[test]
+fn mp3_anim_v1_conformance() {
+    mp3_anim_conformance("0x0C3F1E7D00000401.ANIM", 1);
+}
+
+#[test]
+fn mp3_anim_v1_key_flood_is_refused() {
+    // 1000 keys × 2550 zero-width components in 12 KB: refused before decoding.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/regressions/mp3_anim/v1_zero_width_key_flood.ANIM"
+    );
+    let data = std::fs::read(path).unwrap();
+    let e = Anim::parse(&data, "flood.ANIM", None).unwrap_err();
+    assert_eq!((e.field.as_str(), e.offset), ("key_count", 0x26), "{e}");
+    assert!(e.to_string().contains("refusing"), "{e}");
+}
+
+#[test]
+fn mp3_char_conformance() {
+    let Some((data, json)) = mp3_file("0x0C3F1E7D00000500.CHAR") else {
+        return;
+    };
+    let c = CharMp3::parse(&data, "mp3.CHAR").unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let out = json_of(cli::info_char(&data, "x", true).unwrap());
+    assert_mp3_subset(&json, &out, "CHAR");
+    assert_eq!(c.write().unwrap(), data, "byte-identical write-back");
+}
+
+/// The CHAR's parts and animations, resolved inside the MP3 PAK and among loose files named
+/// by ID: the model, skin, skeleton, the FRZN overlay, and both Play entries as clips that
+/// pose as the ANIM fixtures say.
+#[test]
+fn mp3_char_resolves_its_parts_and_animations() {
+    use tevscope::load::{LoadRequest, character_mp3, open};
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let Some((_, v1)) = mp3_file("0x0C3F1E7D00000401.ANIM") else {
+        return;
+    };
+    let pak = dir.join("mp3/mp3_fixtures.pak");
+    let loose = dir.join("mp3/0x0C3F1E7D00000500.CHAR");
+    for spec in [
+        format!("{}:0x0C3F1E7D00000500", pak.display()),
+        loose.display().to_string(),
+    ] {
+        let (input, resolver) = open(&spec).unwrap();
+        let (mut warnings, mut sources) = (Vec::new(), Vec::new());
+        let c = character_mp3::resolve(
+            &input,
+            &LoadRequest::new(&spec),
+            &*resolver,
+            &mut warnings,
+            &mut sources,
+        )
+        .unwrap();
+        assert!(warnings.is_empty(), "{spec}: {warnings:?}");
+        assert!(
+            c.model.label.contains("0x0C3F1E7D00000100"),
+            "{}",
+            c.model.label
+        );
+        assert_eq!((c.skeleton.len(), c.skin.groups.len()), (6, 4));
+        assert_eq!(c.skin.matrix_banks().len(), 2);
+        assert_eq!(c.overlays.len(), 1);
+        assert_eq!(c.overlays[0].kind, "FRZN");
+        assert!(
+            c.overlays[0]
+                .model
+                .as_ref()
+                .unwrap()
+                .label
+                .contains("0x0C3F1E7D00000101")
+        );
+        assert!(c.sand.is_none(), "the CHAR names no SAND");
+        let names: Vec<&str> = c.clips.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["idle_v0", "sway_v1"]);
+        assert_eq!(
+            sources
+                .iter()
+                .filter(|s| s.starts_with("animation"))
+                .count(),
+            2,
+            "{sources:?}"
+        );
+        // The v1 clip from the PAK (0xFF-padded member) poses like the loose fixture.
+        let clip = &c.clips[1].1;
+        let binding = ClipBinding::new(clip, &c.skeleton).unwrap();
+        let options = PoseOptions::default();
+        let mut pose = Pose::bind(&c.skeleton, &options);
+        let s = &v1["samples"][1];
+        pose.sample(
+            &c.skeleton,
+            clip,
+            &binding,
+            s["time"].as_f64().unwrap() as f32,
+            &options,
+        );
+        let b = &s["bones"][0];
+        let i = c
+            .skeleton
+            .index_of(b["bone_id"].as_u64().unwrap() as u32)
+            .unwrap();
+        assert!(
+            pose.local[i]
+                .translation
+                .abs_diff_eq(Vec3::from(f3(&b["translation"])), 2e-5)
+        );
+        // The whole load reads the CMDL next: the MP3 model reader is another branch's, so
+        // until it lands this stops at the CMDL (named), never at a missing part.
+        match tevscope::load::load(&LoadRequest::new(&spec)) {
+            Ok((m, _)) => assert_eq!(m.assets.skin.unwrap().clips.len(), 2),
+            Err(e) => assert!(format!("{e:#}").contains("0x0C3F1E7D00000100"), "{e:#}"),
+        }
+    }
+}
+
+/// `tevscope pose --game mp3 --json` (and without `--game`: the ANIM's bytes say MP3) on
+/// the fixture skeleton, at a sample time of each ANIM version.
+#[test]
+fn mp3_pose_cli() {
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    for (anim, sample) in [
+        ("0x0C3F1E7D00000400.ANIM", 1),
+        ("0x0C3F1E7D00000401.ANIM", 2),
+    ] {
+        let (_, json) = mp3_file(anim).unwrap();
+        let s = &json["samples"][sample];
+        let t = s["time"].as_f64().unwrap().to_string();
+        for game in [&["--game", "mp3"][..], &[]] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_tevscope"))
+                .current_dir(dir.join("mp3"))
+                .args([
+                    "pose",
+                    anim,
+                    "--skeleton",
+                    "0x0C3F1E7D00000300.CINF",
+                    "--time",
+                    &t,
+                    "--json",
+                ])
+                .args(game)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let pose = json_of(String::from_utf8(out.stdout).unwrap());
+            assert_eq!(pose["game"], "MP3");
+            assert_eq!(pose["anim_format"], u64::from(anim.ends_with("401.ANIM")));
+            for b in s["bones"].as_array().unwrap() {
+                let p = pose["bones"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|x| x["id"] == b["bone_id"])
+                    .unwrap();
+                assert_eq!(p["animated"], true);
+                assert_subset(&b["translation"], &p["local"]["translation"], anim);
+                assert_subset(&b["scale"], &p["local"]["scale"], anim);
+            }
+        }
+    }
+}
+
+/// A CHAR naming a SAND: the SAND is found by ID beside it, read, and chains the CHAR's
+/// animations (the fixture CHAR names none, so a copy in a temporary folder names one).
+#[test]
+fn mp3_char_reads_its_sand() {
+    use tevscope::formats::sand::{Sand, SandTransition};
+    use tevscope::load::{LoadRequest, character_mp3, open};
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let tmp = std::env::temp_dir().join(format!("tevscope-mp3-sand-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for f in [
+        "0x0C3F1E7D00000100.CMDL",
+        "0x0C3F1E7D00000101.CMDL",
+        "0x0C3F1E7D00000200.CSKR",
+        "0x0C3F1E7D00000300.CINF",
+        "0x0C3F1E7D00000400.ANIM",
+        "0x0C3F1E7D00000401.ANIM",
+    ] {
+        std::fs::copy(dir.join("mp3").join(f), tmp.join(f)).unwrap();
+    }
+    let mut c = CharMp3::parse(
+        &std::fs::read(dir.join("mp3/0x0C3F1E7D00000500.CHAR")).unwrap(),
+        "c",
+    )
+    .unwrap();
+    c.sand_id = 0x0C3F_1E7D_0000_0600;
+    std::fs::write(tmp.join("0x0C3F1E7D00000500.CHAR"), c.write().unwrap()).unwrap();
+    let sand = Sand {
+        unknown_u16: 0,
+        transitions: vec![(
+            0,
+            0x0C3F_1E7D_0000_0400,
+            0x0C3F_1E7D_0000_0401,
+            SandTransition::Transition {
+                phase: true,
+                raw: [0; 0x13],
+            },
+        )],
+        half_transitions: vec![],
+        default_transition: SandTransition::Snap,
+        additive: vec![],
+        default_additive_fades: [0.0, 0.0],
+        unknown_u8: 0,
+        event_sets: vec![],
+        trailing: vec![],
+        warnings: vec![],
+    };
+    std::fs::write(tmp.join("0x0C3F1E7D00000600.SAND"), sand.write().unwrap()).unwrap();
+    let spec = tmp.join("0x0C3F1E7D00000500.CHAR").display().to_string();
+    let (input, resolver) = open(&spec).unwrap();
+    let (mut warnings, mut sources) = (Vec::new(), Vec::new());
+    let ch = character_mp3::resolve(
+        &input,
+        &LoadRequest::new(&spec),
+        &*resolver,
+        &mut warnings,
+        &mut sources,
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&tmp).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let s = ch.sand.expect("the SAND is read");
+    assert!(matches!(
+        s.transition(0x0C3F_1E7D_0000_0400, 0x0C3F_1E7D_0000_0401),
+        SandTransition::Transition { phase: true, .. }
+    ));
+    assert_eq!(
+        s.transition(0x0C3F_1E7D_0000_0401, 0x0C3F_1E7D_0000_0400),
+        &SandTransition::Snap
+    );
+    assert!(
+        sources
+            .iter()
+            .any(|l| l.contains("0x0C3F1E7D00000600.SAND")),
+        "{sources:?}"
+    );
 }

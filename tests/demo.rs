@@ -264,6 +264,7 @@ fn character_set_resolves_to_the_pak() {
                     2
                 }
                 Anim::Uncompressed(_) => 0,
+                Anim::Mp3Bitstream(_) => 1,
             });
         }
     }

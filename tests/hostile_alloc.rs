@@ -39,7 +39,12 @@ fn parse_and_decode(ext: &str, data: &[u8]) {
         }
         "CMDL" => drop(fuzz::cmdl_materials(data)),
         "TXTR" => fuzz::txtr(data),
-        "CINF" | "CSKR" | "ANIM" => fuzz::anim(data),
+        "CINF" | "CSKR" | "ANIM" => {
+            fuzz::anim(data);
+            fuzz::mp3_cskr(data);
+            fuzz::mp3_cinf(data);
+            fuzz::mp3_anim(data);
+        }
         "ANCS" | "CHAR" => fuzz::ancs_char(data),
         "MREA" => drop(fuzz::mrea_materials(data)),
         "MLVL" => fuzz::mlvl(data),
@@ -62,6 +67,7 @@ fn conformance_files_and_their_corruptions() {
         .expect("conformance dir")
         .chain(std::fs::read_dir(dir.join("pwe")).expect("pwe"))
         .chain(std::fs::read_dir(dir.join("areas")).expect("areas"))
+        .chain(std::fs::read_dir(dir.join("mp3")).expect("mp3"))
         .map(|e| e.expect("entry").path())
         // Prime 3's models (version 5, element-list materials).
         .chain(

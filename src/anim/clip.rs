@@ -11,6 +11,7 @@ use glam::{Quat, Vec3};
 use super::AnimError;
 use crate::formats::Game;
 use crate::formats::anim::{Anim, ChannelMapIndexing};
+use crate::formats::anim_mp3::AnimBitstream;
 
 /// Which file format a clip came from (they sample differently at the end).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +66,9 @@ pub struct Clip {
     /// Stored frames, ascending, starting with 0 (none when the file stores no keys); every
     /// channel has one value per entry.
     pub key_frames: Vec<u32>,
+    /// Explicit time (seconds) per stored key, for files without a fixed interval (MP3
+    /// version 1, formats.md §13.6); None: key k lies at `key_frames[k] × interval`.
+    pub key_times: Option<Vec<f32>>,
     pub channels: Vec<Channel>,
     /// [MP1] EVNT asset ID.
     pub evnt_id: Option<u32>,
@@ -158,6 +162,7 @@ impl Clip {
                     looping: false,
                     root_bone_id: a.root_bone_id,
                     key_frames,
+                    key_times: None,
                     channels,
                     evnt_id: a.evnt_id,
                 })
@@ -200,10 +205,63 @@ impl Clip {
                     looping: a.looping != 0,
                     root_bone_id: a.root_bone_id,
                     key_frames: a.stored_frames.clone(),
+                    key_times: None,
                     channels,
                     evnt_id: (a.game == Game::Mp1).then_some(a.evnt_id),
                 })
             }
+            Anim::Mp3Bitstream(a) => Ok(Self::from_bitstream(a)),
+        }
+    }
+
+    /// MP3 version 1: one channel per flagged bone index (= CINF bone ID, §13.6), every
+    /// key stored at its own time. The nominal interval spreads the keys evenly over the
+    /// duration (for frame stepping only; sampling uses the key times).
+    fn from_bitstream(a: &AnimBitstream) -> Clip {
+        let to_vec3 = |v: Vec<[f32; 3]>| v.into_iter().map(Vec3::from).collect();
+        let channels = a
+            .animated_bones()
+            .into_iter()
+            .map(|bone| Channel {
+                bone_id: bone,
+                rotation: a.rotation_keys(bone).map(|v| {
+                    v.into_iter()
+                        .map(|[w, x, y, z]| Quat::from_xyzw(x, y, z, w))
+                        .collect()
+                }),
+                translation: a.translation_keys(bone).map(to_vec3),
+                scale: a.scale_keys(bone).map(to_vec3),
+            })
+            .collect();
+        let k = a.key_count();
+        Clip {
+            kind: ClipKind::Compressed,
+            game: Game::Mp3,
+            duration: a.duration,
+            interval: if k > 1 {
+                a.duration / (k - 1) as f32
+            } else {
+                0.0
+            },
+            frame_count: k as u32,
+            looping: false,
+            // Bone index 0 is the root (§13.6: "beginning at 0 for the root").
+            root_bone_id: 0,
+            key_frames: (0..k as u32).collect(),
+            key_times: Some(a.key_times.clone()),
+            channels,
+            evnt_id: None,
+        }
+    }
+
+    /// The time of stored key `k` in seconds.
+    pub fn key_time(&self, k: usize) -> f32 {
+        match &self.key_times {
+            Some(t) => t.get(k).copied().unwrap_or(self.duration),
+            None => self
+                .key_frames
+                .get(k)
+                .map_or(self.duration, |&f| f as f32 * self.interval),
         }
     }
 
@@ -244,8 +302,10 @@ impl Clip {
             return None;
         }
         let interval = self.interval;
-        // Zero, negative or NaN: a single frame.
-        if interval.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        // Zero, negative or NaN: a single frame (explicit key times need no interval).
+        if self.key_times.is_none()
+            && interval.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater)
+        {
             return Some(KeyPosition { a: 0, b: 0, f: 0.0 });
         }
         match self.kind {
@@ -261,12 +321,15 @@ impl Clip {
                 })
             }
             ClipKind::Compressed => {
-                let time_of = |k: usize| self.key_frames[k] as f32 * interval;
+                let time_of = |k: usize| self.key_time(k);
                 // Last stored key with time ≤ t (key 0 at time 0 always qualifies for t ≥ 0).
-                let a = self
-                    .key_frames
-                    .partition_point(|&fr| fr as f32 * interval <= t)
-                    .saturating_sub(1);
+                let a = match &self.key_times {
+                    Some(times) => times.partition_point(|&kt| kt <= t),
+                    None => self
+                        .key_frames
+                        .partition_point(|&fr| fr as f32 * interval <= t),
+                }
+                .saturating_sub(1);
                 if a + 1 >= n {
                     return Some(KeyPosition { a, b: a, f: 0.0 });
                 }
@@ -400,6 +463,7 @@ mod tests {
             looping: false,
             root_bone_id: 3,
             key_frames,
+            key_times: None,
             channels: vec![Channel {
                 bone_id: 3,
                 rotation: None,

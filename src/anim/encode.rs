@@ -469,6 +469,7 @@ pub fn encode_uncompressed(
     let mp2 = game == Game::Mp2;
     Ok(AnimUncompressed {
         game,
+        unknown_u16: None,
         duration: CharAnimTime {
             seconds: clip.duration,
             differential_state: 0,
@@ -515,6 +516,7 @@ mod tests {
             looping: true,
             root_bone_id: 3,
             key_frames: (0..frames).collect(),
+            key_times: None,
             channels: vec![
                 Channel {
                     bone_id: 3,

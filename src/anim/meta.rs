@@ -235,6 +235,7 @@ pub fn bake(tree: &MetaClip, clips: &[Clip], mode: SlerpMode) -> Option<Clip> {
         looping: true,
         root_bone_id: template.root_bone_id,
         key_frames: (0..frame_count).collect(),
+        key_times: None,
         channels,
         evnt_id: None,
     })
@@ -276,6 +277,7 @@ mod tests {
                 scale: None,
             }],
             key_frames,
+            key_times: None,
             evnt_id: None,
         }
     }

@@ -21,6 +21,7 @@
 //! # let _ = (gpu_bones, gpu_influences, cpu); Ok(()) }
 //! ```
 
+pub mod banks;
 pub mod clip;
 pub mod encode;
 pub mod meta;
@@ -28,6 +29,7 @@ pub mod pose;
 pub mod skeleton;
 pub mod skinning;
 
+pub use banks::{BankedSkin, MP3_NORMAL_MODE, skin_vertex_normals, skin_vertex_positions};
 pub use clip::{Channel, ChannelSample, Clip, ClipKind, SlerpMode, slerp};
 pub use encode::{EncodeOptions, encode_compressed, encode_uncompressed};
 pub use meta::{MetaClip, bake};

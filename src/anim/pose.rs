@@ -12,7 +12,7 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::AnimError;
 use super::clip::{Clip, SlerpMode};
-use super::skeleton::{ROOT_MOTION_BONE_ID, Skeleton};
+use super::skeleton::Skeleton;
 
 /// Whether bone 3's animation moves the character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -143,7 +143,7 @@ impl Pose {
         if let Some(p) = clip.key_position(t) {
             for (channel, &bone) in clip.channels.iter().zip(&binding.bone_of_channel) {
                 if options.root_motion == RootMotion::Skip
-                    && skeleton.bones()[bone].id == ROOT_MOTION_BONE_ID
+                    && skeleton.bones()[bone].id == skeleton.root_motion_id()
                 {
                     continue;
                 }
@@ -322,6 +322,7 @@ mod tests {
             looping: false,
             root_bone_id: 3,
             key_frames: vec![0],
+            key_times: None,
             channels,
             evnt_id: None,
         }

@@ -33,6 +33,9 @@ pub struct Bone {
 pub struct Skeleton {
     bones: Vec<Bone>,
     by_id: HashMap<u32, usize>,
+    /// The bone carrying root motion: 3 in MP1/MP2; in MP3 (whose IDs start at 0 for the
+    /// root, §13.5–13.6) the first root.
+    root_motion_id: u32,
 }
 
 /// The bone that carries root motion (formats.md §7.5).
@@ -135,7 +138,15 @@ impl Skeleton {
             })
             .collect();
         let by_id = bones.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
-        Ok(Skeleton { bones, by_id })
+        let root_motion_id = match cinf.game {
+            crate::formats::Game::Mp3 => cinf.root_bone_id().unwrap_or(ROOT_MOTION_BONE_ID),
+            _ => ROOT_MOTION_BONE_ID,
+        };
+        Ok(Skeleton {
+            bones,
+            by_id,
+            root_motion_id,
+        })
     }
 
     /// Bones in evaluation order (parents before children).
@@ -160,12 +171,18 @@ impl Skeleton {
         self.index_of(id).map(|i| &self.bones[i])
     }
 
-    /// The root-motion bone (ID 3), if present.
-    pub fn root_motion_bone(&self) -> Option<usize> {
-        self.index_of(ROOT_MOTION_BONE_ID)
+    /// The ID of the bone that carries root motion (3; MP3: the root).
+    pub fn root_motion_id(&self) -> u32 {
+        self.root_motion_id
     }
 
-    /// The bone that unskinned positions bind to: bone 3 if present, else the first root.
+    /// The root-motion bone, if present.
+    pub fn root_motion_bone(&self) -> Option<usize> {
+        self.index_of(self.root_motion_id)
+    }
+
+    /// The bone that unskinned positions bind to: the root-motion bone (3; MP3: the root) if
+    /// present, else the first root.
     pub fn default_root(&self) -> Option<usize> {
         self.root_motion_bone()
             .or_else(|| self.bones.iter().position(|b| b.parent.is_none()))

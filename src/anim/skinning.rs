@@ -61,6 +61,76 @@ impl VertexInfluence {
     }
 }
 
+impl VertexInfluence {
+    /// A normal skinned by this influence: the first weight's rotation (the game, MP1/MP2)
+    /// or the weighted blend, renormalised.
+    pub fn skin_normal(&self, palette: &SkinPalette, n: Vec3, mode: NormalMode) -> Vec3 {
+        let rot = |s: usize| -> &Mat3 { &palette.normal_from_bind[self.bones[s] as usize] };
+        match mode {
+            NormalMode::FirstWeight => *rot(0) * n,
+            NormalMode::Blended => {
+                let mut acc = Vec3::ZERO;
+                for s in 0..self.count as usize {
+                    acc += self.weights[s] * (*rot(s) * n);
+                }
+                acc.try_normalize().unwrap_or(n)
+            }
+        }
+    }
+}
+
+/// One influence per weight group (bones resolved to palette indices, weights limited per
+/// `options`), and the influence binding to the root, if the skeleton has one.
+pub(crate) fn group_influences(
+    cskr: &Cskr,
+    skeleton: &Skeleton,
+    options: SkinOptions,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<VertexInfluence>, Option<VertexInfluence>), AnimError> {
+    let limit = match options.weights {
+        WeightLimit::UpToFour => 4,
+        WeightLimit::FirstThree => 3,
+    };
+    let root = skeleton.default_root();
+    let root_influence = root.map(|r| VertexInfluence {
+        bones: [r as u32, 0, 0, 0],
+        weights: [1.0, 0.0, 0.0, 0.0],
+        count: 1,
+    });
+    let mut influences = Vec::with_capacity(cskr.groups.len() + 1);
+    for (g, group) in cskr.groups.iter().enumerate() {
+        let mut inf = VertexInfluence::default();
+        if group.weights.len() > limit {
+            warnings.push(format!(
+                "skin group {g}: {} weights, only the first {limit} are used",
+                group.weights.len()
+            ));
+        } else if group.weights.len() > 3 {
+            warnings.push(format!(
+                "skin group {g}: 4 weights (the game uses only the first 3)"
+            ));
+        }
+        for w in group.weights.iter().take(limit) {
+            let bone = skeleton.index_of(w.bone_id).ok_or(AnimError::Skin(format!(
+                "group {g} weights bone {}, which is not in the skeleton",
+                w.bone_id
+            )))?;
+            let slot = inf.count as usize;
+            inf.bones[slot] = bone as u32;
+            inf.weights[slot] = w.weight;
+            inf.count += 1;
+        }
+        if inf.count == 0 {
+            warnings.push(format!("skin group {g} has no weights; bound to the root"));
+            inf = root_influence.ok_or(AnimError::Skin(format!(
+                "group {g} has no weights and the skeleton has no root"
+            )))?;
+        }
+        influences.push(inf);
+    }
+    Ok((influences, root_influence))
+}
+
 /// A skin resolved against a skeleton and a model's position and normal counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkinBinding {
@@ -85,47 +155,8 @@ impl SkinBinding {
         options: SkinOptions,
     ) -> Result<SkinBinding, AnimError> {
         let mut warnings = Vec::new();
-        let limit = match options.weights {
-            WeightLimit::UpToFour => 4,
-            WeightLimit::FirstThree => 3,
-        };
-        let root = skeleton.default_root();
-        let root_influence = root.map(|r| VertexInfluence {
-            bones: [r as u32, 0, 0, 0],
-            weights: [1.0, 0.0, 0.0, 0.0],
-            count: 1,
-        });
-        let mut influences = Vec::with_capacity(cskr.groups.len() + 1);
-        for (g, group) in cskr.groups.iter().enumerate() {
-            let mut inf = VertexInfluence::default();
-            if group.weights.len() > limit {
-                warnings.push(format!(
-                    "skin group {g}: {} weights, only the first {limit} are used",
-                    group.weights.len()
-                ));
-            } else if group.weights.len() > 3 {
-                warnings.push(format!(
-                    "skin group {g}: 4 weights (the game uses only the first 3)"
-                ));
-            }
-            for w in group.weights.iter().take(limit) {
-                let bone = skeleton.index_of(w.bone_id).ok_or(AnimError::Skin(format!(
-                    "group {g} weights bone {}, which is not in the skeleton",
-                    w.bone_id
-                )))?;
-                let slot = inf.count as usize;
-                inf.bones[slot] = bone as u32;
-                inf.weights[slot] = w.weight;
-                inf.count += 1;
-            }
-            if inf.count == 0 {
-                warnings.push(format!("skin group {g} has no weights; bound to the root"));
-                inf = root_influence.ok_or(AnimError::Skin(format!(
-                    "group {g} has no weights and the skeleton has no root"
-                )))?;
-            }
-            influences.push(inf);
-        }
+        let (mut influences, root_influence) =
+            group_influences(cskr, skeleton, options, &mut warnings)?;
         let root_slot = influences.len() as u32;
         let total = cskr.total_vertex_count();
         let map = |count: usize,
@@ -243,18 +274,7 @@ pub fn skin_normals_into(
         let Some(&g) = binding.of_normal.get(i) else {
             return n;
         };
-        let inf = &binding.influences[g as usize];
-        let rot = |s: usize| -> &Mat3 { &palette.normal_from_bind[inf.bones[s] as usize] };
-        match mode {
-            NormalMode::FirstWeight => *rot(0) * n,
-            NormalMode::Blended => {
-                let mut acc = Vec3::ZERO;
-                for s in 0..inf.count as usize {
-                    acc += inf.weights[s] * (*rot(s) * n);
-                }
-                acc.try_normalize().unwrap_or(n)
-            }
-        }
+        binding.influences[g as usize].skin_normal(palette, n, mode)
     }));
 }
 

@@ -127,6 +127,9 @@ pub fn pose_with(
     as_json: bool,
 ) -> Result<String> {
     let anim = Anim::parse(anim_bytes, "ANIM", game).context("reading the animation")?;
+    // An MP3 animation (told by its bytes) poses an MP3 skeleton, which its bytes cannot tell
+    // from an MP2 one.
+    let game = game.or((anim.game() == Game::Mp3).then_some(Game::Mp3));
     let cinf = Cinf::parse(cinf_bytes, "CINF", game).context("reading the skeleton")?;
     let skeleton = Skeleton::from_cinf(&cinf)?;
     let clip = Clip::from_anim(&anim)?;

@@ -279,7 +279,8 @@ pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String
         return Ok(text);
     }
     let (res, _) = source::open(spec)?;
-    let g = game.or(res.game);
+    // A 64-bit asset ID (in the file name or PAK) means MP3, whose CINF layout is MP2's.
+    let g = game.or(res.game).or(res.wide_ids().then_some(Game::Mp3));
     let (bytes, label) = (&res.bytes[..], res.label.as_str());
     match &res.type_code()? {
         b"PAK " => pak_txtr::info_pak(&res, json),

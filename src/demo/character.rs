@@ -346,6 +346,7 @@ fn clip(duration: f32, looping: bool, rotation: impl Fn(usize, f32) -> Quat) -> 
         looping,
         root_bone_id: BONES[0].1,
         key_frames: (0..frames).collect(),
+        key_times: None,
         channels,
         evnt_id: None,
     }

@@ -1028,7 +1028,7 @@ fn drivers(clip: &Clip, binding: &ClipBinding, skeleton: &Skeleton, pose: &PoseO
         .enumerate()
     {
         if pose.root_motion == RootMotion::Skip
-            && skeleton.bones()[bone].id == crate::anim::skeleton::ROOT_MOTION_BONE_ID
+            && skeleton.bones()[bone].id == skeleton.root_motion_id()
         {
             continue;
         }

@@ -1,11 +1,13 @@
 //! ANIM animations (MP1 and MP2, formats.md §7): format 0 (quaternion arrays) and format 2
-//! (delta-coded bitstream with a key bitmap).
+//! (delta-coded bitstream with a key bitmap); MP3 (§13.6) version 0 (format 0 with a u16
+//! after the version) here too, version 1 in [`super::anim_mp3`].
 //!
 //! This module reads and writes the file structure and decodes format 2 to its quantised
 //! integer keys (what the bitstream really holds) and their float values. Sampling,
 //! interpolation and posing live in `crate::anim`; the format-2 *encoder* (choosing widths
 //! and the key bitmap from float tracks) is `crate::anim::encode`.
 
+use super::anim_mp3::AnimBitstream;
 use super::{ErrorKind, FormatError, Game, Reader, Result, Writer, cinf::len_u32};
 
 /// Bone IDs at or above this are not addressable (the game looks channels up in 100-entry
@@ -37,28 +39,31 @@ impl CharAnimTime {
 pub enum Anim {
     Uncompressed(AnimUncompressed),
     Compressed(AnimCompressed),
+    /// MP3 version 1 (formats.md §13.6).
+    Mp3Bitstream(AnimBitstream),
 }
 
 impl Anim {
     /// Parses an ANIM. `game` comes from the container; `None` detects it (format 2: the u16
-    /// at offset 8 is 0x0101 in MP2; format 0: the MP2 layout is accepted only if it ends at
-    /// the end of the data).
+    /// at offset 8 is 0x0101 in MP2; format 0: the MP2, then the MP3 layout, each accepted
+    /// only if it ends at the end of the data, else MP1). Version 1 exists only in MP3, so
+    /// its bytes identify it whatever the hint.
     pub fn parse(data: &[u8], file: &str, game: Option<Game>) -> Result<Anim> {
         let mut r = Reader::new(data, file);
         let format = r.u32("format")?;
-        if game == Some(Game::Mp3) {
-            return Err(r.err_at(
-                "format",
-                0,
-                ErrorKind::Invalid(
-                    "MP3 animations use a different ANIM layout (not supported)".into(),
-                ),
-            ));
-        }
         match format {
             0 => Ok(Anim::Uncompressed(AnimUncompressed::parse(
                 data, file, game,
             )?)),
+            1 => Ok(Anim::Mp3Bitstream(AnimBitstream::parse(data, file)?)),
+            2 if game == Some(Game::Mp3) => Err(r.err_at(
+                "format",
+                0,
+                ErrorKind::OutOfRange {
+                    value: 2,
+                    expected: "MP3 animations are version 0 or 1".into(),
+                },
+            )),
             2 => Ok(Anim::Compressed(AnimCompressed::parse(data, file, game)?)),
             3 => Err(r.err_at(
                 "format",
@@ -72,7 +77,7 @@ impl Anim {
                 0,
                 ErrorKind::OutOfRange {
                     value: other.into(),
-                    expected: "0 (uncompressed) or 2 (compressed)".into(),
+                    expected: "0 (uncompressed), 2 (compressed) or, in MP3, 1 (bitstream)".into(),
                 },
             )),
         }
@@ -82,6 +87,7 @@ impl Anim {
         match self {
             Anim::Uncompressed(a) => a.game,
             Anim::Compressed(a) => a.game,
+            Anim::Mp3Bitstream(_) => Game::Mp3,
         }
     }
 
@@ -89,6 +95,7 @@ impl Anim {
         match self {
             Anim::Uncompressed(a) => &a.warnings,
             Anim::Compressed(a) => &a.warnings,
+            Anim::Mp3Bitstream(a) => &a.warnings,
         }
     }
 
@@ -96,6 +103,7 @@ impl Anim {
         match self {
             Anim::Uncompressed(a) => a.write(),
             Anim::Compressed(a) => a.write(),
+            Anim::Mp3Bitstream(a) => a.write(),
         }
     }
 }
@@ -108,6 +116,8 @@ impl Anim {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimUncompressed {
     pub game: Game,
+    /// [MP3] the u16 after the version (meaning unknown, formats.md §13.6).
+    pub unknown_u16: Option<u16>,
     pub duration: CharAnimTime,
     pub interval: CharAnimTime,
     /// Keys per channel (N).
@@ -160,15 +170,25 @@ impl AnimUncompressed {
             Some(g) => Self::parse_as(data, file, g),
             None => match Self::parse_as(data, file, Game::Mp2) {
                 Ok(a) if is_padding(&a.trailing, data.len()) => Ok(a),
-                _ => Self::parse_as(data, file, Game::Mp1),
+                _ => match Self::parse_as(data, file, Game::Mp3) {
+                    Ok(a) if is_padding(&a.trailing, data.len()) => Ok(a),
+                    _ => Self::parse_as(data, file, Game::Mp1),
+                },
             },
         }
     }
 
     fn parse_as(data: &[u8], file: &str, game: Game) -> Result<Self> {
-        let mp2 = game == Game::Mp2;
+        // MP3 version 0 has the MP2 maps and keys (formats.md §13.6).
+        let mp2 = game != Game::Mp1;
         let mut r = Reader::new(data, file);
         r.expect_u32("format", 0)?;
+        let unknown_u16 = if game == Game::Mp3 {
+            Some(r.u16("unknown_u16")?)
+        } else {
+            None
+        };
+        let times_at = r.pos();
         let duration = CharAnimTime::read(&mut r, "duration")?;
         let interval = CharAnimTime::read(&mut r, "key_interval")?;
         let frame_count_pos = r.pos();
@@ -212,6 +232,7 @@ impl AnimUncompressed {
 
         let mut a = AnimUncompressed {
             game,
+            unknown_u16,
             duration,
             interval,
             frame_count,
@@ -231,7 +252,7 @@ impl AnimUncompressed {
         if !(duration.seconds.is_finite() && duration.seconds >= 0.0) {
             return Err(r.err_at(
                 "duration",
-                4,
+                times_at,
                 ErrorKind::Invalid(format!(
                     "duration {} is not a finite non-negative time",
                     duration.seconds
@@ -241,7 +262,7 @@ impl AnimUncompressed {
         if frame_count > 1 && !(interval.seconds.is_finite() && interval.seconds > 0.0) {
             return Err(r.err_at(
                 "key_interval",
-                0xC,
+                times_at + 8,
                 ErrorKind::Invalid(format!(
                     "key interval {} must be positive",
                     interval.seconds
@@ -253,7 +274,8 @@ impl AnimUncompressed {
                 "key_count at byte offset {frame_count_pos:#x}: 0 keys; the animation holds the bind pose"
             ));
         }
-        if a.bone_channels.len() != 100 {
+        // MP3 stores one slot per bone ID in use (§13.6), not always 100.
+        if game != Game::Mp3 && a.bone_channels.len() != 100 {
             a.warnings.push(format!(
                 "bone_channel_map at byte offset {bone_channels_pos:#x}: {} entries (always 100 in the game)",
                 a.bone_channels.len()
@@ -401,9 +423,12 @@ impl AnimUncompressed {
     }
 
     pub fn write(&self) -> Result<Vec<u8>> {
-        let mp2 = self.game == Game::Mp2;
+        let mp2 = self.game != Game::Mp1;
         let mut w = Writer::new();
         w.u32(0);
+        if self.game == Game::Mp3 {
+            w.u16(self.unknown_u16.unwrap_or(0));
+        }
         self.duration.write(&mut w);
         self.interval.write(&mut w);
         w.u32(self.frame_count);
@@ -1290,6 +1315,7 @@ mod tests {
         bone_channels[4] = 0;
         let a = AnimUncompressed {
             game: Game::Mp1,
+            unknown_u16: None,
             duration: CharAnimTime {
                 seconds: 0.0,
                 differential_state: 0,
@@ -1328,6 +1354,7 @@ mod tests {
         // (quadratic in the file's size); the game addresses only bones 0..100.
         let a = AnimUncompressed {
             game: Game::Mp1,
+            unknown_u16: None,
             duration: CharAnimTime::default(),
             interval: CharAnimTime {
                 seconds: 0.1,

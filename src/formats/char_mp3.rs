@@ -3,7 +3,7 @@
 
 use super::ancs::{Aabb, MetaAnim, Pas4};
 use super::anim::CharAnimTime;
-use super::{ErrorKind, Reader, Result};
+use super::{ErrorKind, Reader, Result, Writer, cinf::len_u32};
 
 /// An alternative model for a state (FRZN frozen, HYPR hypermode, ACID, XRAY, …).
 #[derive(Debug, Clone, PartialEq)]
@@ -40,7 +40,24 @@ pub struct Mp3EventBase {
 }
 
 impl Mp3EventBase {
-    fn read(r: &mut Reader<'_>, f: &str) -> Result<Self> {
+    pub(crate) fn write(&self, w: &mut Writer) {
+        w.u16(self.unknown_u16);
+        w.cstring(&self.name);
+        w.u16(self.event_type);
+        self.time.write(w);
+        w.u32(self.index);
+        w.u32(self.unknown_u32);
+        w.u8(self.unique);
+        w.f32(self.weight);
+        w.i32(self.character_index);
+        w.u32(self.flags);
+        let (a, b, c, d, e) = self.unknown_tail;
+        [a, b, c].iter().for_each(|&x| w.u32(x));
+        w.f32(d);
+        w.f32(e);
+    }
+
+    pub(crate) fn read(r: &mut Reader<'_>, f: &str) -> Result<Self> {
         Ok(Self {
             unknown_u16: r.u16(f)?,
             name: r.cstring(f)?,
@@ -208,7 +225,152 @@ fn read_spline(r: &mut Reader<'_>, f: &str) -> Result<Spline> {
     })
 }
 
+fn write_count(w: &mut Writer, n: usize, field: &str) -> Result<()> {
+    w.u32(len_u32(n, field)?);
+    Ok(())
+}
+
+fn write_ids(w: &mut Writer, ids: &[u64], field: &str) -> Result<()> {
+    write_count(w, ids.len(), field)?;
+    ids.iter().for_each(|&i| w.u64(i));
+    Ok(())
+}
+
+impl Spline {
+    fn write(&self, w: &mut Writer) -> Result<()> {
+        w.u8(self.pre_infinity);
+        w.u8(self.post_infinity);
+        write_count(w, self.knots.len(), "knot_count")?;
+        for k in &self.knots {
+            w.f32(k.time);
+            w.f32(k.amplitude);
+            w.u8(k.mode_a);
+            w.u8(k.mode_b);
+            // The tangents follow their modes (5 = present), as the parser reads them.
+            for (mode, t) in [(k.mode_a, k.tangent_a), (k.mode_b, k.tangent_b)] {
+                if mode == 5 {
+                    t.unwrap_or_default().iter().for_each(|&x| w.f32(x));
+                }
+            }
+        }
+        w.u8(self.clamp_mode);
+        w.f32(self.min_amplitude);
+        w.f32(self.max_amplitude);
+        Ok(())
+    }
+}
+
+impl SoundData {
+    /// One sound-data record (kind 1 → u32, kind 2 → spline, other kinds → nothing, with a
+    /// warning naming the offset).
+    pub(crate) fn read(r: &mut Reader<'_>, f: &str, warnings: &mut Vec<String>) -> Result<Self> {
+        let at = r.abs_pos();
+        let kind = r.u32(&format!("{f}.data.kind"))?;
+        Ok(match kind {
+            1 => SoundData::Value(r.u32(&format!("{f}.data.value"))?),
+            2 => SoundData::Spline(read_spline(r, &format!("{f}.data.spline"))?),
+            other => {
+                warnings.push(format!(
+                    "{f}.data at byte offset {at:#x}: sound data kind {other} (nothing read after it)"
+                ));
+                SoundData::Other(other)
+            }
+        })
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
+        match self {
+            SoundData::Value(v) => {
+                w.u32(1);
+                w.u32(*v);
+            }
+            SoundData::Spline(s) => {
+                w.u32(2);
+                s.write(w)?;
+            }
+            SoundData::Other(kind) => w.u32(*kind),
+        }
+        Ok(())
+    }
+}
+
 impl CharMp3 {
+    /// Writes the character back: `write(parse(bytes)) == bytes` (trailing padding kept).
+    pub fn write(&self) -> Result<Vec<u8>> {
+        let mut w = Writer::new();
+        w.u8(self.version);
+        w.u8(self.id);
+        w.cstring(&self.name);
+        w.u64(self.model_id);
+        w.u64(self.skin_id);
+        write_count(&mut w, self.overlays.len(), "overlays")?;
+        for o in &self.overlays {
+            w.bytes(&o.kind);
+            w.u64(o.model_id);
+            w.u64(o.skin_id);
+        }
+        w.u64(self.skeleton_id);
+        w.u64(self.sand_id);
+        self.pas_database.write(&mut w)?;
+        let p = &self.particles;
+        write_ids(&mut w, &p.part, "particles.PART")?;
+        write_ids(&mut w, &p.swhc, "particles.SWHC")?;
+        write_ids(&mut w, &p.elsc, "particles.ELSC")?;
+        write_ids(&mut w, &p.spsc, "particles.SPSC")?;
+        p.unknown.iter().for_each(|&x| w.u32(x));
+        write_count(&mut w, self.event_sets.len(), "event_sets")?;
+        for s in &self.event_sets {
+            w.u32(s.anim_id);
+            w.cstring(&s.name);
+            write_count(&mut w, s.particle_events.len(), "particle_events")?;
+            for e in &s.particle_events {
+                w.cstring(&e.set_name);
+                e.base.write(&mut w);
+                w.bytes(&e.kind);
+                w.u64(e.particle_id);
+                w.f32(e.unknown_f32);
+                w.u32(e.unknown_u32);
+            }
+            write_count(&mut w, s.sound_events.len(), "sound_events")?;
+            for e in &s.sound_events {
+                w.cstring(&e.set_name);
+                e.base.write(&mut w);
+                w.u64(e.sound_id);
+                e.unknown.iter().for_each(|&x| w.u32(x));
+                for d in &e.data {
+                    d.write(&mut w)?;
+                }
+            }
+        }
+        write_count(&mut w, self.animations.len(), "animations")?;
+        for a in &self.animations {
+            w.cstring(&a.name);
+            a.meta.write(&mut w, true)?;
+        }
+        write_count(&mut w, self.animation_aabbs.len(), "animation_aabbs")?;
+        for (id, aabb) in &self.animation_aabbs {
+            w.u64(*id);
+            aabb.write(&mut w);
+        }
+        w.u8(self.unknown_bool);
+        write_count(&mut w, self.unknown_bools.len(), "unknown_bools")?;
+        w.bytes(&self.unknown_bools);
+        write_count(&mut w, self.collision_sets.len(), "collision_sets")?;
+        for c in &self.collision_sets {
+            w.cstring(&c.name);
+            write_count(&mut w, c.primitives.len(), "primitives")?;
+            for p in &c.primitives {
+                p.unknown_words.iter().for_each(|&x| w.u32(x));
+                p.unknown_floats.iter().for_each(|&x| w.f32(x));
+                w.cstring(&p.name);
+                w.f32(p.unknown_f32);
+            }
+        }
+        write_ids(&mut w, &self.sound_resources, "sound_resources")?;
+        w.bytes(&self.trailing);
+        Ok(w.into_inner())
+    }
+
     pub fn parse(data: &[u8], file: &str) -> Result<CharMp3> {
         let mut r = Reader::new(data, file);
         let mut warnings = Vec::new();
@@ -276,22 +438,8 @@ impl CharMp3 {
                 let base = Mp3EventBase::read(&mut r, &f)?;
                 let sound_id = r.u64(&f)?;
                 let unknown = [r.u32(&f)?, r.u32(&f)?];
-                let mut read_data = |r: &mut Reader<'_>| -> Result<SoundData> {
-                    let at = r.pos();
-                    let kind = r.u32(&format!("{f}.data.kind"))?;
-                    Ok(match kind {
-                        1 => SoundData::Value(r.u32(&format!("{f}.data.value"))?),
-                        2 => SoundData::Spline(read_spline(r, &format!("{f}.data.spline"))?),
-                        other => {
-                            warnings.push(format!(
-                                "{f}.data at byte offset {at:#x}: sound data kind {other} (nothing read after it)"
-                            ));
-                            SoundData::Other(other)
-                        }
-                    })
-                };
-                let d0 = read_data(&mut r)?;
-                let d1 = read_data(&mut r)?;
+                let d0 = SoundData::read(&mut r, &f, &mut warnings)?;
+                let d1 = SoundData::read(&mut r, &f, &mut warnings)?;
                 sound_events.push(SoundEvent {
                     set_name,
                     base,
@@ -484,6 +632,7 @@ mod tests {
         w.u32(0); // sounds
         let data = w.into_inner();
         let c = CharMp3::parse(&data, "t").unwrap();
+        assert_eq!(c.write().unwrap(), data, "byte-identical write-back");
         let s = &c.event_sets[0].sound_events[0];
         let SoundData::Spline(sp) = &s.data[0] else {
             panic!()

@@ -1,4 +1,4 @@
-//! CINF skeletons (MP1 and MP2, formats.md §5).
+//! CINF skeletons (MP1 and MP2, formats.md §5; MP3 has the MP2 layout, §13.5).
 //!
 //! A CINF lists bones by small integer IDs (animations address bones by ID), each with its
 //! parent ID and its bind position in *model space*. MP2 adds two quaternions per bone whose
@@ -70,13 +70,8 @@ impl Cinf {
     pub fn parse(data: &[u8], file: &str, game: Option<Game>) -> Result<Cinf> {
         let game = game.unwrap_or_else(|| detect_game(data));
         let mut r = Reader::new(data, file);
-        if game == Game::Mp3 {
-            return Err(r.invalid(
-                "game",
-                "MP3 skeletons use a different CINF layout (not supported)",
-            ));
-        }
-        let mp2 = game == Game::Mp2;
+        // MP3 skeletons have the MP2 layout (formats.md §13.5).
+        let mp2 = game != Game::Mp1;
         let mut warnings = Vec::new();
 
         // Minimum bone size: id, parent, position, linked count (MP2 adds two quaternions).
@@ -347,7 +342,7 @@ impl Cinf {
 
     /// Writes the file back in the layout of `self.game` (trailing bytes appended verbatim).
     pub fn write(&self) -> std::result::Result<Vec<u8>, FormatError> {
-        let mp2 = self.game == Game::Mp2;
+        let mp2 = self.game != Game::Mp1;
         let mut w = Writer::new();
         w.u32(len_u32(self.bones.len(), "bone_count")?);
         for (i, b) in self.bones.iter().enumerate() {

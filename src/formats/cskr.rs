@@ -45,7 +45,18 @@ pub enum CskrFooter {
         pool_map: Vec<u16>,
         unknown: Vec<u8>,
     },
+    /// MP3 (formats.md §13.4): matrix banks of 10 group indices (s16, −1 = none) that a
+    /// surface selects, then one tail blob of unknown meaning.
+    Mp3 {
+        matrix_banks: Vec<i16>,
+        /// The blob after the banks (u32 length + bytes); None when no length fits, in
+        /// which case everything after the banks is in [`Cskr::trailing`].
+        tail: Option<Vec<u8>>,
+    },
 }
+
+/// Entries per MP3 matrix bank: one per PNMTXIDX slot (PNMTXIDX / 3 < 10).
+pub const BANK_SIZE: usize = 10;
 
 /// A parsed skin.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +139,8 @@ impl Cskr {
             let positions = read_mp1_count(&mut r, "footer.position_count")?;
             let normals = read_mp1_count(&mut r, "footer.normal_count")?;
             CskrFooter::Mp1 { positions, normals }
+        } else if game == Game::Mp3 {
+            return read_mp3_tail(r, skin_version, groups, warnings);
         } else {
             let n = r.count("footer.pool_map_count", 2)?;
             let pool_map = (0..n)
@@ -202,6 +215,46 @@ impl Cskr {
         out
     }
 
+    /// [MP3] The matrix banks (10 group indices each, −1 = none); empty for MP1/MP2.
+    pub fn matrix_banks(&self) -> Vec<&[i16]> {
+        match &self.footer {
+            CskrFooter::Mp3 { matrix_banks, .. } => matrix_banks.chunks(BANK_SIZE).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// [MP3] The weight group a vertex takes (formats.md §13.4): bank `bank` (the surface's
+    /// index), slot PNMTXIDX / 3. `Err` says why there is none (the caller binds the root).
+    pub fn bank_group(
+        &self,
+        bank: i16,
+        pnmtxidx: Option<u8>,
+    ) -> std::result::Result<usize, String> {
+        let banks = self.matrix_banks();
+        let b = usize::try_from(bank).map_err(|_| format!("bank index {bank} is negative"))?;
+        let entries = banks
+            .get(b)
+            .ok_or_else(|| format!("bank index {b} ≥ bank count {}", banks.len()))?;
+        let m = pnmtxidx.ok_or("the vertex has no PNMTXIDX")?;
+        let slot = usize::from(m / 3);
+        let g = *entries.get(slot).ok_or_else(|| {
+            format!(
+                "PNMTXIDX {m} selects slot {slot}, the bank has {}",
+                entries.len()
+            )
+        })?;
+        let g =
+            usize::try_from(g).map_err(|_| format!("bank {b} slot {slot} is unweighted ({g})"))?;
+        if g < self.groups.len() {
+            Ok(g)
+        } else {
+            Err(format!(
+                "bank {b} slot {slot} names group {g}, the skin has {}",
+                self.groups.len()
+            ))
+        }
+    }
+
     /// Checks every bone ID against a skeleton; an error names the group.
     pub fn check_bones(&self, has_bone: impl Fn(u32) -> bool) -> std::result::Result<(), String> {
         for (g, group) in self.groups.iter().enumerate() {
@@ -264,10 +317,67 @@ impl Cskr {
                 w.u32(len_u32(unknown.len(), "unknown")?);
                 w.bytes(unknown);
             }
+            CskrFooter::Mp3 { matrix_banks, tail } => {
+                w.u32(len_u32(matrix_banks.len(), "matrix_bank_entry_count")?);
+                matrix_banks.iter().for_each(|&x| w.u16(x as u16));
+                if let Some(tail) = tail {
+                    w.u32(len_u32(tail.len(), "tail_blob_size")?);
+                    w.bytes(tail);
+                }
+            }
         }
         w.bytes(&self.trailing);
         Ok(w.into_inner())
     }
+}
+
+/// The MP3 part after the groups: the bank table (an error when it does not fit), then the
+/// tail, which never fails the file (§13.4: readers disagree on it): one blob when its
+/// length fits, and whatever follows kept opaque in `trailing`.
+fn read_mp3_tail(
+    mut r: Reader<'_>,
+    skin_version: Option<u32>,
+    groups: Vec<WeightGroup>,
+    mut warnings: Vec<String>,
+) -> Result<Cskr> {
+    let banks_at = r.abs_pos();
+    let n = r.count("matrix_bank_entry_count", 2)?;
+    let matrix_banks = (0..n)
+        .map(|_| r.i16("matrix_banks"))
+        .collect::<Result<Vec<_>>>()?;
+    if !n.is_multiple_of(BANK_SIZE) {
+        warnings.push(format!(
+            "matrix_bank_entry_count at byte offset {banks_at:#x}: {n} entries is not a multiple of {BANK_SIZE}; the last bank is partial"
+        ));
+    }
+    let tail_at = r.pos();
+    let tail = match r.count("tail_blob_size", 1) {
+        Ok(n) => Some(r.bytes("tail_blob", n)?.to_vec()),
+        Err(e) => {
+            warnings.push(format!(
+                "tail blob at byte offset {:#x}: {}; the bytes after the banks are kept opaque",
+                e.offset, e.kind
+            ));
+            r.seek("tail_blob", tail_at)?;
+            None
+        }
+    };
+    let trailing = r.rest().to_vec();
+    if tail.is_some() && trailing.iter().any(|&b| b != 0xFF && b != 0) {
+        warnings.push(format!(
+            "{} bytes after the tail blob at byte offset {:#x} (another reader expects 5 blobs); kept opaque",
+            trailing.len(),
+            r.abs_pos()
+        ));
+    }
+    Ok(Cskr {
+        game: Game::Mp3,
+        skin_version,
+        groups,
+        footer: CskrFooter::Mp3 { matrix_banks, tail },
+        trailing,
+        warnings,
+    })
 }
 
 fn read_mp1_count(r: &mut Reader<'_>, field: &str) -> Result<Mp1Count> {

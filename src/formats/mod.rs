@@ -5,6 +5,7 @@
 
 pub mod ancs;
 pub mod anim;
+pub mod anim_mp3;
 pub mod char_mp3;
 pub mod cinf;
 pub mod cmdl;
@@ -19,6 +20,7 @@ pub mod mrea;
 pub mod pak;
 pub mod pak_splice;
 pub mod reader;
+pub mod sand;
 pub mod strg;
 pub mod txtr;
 

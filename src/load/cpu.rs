@@ -6,7 +6,10 @@ use std::collections::HashMap;
 
 use anyhow::{Context as _, Result};
 
-use crate::anim::{AnimError, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence};
+use crate::anim::{
+    AnimError, BankedSkin, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence,
+};
+use crate::formats::Game;
 use crate::formats::cmdl::{Cmdl, ResolvedVertex};
 use crate::formats::cskr::Cskr;
 use crate::formats::material::MaterialSet;
@@ -204,12 +207,43 @@ pub fn cpu_mp3_material_set(set: &Mp3MaterialSet) -> CpuMaterialSet {
     }
 }
 
-/// Bone weights per vertex from the skin's weight groups.
+/// [MP3] Bone weights per vertex through the skin's matrix banks: each surface passes its
+/// bank index, each vertex its PNMTXIDX (one position may take different groups). Vertices
+/// in the order [`ModelAssets::cpu_model`] lays them out (surface by surface).
+pub fn banked_influences(
+    cmdl: &Cmdl,
+    assets: &SkinAssets,
+) -> Result<(Vec<VertexInfluence>, Vec<String>), AnimError> {
+    let skin = BankedSkin::new(&assets.cskr, &assets.skeleton, SkinOptions::default())?;
+    let mut warnings = skin.warnings.clone();
+    let mut influences = Vec::new();
+    for (i, s) in cmdl.surfaces.iter().enumerate() {
+        let pnmtxidx = s.mesh.vertices.iter().map(|v| v.matrix_indices[0]);
+        let (inf, w) = skin.surface_influences(s.skin_matrix_bank_index().unwrap_or(-1), pnmtxidx)?;
+        influences.extend(inf);
+        warnings.extend(w.map(|w| format!("surface {i}: {w}")));
+    }
+    Ok((influences, warnings))
+}
+
+/// Bone weights per vertex from the skin's weight groups (MP1/MP2: by position index;
+/// MP3: through the matrix banks).
 fn cpu_skin(
     cmdl: &Cmdl,
     assets: &SkinAssets,
     position_of_vertex: &[u16],
 ) -> Result<(CpuSkin, Vec<String>)> {
+    if assets.cskr.game == Game::Mp3 {
+        let (influences, warnings) = banked_influences(cmdl, assets).context("skin")?;
+        return Ok((
+            CpuSkin {
+                skeleton: assets.skeleton.clone(),
+                influences,
+                clips: assets.clips.clone(),
+            },
+            warnings,
+        ));
+    }
     let binding = assets.binding(cmdl).context("skin")?;
     let influences = position_of_vertex
         .iter()

@@ -11,6 +11,8 @@ pub enum AssetKind {
     Model,
     /// ANCS: a character set (its first character's model, skin, skeleton and clips).
     Character,
+    /// CHAR: an MP3 character (its model, skin, skeleton and clips; `load::character_mp3`).
+    Mp3Character,
     /// MREA: an area, shown as a room (its world geometry and light layers).
     Room,
     /// TXTR: a texture.
@@ -39,9 +41,10 @@ struct Row {
 }
 
 /// Every kind, in the enum's order (which is also the order messages name them).
-const TABLE: [Row; 10] = [
+const TABLE: [Row; 11] = [
     row(AssetKind::Model, b"CMDL", true, true),
     row(AssetKind::Character, b"ANCS", true, false),
+    row(AssetKind::Mp3Character, b"CHAR", true, false),
     row(AssetKind::Room, b"MREA", true, true),
     row(AssetKind::Texture, b"TXTR", true, false),
     row(AssetKind::Pak, b"PAK ", false, false),
@@ -127,7 +130,10 @@ impl AssetKind {
 
     /// It opens as a 3D model (with textures and, for characters, skin and clips).
     pub fn is_model(self) -> bool {
-        matches!(self, Self::Model | Self::Character | Self::Room)
+        matches!(
+            self,
+            Self::Model | Self::Character | Self::Mp3Character | Self::Room
+        )
     }
 
     /// The material editor edits it (a character is shown read-only: edit its CMDL).
@@ -145,7 +151,7 @@ impl AssetKind {
         TABLE.iter().filter(|r| r.opens).map(|r| r.kind)
     }
 
-    /// `CMDL, ANCS, MREA or TXTR`: the types the viewer opens, for messages.
+    /// `CMDL, ANCS, CHAR, MREA or TXTR`: the types the viewer opens, for messages.
     pub fn openable_list() -> String {
         let codes: Vec<&str> = Self::openable().map(Self::code).collect();
         match codes.split_last() {
@@ -170,7 +176,8 @@ mod tests {
                 Some(r.kind)
             );
         }
-        assert_eq!(AssetKind::from_code("CHAR"), None);
+        assert_eq!(AssetKind::from_code("CHAR"), Some(AssetKind::Mp3Character));
+        assert_eq!(AssetKind::from_code("SAND"), None);
         assert_eq!(AssetKind::from_code("PAK "), None);
         assert_eq!(AssetKind::from_fourcc(*b"PAK "), None);
         assert_eq!(AssetKind::from_fourcc(*b"mrea"), Some(AssetKind::Room));
@@ -184,6 +191,7 @@ mod tests {
             [
                 AssetKind::Model,
                 AssetKind::Character,
+                AssetKind::Mp3Character,
                 AssetKind::Room,
                 AssetKind::Texture
             ]
@@ -194,7 +202,8 @@ mod tests {
         assert!(AssetKind::Room.editable() && AssetKind::Model.editable());
         assert!(!AssetKind::Character.editable() && !AssetKind::Texture.editable());
         assert!(AssetKind::Character.is_model() && !AssetKind::Texture.is_model());
-        assert_eq!(AssetKind::openable_list(), "CMDL, ANCS, MREA or TXTR");
+        assert_eq!(AssetKind::openable_list(), "CMDL, ANCS, CHAR, MREA or TXTR");
+        assert!(AssetKind::Mp3Character.is_model() && !AssetKind::Mp3Character.editable());
         assert_eq!(
             AssetKind::from_path(Path::new("/a/x.Mrea")),
             Some(AssetKind::Room)

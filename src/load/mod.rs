@@ -4,6 +4,7 @@
 
 pub mod area;
 pub mod builtin;
+pub mod character_mp3;
 pub mod cpu;
 pub mod disc;
 pub mod kind;

@@ -132,7 +132,7 @@ impl Found {
 /// Finds what a character refers to: the explicitly `given` file or `PAK:ID`, else by asset
 /// ID, else by `name` (a file or PAK name), else — for the parts a character has one of —
 /// the only file of that type beside the input. Records the choice in `sources`.
-fn find_part(
+pub(super) fn find_part(
     resolver: &dyn Resolver,
     given: Option<&str>,
     id: u64,
@@ -299,52 +299,16 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
         let cmdl = Cmdl::parse(&model.bytes, &model.label)?;
         let cskr = Cskr::parse(&cskr.bytes, &cskr.label, game)?;
         let skeleton = Skeleton::from_cinf(&Cinf::parse(&cinf.bytes, &cinf.label, game)?)?;
-        let mut clips = Vec::new();
-        // Primitive clips by ANIM ID (loaded once), then each named meta-animation as a
-        // clip: a plain `Play` as is, any other tree baked (see `anim::meta`).
-        let mut primitives: Vec<Clip> = Vec::new();
-        let mut index_of: HashMap<u64, Result<usize, String>> = HashMap::new();
-        for named in &ancs.animation_set.animations {
-            let mut problem = None;
-            let tree = meta_clip(&named.meta, &mut |id| {
-                let slot = index_of.entry(id).or_insert_with(|| {
-                    // By ID; a folder of named files may hold it under the animation's name.
-                    let found = resolver
-                        .find(id, Some(*b"ANIM"))
-                        .and_then(|r| match r {
-                            Some(r) => Ok(Some(r)),
-                            None => resolver.find_named(&named.name, *b"ANIM"),
-                        })
-                        .map_err(|e| format!("{e:#}"))?;
-                    let r = found.ok_or_else(|| format!("ANIM 0x{id:08X} not found"))?;
-                    let anim = Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
-                    let clip = Clip::from_anim(&anim).map_err(|e| e.to_string())?;
-                    sources.push(format!("animation 0x{id:08X}.ANIM: {}", r.label));
-                    primitives.push(clip);
-                    Ok(primitives.len() - 1)
-                });
-                match slot {
-                    Ok(i) => Some(*i),
-                    Err(e) => {
-                        problem.get_or_insert_with(|| e.clone());
-                        None
-                    }
-                }
-            });
-            let clip = match (tree, problem) {
-                (Some(MetaClip::Play(i)), None) => Some(primitives[i].clone()),
-                (Some(tree), None) => bake(&tree, &primitives, SlerpMode::default()),
-                (_, Some(e)) => {
-                    warnings.push(format!("animation {:?}: {e}", named.name));
-                    continue;
-                }
-                (None, None) => None,
-            };
-            match clip {
-                Some(c) => clips.push((named.name.clone(), c)),
-                None => warnings.push(format!("animation {:?}: no clip to play", named.name)),
-            }
-        }
+        let mut clips = character_clips(
+            ancs.animation_set
+                .animations
+                .iter()
+                .map(|a| (a.name.as_str(), &a.meta)),
+            &*resolver,
+            game,
+            &mut warnings,
+            &mut sources,
+        );
         let animation = match &req.anim {
             None => None,
             Some(a) => Some(pick_animation(a, &mut clips, game, &mut sources)?),
@@ -363,6 +327,41 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
             LoadedModel {
                 label: format!("{} ({})", input.label, character.name),
                 assets,
+                animation,
+                sources,
+                light_layers: Vec::new(),
+                world_models: Vec::new(),
+            },
+            warnings,
+        ));
+    }
+    if input.is(b"CHAR") {
+        let c =
+            super::character_mp3::resolve(&input, req, &*resolver, &mut warnings, &mut sources)?;
+        let cmdl = Cmdl::parse(&c.model.bytes, &c.model.label)?;
+        let mut clips = c.clips;
+        let animation = match &req.anim {
+            None => None,
+            Some(a) => Some(pick_animation(
+                a,
+                &mut clips,
+                Some(Game::Mp3),
+                &mut sources,
+            )?),
+        };
+        let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
+        return Ok((
+            LoadedModel {
+                label: format!("{} ({})", input.label, c.char.name),
+                assets: ModelAssets {
+                    cmdl,
+                    textures,
+                    skin: Some(SkinAssets {
+                        skeleton: c.skeleton,
+                        cskr: c.skin,
+                        clips,
+                    }),
+                },
                 animation,
                 sources,
                 light_layers: Vec::new(),
@@ -410,7 +409,7 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
         .filter(|&f| AssetKind::from_fourcc(f) != Some(AssetKind::Model))
     {
         bail!(
-            "{}: expected a CMDL, an ANCS or an MREA, not a {}",
+            "{}: expected a CMDL, an ANCS, a CHAR or an MREA, not a {}",
             input.label,
             String::from_utf8_lossy(&f)
         );
@@ -477,6 +476,64 @@ pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
         },
         warnings,
     ))
+}
+
+/// A character's named meta-animations as clips (ANCS and MP3 CHAR alike): primitive
+/// clips by ANIM ID (each found and loaded once: by ID, else — in a folder of named files —
+/// by the animation's name), then a plain `Play` as is and any other tree baked (see
+/// `anim::meta`). An animation that cannot be played is left out with a warning.
+pub(super) fn character_clips<'a>(
+    animations: impl IntoIterator<Item = (&'a str, &'a MetaAnim)>,
+    resolver: &dyn Resolver,
+    game: Option<Game>,
+    warnings: &mut Vec<String>,
+    sources: &mut Vec<String>,
+) -> Vec<(String, Clip)> {
+    let mut clips = Vec::new();
+    let mut primitives: Vec<Clip> = Vec::new();
+    let mut index_of: HashMap<u64, Result<usize, String>> = HashMap::new();
+    for (name, meta) in animations {
+        let mut problem = None;
+        let tree = meta_clip(meta, &mut |id| {
+            let slot = index_of.entry(id).or_insert_with(|| {
+                let found = resolver
+                    .find(id, Some(*b"ANIM"))
+                    .and_then(|r| match r {
+                        Some(r) => Ok(Some(r)),
+                        None => resolver.find_named(name, *b"ANIM"),
+                    })
+                    .map_err(|e| format!("{e:#}"))?;
+                let shown = asset_id_string(id, id > u64::from(u32::MAX));
+                let r = found.ok_or_else(|| format!("ANIM {shown} not found"))?;
+                let anim = Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
+                let clip = Clip::from_anim(&anim).map_err(|e| e.to_string())?;
+                sources.push(format!("animation {shown}.ANIM: {}", r.label));
+                primitives.push(clip);
+                Ok(primitives.len() - 1)
+            });
+            match slot {
+                Ok(i) => Some(*i),
+                Err(e) => {
+                    problem.get_or_insert_with(|| e.clone());
+                    None
+                }
+            }
+        });
+        let clip = match (tree, problem) {
+            (Some(MetaClip::Play(i)), None) => Some(primitives[i].clone()),
+            (Some(tree), None) => bake(&tree, &primitives, SlerpMode::default()),
+            (_, Some(e)) => {
+                warnings.push(format!("animation {name:?}: {e}"));
+                continue;
+            }
+            (None, None) => None,
+        };
+        match clip {
+            Some(c) => clips.push((name.to_owned(), c)),
+            None => warnings.push(format!("animation {name:?}: no clip to play")),
+        }
+    }
+    clips
 }
 
 /// `--anim` for a character: one of its animations by name (exact, then ignoring case) or

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::anim_mp3::{Mp3AnimV0Info, Mp3AnimV1Info};
 use super::f64s;
 use crate::anim::{AnimError, Clip, Pose, PoseOptions, Skeleton};
 use crate::formats::anim::{
@@ -21,13 +22,19 @@ use crate::formats::{Game, asset_id_string};
 pub enum AnimInfo {
     Uncompressed(Box<UncompressedInfo>),
     Compressed(Box<CompressedInfo>),
+    Mp3V0(Box<Mp3AnimV0Info>),
+    Mp3V1(Box<Mp3AnimV1Info>),
 }
 
 impl AnimInfo {
     pub fn from_anim(a: &Anim) -> Self {
         match a {
+            Anim::Uncompressed(a) if a.game == Game::Mp3 => {
+                Self::Mp3V0(Box::new(Mp3AnimV0Info::new(a)))
+            }
             Anim::Uncompressed(a) => Self::Uncompressed(Box::new(UncompressedInfo::new(a))),
             Anim::Compressed(a) => Self::Compressed(Box::new(CompressedInfo::new(a))),
+            Anim::Mp3Bitstream(a) => Self::Mp3V1(Box::new(Mp3AnimV1Info::new(a))),
         }
     }
 }
@@ -426,10 +433,7 @@ impl PoseInfo {
             time: f64::from(time),
             sampled_time: f64::from(clip.normalize_time(time, options.force_loop)),
             game: anim.game(),
-            anim_format: match anim {
-                Anim::Uncompressed(_) => 0,
-                Anim::Compressed(_) => 2,
-            },
+            anim_format: anim_format(anim),
             duration: f64::from(clip.duration),
             looping: clip.looping || options.force_loop,
             bones,
@@ -443,6 +447,15 @@ impl PoseInfo {
     }
 }
 
+/// The format (MP1/MP2) or version (MP3) number.
+fn anim_format(a: &Anim) -> u32 {
+    match a {
+        Anim::Uncompressed(_) => 0,
+        Anim::Mp3Bitstream(_) => 1,
+        Anim::Compressed(_) => 2,
+    }
+}
+
 /// The animation as readable text: timing, storage and the animated bones.
 pub fn text(a: &Anim) -> Result<String, AnimError> {
     let clip = Clip::from_anim(a)?;
@@ -450,10 +463,7 @@ pub fn text(a: &Anim) -> Result<String, AnimError> {
     let _ = writeln!(
         out,
         "ANIM format {} ({}): {:.4} s, {} frames at {:.4} s, {} stored, root bone {}, {}",
-        match a {
-            Anim::Uncompressed(_) => 0,
-            Anim::Compressed(_) => 2,
-        },
+        anim_format(a),
         super::game_name(a.game()),
         clip.duration,
         clip.frame_count,
@@ -482,6 +492,13 @@ pub fn text(a: &Anim) -> Result<String, AnimError> {
             .map(|i| if c.is_stored(i) { '1' } else { '.' })
             .collect();
         let _ = writeln!(out, "key bitmap: {bitmap}");
+    }
+    if let Anim::Mp3Bitstream(b) = &a {
+        let _ = writeln!(
+            out,
+            "translation multiplier {}, scale multiplier {}; key times {:?}",
+            b.translation_multiplier, b.scale_multiplier, b.key_times
+        );
     }
     if let Some(e) = clip.evnt_id {
         let _ = writeln!(

@@ -213,6 +213,14 @@ pub struct AnimationInfo {
     pub primitive_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time: Option<f64>,
+    /// [MP3 CHAR] the node type's name and the Play node's name and time state under the
+    /// MP3 fixtures' names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta_type_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub differential_state: Option<u32>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -245,6 +253,9 @@ impl AnimationInfo {
             primitive_id: play.map(|p| p.primitive_id),
             primitive_name: play.map(|p| p.name.clone()),
             time: play.map(|p| f64::from(p.time.seconds)),
+            meta_type_name: wide.then(|| m.type_name().to_owned()),
+            play_name: play.filter(|_| wide).map(|p| p.name.clone()),
+            differential_state: play.filter(|_| wide).map(|p| p.time.differential_state),
         }
     }
 }

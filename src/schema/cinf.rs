@@ -35,6 +35,14 @@ pub struct CinfBoneInfo {
     pub rotation_wxyz: Option<[f64; 4]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub local_rotation_wxyz: Option<[f64; 4]>,
+    /// [MP3] the same quaternions under the MP3 fixtures' names (file order w, x, y, z;
+    /// unused, formats.md §13.5), and whether the bone is a root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation_raw: Option<[f64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub local_rotation_raw: Option<[f64; 4]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_root: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -49,7 +57,10 @@ impl CinfInfo {
             .bones
             .iter()
             .map(|b| {
-                let mp2 = b.rotation.zip(b.local_rotation);
+                let quats = b.rotation.zip(b.local_rotation);
+                let mp3 = c.game == Game::Mp3;
+                let mp2 = quats.filter(|_| !mp3);
+                let raw = quats.filter(|_| mp3);
                 CinfBoneInfo {
                     id: b.id,
                     name: c.name_of(b.id).map(str::to_owned),
@@ -60,6 +71,9 @@ impl CinfInfo {
                     children: c.children_of(b.id),
                     rotation_wxyz: mp2.map(|(r, _)| f64s(r)),
                     local_rotation_wxyz: mp2.map(|(_, l)| f64s(l)),
+                    rotation_raw: raw.map(|(r, _)| f64s(r)),
+                    local_rotation_raw: raw.map(|(_, l)| f64s(l)),
+                    is_root: mp3.then(|| !c.has_bone(b.parent_id)),
                 }
             })
             .collect();

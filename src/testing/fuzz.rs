@@ -15,8 +15,9 @@ use std::sync::Mutex;
 use glam::{Quat, Vec3};
 
 use crate::anim::{
-    Channel, Clip, ClipBinding, ClipKind, NormalMode, Pose, PoseOptions, Skeleton, SkinBinding,
-    SkinOptions, SlerpMode, bake, skin_normals, skin_positions,
+    BankedSkin, Channel, Clip, ClipBinding, ClipKind, MP3_NORMAL_MODE, NormalMode, Pose,
+    PoseOptions, Skeleton, SkinBinding, SkinOptions, SlerpMode, bake, skin_normals, skin_positions,
+    skin_vertex_normals, skin_vertex_positions,
 };
 use crate::formats::Game;
 use crate::formats::ancs::Ancs;
@@ -29,6 +30,7 @@ use crate::formats::mlvl::Mlvl;
 use crate::formats::mp3_material::{Mp3Material, Mp3Materials, SetLayout};
 use crate::formats::mrea;
 use crate::formats::pak::Pak;
+use crate::formats::sand::Sand;
 use crate::formats::strg::{Strg, strip_tags};
 use crate::formats::txtr::Txtr;
 use crate::gx::key::{ShaderKey, UberKey};
@@ -50,7 +52,7 @@ const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 pub type Harness = fn(&[u8]);
 
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, Harness); 9] = [
+pub const TARGETS: [(&str, Harness); 14] = [
     ("pak", pak),
     ("pak_ranged", pak_ranged),
     ("cmdl", cmdl),
@@ -61,6 +63,10 @@ pub const TARGETS: [(&str, Harness); 9] = [
     ("mrea", mrea),
     ("mlvl", mlvl),
     ("strg", strg),
+    ("mp3_cskr", mp3_cskr),
+    ("mp3_cinf", mp3_cinf),
+    ("mp3_anim", mp3_anim),
+    ("sand", sand),
 ];
 
 /// A PAK read by ranges (as inside a disc image): the tables read through
@@ -360,6 +366,85 @@ pub fn anim(data: &[u8]) {
     }
 }
 
+/// MP3 CSKR (formats.md §13.4): parsed (from its bytes and as MP3), written back, bound to a
+/// skeleton of its bones, and every bank slot (and a few past the end) looked up for a
+/// vertex of a surface; the vertices skinned.
+pub fn mp3_cskr(data: &[u8]) {
+    for game in [None, Some(Game::Mp3)] {
+        let Ok(cskr) = Cskr::parse(data, FILE, game) else {
+            continue;
+        };
+        assert_rewrites(cskr.write(), data, "CSKR");
+        let ids = cskr
+            .groups
+            .iter()
+            .flat_map(|g| g.weights.iter().map(|w| w.bone_id));
+        let Ok(skeleton) = flat_skeleton(ids) else {
+            continue;
+        };
+        let Ok(skin) = BankedSkin::new(&cskr, &skeleton, SkinOptions::default()) else {
+            continue;
+        };
+        let options = PoseOptions::default();
+        let palette = Pose::bind(&skeleton, &options).skin_palette(&skeleton, &options);
+        let banks = cskr.matrix_banks().len().min(64) as i16;
+        for bank in -1..=banks {
+            let slots = (0u8..=33).step_by(3).map(Some).chain([None, Some(255)]);
+            if let Ok((inf, _)) = skin.surface_influences(bank, slots) {
+                let points = vec![Vec3::ONE; inf.len()];
+                let _ = skin_vertex_positions(&inf, &palette, &points);
+                let _ = skin_vertex_normals(&inf, &palette, &points, MP3_NORMAL_MODE);
+            }
+        }
+    }
+}
+
+/// MP3 CINF (the MP2 layout, §13.5): parsed as MP3, written back, built into a skeleton and
+/// its bind pose.
+pub fn mp3_cinf(data: &[u8]) {
+    if let Ok(cinf) = Cinf::parse(data, FILE, Some(Game::Mp3)) {
+        assert_rewrites(cinf.write(), data, "CINF");
+        if let Ok(skeleton) = Skeleton::from_cinf(&cinf) {
+            let options = PoseOptions::default();
+            let pose = Pose::bind(&skeleton, &options);
+            let _ = pose.skin_palette(&skeleton, &options).to_gpu();
+        }
+    }
+}
+
+/// MP3 ANIM versions 0 and 1 (§13.6): parsed (from its bytes and as MP3), written back,
+/// decoded to a clip, sampled and posed.
+pub fn mp3_anim(data: &[u8]) {
+    for game in [None, Some(Game::Mp3)] {
+        if let Ok(a) = Anim::parse(data, FILE, game) {
+            assert_rewrites(a.write(), data, "ANIM");
+            if let Ok(clip) = Clip::from_anim(&a) {
+                play(&clip);
+            }
+        }
+    }
+}
+
+/// MP3 SAND (§13.7): parsed, written back, and the transition between every pair of the
+/// ANIM IDs it names looked up.
+pub fn sand(data: &[u8]) {
+    if let Ok(s) = Sand::parse(data, FILE) {
+        assert_rewrites(s.write(), data, "SAND");
+        let ids: Vec<u64> = s
+            .transitions
+            .iter()
+            .flat_map(|t| [t.1, t.2])
+            .chain(s.half_transitions.iter().map(|t| t.1))
+            .take(64)
+            .collect();
+        for &a in &ids {
+            for &b in &ids {
+                let _ = s.transition(a, b);
+            }
+        }
+    }
+}
+
 /// A parsed file written back unchanged reproduces its input (every parser keeps what it
 /// does not interpret, trailing bytes included). A refusal to write is fine.
 fn assert_rewrites(written: crate::formats::Result<Vec<u8>>, data: &[u8], what: &str) {
@@ -431,6 +516,7 @@ pub fn ancs_char(data: &[u8]) {
         }
     }
     if let Ok(c) = CharMp3::parse(data, FILE) {
+        assert_rewrites(c.write(), data, "CHAR");
         trees.extend(c.animations.iter().map(|n| n.meta.clone()));
     }
     for meta in &trees {
@@ -459,6 +545,7 @@ fn stand_in_clips() -> Vec<Clip> {
                 looping: frames % 2 == 0,
                 root_bone_id: 3,
                 key_frames: (0..frames).collect(),
+                key_times: None,
                 channels: vec![
                     Channel {
                         bone_id: 3,
