@@ -4,9 +4,11 @@
 use std::fmt::Write as _;
 
 use crate::formats::cmdl::{Cmdl, UvSource};
+use crate::formats::mp3_material::Element;
 use crate::formats::material::{Material, MaterialSet, UvAnimationWords, VertexAttributes};
 use crate::gx;
 use crate::schema;
+use crate::schema::cmdl_mp3::Mp3GxInfo;
 
 fn flag_names(flags: u32) -> String {
     use gx::flags as fl;
@@ -379,6 +381,51 @@ pub fn cmdl_text(cmdl: &Cmdl, label: &str, size: usize) -> String {
         writeln!(out, "warnings ({}):", cmdl.warnings.len()).ok();
         for w in &cmdl.warnings {
             writeln!(out, "  {w}").ok();
+        }
+    }
+    if cmdl.mp3_materials.is_some() {
+        out.push_str(&mp3_materials_text(cmdl));
+    }
+    out
+}
+
+/// The MP3 material sets: each material's passes and the GX program they make.
+fn mp3_materials_text(cmdl: &Cmdl) -> String {
+    let mut out = String::new();
+    for (si, set) in cmdl.mp3_materials.iter().flat_map(|m| &m.sets).enumerate() {
+        let _ = writeln!(
+            out,
+            "MP3 material set {si}: {} materials",
+            set.materials.len()
+        );
+        for (mi, m) in set.materials.iter().enumerate() {
+            let gx = Mp3GxInfo::new(m);
+            let elements: Vec<String> = m
+                .elements
+                .iter()
+                .map(|e| match e {
+                    Element::Pass(p) => format!("PASS {}", p.kind),
+                    Element::Color { kind, rgba } => format!("{kind}=#{rgba:08X}"),
+                    Element::Int { kind, value } => format!("{kind}={value}"),
+                    Element::End => "END".into(),
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "  material {mi}: flags {:#x}, {}; {:?}, {} TEV stages ({})",
+                m.flags,
+                elements.join(", "),
+                gx.configuration,
+                gx.tev_stages.len(),
+                gx.tev_stages
+                    .iter()
+                    .map(|s| s.recipe)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            for w in &gx.warnings {
+                let _ = writeln!(out, "    warning: {w}");
+            }
         }
     }
     out

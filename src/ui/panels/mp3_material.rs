@@ -3,12 +3,13 @@
 //! change is one undoable command; and the program the synthesis builds from them.
 
 use egui::{Color32, Ui};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::super::state::AppState;
 use crate::formats::mp3_material::{Element, Mp3Material};
 use crate::gx::mp3::PassType;
-use crate::schema::cmdl_mp3::Mp3GxInfo;
+use crate::schema::cmdl_mp3::{ElementInfo, Mp3GxInfo};
 
 /// The selected MP3 material as stored, when the open model is an MP3 one.
 fn selected(state: &AppState) -> Option<Mp3Material> {
@@ -66,7 +67,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
             let mut on = m.flags & bit != 0;
             if ui.checkbox(&mut on, name).changed() {
                 ops.push((
-                    json!({"op": "replace", "path": format!("{base}/flags"), "value": m.flags ^ bit}),
+                    op("replace", format!("{base}/flags"), Some(m.flags ^ bit)),
                     format!("flag {name}"),
                 ));
             }
@@ -87,7 +88,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                             for t in PassType::ALL {
                                 if ui.selectable_label(t.fourcc() == current, t.fourcc()).clicked() {
                                     ops.push((
-                                        json!({"op": "replace", "path": format!("{at}/type"), "value": t.fourcc()}),
+                                        op("replace", format!("{at}/type"), Some(t.fourcc())),
                                         format!("element {i} pass type"),
                                     ));
                                 }
@@ -100,7 +101,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                             for (c, name) in ["R", "G", "B", "A"].iter().enumerate() {
                                 if ui.selectable_label(c == channel, *name).clicked() {
                                     ops.push((
-                                        json!({"op": "replace", "path": format!("{at}/flags"), "value": (p.flags & !3) | c as u32}),
+                                        op("replace", format!("{at}/flags"), Some((p.flags & !3) | c as u32)),
                                         format!("element {i} alpha channel"),
                                     ));
                                 }
@@ -110,7 +111,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                         let mut on = p.flags & bit != 0;
                         if ui.checkbox(&mut on, name).changed() {
                             ops.push((
-                                json!({"op": "replace", "path": format!("{at}/flags"), "value": p.flags ^ bit}),
+                                op("replace", format!("{at}/flags"), Some(p.flags ^ bit)),
                                 format!("element {i} {name}"),
                             ));
                         }
@@ -128,7 +129,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                     let mut color = Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
                     if ui.color_edit_button_srgba(&mut color).changed() {
                         ops.push((
-                            json!({"op": "replace", "path": format!("{at}/rgba8"), "value": color.to_srgba_unmultiplied()}),
+                            op("replace", format!("{at}/rgba8"), Some(color.to_srgba_unmultiplied())),
                             format!("element {i} colour"),
                         ));
                     }
@@ -139,7 +140,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                         if ui.small_button(name).clicked() {
                             let v = (i64::from(*value) + step).clamp(0, 255);
                             ops.push((
-                                json!({"op": "replace", "path": format!("{at}/value"), "value": v}),
+                                op("replace", format!("{at}/value"), Some(v)),
                                 format!("element {i} value"),
                             ));
                         }
@@ -148,17 +149,17 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                 Element::End => {}
             }
             if !matches!(e, Element::End) && ui.small_button("remove").clicked() {
-                ops.push((json!({"op": "remove", "path": at.clone()}), format!("remove element {i}")));
+                ops.push((op("remove", at.clone(), None::<()>), format!("remove element {i}")));
             }
         });
     }
     ui.horizontal(|ui| {
-        let add = |value: Value| json!({"op": "add", "path": format!("{base}/elements/{last}"), "value": value});
+        let add = |value: ElementInfo| op("add", format!("{base}/elements/{last}"), Some(value));
         if ui.button("add DIFB colour").clicked() {
-            ops.push((add(json!({"element": "CLR ", "type": "DIFB", "rgba8": [255, 255, 255, 255]})), "add DIFB".into()));
+            ops.push((add(ElementInfo { element: "CLR ".into(), kind: Some("DIFB".into()), rgba8: Some([255; 4]), ..Default::default() }), "add DIFB".into()));
         }
         if ui.button("add OPAC").clicked() {
-            ops.push((add(json!({"element": "INT ", "type": "OPAC", "value": 255})), "add OPAC".into()));
+            ops.push((add(ElementInfo { element: "INT ".into(), kind: Some("OPAC".into()), value: Some(255), ..Default::default() }), "add OPAC".into()));
         }
     });
     for (op, label) in ops {
@@ -182,4 +183,16 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
     if let Some(e) = &state.edit_error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
+}
+
+/// One JSON Patch operation (RFC 6902) on the model's schema, as `tevscope edit` takes it.
+fn op<T: Serialize>(op: &'static str, path: String, value: Option<T>) -> Value {
+    #[derive(Serialize)]
+    struct Op<T> {
+        op: &'static str,
+        path: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<T>,
+    }
+    serde_json::to_value(Op { op, path, value }).unwrap_or(Value::Null)
 }
