@@ -29,6 +29,7 @@ pub mod load;
 pub mod model;
 pub mod render;
 pub mod schema;
+pub mod session;
 #[doc(hidden)]
 pub mod testing;
 pub mod ui;

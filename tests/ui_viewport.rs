@@ -451,7 +451,7 @@ mod model_view {
             .expect("model view")
             .scene
             .material_count();
-        let doc = h.state.doc.as_ref().expect("doc");
+        let doc = h.state.session.asset().expect("doc");
         let reads_konst: Vec<bool> = (0..count)
             .map(|i| {
                 doc.material(0, i).is_some_and(|m| {
@@ -859,7 +859,7 @@ mod conformance_character {
         state.open(&spec);
         assert!(state.load_error.is_none(), "{:?}", state.load_error);
         assert_eq!(
-            state.doc.as_ref().map(|d| d.areas.len()),
+            state.session.asset().map(|d| d.areas.len()),
             Some(1),
             "the PAK's MREA is offered for lights"
         );

@@ -15,5 +15,5 @@ pub use area::{
 };
 pub use cpu::{ModelAssets, SkinAssets, cpu_material_set, decode_texture};
 pub use kind::AssetKind;
-pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load};
+pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_input};
 pub use source::{Resolver, Resource, open, split_spec};

@@ -248,6 +248,16 @@ type ModelTextures = HashMap<u64, TextureData>;
 /// by name.
 pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
     let (input, own) = source::open(&req.file)?;
+    load_input(req, input, own)
+}
+
+/// [`load`] of an input already opened (`req.file` names it; `own` is the resolver
+/// [`source::open`] gave with it), so a caller that keeps the input reads it once.
+pub fn load_input(
+    req: &LoadRequest,
+    input: Resource,
+    own: Box<dyn Resolver>,
+) -> Result<(LoadedModel, Vec<String>)> {
     let resolver: Box<dyn Resolver> = if req.texture_dirs.is_empty() {
         own
     } else {

@@ -40,8 +40,8 @@ impl AppState {
 
     fn try_export(&self, kind: ExportKind) -> anyhow::Result<String> {
         let doc = self
-            .doc
-            .as_ref()
+            .session
+            .asset()
             .ok_or_else(|| anyhow::anyhow!("nothing is open"))?;
         let model = doc
             .cpu_model()
@@ -53,7 +53,7 @@ impl AppState {
         match kind {
             ExportKind::Gltf => {
                 // The editor's material sets, so unsaved edits are exported too.
-                let edited = self.editor.as_ref().map(|e| e.material_sets());
+                let edited = self.session.document().map(|e| e.material_sets());
                 let model = edited_model(model, edited);
                 let only = match (
                     self.export_current_only && model.skin.is_some(),

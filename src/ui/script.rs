@@ -361,8 +361,8 @@ impl Runner {
             }
             Action::SelectMaterial { index, set } => {
                 let exists = state
-                    .doc
-                    .as_ref()
+                    .session
+                    .asset()
                     .is_some_and(|d| d.material(*set, *index).is_some());
                 if !exists {
                     return Err(format!("no material {index} in set {set} of the open file"));
@@ -448,7 +448,7 @@ impl Runner {
                 state.edit_lights(format!("script: light {index}"), records);
             }
             Action::Save {} => {
-                if state.editor.is_none() {
+                if state.session.document().is_none() {
                     return Err("the open file is not an editable model".into());
                 }
                 if !state.save() {
@@ -456,7 +456,7 @@ impl Runner {
                 }
             }
             Action::SaveAs { path } => {
-                if state.editor.is_none() {
+                if state.session.document().is_none() {
                     return Err("the open file is not an editable model".into());
                 }
                 if !state.save_as(path) {
@@ -528,7 +528,7 @@ impl Runner {
                 }
                 match &state.load_error {
                     Some(e) => Err(e.clone()),
-                    None if state.doc.is_none() => Err("nothing was opened".into()),
+                    None if state.session.asset().is_none() => Err("nothing was opened".into()),
                     None => Ok(running.frames >= 2),
                 }
             }
@@ -631,16 +631,17 @@ fn apply_patch(
     ops: &[json_patch::PatchOperation],
     label: &str,
 ) -> Result<(), String> {
-    let Some(editor) = state.editor.as_mut() else {
-        return Err(match &state.editor_note {
-            Some(note) if !note.is_empty() => note.clone(),
+    if state.session.document().is_none() {
+        return Err(match state.session.read_only_note() {
+            Some(note) if !note.is_empty() => note.to_owned(),
             _ => "the open file is not an editable model".into(),
         });
-    };
-    editor
+    }
+    let change = state
+        .session
         .apply_patch(ops, label)
         .map_err(|e| format!("patch refused: {e}"))?;
-    state.document_changed();
+    state.document_changed(change);
     Ok(())
 }
 
@@ -672,7 +673,7 @@ fn write_window_shot(
             .as_ref()
             .and_then(|p| p.hit.as_ref())
             .map(|h| h.material),
-        spec: state.doc.as_ref().map(|d| d.spec.clone()),
+        spec: state.session.asset().map(|d| d.spec.clone()),
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     let json_path = path.with_extension("json");

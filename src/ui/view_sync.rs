@@ -59,7 +59,7 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
 /// (camera, clock, animation, lights, material set, the selected material's edit).
 pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
     if reload {
-        let model = state.doc.as_ref().and_then(|d| d.cpu_model());
+        let model = state.session.asset().and_then(|d| d.cpu_model());
         match (model, state.view_mode) {
             (Some(model), ViewMode::Model) => {
                 viewport.show_scene(ctx, model, state.set, state.tev_options);
@@ -87,11 +87,14 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                 lights_revision: state.lights_revision,
                 material_set: state.set,
                 tev: state.tev_options,
-                materials: state.doc.as_ref().and_then(|d| {
-                    let super::document::Content::Model { sets, .. } = &d.content else {
+                materials: state.session.asset().and_then(|d| {
+                    let crate::session::Content::Model { sets, .. } = &d.content else {
                         return None;
                     };
-                    Some((state.doc_revision, &sets.get(state.set)?.materials[..]))
+                    Some((
+                        state.session.revision(),
+                        &sets.get(state.set)?.materials[..],
+                    ))
                 }),
                 selected: state.edit.as_ref().map(|_| state.material),
                 highlight: state.highlighted_material(),

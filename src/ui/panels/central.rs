@@ -3,13 +3,14 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::ui::document::Content;
-use crate::ui::state::{AppState, LightChoice, RightTab, ViewMode};
+use crate::session::Content;
+use crate::session::LightChoice;
+use crate::ui::state::{AppState, RightTab, ViewMode};
 use crate::ui::texture_view::shown_texture;
 
 pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     let ppp = ui.ctx().pixels_per_point();
-    let Some(doc) = &state.doc else {
+    let Some(doc) = state.session.asset() else {
         let avail = ui.available_size();
         let side = (avail.x - 16.0).min(avail.y - 40.0).max(32.0);
         state.requests.viewport_size = Some(((side * ppp) as u32, (side * ppp) as u32));
@@ -75,7 +76,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     if model_view {
         super::room::fly_keys(ui, state);
     }
-    if model_view && state.doc.as_ref().is_some_and(|d| d.is_room()) {
+    if model_view && state.session.asset().is_some_and(|d| d.is_room()) {
         egui::Panel::right("world_models_panel")
             .resizable(true)
             .default_size(150.0)
@@ -91,7 +92,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     };
     if is_model
         && state.texture_view.slot.is_some()
-        && state.doc.as_ref().is_none_or(|d| {
+        && state.session.asset().is_none_or(|d| {
             shown_texture(d, state.set, state.material, state.texture_view.slot).is_none()
         })
     {
@@ -221,7 +222,9 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     });
     texture_strip(ui, state);
     // Warnings live in the log panel (the status bar counts them).
-    let Some(doc) = &state.doc else { return };
+    let Some(doc) = state.session.asset() else {
+        return;
+    };
     if !doc.sources.is_empty() {
         egui::CollapsingHeader::new(format!("Files used ({})", doc.sources.len()))
             .id_salt("files_used")
@@ -284,7 +287,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
         }
         ui.separator();
         super::room::camera_switch(ui, state);
-        let room = state.doc.as_ref().is_some_and(|d| d.is_room());
+        let room = state.session.asset().is_some_and(|d| d.is_room());
         if ui
             .button(if room { "Frame room" } else { "Frame model" })
             .on_hover_text("Point the camera at the whole model (F)")
@@ -326,14 +329,14 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
         return;
     }
     let ids = state
-        .doc
-        .as_ref()
+        .session
+        .asset()
         .and_then(|d| d.material(state.set, state.material))
         .map(|m| m.texture_ids.clone())
         .unwrap_or_default();
     let place = state
-        .doc
-        .as_ref()
+        .session
+        .asset()
         .map_or_else(String::new, |d| d.texture_place());
     let open = state.texture_view.slot;
     let mut clicked = None;

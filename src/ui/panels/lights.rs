@@ -7,7 +7,8 @@ use glam::Vec3;
 use crate::gx::lights::{
     Falloff, GxLightValue, LightOptions, PrimeLight, PrimeLightType, RADIUS_FACTOR,
 };
-use crate::ui::lights::{GizmoMode, angles_of_direction, direction_from_angles};
+use crate::ui::light_editor::GizmoMode;
+use crate::ui::lights::{angles_of_direction, direction_from_angles};
 use crate::ui::state::{AppState, RightTab};
 
 /// The panel's name of a kind (the game's "custom" lights are its point lights).
@@ -570,8 +571,9 @@ mod tests {
         Falloff, GxLight, LightPreset, LightSet, PrimeLight, PrimeLightType, spot_attenuation,
     };
     use crate::load::LightSource;
-    use crate::ui::lights::GizmoMode;
-    use crate::ui::state::{AppState, LightChoice, RightTab};
+    use crate::session::LightChoice;
+    use crate::ui::light_editor::GizmoMode;
+    use crate::ui::state::{AppState, RightTab};
 
     fn state() -> AppState {
         AppState::new(std::env::temp_dir())
@@ -1006,7 +1008,11 @@ mod tests {
     fn light_edits_undo_and_redo_with_the_material_edits() {
         let mut s = state();
         s.open(&demo_spec("room"));
-        assert!(s.editor.is_some(), "{:?}", s.editor_note);
+        assert!(
+            s.session.document().is_some(),
+            "{:?}",
+            s.session.read_only_note()
+        );
         let opened = s.light_editor.records.clone();
         let choice = s.lights.clone();
         let point = opened
@@ -1057,7 +1063,7 @@ mod tests {
         assert!(!s.is_dirty());
         s.remove_light(0);
         assert!(!s.redo());
-        assert_eq!(s.editor.as_ref().unwrap().redo_history().count(), 0);
+        assert_eq!(s.session.document().unwrap().redo_history().count(), 0);
         assert_eq!(s.history_labels().0.len(), 2);
         // Opening a file starts a new history.
         s.open(&demo_spec("showcase"));

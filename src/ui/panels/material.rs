@@ -7,17 +7,17 @@ use crate::gx::tev::{FinalRegister, MissingTexture};
 use crate::gx::types::{
     AttnFn, Blend, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
 };
-use crate::ui::document::{Content, Document, MaterialEntry};
+use crate::session::{Asset, Content, MaterialEntry};
 use crate::ui::state::AppState;
 use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 
 use super::{color_button, named};
 
 pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
-    if let Some(Document {
+    if let Some(Asset {
         content: Content::Texture { .. },
         ..
-    }) = &state.doc
+    }) = state.session.asset()
     {
         ui.weak(
             "A texture has no material: its mip level, channels, sampling, zoom and PNG \
@@ -28,10 +28,12 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     // Set / material selector.
     let mut select = None;
     let mut hovered = None;
-    if let Some(Document {
-        content: Content::Model { sets, .. },
-        ..
-    }) = &state.doc
+    if let Some(
+        asset @ Asset {
+            content: Content::Model { sets, .. },
+            ..
+        },
+    ) = state.session.asset()
     {
         ui.horizontal_wrapped(|ui| {
             ui.label("Set");
@@ -77,7 +79,10 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                         let shown = ui.data(|d| d.get_temp::<(usize, usize)>(shown_id));
                         let current = (state.set, state.material);
                         for (i, m) in materials.iter().enumerate() {
-                            let text = egui::RichText::new(material_row(i, m)).monospace();
+                            let text = egui::RichText::new(material_row(i, m, |id| {
+                                asset.texture(id).is_some()
+                            }))
+                            .monospace();
                             let row = ui.selectable_label(i == state.material, text);
                             if i == state.material && shown != Some(current) {
                                 // Vertically only: the rows' start stays in view.
@@ -185,7 +190,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         state.tev_options = options;
         edit.reset(options);
     }
-    if let Some(note) = &state.editor_note {
+    if let Some(note) = state.session.read_only_note() {
         ui.colored_label(Color32::from_rgb(240, 200, 80), note);
     }
     let Some(original) = state.file_material().cloned() else {
@@ -193,16 +198,16 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     };
     let textures = state.set_texture_ids().to_vec();
     let missing: Vec<(usize, u32, String)> = state
-        .doc
-        .as_ref()
-        .and_then(|d| Some((d.material(state.set, state.material)?, d.texture_place())))
-        .map(|(entry, place)| {
+        .session
+        .asset()
+        .and_then(|d| Some((d, d.material(state.set, state.material)?, d.texture_place())))
+        .map(|(doc, entry, place)| {
             entry
                 .texture_ids
                 .iter()
                 .enumerate()
-                .filter(|(k, _)| entry.textures.get(*k).is_none_or(Option::is_none))
                 .filter_map(|(k, id)| Some((k, (*id)?, place.clone())))
+                .filter(|(_, id, _)| doc.texture(*id).is_none())
                 .collect()
         })
         .unwrap_or_default();
@@ -232,7 +237,12 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
 }
 
 /// One line of the material list: index, stage count, blend mode and texture IDs.
-pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) -> String {
+/// `found` tells whether the model has the texture of an ID.
+pub(super) fn material_row(
+    index: usize,
+    entry: &Result<MaterialEntry, String>,
+    found: impl Fn(u32) -> bool,
+) -> String {
     let m = match entry {
         Ok(m) => m,
         Err(e) => return format!("{index:>3} · error: {e}"),
@@ -249,16 +259,10 @@ pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) 
     } else {
         m.texture_ids
             .iter()
-            .zip(
-                m.textures
-                    .iter()
-                    .map(Option::is_some)
-                    .chain(std::iter::repeat(false)),
-            )
-            .map(|(id, found)| match (id, found) {
-                (Some(id), true) => format!("0x{id:08X}"),
-                (Some(id), false) => format!("0x{id:08X} (missing)"),
-                (None, _) => "(no ID)".to_string(),
+            .map(|id| match id {
+                Some(id) if found(*id) => format!("0x{id:08X}"),
+                Some(id) => format!("0x{id:08X} (missing)"),
+                None => "(no ID)".to_string(),
             })
             .collect::<Vec<_>>()
             .join(" ")

@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::ui::document::{Content, Document};
+use crate::session::{Asset, Content};
 use crate::ui::state::AppState;
 
 /// The animation choice's width (points).
@@ -32,8 +32,8 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
     }
     let skinned = state.shows_model()
         && state
-            .doc
-            .as_ref()
+            .session
+            .asset()
             .and_then(|d| d.cpu_model())
             .is_some_and(|m| m.skin.is_some());
     ui.horizontal_wrapped(|ui| {
@@ -155,8 +155,8 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .prefix("speed ×"),
         );
         let anims = if state.shows_model() {
-            match &state.doc {
-                Some(Document {
+            match state.session.asset() {
+                Some(Asset {
                     content: Content::Model { sets, .. },
                     ..
                 }) => sets.get(state.set).map_or(0, |s| {

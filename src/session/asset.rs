@@ -1,6 +1,6 @@
-//! What the viewer has open: a model's material sets with their decoded textures, or a
-//! single texture. Loading is plain data work (no GPU, no egui), so it is unit-tested and
-//! every failure becomes a message the UI shows instead of a crash.
+//! What a session has open ([`Asset`]): a model with its material sets and decoded
+//! textures, or a single texture. Loading is plain data work (no GPU, no egui), so it is
+//! unit-tested and every failure becomes a message the front end shows instead of a crash.
 
 use std::path::{Path, PathBuf};
 
@@ -15,14 +15,12 @@ use crate::load::{AssetKind, ModelAssets};
 use crate::model::{CpuMaterialSet, CpuModel, TextureData};
 use std::sync::Arc;
 
-/// One material of a model, ready to draw.
-#[derive(Debug, Clone)]
+/// One material of a model in GX form, derived from the editable document's material.
+/// Its textures are the model's ([`Asset::texture`]), looked up by ID, never copied.
+#[derive(Debug, Clone, PartialEq)]
 pub struct MaterialEntry {
-    /// The material as authored (the UI edits a copy).
     pub material: Material,
-    /// Material texture k (GX map k); None when the TXTR could not be found or decoded.
-    pub textures: Vec<Option<TextureData>>,
-    /// TXTR asset IDs per texture slot, for display.
+    /// TXTR asset IDs per texture slot (GX map k).
     pub texture_ids: Vec<Option<u32>>,
 }
 
@@ -110,9 +108,9 @@ impl References {
     }
 }
 
-/// An opened resource.
+/// An opened resource: what the viewer shows and the CLI reports.
 #[derive(Debug, Clone)]
-pub struct Document {
+pub struct Asset {
     /// The spec it was opened with (`file`, `file.pak:0xID`).
     pub spec: String,
     /// What it is (from the type table every open path shares).
@@ -138,7 +136,7 @@ pub struct Document {
     pub light_layers: Vec<Vec<crate::gx::lights::PrimeLight>>,
 }
 
-impl Document {
+impl Asset {
     /// Where textures the file refers to are looked for (by asset ID), for messages.
     pub fn texture_place(&self) -> String {
         match self.spec.rsplit_once(':') {
@@ -150,21 +148,29 @@ impl Document {
     }
 
     /// Opens a spec (see [`crate::load::source`]) of a type [`AssetKind::opens`]. A whole
-    /// PAK is not a document: the browser lists it instead.
+    /// PAK is not an asset: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
-        Self::open_with(spec, &References::default())
+        let (resource, resolver) = source::open(spec)?;
+        Self::from_input(spec, resource, resolver, &References::default())
     }
 
-    /// [`Document::open`] with the user's explicit choices for what a model refers to.
-    pub fn open_with(spec: &str, references: &References) -> anyhow::Result<Self> {
-        let (resource, _) = source::open(spec)?;
+    /// The asset of an input already opened ([`source::open`] gave `resource` and its
+    /// `resolver`), with the user's explicit choices for what a model refers to.
+    pub fn from_input(
+        spec: &str,
+        resource: Resource,
+        resolver: Box<dyn Resolver>,
+        references: &References,
+    ) -> anyhow::Result<Self> {
         let kinds = AssetKind::openable_list();
         match resource.kind() {
             Some(AssetKind::Pak) => Err(anyhow!(
                 "{spec} is a whole PAK archive: expand it in the file browser and pick a {kinds}"
             )),
             // An area's world geometry is a model too (see `load::area`).
-            Some(kind) if kind.is_model() => Self::open_model(spec, kind, &resource, references),
+            Some(kind) if kind.is_model() => {
+                Self::open_model(spec, kind, resource, resolver, references)
+            }
             Some(AssetKind::Texture) => Self::open_texture(spec, &resource),
             _ => {
                 let code = resource
@@ -208,10 +214,20 @@ impl Document {
     fn open_model(
         spec: &str,
         kind: AssetKind,
-        resource: &Resource,
+        resource: Resource,
+        resolver: Box<dyn Resolver>,
         references: &References,
     ) -> anyhow::Result<Self> {
-        let (model, mut warnings) = crate::load::load(&references.request(spec))?;
+        // The loader takes the input's bytes; only the fields that name it are kept.
+        let named = Resource {
+            label: resource.label.clone(),
+            path: resource.path.clone(),
+            bytes: Vec::new(),
+            ..resource
+        };
+        let (model, mut warnings) =
+            crate::load::load_input(&references.request(spec), resource, resolver)?;
+        let resource = &named;
         let sources = model.sources;
         let world_models = model.world_models;
         let light_layers = model.light_layers;
@@ -222,12 +238,7 @@ impl Document {
             warnings.push(format!("surface {i}: {e}"));
         }
         let model = assets.cpu_model()?;
-        let sets = material_entries(
-            &model.material_sets,
-            &model.textures,
-            Vec::new(),
-            &mut warnings,
-        );
+        let sets = material_entries(&model.material_sets, &model.textures, &mut warnings);
         let animations = assets
             .skin
             .as_ref()
@@ -254,7 +265,7 @@ impl Document {
         Ok(Self {
             warnings,
             sources,
-            areas: super::browser::area_sources(spec),
+            areas: area_sources(spec),
             world_models,
             light_layers,
             ..Self::new(spec, kind, resource, content)
@@ -293,8 +304,11 @@ impl Document {
         }
     }
 
-    /// Rebuilds the material entries from the edited `sets`; when a texture binding changed
-    /// the CPU model is replaced too (so the scene is rebuilt) and true is returned.
+    /// Derives the material entries from the document's `new_sets` (the model's own
+    /// materials stay as loaded: the scene draws the entries as per-material overrides).
+    /// True when a texture binding changed: then the CPU model takes the new bindings and
+    /// the scene is rebuilt — the only edit that replaces the model (its vertex arrays and
+    /// textures are copied once; value and structural edits copy nothing).
     pub fn refresh_materials(&mut self, new_sets: &[MaterialSet]) -> bool {
         let Content::Model { sets, model, .. } = &mut self.content else {
             return false;
@@ -302,20 +316,40 @@ impl Document {
         let cpu_sets: Vec<CpuMaterialSet> =
             new_sets.iter().map(crate::load::cpu_material_set).collect();
         let mut warnings = Vec::new();
-        let previous = std::mem::take(sets);
-        *sets = material_entries(&cpu_sets, &model.textures, previous, &mut warnings);
-        let bindings = |s: &[CpuMaterialSet]| -> Vec<Vec<Vec<Result<u64, String>>>> {
-            s.iter()
-                .map(|set| set.materials.iter().map(|m| m.textures.clone()).collect())
-                .collect()
-        };
-        if bindings(&model.material_sets) == bindings(&cpu_sets) {
+        *sets = material_entries(&cpu_sets, &model.textures, &mut warnings);
+        let same_bindings = model.material_sets.len() == cpu_sets.len()
+            && model.material_sets.iter().zip(&cpu_sets).all(|(a, b)| {
+                a.materials.len() == b.materials.len()
+                    && a.materials
+                        .iter()
+                        .zip(&b.materials)
+                        .all(|(a, b)| a.textures == b.textures)
+            });
+        if same_bindings {
             return false;
         }
         let mut m = (**model).clone();
         m.material_sets = cpu_sets;
         *model = Arc::new(m);
         true
+    }
+
+    /// A decoded texture of the model by asset ID (None: missing, or not a model).
+    pub fn texture(&self, id: u32) -> Option<&TextureData> {
+        match &self.content {
+            Content::Model { model, .. } => model.textures.get(&u64::from(id)),
+            Content::Texture { .. } => None,
+        }
+    }
+
+    /// The textures of material (set, index), per slot (None: no texture or missing).
+    pub fn material_textures(&self, set: usize, index: usize) -> Vec<Option<&TextureData>> {
+        self.material(set, index).map_or_else(Vec::new, |m| {
+            m.texture_ids
+                .iter()
+                .map(|id| id.and_then(|id| self.texture(id)))
+                .collect()
+        })
     }
 
     /// The material at (set, index), if it converted.
@@ -327,61 +361,81 @@ impl Document {
     }
 }
 
-/// The viewer's entries for `sets`: each material in GX form with its decoded textures
-/// (taken from `previous` where the IDs did not change); missing textures add a warning.
+/// The entries for `sets`: each material in GX form with its texture IDs; IDs the model
+/// has no texture for add a warning.
 fn material_entries(
     sets: &[CpuMaterialSet],
     textures: &std::collections::HashMap<u64, TextureData>,
-    mut previous: Vec<MaterialSetEntry>,
     warnings: &mut Vec<String>,
 ) -> Vec<MaterialSetEntry> {
-    let mut out = Vec::new();
-    for (s, set) in sets.iter().enumerate() {
-        let mut materials = Vec::new();
-        for (index, m) in set.materials.iter().enumerate() {
-            let entry = m.gx.clone().map(|material| {
-                let texture_ids: Vec<Option<u32>> = m
-                    .textures
-                    .iter()
-                    .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
-                    .collect();
-                let kept = previous
-                    .get_mut(s)
-                    .and_then(|p| p.materials.get_mut(index))
-                    .and_then(|e| e.as_mut().ok())
-                    .filter(|e| e.texture_ids == texture_ids)
-                    .map(|e| std::mem::take(&mut e.textures));
-                if let Some(textures) = kept {
-                    return MaterialEntry {
-                        material,
-                        textures,
-                        texture_ids,
-                    };
-                }
-                let textures = texture_ids
-                    .iter()
-                    .map(|id| {
-                        let id = (*id)?;
-                        let t = textures.get(&u64::from(id)).cloned();
-                        if t.is_none() {
+    sets.iter()
+        .map(|set| MaterialSetEntry {
+            materials: set
+                .materials
+                .iter()
+                .map(|m| {
+                    m.gx.clone().map(|material| {
+                        let texture_ids: Vec<Option<u32>> = m
+                            .textures
+                            .iter()
+                            .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
+                            .collect();
+                        for id in texture_ids.iter().flatten() {
                             let w = format!("texture 0x{id:08X} not found or unreadable");
-                            if !warnings.contains(&w) {
+                            if !textures.contains_key(&u64::from(*id)) && !warnings.contains(&w) {
                                 warnings.push(w);
                             }
                         }
-                        t
+                        MaterialEntry {
+                            material,
+                            texture_ids,
+                        }
                     })
-                    .collect();
-                MaterialEntry {
-                    material,
-                    textures,
-                    texture_ids,
-                }
-            });
-            materials.push(entry);
-        }
-        out.push(MaterialSetEntry { materials });
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),
+/// as (label, spec) pairs: the light layers the viewer offers.
+pub fn area_sources(spec: &str) -> Vec<(String, String)> {
+    let Ok((path, member)) = crate::load::source::split_spec(spec) else {
+        return Vec::new();
+    };
+    if member.is_some() {
+        return source::list_pak(&path)
+            .map(|rows| {
+                rows.into_iter()
+                    .filter(|r| r.kind.is_some_and(AssetKind::is_room))
+                    .map(|r| (r.name.clone().unwrap_or_else(|| r.id.clone()), r.spec))
+                    .collect()
+            })
+            .unwrap_or_default();
     }
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| AssetKind::from_path(p).is_some_and(AssetKind::is_room))
+                .map(|p| {
+                    let name = p
+                        .file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    (name, p.display().to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
     out
 }
 
@@ -472,7 +526,7 @@ mod tests {
 
     #[test]
     fn opening_a_missing_file_is_an_error_not_a_panic() {
-        let e = Document::open("/nonexistent/x.CMDL").unwrap_err();
+        let e = Asset::open("/nonexistent/x.CMDL").unwrap_err();
         assert!(format!("{e:#}").contains("x.CMDL"), "{e:#}");
     }
 
@@ -482,7 +536,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("bad.CMDL");
         std::fs::write(&path, [0xDE, 0xAD, 0xBE, 0xEF, 0, 0]).unwrap();
-        let e = Document::open(path.to_str().unwrap()).unwrap_err();
+        let e = Asset::open(path.to_str().unwrap()).unwrap_err();
         assert!(format!("{e:#}").contains("bad.CMDL"), "{e:#}");
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -493,7 +547,7 @@ mod tests {
             return;
         };
         let path = dir.join("0x7EC00000.CMDL");
-        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let doc = Asset::open(path.to_str().unwrap()).unwrap();
         let Content::Model { sets, .. } = &doc.content else {
             panic!("not a model");
         };
@@ -501,8 +555,8 @@ mod tests {
         let textured = sets[0]
             .materials
             .iter()
-            .filter_map(|m| m.as_ref().ok())
-            .filter(|m| m.textures.iter().any(Option::is_some))
+            .enumerate()
+            .filter(|(i, _)| doc.material_textures(0, *i).iter().any(Option::is_some))
             .count();
         assert!(textured > 0, "no material found its textures");
         assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
@@ -515,7 +569,7 @@ mod tests {
             return;
         };
         let path = dir.join("areas").join("mp1_area.MREA");
-        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let doc = Asset::open(path.to_str().unwrap()).unwrap();
         let Content::Model {
             sets,
             surface_count,
@@ -545,14 +599,16 @@ mod tests {
             skin: format!("{pak}:0xC2000001"),
             ..References::default()
         };
-        let doc = Document::open_with(&format!("{pak}:fixture_cube"), &references).unwrap();
+        let doc =
+            crate::session::Session::open(&format!("{pak}:fixture_cube"), &references).unwrap();
+        let doc = doc.asset().unwrap();
         let sources = doc.sources.join("\n");
         assert!(
             sources.contains("0xC2000001.CSKR (chosen explicitly)"),
             "{sources}"
         );
         assert!(sources.contains("skeleton 0xC1000001.CINF"), "{sources}");
-        let plain = Document::open(&format!("{pak}:fixture_cube")).unwrap();
+        let plain = Asset::open(&format!("{pak}:fixture_cube")).unwrap();
         assert!(!plain.sources.join("\n").contains("chosen explicitly"));
     }
 
