@@ -327,12 +327,29 @@ impl Document {
         material: Material,
         label: impl Into<String>,
     ) {
-        let mut after = self.material_sets().to_vec();
-        if let Some(slot) = after.get_mut(set).and_then(|s| s.materials.get_mut(index)) {
-            *slot = material;
-            after[set].repad();
-        }
-        self.execute(Command::between(label, self.material_sets(), after));
+        // Only the changed set is copied (before and after), not the whole model's.
+        let Some(before) = self.material_sets().get(set) else {
+            return;
+        };
+        let mut after = before.clone();
+        let Some(slot) = after.materials.get_mut(index) else {
+            return;
+        };
+        *slot = material;
+        after.repad();
+        let changes = if after == *before {
+            Vec::new()
+        } else {
+            vec![SetChange {
+                set,
+                before: before.clone(),
+                after,
+            }]
+        };
+        self.execute(Command {
+            label: label.into(),
+            changes,
+        });
     }
 
     /// Replaces one material as one command after the checks a patch gets (the geometry read

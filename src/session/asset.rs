@@ -334,6 +334,29 @@ impl Asset {
         true
     }
 
+    /// Derives material `index` of set `set` alone from the document's `file_set` (a
+    /// material edit: the other entries stay as they are). False when its texture binding
+    /// changed, which [`Asset::refresh_materials`] must then take over.
+    pub fn refresh_material(&mut self, set: usize, index: usize, file_set: &MaterialSet) -> bool {
+        let Content::Model { sets, model, .. } = &mut self.content else {
+            return true;
+        };
+        let (Some(file), Some(slot)) = (
+            file_set.materials.get(index),
+            sets.get_mut(set).and_then(|s| s.materials.get_mut(index)),
+        ) else {
+            return false;
+        };
+        let cpu = crate::load::cpu_material(file_set, file);
+        let same_binding = model
+            .material_sets
+            .get(set)
+            .and_then(|s| s.materials.get(index))
+            .is_some_and(|m| m.textures == cpu.textures);
+        *slot = entry_of(&cpu);
+        same_binding
+    }
+
     /// A decoded texture of the model by asset ID (None: missing, or not a model).
     pub fn texture(&self, id: u32) -> Option<&TextureData> {
         match &self.content {
@@ -374,27 +397,32 @@ fn material_entries(
                 .materials
                 .iter()
                 .map(|m| {
-                    m.gx.clone().map(|material| {
-                        let texture_ids: Vec<Option<u32>> = m
-                            .textures
-                            .iter()
-                            .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
-                            .collect();
-                        for id in texture_ids.iter().flatten() {
+                    let entry = entry_of(m);
+                    if let Ok(entry) = &entry {
+                        for id in entry.texture_ids.iter().flatten() {
                             let w = format!("texture 0x{id:08X} not found or unreadable");
                             if !textures.contains_key(&u64::from(*id)) && !warnings.contains(&w) {
                                 warnings.push(w);
                             }
                         }
-                        MaterialEntry {
-                            material,
-                            texture_ids,
-                        }
-                    })
+                    }
+                    entry
                 })
                 .collect(),
         })
         .collect()
+}
+
+/// The entry of one CPU material: its GX form (or why it has none) and texture IDs.
+fn entry_of(m: &crate::model::CpuMaterial) -> Result<MaterialEntry, String> {
+    m.gx.clone().map(|material| MaterialEntry {
+        material,
+        texture_ids: m
+            .textures
+            .iter()
+            .map(|id| id.as_ref().ok().and_then(|&id| u32::try_from(id).ok()))
+            .collect(),
+    })
 }
 
 /// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),

@@ -171,7 +171,17 @@ impl Session {
     ) -> Result<Change, edit::Refusal> {
         let document = self.document.as_mut().ok_or(edit::Refusal::NotEditable)?;
         document.edit_material(set, index, material, label, merge)?;
-        Ok(self.derive())
+        self.revision += 1;
+        // Only the edited material is derived again, unless its texture binding changed.
+        match (self.document.as_ref(), self.asset.as_mut()) {
+            (Some(document), Some(asset)) => match document.material_sets().get(set) {
+                Some(file_set) if asset.refresh_material(set, index, file_set) => {
+                    Ok(Change::Materials)
+                }
+                _ => Ok(self.derive()),
+            },
+            _ => Ok(Change::None),
+        }
     }
 
     /// Applies a JSON Patch over the `info --json` schema as one command.
