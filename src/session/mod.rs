@@ -130,6 +130,15 @@ impl Session {
         Ok(session)
     }
 
+    /// Opens `spec` for editing alone (`tevscope edit`): the document, without decoding
+    /// what the renderer would draw.
+    pub fn open_document(spec: &str) -> Result<Self, edit::DocumentError> {
+        Ok(Self {
+            document: Some(edit::Document::open(spec)?),
+            ..Self::default()
+        })
+    }
+
     pub fn asset(&self) -> Option<&Asset> {
         self.asset.as_ref()
     }
@@ -215,6 +224,14 @@ impl Session {
     /// Whether the document has edits that are not saved.
     pub fn is_dirty(&self) -> bool {
         self.document.as_ref().is_some_and(edit::Document::is_dirty)
+    }
+
+    /// Writes the document to `path` (the open file stays the document's file).
+    pub fn save_to(&mut self, path: &Path) -> Result<(), edit::DocumentError> {
+        match self.document.as_mut() {
+            Some(d) => d.save_to(path),
+            None => Ok(()),
+        }
     }
 
     /// Writes the document to `path` and keeps editing that file.
