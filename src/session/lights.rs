@@ -69,3 +69,22 @@ impl LightChoice {
         self.source().map(|s| s.records(&[]))
     }
 }
+
+/// The lights the model view draws with: what they stand for, the GX light set built from
+/// them, and a revision bumped on every change (the scene uploads uniforms only then).
+#[derive(Debug, Clone)]
+pub struct Lights {
+    pub choice: LightChoice,
+    pub set: crate::gx::lights::LightSet,
+    pub revision: u64,
+}
+
+impl Default for Lights {
+    fn default() -> Self {
+        Self {
+            choice: LightChoice::basic(),
+            set: crate::gx::lights::LightPreset::Basic.light_set(),
+            revision: 0,
+        }
+    }
+}

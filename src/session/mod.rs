@@ -19,7 +19,7 @@ use crate::edit;
 use crate::formats::material::Material as FileMaterial;
 
 pub use asset::{AnimationInfo, Asset, Content, MaterialEntry, MaterialSetEntry, References};
-pub use lights::LightChoice;
+pub use lights::{LightChoice, Lights};
 
 /// Whether an opened file's materials can be edited.
 pub enum Editing {
@@ -96,9 +96,43 @@ pub enum Change {
     Model,
 }
 
-/// The open asset and its editable document (see the module docs).
+/// The material the front end shows and edits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub set: usize,
+    pub material: usize,
+    /// The user chose it (a click on the model or the list): only then is it tinted.
+    pub chosen: bool,
+}
+
+/// The animation clock (the time itself is the view's, `ViewSettings::time`, which the
+/// renderer and the quad preview read).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Clock {
+    pub playing: bool,
+    /// Playback rate (1 = real time).
+    pub speed: f64,
+    /// The character clip chosen (None: none, the bind pose).
+    pub animation: Option<usize>,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Self {
+            playing: false,
+            speed: 1.0,
+            animation: None,
+        }
+    }
+}
+
+/// The open asset and its editable document (see the module docs), the selection, the
+/// clock and the lights.
 #[derive(Default)]
 pub struct Session {
+    pub selection: Selection,
+    pub clock: Clock,
+    pub lights: Lights,
     asset: Option<Asset>,
     document: Option<edit::Document>,
     /// Why the open model cannot be edited.

@@ -106,14 +106,15 @@ impl AppState {
 
     /// The selected material as stored in the file (what the editor changes).
     pub fn file_material(&self) -> Option<&FileMaterial> {
-        self.session.file_material(self.set, self.material)
+        self.session
+            .file_material(self.session.selection.set, self.session.selection.material)
     }
 
     /// The selected set's texture IDs (the choices for a material's texture slots).
     pub fn set_texture_ids(&self) -> &[u32] {
         self.session
             .document()
-            .and_then(|e| e.material_sets().get(self.set))
+            .and_then(|e| e.material_sets().get(self.session.selection.set))
             .map_or(&[], |s| &s.texture_ids)
     }
 
@@ -121,7 +122,7 @@ impl AppState {
     /// material breaking a limit is refused with a message and changes nothing. Changes of
     /// the same field less than a second apart (a drag) are one command.
     pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
-        let (set, index) = (self.set, self.material);
+        let (set, index) = (self.session.selection.set, self.session.selection.material);
         let label = format!("material {index}: {label}");
         let merge = self.merges_with_last_edit(&label);
         match self
@@ -353,7 +354,7 @@ impl AppState {
         let material = self
             .session
             .asset()
-            .and_then(|d| d.material(self.set, self.material))
+            .and_then(|d| d.material(self.session.selection.set, self.session.selection.material))
             .map(|m| m.material.clone());
         match (material, self.edit.as_mut()) {
             (Some(m), Some(edit)) => {

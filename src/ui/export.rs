@@ -57,13 +57,13 @@ impl AppState {
                 let model = edited_model(model, edited);
                 let only = match (
                     self.export_current_only && model.skin.is_some(),
-                    self.animation,
+                    self.session.clock.animation,
                 ) {
                     (false, _) => None,
                     (true, Some(i)) => Some(i),
                     (true, None) => anyhow::bail!("no animation is playing (bind pose)"),
                 };
-                export_gltf(&model, &doc.stem, &path, self.set, only)
+                export_gltf(&model, &doc.stem, &path, self.session.selection.set, only)
             }
             ExportKind::TexturePngs => {
                 let dir = path

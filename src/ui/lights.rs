@@ -39,15 +39,16 @@ impl AppState {
     /// Rebuilds `light_set` from the editor's records (the engine's conversion) and tells
     /// the viewport to upload it.
     pub fn lights_changed(&mut self) {
-        self.light_set = LightSet::from_layer(&self.light_editor.records, &LightOptions::default());
-        self.lights_revision += 1;
+        self.session.lights.set =
+            LightSet::from_layer(&self.light_editor.records, &LightOptions::default());
+        self.session.lights.revision += 1;
     }
 
     /// The lights as they are now, for the undo history.
     fn lights_state(&self) -> LightsState {
         LightsState {
             records: self.light_editor.records.clone(),
-            choice: self.lights.clone(),
+            choice: self.session.lights.choice.clone(),
         }
     }
 
@@ -60,12 +61,14 @@ impl AppState {
         choice: LightChoice,
         records: Vec<PrimeLight>,
     ) -> bool {
-        if choice == self.lights && same_records(&records, &self.light_editor.records) {
+        if choice == self.session.lights.choice
+            && same_records(&records, &self.light_editor.records)
+        {
             return false;
         }
         let before = self.lights_state();
         self.light_editor.records = records;
-        self.lights = choice;
+        self.session.lights.choice = choice;
         let len = self.light_editor.records.len();
         self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
         self.lights_changed();
@@ -86,7 +89,7 @@ impl AppState {
     /// Puts the lights back as an undo or redo step left them.
     pub(crate) fn restore_lights(&mut self, state: &LightsState) {
         self.light_editor.records = state.records.clone();
-        self.lights = state.choice.clone();
+        self.session.lights.choice = state.choice.clone();
         let len = self.light_editor.records.len();
         self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
         self.lights_changed();

@@ -385,13 +385,13 @@ impl Runner {
                 }
                 if state.settings.time >= *seconds {
                     state.settings.time = *seconds;
-                    state.playing = false;
+                    state.session.clock.playing = false;
                 } else {
-                    state.playing = true;
+                    state.session.clock.playing = true;
                 }
             }
-            Action::Play {} => state.playing = true,
-            Action::Pause {} => state.playing = false,
+            Action::Play {} => state.session.clock.playing = true,
+            Action::Pause {} => state.session.clock.playing = false,
             Action::Resize { width, height } => {
                 if *width == 0 || *height == 0 {
                     return Err("a window needs a size above 0".into());
@@ -536,9 +536,9 @@ impl Runner {
                 let state = host.state();
                 let t = state.settings.time;
                 // The clock reached the time, or looped past it.
-                if !state.playing || t >= *seconds || t < running.last_time {
+                if !state.session.clock.playing || t >= *seconds || t < running.last_time {
                     state.settings.time = *seconds;
-                    state.playing = false;
+                    state.session.clock.playing = false;
                     return Ok(true);
                 }
                 running.last_time = t;
@@ -666,7 +666,10 @@ fn write_window_shot(
         stage: rect_px(layout.stage, ppp),
         browser_dir: state.browser.dir.display().to_string(),
         browser_selected: state.browser.selected.clone(),
-        selected_material: state.edit.as_ref().map(|_| state.material),
+        selected_material: state
+            .edit
+            .as_ref()
+            .map(|_| state.session.selection.material),
         tinted_material: state.highlighted_material(),
         picked_material: state
             .model_pick

@@ -183,14 +183,9 @@ pub struct AppState {
     pub load_error: Option<String>,
     /// A one-line message (demo missing, screenshot saved, …).
     pub notice: Option<String>,
-    /// Selected material set and material.
-    pub set: usize,
-    pub material: usize,
     pub edit: Option<MaterialEdit>,
     pub tev_options: TevOptions,
     pub settings: ViewSettings,
-    pub playing: bool,
-    pub speed: f64,
     pub tab: RightTab,
     pub wgsl_choice: WgslChoice,
     /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
@@ -227,20 +222,11 @@ pub struct AppState {
     pub fly_speed: f32,
     /// A room's world models: shown (true) or hidden, in the document's order.
     pub world_models_visible: Vec<bool>,
-    /// Character animation playing (None = bind pose).
-    pub animation: Option<usize>,
-    pub lights: LightChoice,
-    pub light_set: crate::gx::lights::LightSet,
-    /// Bumped when `light_set` changes.
-    pub lights_revision: u64,
     /// The records `light_set` is built from, as the Lights tab edits them.
     pub light_editor: super::light_editor::LightEditor,
     pub model_pick: Option<ModelPick>,
     /// The warnings log panel is open.
     pub log_open: bool,
-    /// The user selected the material (a click on the model or the list): only then is
-    /// it tinted. Opening a file shows material 0 untinted.
-    pub material_chosen: bool,
     /// The material under the pointer in the material list this frame (tinted instead of
     /// the selection while hovered).
     pub hovered_material: Option<usize>,
@@ -293,13 +279,9 @@ impl AppState {
             browser: Browser::new(start_dir),
             load_error: None,
             notice: None,
-            set: 0,
-            material: 0,
             edit: None,
             tev_options: TevOptions::default(),
             settings: ViewSettings::default(),
-            playing: false,
-            speed: 1.0,
             tab: RightTab::Material,
             wgsl_choice: WgslChoice::Specialized,
             wgsl_cache: None,
@@ -323,14 +305,9 @@ impl AppState {
             camera_mode: crate::render::CameraMode::Orbit,
             fly_speed: 1.0,
             world_models_visible: Vec::new(),
-            animation: None,
-            lights: LightChoice::basic(),
-            light_set: crate::gx::lights::LightPreset::Basic.light_set(),
-            lights_revision: 0,
             light_editor: super::light_editor::LightEditor::new(),
             model_pick: None,
             log_open: false,
-            material_chosen: false,
             hovered_material: None,
             framed: None,
             framing_cache: None,
@@ -503,8 +480,8 @@ impl AppState {
     /// tinting is on and the user selected it).
     pub fn highlighted_material(&self) -> Option<usize> {
         self.hovered_material.or_else(|| {
-            (self.prefs.tint_selection && self.material_chosen && self.edit.is_some())
-                .then_some(self.material)
+            (self.prefs.tint_selection && self.session.selection.chosen && self.edit.is_some())
+                .then_some(self.session.selection.material)
         })
     }
 
@@ -543,7 +520,9 @@ impl AppState {
     /// Duration of the playing animation, if any.
     pub fn animation_duration(&self) -> Option<f32> {
         let (_, animations, _) = self.model()?;
-        animations.get(self.animation?).map(|a| a.duration)
+        animations
+            .get(self.session.clock.animation?)
+            .map(|a| a.duration)
     }
 
     /// Opens a spec now, on this thread (file I/O and parsing only); errors go to
@@ -670,13 +649,14 @@ impl AppState {
             .unwrap_or_default();
         self.edit = None;
         self.model_pick = None;
-        self.set = 0;
-        self.material = 0;
-        self.animation = self
+        self.session.selection.set = 0;
+        self.session.selection.material = 0;
+        self.session.clock.animation = self
             .model()
             .and_then(|(_, animations, _)| (!animations.is_empty()).then_some(0));
         // Anything that moves starts moving.
-        self.playing = self.animation.is_some() || self.has_uv_animations();
+        self.session.clock.playing =
+            self.session.clock.animation.is_some() || self.has_uv_animations();
         self.settings.time = 0.0;
         self.texture_view.document_opened();
         let room = self.session.asset().is_some_and(|d| d.is_room());
@@ -695,7 +675,7 @@ impl AppState {
         }
         self.frame_model();
         self.frame_pending = true;
-        if let Some(LightSource::Area { spec, .. }) = self.lights.source() {
+        if let Some(LightSource::Area { spec, .. }) = self.session.lights.choice.source() {
             let still_there = self
                 .session
                 .asset()
@@ -730,15 +710,15 @@ impl AppState {
     /// tints it), and asks for a viewport rebuild.
     pub fn select_material(&mut self, set: usize, index: usize) {
         self.show_material(set, index);
-        self.material_chosen = true;
+        self.session.selection.chosen = true;
     }
 
     /// Shows material (set, index) in the editor without tinting it, and asks for a
     /// viewport rebuild.
     fn show_material(&mut self, set: usize, index: usize) {
-        self.material_chosen = false;
-        self.set = set;
-        self.material = index;
+        self.session.selection.chosen = false;
+        self.session.selection.set = set;
+        self.session.selection.material = index;
         self.report = None;
         self.thumbnails = None;
         self.edit = match self.session.asset() {
@@ -765,7 +745,7 @@ impl AppState {
                 ..
             }) => vec![Some(texture.clone())],
             Some(doc) => doc
-                .material_textures(self.set, self.material)
+                .material_textures(self.session.selection.set, self.session.selection.material)
                 .into_iter()
                 .map(|t| t.cloned())
                 .collect(),
@@ -781,7 +761,7 @@ impl AppState {
                 ..
             }) => 1,
             Some(doc) => doc
-                .material(self.set, self.material)
+                .material(self.session.selection.set, self.session.selection.material)
                 .map_or(0, |m| m.texture_ids.len()),
             None => 0,
         }
@@ -789,7 +769,7 @@ impl AppState {
 
     /// Advances the animation clock.
     pub fn tick(&mut self, dt: f64) {
-        if self.playing {
+        if self.session.clock.playing {
             // A character's clip loops or plays once; otherwise the clock runs (UV animations).
             let clip = self
                 .animation_duration()
@@ -798,18 +778,22 @@ impl AppState {
                 Some(d) => (self.anim_view.looping, f64::from(d)),
                 None => (true, 900.0),
             };
-            (self.settings.time, self.playing) =
-                super::animation::advance(self.settings.time, dt * self.speed, period, looping);
+            (self.settings.time, self.session.clock.playing) = super::animation::advance(
+                self.settings.time,
+                dt * self.session.clock.speed,
+                period,
+                looping,
+            );
         }
     }
 
     /// Whether anything animates (keep redrawing).
     pub fn animating(&self) -> bool {
-        if !self.playing {
+        if !self.session.clock.playing {
             return false;
         }
         if self.shows_model() {
-            return self.animation.is_some() || self.has_uv_animations();
+            return self.session.clock.animation.is_some() || self.has_uv_animations();
         }
         self.edit
             .as_ref()
@@ -854,13 +838,16 @@ impl AppState {
 impl AppState {
     /// The clip the scene poses: the chosen one, or None at the bind pose.
     pub fn posed_animation(&self) -> Option<usize> {
-        self.animation.filter(|_| !self.anim_view.bind_pose)
+        self.session
+            .clock
+            .animation
+            .filter(|_| !self.anim_view.bind_pose)
     }
 
     /// The chosen clip's frame grid.
     pub fn clip_timing(&self) -> Option<super::animation::ClipTiming> {
         let skin = self.session.asset()?.cpu_model()?.skin.as_ref()?;
-        let (_, clip) = skin.clips.get(self.animation?)?;
+        let (_, clip) = skin.clips.get(self.session.clock.animation?)?;
         Some(super::animation::ClipTiming {
             duration: f64::from(clip.duration),
             interval: f64::from(clip.interval),
@@ -871,7 +858,7 @@ impl AppState {
     /// Pauses and moves the clock one frame forward or back.
     pub fn step_frame(&mut self, forward: bool) {
         if let Some(timing) = self.clip_timing() {
-            self.playing = false;
+            self.session.clock.playing = false;
             self.settings.time = timing.step(self.settings.time, forward, self.anim_view.looping);
         }
     }

@@ -22,10 +22,14 @@ impl AppState {
     /// Exports the shown level to `path` and records the outcome in the texture view.
     pub fn export_shown_level(&mut self, path: &Path) {
         let level = self.texture_view.level;
-        let shown = self
-            .session
-            .asset()
-            .and_then(|d| shown_texture(d, self.set, self.material, self.texture_view.slot));
+        let shown = self.session.asset().and_then(|d| {
+            shown_texture(
+                d,
+                self.session.selection.set,
+                self.session.selection.material,
+                self.texture_view.slot,
+            )
+        });
         let result = match shown {
             Some(shown) => export_level(shown.texture, level, path).map_err(|e| format!("{e:#}")),
             None => Err("no texture is shown".to_string()),

@@ -71,7 +71,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         && ui.input(|i| i.key_pressed(egui::Key::Space))
         && !ui.ctx().egui_wants_keyboard_input()
     {
-        state.playing = !state.playing;
+        state.session.clock.playing = !state.session.clock.playing;
     }
     if model_view {
         super::room::fly_keys(ui, state);
@@ -93,7 +93,13 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     if is_model
         && state.texture_view.slot.is_some()
         && state.session.asset().is_none_or(|d| {
-            shown_texture(d, state.set, state.material, state.texture_view.slot).is_none()
+            shown_texture(
+                d,
+                state.session.selection.set,
+                state.session.selection.material,
+                state.texture_view.slot,
+            )
+            .is_none()
         })
     {
         // The clicked map is gone (another material, a missing texture): the model again.
@@ -263,7 +269,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
         ui.label("Lights");
         let mut choice = None;
         egui::ComboBox::from_id_salt("lights")
-            .selected_text(state.lights.label().to_string())
+            .selected_text(state.session.lights.choice.label().to_string())
             .width(180.0)
             .show_ui(ui, |ui| {
                 let mut options = vec![LightChoice::basic(), LightChoice::none()];
@@ -273,7 +279,10 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
                         .map(|(l, s)| LightChoice::area(format!("area: {l}"), s.clone(), 0)),
                 );
                 for o in options {
-                    if ui.selectable_label(state.lights == o, o.label()).clicked() {
+                    if ui
+                        .selectable_label(state.session.lights.choice == o, o.label())
+                        .clicked()
+                    {
                         choice = Some(o);
                     }
                 }
@@ -281,7 +290,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
             .response
             .on_hover_text("basic preset, no lights, or an MREA's first light layer");
         if let Some(c) = choice
-            && c != state.lights
+            && c != state.session.lights.choice
         {
             state.set_lights(c);
         }
@@ -331,7 +340,12 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
     let ids = state
         .session
         .asset()
-        .and_then(|d| d.material(state.set, state.material))
+        .and_then(|d| {
+            d.material(
+                state.session.selection.set,
+                state.session.selection.material,
+            )
+        })
         .map(|m| m.texture_ids.clone())
         .unwrap_or_default();
     let place = state

@@ -94,7 +94,7 @@ fn choosing_an_animation_moves_nothing() {
     let mut seen = Vec::new();
     let choices = (0..count).map(Some).chain([None]);
     for choice in choices {
-        state.animation = choice;
+        state.session.clock.animation = choice;
         let out = frames_on(&ctx, &mut state, (1366.0, 768.0), 2);
         let speed = text_rect(&out, "speed ×").expect("the speed control");
         let once = text_rect(&out, "once").expect("the loop/once switch");

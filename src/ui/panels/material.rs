@@ -38,32 +38,42 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         ui.horizontal_wrapped(|ui| {
             ui.label("Set");
             egui::ComboBox::from_id_salt("set")
-                .selected_text(format!("{}", state.set))
+                .selected_text(format!("{}", state.session.selection.set))
                 .show_ui(ui, |ui| {
                     for i in 0..sets.len() {
                         if ui
-                            .selectable_label(i == state.set, format!("{i}"))
+                            .selectable_label(i == state.session.selection.set, format!("{i}"))
                             .clicked()
                         {
                             select = Some((i, 0));
                         }
                     }
                 });
-            let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+            let materials = sets
+                .get(state.session.selection.set)
+                .map_or(&[][..], |s| &s.materials[..]);
             ui.label(format!(
                 "material {} of {}",
-                state.material,
+                state.session.selection.material,
                 materials.len()
             ));
-            if ui.button("<").clicked() && state.material > 0 {
-                select = Some((state.set, state.material - 1));
+            if ui.button("<").clicked() && state.session.selection.material > 0 {
+                select = Some((
+                    state.session.selection.set,
+                    state.session.selection.material - 1,
+                ));
             }
-            if ui.button(">").clicked() && state.material + 1 < materials.len() {
-                select = Some((state.set, state.material + 1));
+            if ui.button(">").clicked() && state.session.selection.material + 1 < materials.len() {
+                select = Some((
+                    state.session.selection.set,
+                    state.session.selection.material + 1,
+                ));
             }
         });
         // Every material in one line each; hovering a row tints its surfaces.
-        let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+        let materials = sets
+            .get(state.session.selection.set)
+            .map_or(&[][..], |s| &s.materials[..]);
         egui::CollapsingHeader::new(format!("Materials ({})", materials.len()))
             .id_salt("material_list")
             .default_open(true)
@@ -77,14 +87,18 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                         // A selection made elsewhere (a pick, < >) scrolls its row into view.
                         let shown_id = ui.scope_id().with("material_list_shown");
                         let shown = ui.data(|d| d.get_temp::<(usize, usize)>(shown_id));
-                        let current = (state.set, state.material);
+                        let current = (
+                            state.session.selection.set,
+                            state.session.selection.material,
+                        );
                         for (i, m) in materials.iter().enumerate() {
                             let text = egui::RichText::new(material_row(i, m, |id| {
                                 asset.texture(id).is_some()
                             }))
                             .monospace();
-                            let row = ui.selectable_label(i == state.material, text);
-                            if i == state.material && shown != Some(current) {
+                            let row =
+                                ui.selectable_label(i == state.session.selection.material, text);
+                            if i == state.session.selection.material && shown != Some(current) {
                                 // Vertically only: the rows' start stays in view.
                                 let left = ui.max_rect().left();
                                 let rect = egui::Rect::from_x_y_ranges(
@@ -98,14 +112,14 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                                 hovered = Some(i);
                             }
                             if row.clicked() {
-                                select = Some((state.set, i));
+                                select = Some((state.session.selection.set, i));
                             }
                         }
                     });
             });
         if let Some(Err(e)) = sets
-            .get(state.set)
-            .and_then(|s| s.materials.get(state.material))
+            .get(state.session.selection.set)
+            .and_then(|s| s.materials.get(state.session.selection.material))
         {
             ui.colored_label(Color32::from_rgb(255, 110, 110), e);
         }
@@ -200,7 +214,16 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     let missing: Vec<(usize, u32, String)> = state
         .session
         .asset()
-        .and_then(|d| Some((d, d.material(state.set, state.material)?, d.texture_place())))
+        .and_then(|d| {
+            Some((
+                d,
+                d.material(
+                    state.session.selection.set,
+                    state.session.selection.material,
+                )?,
+                d.texture_place(),
+            ))
+        })
         .map(|(doc, entry, place)| {
             entry
                 .texture_ids

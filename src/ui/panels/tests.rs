@@ -41,8 +41,8 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
             .as_deref()
             .is_some_and(|n| n.starts_with("Read-only"))
     );
-    assert_eq!(state.animation, Some(0));
-    assert!(state.playing && state.animating());
+    assert_eq!(state.session.clock.animation, Some(0));
+    assert!(state.session.clock.playing && state.animating());
     let duration = f64::from(state.animation_duration().unwrap());
     assert!(duration > 0.0);
     // The clock loops over the clip.
@@ -54,9 +54,9 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
     state.set_lights(LightChoice::area(label, spec, 0));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert_eq!(state.lights_revision, 1);
+    assert_eq!(state.session.lights.revision, 1);
     assert_ne!(
-        state.light_set,
+        state.session.lights.set,
         crate::gx::lights::LightPreset::Basic.light_set()
     );
     // Frame model puts the camera back on the model's box.
@@ -770,11 +770,11 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     // Lit by its own layer 0, which has one light of each kind.
     assert!(
         matches!(
-            state.lights.source(),
+            state.session.lights.choice.source(),
             Some(crate::load::LightSource::Area { .. })
         ),
         "{:?} {:?}",
-        state.lights,
+        state.session.lights.choice,
         state.load_error
     );
     assert_eq!(state.light_editor.records.len(), 4);

@@ -40,7 +40,12 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
     let Some(doc) = state.session.asset() else {
         return asked;
     };
-    let Some(shown) = shown_texture(doc, state.set, state.material, view.slot) else {
+    let Some(shown) = shown_texture(
+        doc,
+        state.session.selection.set,
+        state.session.selection.material,
+        view.slot,
+    ) else {
         return asked;
     };
     let texture = shown.texture;
@@ -254,8 +259,8 @@ fn upload(
     let (w, h) = texture.level_size(view.level);
     let key = ShownKey {
         doc_revision: state.session.revision(),
-        set: state.set,
-        material: state.material,
+        set: state.session.selection.set,
+        material: state.session.selection.material,
         slot: view.slot.unwrap_or(0),
         level: view.level,
         channels: view.channels,

@@ -37,13 +37,13 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
             .and_then(|d| d.cpu_model())
             .is_some_and(|m| m.skin.is_some());
     ui.horizontal_wrapped(|ui| {
-        let label = if state.playing { "Pause" } else { "Play" };
+        let label = if state.session.clock.playing { "Pause" } else { "Play" };
         if ui
             .button(label)
             .on_hover_text("Play or pause the clock (Space)")
             .clicked()
         {
-            state.playing = !state.playing;
+            state.session.clock.playing = !state.session.clock.playing;
         }
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.settings.time = 0.0;
@@ -52,6 +52,8 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if clips {
             ui.label("Animation");
             let current = state
+                .session
+                .clock
                 .animation
                 .and_then(|a| animations.get(a))
                 .map_or("bind pose", String::as_str);
@@ -64,17 +66,17 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                     .truncate()
                     .show_ui(ui, |ui| {
                         if ui
-                            .selectable_label(state.animation.is_none(), "bind pose")
+                            .selectable_label(state.session.clock.animation.is_none(), "bind pose")
                             .clicked()
                         {
-                            state.animation = None;
+                            state.session.clock.animation = None;
                         }
                         for (i, name) in animations.iter().enumerate() {
                             if ui
-                                .selectable_label(state.animation == Some(i), name)
+                                .selectable_label(state.session.clock.animation == Some(i), name)
                                 .clicked()
                             {
-                                state.animation = Some(i);
+                                state.session.clock.animation = Some(i);
                                 state.settings.time = 0.0;
                             }
                         }
@@ -149,7 +151,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .on_hover_text("Draw the posed bones over the model; point at a joint for its name");
         }
         ui.add(
-            egui::DragValue::new(&mut state.speed)
+            egui::DragValue::new(&mut state.session.clock.speed)
                 .range(-8.0..=8.0)
                 .speed(0.05)
                 .prefix("speed ×"),
@@ -159,7 +161,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 Some(Asset {
                     content: Content::Model { sets, .. },
                     ..
-                }) => sets.get(state.set).map_or(0, |s| {
+                }) => sets.get(state.session.selection.set).map_or(0, |s| {
                     s.materials
                         .iter()
                         .flatten()
