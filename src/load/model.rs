@@ -313,23 +313,26 @@ pub fn load_input(
         // Primitive clips by ANIM ID (loaded once), then each named meta-animation as a
         // clip: a plain `Play` as is, any other tree baked (see `anim::meta`).
         let mut primitives: Vec<Clip> = Vec::new();
-        let mut index_of: HashMap<u64, Result<usize, String>> = HashMap::new();
+        // A failed primitive keeps its error (shared: every tree using it reports it).
+        let mut index_of: HashMap<u64, Result<usize, std::sync::Arc<anyhow::Error>>> =
+            HashMap::new();
         for named in &ancs.animation_set.animations {
             let mut problem = None;
             let tree = meta_clip(&named.meta, &mut |id| {
                 let slot = index_of.entry(id).or_insert_with(|| {
-                    // By ID; a folder of named files may hold it under the animation's name.
-                    let found = resolver
-                        .find(id, Some(*b"ANIM"))
-                        .and_then(|r| match r {
-                            Some(r) => Ok(Some(r)),
-                            None => resolver.find_named(&named.name, *b"ANIM"),
-                        })
-                        .map_err(|e| format!("{e:#}"))?;
-                    let r = found.ok_or_else(|| format!("ANIM 0x{id:08X} not found"))?;
-                    let anim = Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
-                    let clip = Clip::from_anim(&anim).map_err(|e| e.to_string())?;
-                    sources.push(format!("animation 0x{id:08X}.ANIM: {}", r.label));
+                    let loaded = || -> Result<(Clip, String)> {
+                        // By ID; a folder of named files may hold it under the animation's
+                        // name.
+                        let r = match resolver.find(id, Some(*b"ANIM"))? {
+                            Some(r) => Some(r),
+                            None => resolver.find_named(&named.name, *b"ANIM")?,
+                        }
+                        .ok_or_else(|| anyhow!("ANIM 0x{id:08X} not found"))?;
+                        let anim = Anim::parse(&r.bytes, &r.label, game)?;
+                        Ok((Clip::from_anim(&anim)?, r.label))
+                    };
+                    let (clip, label) = loaded().map_err(std::sync::Arc::new)?;
+                    sources.push(format!("animation 0x{id:08X}.ANIM: {label}"));
                     primitives.push(clip);
                     Ok(primitives.len() - 1)
                 });
@@ -345,7 +348,7 @@ pub fn load_input(
                 (Some(MetaClip::Play(i)), None) => Some(primitives[i].clone()),
                 (Some(tree), None) => bake(&tree, &primitives, SlerpMode::default()),
                 (_, Some(e)) => {
-                    warnings.push(format!("animation {:?}: {e}", named.name));
+                    warnings.push(format!("animation {:?}: {e:#}", named.name));
                     continue;
                 }
                 (None, None) => None,
