@@ -8,7 +8,7 @@ use crate::ui::state::AppState;
 pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
     let (done, undone) = state.history_labels();
     if state.session.document().is_none() && done.is_empty() && undone.is_empty() {
-        ui.weak(state.session.read_only_note().as_deref().unwrap_or(
+        ui.weak(state.session.read_only_note().unwrap_or(
             "Open a CMDL model (loose or in a PAK) to edit its materials; light edits \
              (Lights tab) are listed here too.",
         ));

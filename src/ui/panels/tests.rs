@@ -38,7 +38,6 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
         state
             .session
             .read_only_note()
-            .as_deref()
             .is_some_and(|n| n.starts_with("Read-only"))
     );
     assert_eq!(state.session.clock.animation, Some(0));
