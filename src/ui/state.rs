@@ -1,7 +1,9 @@
-//! Everything the panels show and edit ([`AppState`]), with no GPU and no egui drawing, so
-//! the UI logic runs headless in tests. GPU work the UI asks for (open, inspect, screenshot)
-//! is queued in [`Requests`] and carried out by the app shell after the frame. Material edits
-//! go through the [`crate::edit::Document`] (see [`super::editing`]).
+//! The viewer's state ([`AppState`]), with no GPU and no egui drawing, so the UI logic runs
+//! headless in tests: the application core ([`Session`]: the open asset, its document, the
+//! selection, the clock, the lights) and around it what only the viewer has (panels,
+//! dialogs, toggles, the camera). GPU work the UI asks for (open, inspect, screenshot) is
+//! queued in [`Requests`] and carried out by the app shell after the frame. Material edits
+//! go through the session (see [`super::editing`]).
 
 use std::path::PathBuf;
 
