@@ -8,6 +8,11 @@
 //!   the scene, draw one frame (ubershader where a pipeline is not ready yet) and wait.
 //! - `stress_room/cpu_update`: the per-frame CPU work of a drawn frame (uniforms, sort,
 //!   command recording: `FrameStats::cpu`), time and camera moving.
+//! - `stress_room/edit_to_frame`, `edit_cpu`: a konst edit handed to the scene directly,
+//!   then the next frame (wall time; the frame's CPU update).
+//! - `stress_room/edit_to_frame_session`, `edit_cpu_session`: the same edit made as the
+//!   viewer makes it — through the application core (`Session::edit_material`: the
+//!   document's command, the material derived again) — then handed to the scene.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -18,6 +23,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use tevscope::load::{LoadRequest, load, scene_lights};
 use tevscope::render::scene::{ClearMode, Scene};
 use tevscope::render::{AdapterPreference, OffscreenTarget, RenderContext};
+use tevscope::session::{References, Session};
 
 const SIZE: (u32, u32) = (1280, 720);
 
@@ -107,7 +113,51 @@ fn in_process(c: &mut Criterion, spec: &str) {
         })
     });
     edit_to_frame(&mut group, &ctx, &target, &mut scene);
+    edit_through_session(&mut group, &ctx, &target, &mut scene, spec);
     group.finish();
+}
+
+/// [`edit_to_frame`] with the edit made in the session's document (what the viewer does).
+fn edit_through_session(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    ctx: &RenderContext,
+    target: &OffscreenTarget,
+    scene: &mut Scene,
+    spec: &str,
+) {
+    let mut session = Session::open(spec, &References::default()).expect("stress room opens");
+    let set = scene.material_set();
+    let (index, original) = (0..scene.material_count())
+        .find_map(|i| {
+            scene.material(set, i)?;
+            Some((i, session.file_material(set, i)?.clone()))
+        })
+        .expect("a usable material");
+    let mut edit = 0u8;
+    let mut edited_frame = || {
+        edit = edit.wrapping_add(1);
+        let mut m = original.clone();
+        m.konst_colors = Some(vec![u32::from_be_bytes([edit, 255 - edit, 128, 255]); 4]);
+        session
+            .edit_material(set, index, m, "konst", true)
+            .expect("edit accepted");
+        let gx = session
+            .asset()
+            .and_then(|a| a.material(set, index))
+            .map(|e| e.material.clone())
+            .expect("GX material");
+        scene.set_material(set, index, gx);
+        let stats = scene
+            .render(ctx, target, ClearMode::BACKGROUND)
+            .expect("frame");
+        ctx.wait_idle().expect("idle");
+        stats
+    };
+    group.sample_size(20);
+    group.bench_function("edit_to_frame_session", |b| b.iter(&mut edited_frame));
+    group.bench_function("edit_cpu_session", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| edited_frame().cpu).sum())
+    });
 }
 
 fn edit_to_frame(

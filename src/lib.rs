@@ -30,6 +30,7 @@ pub mod load;
 pub mod model;
 pub mod render;
 pub mod schema;
+pub mod session;
 #[doc(hidden)]
 pub mod testing;
 pub mod ui;

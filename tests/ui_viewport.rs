@@ -295,7 +295,7 @@ mod model_view {
             state.open(spec);
             assert!(state.load_error.is_none(), "{:?}", state.load_error);
             assert!(state.shows_model(), "a model opens in the model view");
-            state.playing = false;
+            state.session.clock.playing = false;
             // Exact comparisons with `tevscope render`: no selection tint unless a test
             // turns it on.
             state.prefs.tint_selection = false;
@@ -451,7 +451,7 @@ mod model_view {
             .expect("model view")
             .scene
             .material_count();
-        let doc = h.state.doc.as_ref().expect("doc");
+        let doc = h.state.session.asset().expect("doc");
         let reads_konst: Vec<bool> = (0..count)
             .map(|i| {
                 doc.material(0, i).is_some_and(|m| {
@@ -621,13 +621,13 @@ mod model_view {
         pick(&mut h.viewport, &h.ctx, &mut h.state, x, y);
         let p = h.state.model_pick.clone().expect("pick report");
         let hit = p.hit.expect("the centre is covered");
-        assert_eq!(h.state.material, hit.material);
+        assert_eq!(h.state.session.selection.material, hit.material);
         assert_eq!(h.state.edit.as_ref().map(|e| e.revision), Some(0));
         assert_eq!(p.rgba, shown.pixel(x, y));
         pick(&mut h.viewport, &h.ctx, &mut h.state, 0, 0);
         assert_eq!(h.state.model_pick.as_ref().and_then(|p| p.hit), None);
         assert_eq!(
-            h.state.material, hit.material,
+            h.state.session.selection.material, hit.material,
             "background keeps the selection"
         );
     }
@@ -785,7 +785,11 @@ mod model_view {
         let Some(mut h) = Harness::open(&demo("worm_character")) else {
             return;
         };
-        assert_eq!(h.state.animation, Some(0), "the first animation plays");
+        assert_eq!(
+            h.state.session.clock.animation,
+            Some(0),
+            "the first animation plays"
+        );
         let at0 = h.settled_frame();
         h.state.settings.time = 0.5;
         let at_half = h.settled_frame();
@@ -794,14 +798,14 @@ mod model_view {
             "the animation did not move the worm"
         );
         // The bind pose does not move with time (the worm has no UV animations).
-        h.state.animation = None;
+        h.state.session.clock.animation = None;
         let bind_a = h.settled_frame();
         h.state.settings.time = 1.25;
         let bind_b = h.settled_frame();
         assert_eq!(differing_pixels(&bind_a, &bind_b), 0);
         assert_ne!(differing_pixels(&bind_a, &at_half), 0);
         // Picking follows the pose: something of the worm is found where it is drawn.
-        h.state.animation = Some(0);
+        h.state.session.clock.animation = Some(0);
         h.state.settings.time = 0.5;
         let img = h.settled_frame();
         let bg = img.pixel(0, 0);
@@ -859,7 +863,7 @@ mod conformance_character {
         state.open(&spec);
         assert!(state.load_error.is_none(), "{:?}", state.load_error);
         assert_eq!(
-            state.doc.as_ref().map(|d| d.areas.len()),
+            state.session.asset().map(|d| d.areas.len()),
             Some(1),
             "the PAK's MREA is offered for lights"
         );

@@ -1,11 +1,12 @@
-//! `edit`: a JSON Patch applied to a model through [`crate::edit::Document`], written safely.
+//! `edit`: a JSON Patch applied to a model through the application core
+//! ([`crate::session::Session`], as the viewer edits), written safely.
 
 use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
-use crate::edit::Document;
+use crate::session::Session;
 
 /// Reads the patch from a file or, for `-`, from standard input.
 fn read_patch(spec: &str) -> anyhow::Result<json_patch::Patch> {
@@ -31,7 +32,11 @@ pub fn edit(
     in_place: bool,
 ) -> anyhow::Result<String> {
     let ops = read_patch(patch)?;
-    let mut doc = Document::open(file)?;
+    let mut session = Session::open_document(file)?;
+    let Some(doc) = session.document() else {
+        bail!("{file}: nothing to edit");
+    };
+    let label = doc.label().to_owned();
     let target = match (output, in_place) {
         (Some(out), _) => out.to_path_buf(),
         (None, true) => doc.origin().path().to_path_buf(),
@@ -40,17 +45,14 @@ pub fn edit(
             doc.origin().path().display()
         ),
     };
-    doc.apply_patch(&ops, format!("patch {patch}"))
-        .with_context(|| {
-            format!(
-                "{}: patch {patch} not applied; nothing written",
-                doc.label()
-            )
-        })?;
-    let saved = doc.save_to(&target)?;
+    session
+        .apply_patch(&ops, &format!("patch {patch}"))
+        .with_context(|| format!("{label}: patch {patch} not applied; nothing written"))?;
+    let saved = session
+        .save_to(&target)?
+        .with_context(|| format!("{label}: nothing to save"))?;
     Ok(format!(
-        "{}: {} operation(s) applied, {saved}\n",
-        doc.label(),
+        "{label}: {} operation(s) applied, {saved}\n",
         ops.len(),
     ))
 }

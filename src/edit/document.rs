@@ -5,6 +5,7 @@
 //! bytes on save).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use json_patch::PatchOperation;
 
@@ -16,9 +17,9 @@ use crate::formats::cmdl::Cmdl;
 use crate::formats::material::{Material, MaterialSet};
 use crate::formats::mp3_material::Mp3Materials;
 use crate::formats::mrea::{Mrea, parse_mrea};
-use crate::formats::pak::Pak;
+use crate::formats::pak::PakArchive;
 use crate::formats::pak_splice;
-use crate::load::{builtin, source};
+use crate::load::{Resource, builtin, source};
 use crate::schema::CmdlInfo;
 
 /// Where the model's bytes live.
@@ -41,14 +42,17 @@ impl Origin {
 
 #[derive(Debug, thiserror::Error)]
 pub enum DocumentError {
-    #[error("{0}")]
-    Open(String),
-    #[error("cannot read {path}")]
-    Io {
-        path: PathBuf,
+    /// The input could not be opened (the loader's error is the source).
+    #[error("cannot open {spec}")]
+    Open {
+        spec: String,
         #[source]
-        source: std::io::Error,
+        source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
+    #[error("{label}: the world geometry of MP3 areas is not read, so it cannot be edited")]
+    NoWorldGeometry { label: String },
+    #[error("{}: resource {entry} of the archive opened is gone", path.display())]
+    Vanished { path: PathBuf, entry: usize },
     #[error(transparent)]
     Format(#[from] FormatError),
     #[error("{0} is not a CMDL model or an MREA area (only their materials can be edited)")]
@@ -210,8 +214,9 @@ impl Edited {
 #[derive(Debug, Clone)]
 pub struct Document {
     origin: Origin,
-    /// The file as read: the CMDL, or the whole PAK.
-    file_bytes: Vec<u8>,
+    /// The archive a PAK member came from, as the loader opened it (shared, not read
+    /// again): a save splices the edited resource into it.
+    archive: Option<Arc<PakArchive>>,
     /// The model's own bytes as read (decompressed for a PAK member).
     model_bytes: Vec<u8>,
     label: String,
@@ -226,46 +231,56 @@ impl Document {
     /// Opens a loose CMDL or MREA, or `FILE.pak:ID` / `FILE.pak:name` (see
     /// [`source::split_spec`]).
     pub fn open(spec: &str) -> Result<Self, DocumentError> {
-        let (path, member) =
-            source::split_spec(spec).map_err(|e| DocumentError::Open(format!("{e:#}")))?;
-        let file_bytes = builtin::read(&path).map_err(|source| DocumentError::Io {
-            path: path.clone(),
-            source,
+        let (input, resolver) = source::open(spec).map_err(|e| DocumentError::Open {
+            spec: spec.to_owned(),
+            source: e.into(),
         })?;
-        let Some(member) = member else {
-            let label = path.display().to_string();
+        Self::from_input(&input, resolver.archive())
+    }
+
+    /// The document of an input already opened ([`source::open`]): a loose file's bytes,
+    /// or a PAK member with the `archive` its resolver holds. Nothing is read again.
+    pub fn from_input(
+        input: &Resource,
+        archive: Option<Arc<PakArchive>>,
+    ) -> Result<Self, DocumentError> {
+        let Some(archive) = archive else {
             return Self::from_bytes(
-                Origin::Loose { path },
-                file_bytes.clone(),
-                file_bytes,
-                label,
+                Origin::Loose {
+                    path: input.path.clone(),
+                },
+                None,
+                input.bytes.clone(),
+                input.label.clone(),
             );
         };
-        let pak = Pak::parse(&file_bytes, &path.display().to_string())?;
-        let entry = source::resolve_member(&pak, member).ok_or_else(|| {
-            DocumentError::Open(format!("{}: no resource {member:?}", path.display()))
-        })?;
-        let label = pak.entry_label(entry);
-        if !crate::load::AssetKind::from_fourcc(entry.fourcc).is_some_and(|k| k.editable()) {
-            return Err(DocumentError::NotAModel(label));
-        }
-        let model = pak.read(&file_bytes, entry)?;
+        let entry = input
+            .id
+            .and_then(|id| archive.pak.find(id, input.fourcc))
+            .filter(|e| crate::load::AssetKind::from_fourcc(e.fourcc).is_some_and(|k| k.editable()))
+            .map(|e| e.index)
+            .ok_or_else(|| DocumentError::NotAModel(input.label.clone()))?;
         let origin = Origin::Pak {
-            path,
-            entry: entry.index,
+            path: input.path.clone(),
+            entry,
         };
-        Self::from_bytes(origin, file_bytes, model, label)
+        Self::from_bytes(
+            origin,
+            Some(archive),
+            input.bytes.clone(),
+            input.label.clone(),
+        )
     }
 
     /// A loose model from bytes already read (`label` names it in errors).
     pub fn from_cmdl_bytes(path: PathBuf, bytes: Vec<u8>) -> Result<Self, DocumentError> {
         let label = path.display().to_string();
-        Self::from_bytes(Origin::Loose { path }, bytes.clone(), bytes, label)
+        Self::from_bytes(Origin::Loose { path }, None, bytes, label)
     }
 
     fn from_bytes(
         origin: Origin,
-        file_bytes: Vec<u8>,
+        archive: Option<Arc<PakArchive>>,
         model_bytes: Vec<u8>,
         label: String,
     ) -> Result<Self, DocumentError> {
@@ -273,9 +288,7 @@ impl Document {
         let edited = if area {
             let m = parse_mrea(&model_bytes, &label)?;
             if m.geometry.is_none() {
-                return Err(DocumentError::Open(format!(
-                    "{label}: the world geometry of MP3 areas is not read, so it cannot be edited"
-                )));
+                return Err(DocumentError::NoWorldGeometry { label });
             }
             Edited::Area(Box::new(m))
         } else {
@@ -283,7 +296,7 @@ impl Document {
         };
         Ok(Self {
             origin,
-            file_bytes,
+            archive,
             model_bytes,
             label,
             edited,
@@ -351,12 +364,29 @@ impl Document {
         material: Material,
         label: impl Into<String>,
     ) {
-        let mut after = self.material_sets().to_vec();
-        if let Some(slot) = after.get_mut(set).and_then(|s| s.materials.get_mut(index)) {
-            *slot = material;
-            after[set].repad();
-        }
-        self.execute(Command::between(label, self.material_sets(), after));
+        // Only the changed set is copied (before and after), not the whole model's.
+        let Some(before) = self.material_sets().get(set) else {
+            return;
+        };
+        let mut after = before.clone();
+        let Some(slot) = after.materials.get_mut(index) else {
+            return;
+        };
+        *slot = material;
+        after.repad();
+        let changes = if after == *before {
+            Vec::new()
+        } else {
+            vec![SetChange {
+                set,
+                before: before.clone(),
+                after,
+            }]
+        };
+        self.execute(Command {
+            label: label.into(),
+            changes,
+        });
     }
 
     /// Replaces one material as one command after the checks a patch gets (the geometry read
@@ -458,21 +488,23 @@ impl Document {
     /// resource replaced. An unchanged resource gives the file as read.
     pub fn file_bytes(&self) -> Result<Vec<u8>, DocumentError> {
         let model = self.model_bytes()?;
-        match &self.origin {
-            Origin::Loose { .. } => Ok(model),
-            Origin::Pak { path, entry } => {
+        match (&self.origin, &self.archive) {
+            (Origin::Loose { .. }, _) => Ok(model),
+            (Origin::Pak { path, entry }, archive) => {
+                let vanished = || DocumentError::Vanished {
+                    path: path.clone(),
+                    entry: *entry,
+                };
+                let archive = archive.as_ref().ok_or_else(vanished)?;
                 if model == self.model_bytes {
                     // Recompressing would not reproduce the stored bytes; keep them.
-                    return Ok(self.file_bytes.clone());
+                    return Ok(archive.bytes().to_vec());
                 }
-                let pak = Pak::parse(&self.file_bytes, &path.display().to_string())?;
-                let e = pak.entries().get(*entry).cloned().ok_or_else(|| {
-                    DocumentError::Open(format!("{}: resource {entry} vanished", path.display()))
-                })?;
+                let e = archive.pak.entries().get(*entry).ok_or_else(vanished)?;
                 Ok(pak_splice::replace_resource(
-                    &pak,
-                    &self.file_bytes,
-                    &e,
+                    &archive.pak,
+                    archive.bytes(),
+                    e,
                     &model,
                 )?)
             }

@@ -152,30 +152,31 @@ impl ModelAssets {
 }
 
 /// A file material set in GX form with each material's texture IDs (the one place file
-/// materials become GX materials; the viewer's editor calls it again after each edit).
+/// materials become GX materials; the application core calls it again after each edit).
 pub fn cpu_material_set(set: &MaterialSet) -> CpuMaterialSet {
     CpuMaterialSet {
-        materials: set
-            .materials
+        materials: set.materials.iter().map(|m| cpu_material(set, m)).collect(),
+    }
+}
+
+/// Material `m` of `set` in GX form with its texture IDs (through the set's ID list).
+pub fn cpu_material(set: &MaterialSet, m: &crate::formats::material::Material) -> CpuMaterial {
+    CpuMaterial {
+        gx: m.to_gx().map_err(|p| p.to_string()),
+        textures: m
+            .texture_indices
             .iter()
-            .map(|m| CpuMaterial {
-                gx: m.to_gx().map_err(|p| p.to_string()),
-                textures: m
-                    .texture_indices
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &ti)| {
-                        set.texture_ids
-                            .get(ti as usize)
-                            .map(|&id| u64::from(id))
-                            .ok_or_else(|| {
-                                format!(
-                                    "texture {k} indexes entry {ti} of a {}-entry list",
-                                    set.texture_ids.len()
-                                )
-                            })
+            .enumerate()
+            .map(|(k, &ti)| {
+                set.texture_ids
+                    .get(ti as usize)
+                    .map(|&id| u64::from(id))
+                    .ok_or_else(|| {
+                        format!(
+                            "texture {k} indexes entry {ti} of a {}-entry list",
+                            set.texture_ids.len()
+                        )
                     })
-                    .collect(),
             })
             .collect(),
     }

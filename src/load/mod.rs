@@ -16,9 +16,9 @@ pub use area::{
     LightSource, area_light_layers, is_light_file, load_lights, read_light_file, scene_lights,
 };
 pub use cpu::{
-    ModelAssets, SkinAssets, cpu_material_set, cpu_material_sets, cpu_mp3_material_set,
-    decode_texture,
+    ModelAssets, SkinAssets, cpu_material, cpu_material_set, cpu_material_sets,
+    cpu_mp3_material_set, decode_texture,
 };
 pub use kind::AssetKind;
-pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load};
+pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_input};
 pub use source::{Resolver, Resource, open, split_spec};

@@ -248,6 +248,16 @@ type ModelTextures = HashMap<u64, TextureData>;
 /// by name.
 pub fn load(req: &LoadRequest) -> Result<(LoadedModel, Vec<String>)> {
     let (input, own) = source::open(&req.file)?;
+    load_input(req, input, own)
+}
+
+/// [`load`] of an input already opened (`req.file` names it; `own` is the resolver
+/// [`source::open`] gave with it), so a caller that keeps the input reads it once.
+pub fn load_input(
+    req: &LoadRequest,
+    input: Resource,
+    own: Box<dyn Resolver>,
+) -> Result<(LoadedModel, Vec<String>)> {
     let resolver: Box<dyn Resolver> = if req.texture_dirs.is_empty() {
         own
     } else {
@@ -491,23 +501,26 @@ pub(super) fn character_clips<'a>(
 ) -> Vec<(String, Clip)> {
     let mut clips = Vec::new();
     let mut primitives: Vec<Clip> = Vec::new();
-    let mut index_of: HashMap<u64, Result<usize, String>> = HashMap::new();
+    // A failed primitive keeps its error (shared: every tree using it reports it).
+    let mut index_of: HashMap<u64, Result<usize, std::sync::Arc<anyhow::Error>>> =
+        HashMap::new();
     for (name, meta) in animations {
         let mut problem = None;
         let tree = meta_clip(meta, &mut |id| {
             let slot = index_of.entry(id).or_insert_with(|| {
-                let found = resolver
-                    .find(id, Some(*b"ANIM"))
-                    .and_then(|r| match r {
-                        Some(r) => Ok(Some(r)),
-                        None => resolver.find_named(name, *b"ANIM"),
-                    })
-                    .map_err(|e| format!("{e:#}"))?;
                 let shown = asset_id_string(id, id > u64::from(u32::MAX));
-                let r = found.ok_or_else(|| format!("ANIM {shown} not found"))?;
-                let anim = Anim::parse(&r.bytes, &r.label, game).map_err(|e| e.to_string())?;
-                let clip = Clip::from_anim(&anim).map_err(|e| e.to_string())?;
-                sources.push(format!("animation {shown}.ANIM: {}", r.label));
+                let loaded = || -> Result<(Clip, String)> {
+                    // By ID; a folder of named files may hold it under the animation's name.
+                    let r = match resolver.find(id, Some(*b"ANIM"))? {
+                        Some(r) => Some(r),
+                        None => resolver.find_named(name, *b"ANIM")?,
+                    }
+                    .ok_or_else(|| anyhow!("ANIM {shown} not found"))?;
+                    let anim = Anim::parse(&r.bytes, &r.label, game)?;
+                    Ok((Clip::from_anim(&anim)?, r.label))
+                };
+                let (clip, label) = loaded().map_err(std::sync::Arc::new)?;
+                sources.push(format!("animation {shown}.ANIM: {label}"));
                 primitives.push(clip);
                 Ok(primitives.len() - 1)
             });
@@ -523,7 +536,7 @@ pub(super) fn character_clips<'a>(
             (Some(MetaClip::Play(i)), None) => Some(primitives[i].clone()),
             (Some(tree), None) => bake(&tree, &primitives, SlerpMode::default()),
             (_, Some(e)) => {
-                warnings.push(format!("animation {name:?}: {e}"));
+                warnings.push(format!("animation {name:?}: {e:#}"));
                 continue;
             }
             (None, None) => None,

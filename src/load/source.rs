@@ -108,6 +108,12 @@ pub trait Resolver: Send + Sync {
 
     /// Where lookups go, for messages (`mp1.pak`, `folder /x/y`).
     fn describe(&self) -> String;
+
+    /// The archive an input member was read from, so an editor splices its change into
+    /// the bytes already opened instead of reading the PAK again (None: not a PAK member).
+    fn archive(&self) -> Option<Arc<PakArchive>> {
+        None
+    }
 }
 
 /// Tries several resolvers in order (explicit `--texture-dir` folders before the input's own
@@ -462,6 +468,10 @@ impl Resolver for PakResolver {
 
     fn describe(&self) -> String {
         self.path.display().to_string()
+    }
+
+    fn archive(&self) -> Option<Arc<PakArchive>> {
+        Some(Arc::clone(&self.archive))
     }
 }
 

@@ -6,10 +6,7 @@
 use glam::Vec3;
 
 use crate::anim::pose::{ClipBinding, Pose, PoseOptions};
-use crate::anim::skeleton::Skeleton;
 use crate::model::CpuSkin;
-
-use super::state::AppState;
 
 /// The animation controls' settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,45 +146,6 @@ pub fn nearest_joint(points: &[Option<[f32; 2]>], cursor: [f32; 2], radius: f32)
         })
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(i, _)| i)
-}
-
-impl AppState {
-    /// The clip the scene poses: the chosen one, or None at the bind pose.
-    pub fn posed_animation(&self) -> Option<usize> {
-        self.animation.filter(|_| !self.anim_view.bind_pose)
-    }
-
-    /// The chosen clip's frame grid.
-    pub fn clip_timing(&self) -> Option<ClipTiming> {
-        let skin = self.doc.as_ref()?.cpu_model()?.skin.as_ref()?;
-        let (_, clip) = skin.clips.get(self.animation?)?;
-        Some(ClipTiming {
-            duration: f64::from(clip.duration),
-            interval: f64::from(clip.interval),
-            frame_count: clip.frame_count,
-        })
-    }
-
-    /// Pauses and moves the clock one frame forward or back.
-    pub fn step_frame(&mut self, forward: bool) {
-        if let Some(timing) = self.clip_timing() {
-            self.playing = false;
-            self.settings.time = timing.step(self.settings.time, forward, self.anim_view.looping);
-        }
-    }
-
-    /// The open model's skeleton and its joints (model space) as the scene poses them now.
-    pub fn posed_skeleton(&self) -> Option<(&Skeleton, Vec<Vec3>)> {
-        let skin = self.doc.as_ref()?.cpu_model()?.skin.as_ref()?;
-        let options = crate::render::SceneOptions::default().pose;
-        let joints = posed_joints(
-            skin,
-            self.posed_animation(),
-            self.settings.time as f32,
-            &options,
-        );
-        Some((&skin.skeleton, joints))
-    }
 }
 
 #[cfg(test)]

@@ -61,48 +61,6 @@ fn builtin_demo_entry() -> DirEntry {
     }
 }
 
-/// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),
-/// as (label, spec) pairs: the light layers the viewer offers.
-pub fn area_sources(spec: &str) -> Vec<(String, String)> {
-    let Ok((path, member)) = crate::load::source::split_spec(spec) else {
-        return Vec::new();
-    };
-    if member.is_some() {
-        return list_pak(&path)
-            .map(|rows| {
-                rows.into_iter()
-                    .filter(|r| r.kind.is_some_and(AssetKind::is_room))
-                    .map(|r| (r.name.clone().unwrap_or_else(|| r.id.clone()), r.spec))
-                    .collect()
-            })
-            .unwrap_or_default();
-    }
-    let Some(dir) = path.parent() else {
-        return Vec::new();
-    };
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| AssetKind::from_path(p).is_some_and(AssetKind::is_room))
-                .map(|p| {
-                    let name = p
-                        .file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-                    (name, p.display().to_string())
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
-}
-
 /// Browser state: the current folder, its listing, expanded PAKs and a type filter.
 #[derive(Debug, Default)]
 pub struct Browser {
@@ -414,7 +372,7 @@ mod tests {
         let rows = list_pak(&path).unwrap();
         let cmdl = rows.iter().find(|r| r.fourcc == "CMDL").expect("a CMDL");
         assert!(cmdl.spec.ends_with(".CMDL"), "{}", cmdl.spec);
-        let doc = super::super::document::Document::open(&cmdl.spec).unwrap();
+        let doc = crate::session::Asset::open(&cmdl.spec).unwrap();
         assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
         let mut b = Browser::new(path.parent().unwrap().to_path_buf());
         b.filter = "txtr".into();

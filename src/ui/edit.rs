@@ -14,7 +14,7 @@ use crate::gx::wgsl::vertex::{DrawUniforms, VertexKey};
 use crate::model::TextureData;
 use crate::render::quad::QuadGeometry;
 
-use super::document::sample_nearest_repeat;
+use crate::session::asset::sample_nearest_repeat;
 
 /// What an edit changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -192,7 +192,7 @@ pub fn trace_quad_pixel(
 mod tests {
     use super::*;
     use crate::gx::types::{ColorInput, KonstSel};
-    use crate::ui::document::texture_preview_material;
+    use crate::session::asset::texture_preview_material;
 
     #[test]
     fn konst_edit_is_a_value_change_and_input_edit_is_structural() {

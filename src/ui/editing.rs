@@ -13,70 +13,10 @@ use std::time::Instant;
 use crate::formats::material::Material as FileMaterial;
 
 use super::edit::MaterialEdit;
-use super::lights::LightStep;
-use super::state::{AppState, Opened};
-
-/// What waits for the user's answer to "save the edits first?".
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pending {
-    /// Open this spec.
-    Open(String),
-    /// Close the window.
-    Close,
-}
-
-/// The user's answer to the unsaved-edits prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
-    Save,
-    Discard,
-    Cancel,
-}
-
-/// One step of the viewer's undo history.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Step {
-    /// The document's next command (the document holds it, in the same order).
-    Document,
-    /// A change of the lights (held here: lights are not part of the document).
-    Lights(Box<LightStep>),
-}
-
-/// The viewer's undo history: material edits and light edits in the order they were made,
-/// so Ctrl+Z undoes the last of either. Opening a file starts a new one.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct History {
-    /// Done steps, oldest first.
-    undo: Vec<Step>,
-    /// Undone steps, the next to redo last.
-    redo: Vec<Step>,
-}
-
-impl History {
-    fn documents(steps: &[Step]) -> usize {
-        steps.iter().filter(|s| matches!(s, Step::Document)).count()
-    }
-
-    /// How many steps are done.
-    pub fn done(&self) -> usize {
-        self.undo.len()
-    }
-
-    /// The last done step when it is a light step (a drag of the same field merges into it).
-    pub(crate) fn last_lights_mut(&mut self) -> Option<&mut LightStep> {
-        match self.undo.last_mut() {
-            Some(Step::Lights(s)) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-/// A file being opened on the worker thread.
-pub struct Loading {
-    pub spec: String,
-    pub started: Instant,
-    rx: mpsc::Receiver<Opened>,
-}
+use super::history::{Answer, History, Loading, Pending, Step};
+use super::light_editor::LightStep;
+use super::state::AppState;
+use crate::session::{Change, Editing, Opened};
 
 impl AppState {
     /// Opens `spec` once the user has decided what happens to unsaved edits.
@@ -151,8 +91,11 @@ impl AppState {
             Ok(opened) => opened,
             Err(mpsc::TryRecvError::Empty) => return false,
             Err(mpsc::TryRecvError::Disconnected) => Opened {
-                doc: Err(format!("opening {} failed (worker stopped)", loading.spec)),
-                editor: super::state::Editing::NotAModel,
+                asset: Err(anyhow::anyhow!(
+                    "opening {} failed (worker stopped)",
+                    loading.spec
+                )),
+                editing: Editing::NotAModel,
             },
         };
         let spec = loading.spec.clone();
@@ -163,37 +106,33 @@ impl AppState {
 
     /// The selected material as stored in the file (what the editor changes).
     pub fn file_material(&self) -> Option<&FileMaterial> {
-        self.editor
-            .as_ref()?
-            .material_sets()
-            .get(self.set)?
-            .materials
-            .get(self.material)
+        self.session
+            .file_material(self.session.selection.set, self.session.selection.material)
     }
 
     /// The selected set's texture IDs (the choices for a material's texture slots).
     pub fn set_texture_ids(&self) -> &[u32] {
-        self.editor
-            .as_ref()
-            .and_then(|e| e.material_sets().get(self.set))
+        self.session
+            .document()
+            .and_then(|e| e.material_sets().get(self.session.selection.set))
             .map_or(&[], |s| &s.texture_ids)
     }
 
-    /// Replaces the selected material through the document as one undoable command; a
+    /// Replaces the selected material through the session as one undoable command; a
     /// material breaking a limit is refused with a message and changes nothing. Changes of
     /// the same field less than a second apart (a drag) are one command.
     pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
-        let (set, index) = (self.set, self.material);
+        let (set, index) = (self.session.selection.set, self.session.selection.material);
         let label = format!("material {index}: {label}");
         let merge = self.merges_with_last_edit(&label);
-        let Some(editor) = self.editor.as_mut() else {
-            return;
-        };
-        match editor.edit_material(set, index, material, &label, merge) {
-            Ok(()) => {
+        match self
+            .session
+            .edit_material(set, index, material, &label, merge)
+        {
+            Ok(change) => {
                 self.last_edit = Some((label, Instant::now()));
                 self.edit_error = None;
-                self.document_changed();
+                self.document_changed(change);
             }
             Err(e) => self.edit_error = Some(format!("{label} refused: {e}")),
         }
@@ -212,16 +151,14 @@ impl AppState {
     pub(crate) fn push_light_step(&mut self, step: LightStep) {
         self.history.undo.push(Step::Lights(Box::new(step)));
         self.history.redo.clear();
-        if let Some(editor) = self.editor.as_mut() {
-            editor.clear_redo();
-        }
+        self.session.clear_redo();
     }
 
     /// Brings the history in step with the document after it changed: a new command is a
     /// new step (and drops the undone ones); a merged drag that ended where it started
     /// left no command, so its step goes too.
     fn sync_history(&mut self) {
-        let done = self.editor.as_ref().map_or(0, |e| e.history().count());
+        let done = self.session.document().map_or(0, |e| e.history().count());
         let known = History::documents(&self.history.undo);
         if done > known {
             self.history
@@ -254,7 +191,7 @@ impl AppState {
             Step::Document => document.next().unwrap_or("(material edit)").to_string(),
             Step::Lights(s) => s.label.clone(),
         };
-        let editor = self.editor.as_ref();
+        let editor = self.session.document();
         let mut done_docs = editor.into_iter().flat_map(|e| e.history());
         let done = self
             .history
@@ -304,16 +241,15 @@ impl AppState {
             Step::Document => None,
         };
         to.push(step);
-        match lights {
-            Some(state) => self.restore_lights(&state),
-            None if self
-                .editor
-                .as_mut()
-                .is_some_and(|e| if back { e.undo() } else { e.redo() }) =>
-            {
-                self.document_changed()
-            }
-            None => {
+        let document = match lights {
+            Some(_) => None,
+            None if back => self.session.undo(),
+            None => self.session.redo(),
+        };
+        match (lights, document) {
+            (Some(state), _) => self.restore_lights(&state),
+            (None, Some(change)) => self.document_changed(change),
+            (None, None) => {
                 // The document had no such command: the step was stale.
                 let to = if back {
                     &mut self.history.redo
@@ -329,12 +265,12 @@ impl AppState {
 
     /// Whether the document has edits that are not saved.
     pub fn is_dirty(&self) -> bool {
-        self.editor.as_ref().is_some_and(|e| e.is_dirty())
+        self.session.is_dirty()
     }
 
     /// The window title: the open file, with a dirty marker.
     pub fn title(&self) -> String {
-        let name = match (&self.editor, &self.doc) {
+        let name = match (self.session.document(), self.session.asset()) {
             (Some(e), _) => e.label().to_string(),
             (None, Some(d)) => d.spec.clone(),
             (None, None) => return "tevscope".into(),
@@ -346,8 +282,8 @@ impl AppState {
     /// Saves over the opened file (the whole PAK for a PAK member); false on failure.
     pub fn save(&mut self) -> bool {
         let Some(path) = self
-            .editor
-            .as_ref()
+            .session
+            .document()
             .map(|e| e.origin().path().to_path_buf())
         else {
             return false;
@@ -366,7 +302,7 @@ impl AppState {
     /// gets the open file's (`.CMDL`, `.MREA`, `.pak`): the viewer opens a file as an
     /// editable model by its extension, so without one it would refuse what it wrote.
     pub fn save_as(&mut self, path: &Path) -> bool {
-        let Some(editor) = self.editor.as_mut() else {
+        let Some(editor) = self.session.document() else {
             return false;
         };
         let ext = match editor.origin().path().extension().and_then(|e| e.to_str()) {
@@ -381,8 +317,9 @@ impl AppState {
         } else {
             super::prefs::with_default_extension(path, &ext)
         };
-        match editor.save_as(path) {
-            Ok(saved) => {
+        match self.session.save_as(path) {
+            Ok(None) => false,
+            Ok(Some(saved)) => {
                 self.edit_error = None;
                 self.save_as_open = false;
                 self.save_as_text = path.display().to_string();
@@ -410,27 +347,20 @@ impl AppState {
         }
     }
 
-    /// Refreshes everything drawn from the document after it changed.
-    pub(crate) fn document_changed(&mut self) {
+    /// Refreshes what the viewer shows of the document after it changed (the session
+    /// derived the materials already): the history, the selected material's edit, and
+    /// the viewport when the model was replaced.
+    pub(crate) fn document_changed(&mut self, change: Change) {
         self.sync_history();
-        let Some(editor) = &self.editor else {
-            return;
-        };
-        if let Some(doc) = self.doc.as_mut()
-            && doc.refresh_materials(crate::load::cpu_material_sets(
-                editor.material_sets(),
-                editor.cmdl().and_then(|c| c.mp3_materials.as_ref()),
-            ))
-        {
-            // Texture bindings changed: the scene is rebuilt from the new assets.
+        if change == Change::Model {
+            // Texture bindings changed: the scene is rebuilt from the new model.
             self.requests.reload_view = true;
         }
-        self.doc_revision += 1;
         self.thumbnails = None;
         let material = self
-            .doc
-            .as_ref()
-            .and_then(|d| d.material(self.set, self.material))
+            .session
+            .asset()
+            .and_then(|d| d.material(self.session.selection.set, self.session.selection.material))
             .map(|m| m.material.clone());
         match (material, self.edit.as_mut()) {
             (Some(m), Some(edit)) => {

@@ -40,8 +40,8 @@ impl AppState {
 
     fn try_export(&self, kind: ExportKind) -> anyhow::Result<String> {
         let doc = self
-            .doc
-            .as_ref()
+            .session
+            .asset()
             .ok_or_else(|| anyhow::anyhow!("nothing is open"))?;
         let model = doc
             .cpu_model()
@@ -53,17 +53,17 @@ impl AppState {
         match kind {
             ExportKind::Gltf => {
                 // The editor's material sets, so unsaved edits are exported too.
-                let edited = self.editor.as_ref().map(|e| e.material_sets());
+                let edited = self.session.document().map(|e| e.material_sets());
                 let model = edited_model(model, edited);
                 let only = match (
                     self.export_current_only && model.skin.is_some(),
-                    self.animation,
+                    self.session.clock.animation,
                 ) {
                     (false, _) => None,
                     (true, Some(i)) => Some(i),
                     (true, None) => anyhow::bail!("no animation is playing (bind pose)"),
                 };
-                export_gltf(&model, &doc.stem, &path, self.set, only)
+                export_gltf(&model, &doc.stem, &path, self.session.selection.set, only)
             }
             ExportKind::TexturePngs => {
                 let dir = path

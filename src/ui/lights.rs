@@ -4,7 +4,7 @@
 //! engine's conversion ([`LightSet::from_layer`], `gx.md` §10.4) and bumps
 //! `lights_revision`, which re-uploads uniforms only: lights are not part of any shader
 //! key, so an edit never compiles a pipeline. Every change the user makes is a step of the
-//! viewer's undo history ([`super::editing::History`]).
+//! viewer's undo history ([`super::history::History`]).
 
 use std::path::{Path, PathBuf};
 
@@ -12,96 +12,9 @@ use glam::Vec3;
 
 use crate::gx::lights::{LightOptions, LightSet, PrimeLight, PrimeLightType};
 
-use super::state::{AppState, LightChoice};
-
-/// The editable light list and the file and start-from controls around it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LightEditor {
-    /// What `light_set` is built from, in order (the last ambient record wins, as in an
-    /// area layer).
-    pub records: Vec<PrimeLight>,
-    pub selected: Option<usize>,
-    /// When the lights are drawn over the model view (never in screenshots: egui overlay
-    /// only).
-    pub gizmos: GizmoMode,
-    /// The light set file path (the fallback when no native dialog is available).
-    pub path_text: String,
-    /// The typed path field is shown.
-    pub path_open: bool,
-    /// The last failed load or save of a light set file.
-    pub error: Option<String>,
-    /// Area light layers offered as starting points, read once per list of areas:
-    /// (the areas, their layer choices with light counts).
-    pub(crate) layer_cache: Option<LayerCache>,
-}
-
-/// When light gizmos are drawn over the model view. By default only while the Lights tab
-/// is open: elsewhere the basic preset's arrow would sit over every model being studied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GizmoMode {
-    WithLightsTab,
-    Always,
-    Never,
-}
-
-impl GizmoMode {
-    pub const ALL: [GizmoMode; 3] = [Self::WithLightsTab, Self::Always, Self::Never];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::WithLightsTab => "with this tab",
-            Self::Always => "always",
-            Self::Never => "never",
-        }
-    }
-
-    /// Whether gizmos show, given whether the Lights tab is open.
-    pub fn shows(self, lights_tab_open: bool) -> bool {
-        match self {
-            Self::WithLightsTab => lights_tab_open,
-            Self::Always => true,
-            Self::Never => false,
-        }
-    }
-}
-
-/// The lights as an undo step leaves them: the records and what they stand for.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LightsState {
-    records: Vec<PrimeLight>,
-    choice: LightChoice,
-}
-
-/// A change of the lights in the undo history.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LightStep {
-    pub label: String,
-    pub before: LightsState,
-    pub after: LightsState,
-}
-
-/// The areas (label, spec) the cache was read for, and their layers with light counts.
-pub(crate) type LayerCache = (Vec<(String, String)>, Vec<(LightChoice, usize)>);
-
-impl LightEditor {
-    pub fn new() -> Self {
-        Self {
-            records: crate::gx::lights::LightPreset::Basic.records(),
-            selected: None,
-            gizmos: GizmoMode::WithLightsTab,
-            path_text: "lights.json".to_string(),
-            path_open: false,
-            error: None,
-            layer_cache: None,
-        }
-    }
-}
-
-impl Default for LightEditor {
-    fn default() -> Self {
-        Self::new()
-    }
-}
+use super::light_editor::{LightStep, LightsState};
+use super::state::AppState;
+use crate::session::LightChoice;
 
 /// A unit direction from yaw (about world Z, 0 = towards +Y) and pitch (up from the XY
 /// plane), degrees: the orbit camera's convention.
@@ -126,15 +39,16 @@ impl AppState {
     /// Rebuilds `light_set` from the editor's records (the engine's conversion) and tells
     /// the viewport to upload it.
     pub fn lights_changed(&mut self) {
-        self.light_set = LightSet::from_layer(&self.light_editor.records, &LightOptions::default());
-        self.lights_revision += 1;
+        self.session.lights.set =
+            LightSet::from_layer(&self.light_editor.records, &LightOptions::default());
+        self.session.lights.revision += 1;
     }
 
     /// The lights as they are now, for the undo history.
     fn lights_state(&self) -> LightsState {
         LightsState {
             records: self.light_editor.records.clone(),
-            choice: self.lights.clone(),
+            choice: self.session.lights.choice.clone(),
         }
     }
 
@@ -147,12 +61,14 @@ impl AppState {
         choice: LightChoice,
         records: Vec<PrimeLight>,
     ) -> bool {
-        if choice == self.lights && same_records(&records, &self.light_editor.records) {
+        if choice == self.session.lights.choice
+            && same_records(&records, &self.light_editor.records)
+        {
             return false;
         }
         let before = self.lights_state();
         self.light_editor.records = records;
-        self.lights = choice;
+        self.session.lights.choice = choice;
         let len = self.light_editor.records.len();
         self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
         self.lights_changed();
@@ -173,7 +89,7 @@ impl AppState {
     /// Puts the lights back as an undo or redo step left them.
     pub(crate) fn restore_lights(&mut self, state: &LightsState) {
         self.light_editor.records = state.records.clone();
-        self.lights = state.choice.clone();
+        self.session.lights.choice = state.choice.clone();
         let len = self.light_editor.records.len();
         self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
         self.lights_changed();
@@ -294,7 +210,7 @@ impl AppState {
     pub fn light_file_dialog(&mut self, save: bool) {
         let mut current = PathBuf::from(self.light_editor.path_text.trim());
         // A bare name goes next to the open file.
-        if let Some(doc) = &self.doc
+        if let Some(doc) = self.session.asset()
             && current.is_relative()
         {
             current = doc.dir.join(current);
@@ -320,7 +236,7 @@ impl AppState {
     /// Where a light set can start from: the presets, then every light layer of the MREAs
     /// next to the open file (with its light count; read once per file).
     pub fn light_starts(&mut self) -> Vec<(LightChoice, Option<usize>)> {
-        let areas: &[(String, String)] = self.doc.as_ref().map_or(&[], |d| &d.areas);
+        let areas: &[(String, String)] = self.session.asset().map_or(&[], |d| &d.areas);
         let fresh = matches!(&self.light_editor.layer_cache, Some((a, _)) if a.as_slice() == areas);
         if !fresh {
             let layers = areas

@@ -15,15 +15,17 @@ pub mod animation;
 pub mod app;
 pub mod browser;
 pub(crate) mod compositor;
-pub mod document;
 pub mod edit;
 pub mod editing;
 pub mod export;
+pub mod history;
+pub mod light_editor;
 pub mod lights;
 pub mod panels;
 pub mod prefs;
 pub mod script;
 pub mod state;
+pub mod texture_export;
 pub mod texture_view;
 pub mod view_sync;
 pub mod viewport;
@@ -44,7 +46,7 @@ pub struct ViewerOptions {
     /// How long one script step may take.
     pub step_timeout: std::time::Duration,
     /// The References the first file opens with (`tevscope view FILE --model M`).
-    pub references: document::References,
+    pub references: crate::session::References,
 }
 
 impl Default for ViewerOptions {

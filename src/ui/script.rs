@@ -364,8 +364,8 @@ impl Runner {
             }
             Action::SelectMaterial { index, set } => {
                 let exists = state
-                    .doc
-                    .as_ref()
+                    .session
+                    .asset()
                     .is_some_and(|d| d.material(*set, *index).is_some());
                 if !exists {
                     return Err(format!("no material {index} in set {set} of the open file"));
@@ -388,13 +388,13 @@ impl Runner {
                 }
                 if state.settings.time >= *seconds {
                     state.settings.time = *seconds;
-                    state.playing = false;
+                    state.session.clock.playing = false;
                 } else {
-                    state.playing = true;
+                    state.session.clock.playing = true;
                 }
             }
-            Action::Play {} => state.playing = true,
-            Action::Pause {} => state.playing = false,
+            Action::Play {} => state.session.clock.playing = true,
+            Action::Pause {} => state.session.clock.playing = false,
             Action::Resize { width, height } => {
                 if *width == 0 || *height == 0 {
                     return Err("a window needs a size above 0".into());
@@ -451,7 +451,7 @@ impl Runner {
                 state.edit_lights(format!("script: light {index}"), records);
             }
             Action::Save {} => {
-                if state.editor.is_none() {
+                if state.session.document().is_none() {
                     return Err("the open file is not an editable model".into());
                 }
                 if !state.save() {
@@ -459,7 +459,7 @@ impl Runner {
                 }
             }
             Action::SaveAs { path } => {
-                if state.editor.is_none() {
+                if state.session.document().is_none() {
                     return Err("the open file is not an editable model".into());
                 }
                 if !state.save_as(path) {
@@ -531,7 +531,7 @@ impl Runner {
                 }
                 match &state.load_error {
                     Some(e) => Err(e.clone()),
-                    None if state.doc.is_none() => Err("nothing was opened".into()),
+                    None if state.session.asset().is_none() => Err("nothing was opened".into()),
                     None => Ok(running.frames >= 2),
                 }
             }
@@ -539,9 +539,9 @@ impl Runner {
                 let state = host.state();
                 let t = state.settings.time;
                 // The clock reached the time, or looped past it.
-                if !state.playing || t >= *seconds || t < running.last_time {
+                if !state.session.clock.playing || t >= *seconds || t < running.last_time {
                     state.settings.time = *seconds;
-                    state.playing = false;
+                    state.session.clock.playing = false;
                     return Ok(true);
                 }
                 running.last_time = t;
@@ -634,16 +634,17 @@ fn apply_patch(
     ops: &[json_patch::PatchOperation],
     label: &str,
 ) -> Result<(), String> {
-    let Some(editor) = state.editor.as_mut() else {
-        return Err(match &state.editor_note {
-            Some(note) if !note.is_empty() => note.clone(),
+    if state.session.document().is_none() {
+        return Err(match state.session.read_only_note() {
+            Some(note) if !note.is_empty() => note.to_owned(),
             _ => "the open file is not an editable model".into(),
         });
-    };
-    editor
+    }
+    let change = state
+        .session
         .apply_patch(ops, label)
         .map_err(|e| format!("patch refused: {e}"))?;
-    state.document_changed();
+    state.document_changed(change);
     Ok(())
 }
 
@@ -668,14 +669,17 @@ fn write_window_shot(
         stage: rect_px(layout.stage, ppp),
         browser_dir: state.browser.dir.display().to_string(),
         browser_selected: state.browser.selected.clone(),
-        selected_material: state.edit.as_ref().map(|_| state.material),
+        selected_material: state
+            .edit
+            .as_ref()
+            .map(|_| state.session.selection.material),
         tinted_material: state.highlighted_material(),
         picked_material: state
             .model_pick
             .as_ref()
             .and_then(|p| p.hit.as_ref())
             .map(|h| h.material),
-        spec: state.doc.as_ref().map(|d| d.spec.clone()),
+        spec: state.session.asset().map(|d| d.spec.clone()),
         worlds_source: state.worlds.source.as_ref().map(|p| p.display().to_string()),
         worlds_shown: state.worlds.shown,
     };

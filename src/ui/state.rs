@@ -1,7 +1,9 @@
-//! Everything the panels show and edit ([`AppState`]), with no GPU and no egui drawing, so
-//! the UI logic runs headless in tests. GPU work the UI asks for (open, inspect, screenshot)
-//! is queued in [`Requests`] and carried out by the app shell after the frame. Material edits
-//! go through the [`crate::edit::Document`] (see [`super::editing`]).
+//! The viewer's state ([`AppState`]), with no GPU and no egui drawing, so the UI logic runs
+//! headless in tests: the application core ([`Session`]: the open asset, its document, the
+//! selection, the clock, the lights) and around it what only the viewer has (panels,
+//! dialogs, toggles, the camera). GPU work the UI asks for (open, inspect, screenshot) is
+//! queued in [`Requests`] and carried out by the app shell after the frame. Material edits
+//! go through the session (see [`super::editing`]).
 
 use std::path::PathBuf;
 
@@ -10,11 +12,12 @@ use crate::gx::tev::TevOptions;
 use crate::gx::wgsl;
 
 use super::browser::Browser;
-use super::document::{Content, Document};
 use super::edit::{MaterialEdit, PixelReport};
-use super::editing::{History, Loading, Pending};
+use super::history::{History, Loading, Pending};
 use super::viewport::{ViewSettings, ViewStatus};
 use crate::load::{AssetKind, LightSource};
+use crate::session::{Asset, Content, Session};
+use crate::session::{LightChoice, Opened};
 
 /// Work the UI asks the app to do after this frame.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -76,73 +79,6 @@ pub enum ViewMode {
     MaterialQuad,
 }
 
-/// The model view's lighting: a [`LightSource`] with the label the menus show, or lights
-/// edited by hand in the Lights tab.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LightChoice {
-    Source {
-        label: String,
-        source: LightSource,
-    },
-    /// Edited in the Lights tab.
-    Edited,
-}
-
-impl LightChoice {
-    /// tevscope's neutral preset.
-    pub fn basic() -> Self {
-        Self::Source {
-            label: "basic".into(),
-            source: LightSource::Basic,
-        }
-    }
-
-    /// What the game does with no lights: ambient only.
-    pub fn none() -> Self {
-        Self::Source {
-            label: "none (game, no lights)".into(),
-            source: LightSource::None,
-        }
-    }
-
-    /// Light layer `layer` of an MREA (a file or `PAK:ID`).
-    pub fn area(label: String, spec: String, layer: usize) -> Self {
-        Self::Source {
-            label,
-            source: LightSource::Area { spec, layer },
-        }
-    }
-
-    /// A light set file.
-    pub fn file(path: &std::path::Path) -> Self {
-        Self::Source {
-            label: path.display().to_string(),
-            source: LightSource::File(path.to_path_buf()),
-        }
-    }
-
-    pub fn label(&self) -> &str {
-        match self {
-            Self::Source { label, .. } => label,
-            Self::Edited => "edited (Lights tab)",
-        }
-    }
-
-    /// Where the lights come from; None when they were edited by hand.
-    pub fn source(&self) -> Option<&LightSource> {
-        match self {
-            Self::Source { source, .. } => Some(source),
-            Self::Edited => None,
-        }
-    }
-
-    /// The area light records the choice stands for (MREAs and files are read now);
-    /// None for [`LightChoice::Edited`], which only the Lights tab's records hold.
-    pub(crate) fn records(&self) -> Option<anyhow::Result<Vec<crate::gx::lights::PrimeLight>>> {
-        self.source().map(|s| s.records(&[]))
-    }
-}
-
 /// What a click on the model found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelPick {
@@ -157,55 +93,18 @@ pub struct ModelPick {
     pub camera: crate::render::OrbitCamera,
 }
 
-/// A file loaded on the worker thread: the viewer's document, and the editable model (or
-/// why the file cannot be edited).
-pub struct Opened {
-    pub doc: Result<Document, String>,
-    pub editor: Editing,
-}
-
-/// Whether an opened file's materials can be edited.
-pub enum Editing {
-    Editable(crate::edit::Document),
-    /// A model that cannot be edited, and why (shown in the material panel).
-    ReadOnly(String),
-    /// Not a model (a texture, or nothing opened): there is nothing to edit.
-    NotAModel,
-}
-
-impl Opened {
-    /// Reads and parses `spec` (no GPU; runs on any thread).
-    pub fn load(spec: &str, references: &super::document::References) -> Self {
-        let doc = Document::open_with(spec, references).map_err(|e| {
-            use crate::load::{MissingPart, Part};
-            let field = MissingPart::find(&e).map(|m| match m.part {
-                Part::Model => "Model",
-                Part::Skin => "Skin",
-                Part::Skeleton => "Skeleton",
-            });
-            match field {
-                Some(field) => format!("{e:#}; name one under References → {field} and Reopen"),
-                None => format!("{e:#}"),
-            }
-        });
-        let editor = match &doc {
-            // Characters are shown, not edited.
-            Ok(d) if matches!(d.content, Content::Model { .. }) && !d.kind.editable() => {
-                Editing::ReadOnly(
-                    "Read-only: only CMDL models and MREA areas are edited (open a \
-                     character's CMDL to edit its materials)"
-                        .to_string(),
-                )
-            }
-            Ok(d) if matches!(d.content, Content::Model { .. }) => {
-                match crate::edit::Document::open(spec) {
-                    Ok(editor) => Editing::Editable(editor),
-                    Err(e) => Editing::ReadOnly(format!("Read-only: {e}")),
-                }
-            }
-            _ => Editing::NotAModel,
-        };
-        Self { doc, editor }
+/// The viewer's words for an open failure: a character part that was not found is named
+/// under References (the library's error names no place to give it).
+fn open_error_message(e: &anyhow::Error) -> String {
+    use crate::load::{MissingPart, Part};
+    let field = MissingPart::find(e).map(|m| match m.part {
+        Part::Model => "Model",
+        Part::Skin => "Skin",
+        Part::Skeleton => "Skeleton",
+    });
+    match field {
+        Some(field) => format!("{e:#}; name one under References → {field} and Reopen"),
+        None => format!("{e:#}"),
     }
 }
 
@@ -285,18 +184,12 @@ pub struct AppState {
     pub browser: Browser,
     /// The game browser: worlds and rooms of a disc, folder or PAK (the demo's at start).
     pub worlds: super::worlds::WorldTree,
-    pub doc: Option<Document>,
     pub load_error: Option<String>,
     /// A one-line message (demo missing, screenshot saved, …).
     pub notice: Option<String>,
-    /// Selected material set and material.
-    pub set: usize,
-    pub material: usize,
     pub edit: Option<MaterialEdit>,
     pub tev_options: TevOptions,
     pub settings: ViewSettings,
-    pub playing: bool,
-    pub speed: f64,
     pub tab: RightTab,
     pub wgsl_choice: WgslChoice,
     /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
@@ -306,7 +199,7 @@ pub struct AppState {
     pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
     pub open_text: String,
     /// Explicit choices for what opened models refer to.
-    pub references: super::document::References,
+    pub references: crate::session::References,
     /// The file last opened (or tried) with `references`: they name its parts, so opening
     /// another file clears them ([`AppState::references_for`]).
     pub references_spec: Option<String>,
@@ -333,20 +226,11 @@ pub struct AppState {
     pub fly_speed: f32,
     /// A room's world models: shown (true) or hidden, in the document's order.
     pub world_models_visible: Vec<bool>,
-    /// Character animation playing (None = bind pose).
-    pub animation: Option<usize>,
-    pub lights: LightChoice,
-    pub light_set: crate::gx::lights::LightSet,
-    /// Bumped when `light_set` changes.
-    pub lights_revision: u64,
     /// The records `light_set` is built from, as the Lights tab edits them.
-    pub light_editor: super::lights::LightEditor,
+    pub light_editor: super::light_editor::LightEditor,
     pub model_pick: Option<ModelPick>,
     /// The warnings log panel is open.
     pub log_open: bool,
-    /// The user selected the material (a click on the model or the list): only then is
-    /// it tinted. Opening a file shows material 0 untinted.
-    pub material_chosen: bool,
     /// The material under the pointer in the material list this frame (tinted instead of
     /// the selection while hovered).
     pub hovered_material: Option<usize>,
@@ -358,12 +242,8 @@ pub struct AppState {
     framing_cache: Option<FramingCache>,
     /// Frame the model once the viewport has its size (a newly opened model).
     pub frame_pending: bool,
-    /// The opened model as an editable document (None for textures and characters).
-    pub editor: Option<crate::edit::Document>,
-    /// Why the open file cannot be edited, shown in the Material tab.
-    pub editor_note: Option<String>,
-    /// Bumped on every document change (edit, undo, redo), so the scene re-reads materials.
-    pub doc_revision: u64,
+    /// The open asset and its editable document: the one truth of materials.
+    pub session: Session,
     /// Label and time of the last edit, material or lights (same-field edits within a
     /// second merge).
     pub(crate) last_edit: Option<(String, std::time::Instant)>,
@@ -402,16 +282,11 @@ impl AppState {
         Self {
             browser: Browser::new(start_dir),
             worlds: super::worlds::WorldTree::with_demo(),
-            doc: None,
             load_error: None,
             notice: None,
-            set: 0,
-            material: 0,
             edit: None,
             tev_options: TevOptions::default(),
             settings: ViewSettings::default(),
-            playing: false,
-            speed: 1.0,
             tab: RightTab::Material,
             wgsl_choice: WgslChoice::Specialized,
             wgsl_cache: None,
@@ -435,21 +310,14 @@ impl AppState {
             camera_mode: crate::render::CameraMode::Orbit,
             fly_speed: 1.0,
             world_models_visible: Vec::new(),
-            animation: None,
-            lights: LightChoice::basic(),
-            light_set: crate::gx::lights::LightPreset::Basic.light_set(),
-            lights_revision: 0,
-            light_editor: super::lights::LightEditor::new(),
+            light_editor: super::light_editor::LightEditor::new(),
             model_pick: None,
             log_open: false,
-            material_chosen: false,
             hovered_material: None,
             framed: None,
             framing_cache: None,
             frame_pending: false,
-            editor: None,
-            editor_note: None,
-            doc_revision: 0,
+            session: Session::default(),
             last_edit: None,
             history: History::default(),
             edit_error: None,
@@ -475,11 +343,11 @@ impl AppState {
         &self,
     ) -> Option<(
         &std::sync::Arc<crate::load::ModelAssets>,
-        &[super::document::AnimationInfo],
+        &[crate::session::AnimationInfo],
         crate::formats::cmdl::Aabb,
     )> {
-        match &self.doc {
-            Some(Document {
+        match self.session.asset() {
+            Some(Asset {
                 content:
                     Content::Model {
                         assets,
@@ -529,7 +397,7 @@ impl AppState {
     /// and their bounds with the file's; made once per model and clip.
     fn framing_points(&mut self) -> Option<std::sync::Arc<FramingPoints>> {
         let (_, _, file_aabb) = self.model()?;
-        let model = self.doc.as_ref()?.cpu_model()?.clone();
+        let model = self.session.asset()?.cpu_model()?.clone();
         let clip = self.posed_animation();
         if let Some(c) = &self.framing_cache
             && std::sync::Arc::ptr_eq(&c.model, &model)
@@ -584,7 +452,7 @@ impl AppState {
 
     /// A room's surfaces hidden with their world models (None when nothing is hidden).
     pub fn hidden_surfaces(&self) -> Option<Vec<bool>> {
-        let doc = self.doc.as_ref()?;
+        let doc = self.session.asset()?;
         if self.world_models_visible.iter().all(|&v| v) {
             return None;
         }
@@ -604,7 +472,7 @@ impl AppState {
     /// Every warning of the open file (loading, then drawing), each once, in order.
     pub fn warnings(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
-        let doc = self.doc.as_ref().map_or(&[][..], |d| &d.warnings[..]);
+        let doc = self.session.asset().map_or(&[][..], |d| &d.warnings[..]);
         for w in doc.iter().chain(&self.view_status.warnings) {
             if !out.contains(&w.as_str()) {
                 out.push(w);
@@ -617,8 +485,8 @@ impl AppState {
     /// tinting is on and the user selected it).
     pub fn highlighted_material(&self) -> Option<usize> {
         self.hovered_material.or_else(|| {
-            (self.prefs.tint_selection && self.material_chosen && self.edit.is_some())
-                .then_some(self.material)
+            (self.prefs.tint_selection && self.session.selection.chosen && self.edit.is_some())
+                .then_some(self.session.selection.material)
         })
     }
 
@@ -657,7 +525,9 @@ impl AppState {
     /// Duration of the playing animation, if any.
     pub fn animation_duration(&self) -> Option<f32> {
         let (_, animations, _) = self.model()?;
-        animations.get(self.animation?).map(|a| a.duration)
+        animations
+            .get(self.session.clock.animation?)
+            .map(|a| a.duration)
     }
 
     /// Opens a spec now, on this thread (file I/O and parsing only); errors go to
@@ -673,7 +543,7 @@ impl AppState {
     /// The References to open `spec` with: kept while the same file is reopened (or for
     /// the first file, e.g. `view FILE --model M`), cleared when another file opens — a
     /// skin or model chosen for one character is no part of the next file.
-    pub(crate) fn references_for(&mut self, spec: &str) -> super::document::References {
+    pub(crate) fn references_for(&mut self, spec: &str) -> crate::session::References {
         if self.references_spec.as_deref().is_some_and(|s| s != spec) {
             self.references.clear_parts();
         }
@@ -747,12 +617,12 @@ impl AppState {
     /// Takes a loaded file as the open document (or shows why it failed).
     pub(crate) fn finish_open(&mut self, spec: &str, opened: Opened) {
         self.open_text = spec.to_string();
-        let doc = match opened.doc {
-            Ok(doc) => doc,
-            Err(e) => {
-                self.load_error = Some(e);
-                return;
-            }
+        if let Err(e) = self.session.install(opened) {
+            self.load_error = Some(open_error_message(&e));
+            return;
+        }
+        let Some(doc) = self.session.asset() else {
+            return;
         };
         self.load_error = None;
         self.edit_error = None;
@@ -777,15 +647,9 @@ impl AppState {
             .display()
             .to_string();
         self.export_result = None;
-        self.doc = Some(doc);
-        (self.editor, self.editor_note) = match opened.editor {
-            Editing::Editable(editor) => (Some(editor), None),
-            Editing::ReadOnly(note) => (None, Some(note)),
-            Editing::NotAModel => (None, None),
-        };
         self.save_as_text = self
-            .editor
-            .as_ref()
+            .session
+            .document()
             .map(|e| {
                 let path = e.origin().path();
                 match crate::load::builtin::file_name(path) {
@@ -798,21 +662,21 @@ impl AppState {
                 }
             })
             .unwrap_or_default();
-        self.doc_revision += 1;
         self.edit = None;
         self.model_pick = None;
-        self.set = 0;
-        self.material = 0;
-        self.animation = self
+        self.session.selection.set = 0;
+        self.session.selection.material = 0;
+        self.session.clock.animation = self
             .model()
             .and_then(|(_, animations, _)| (!animations.is_empty()).then_some(0));
         // Anything that moves starts moving.
-        self.playing = self.animation.is_some() || self.has_uv_animations();
+        self.session.clock.playing =
+            self.session.clock.animation.is_some() || self.has_uv_animations();
         self.settings.time = 0.0;
         self.texture_view.document_opened();
-        let room = self.doc.as_ref().is_some_and(|d| d.is_room());
+        let room = self.session.asset().is_some_and(|d| d.is_room());
         self.world_models_visible =
-            vec![true; self.doc.as_ref().map_or(0, |d| d.world_models.len())];
+            vec![true; self.session.asset().map_or(0, |d| d.world_models.len())];
         // Rooms are seen from inside: fly; models are turned around: orbit.
         self.camera_mode = if room {
             crate::render::CameraMode::Fly
@@ -826,10 +690,10 @@ impl AppState {
         }
         self.frame_model();
         self.frame_pending = true;
-        if let Some(LightSource::Area { spec, .. }) = self.lights.source() {
+        if let Some(LightSource::Area { spec, .. }) = self.session.lights.choice.source() {
             let still_there = self
-                .doc
-                .as_ref()
+                .session
+                .asset()
                 .is_some_and(|d| d.areas.iter().any(|(_, s)| s == spec));
             if !still_there {
                 self.set_lights(LightChoice::basic());
@@ -837,7 +701,7 @@ impl AppState {
         }
         // A room is lit by its own light layer 0 (as the game and `tevscope render` do),
         // read with the room.
-        if room && let Some(doc) = &self.doc {
+        if room && let Some(doc) = self.session.asset() {
             let choice = LightChoice::area("room: light layer 0".into(), doc.spec.clone(), 0);
             match doc.light_layers.first() {
                 Some(layer0) => self.use_lights(choice, layer0.clone()),
@@ -852,7 +716,7 @@ impl AppState {
 
     /// Whether any material of the open model has a UV animation.
     fn has_uv_animations(&self) -> bool {
-        matches!(&self.doc, Some(Document { content: Content::Model { sets, .. }, .. })
+        matches!(self.session.asset(), Some(Asset { content: Content::Model { sets, .. }, .. })
             if sets.iter().flat_map(|s| &s.materials).flatten()
                 .any(|m| !m.material.uv_animations.is_empty()))
     }
@@ -861,23 +725,23 @@ impl AppState {
     /// tints it), and asks for a viewport rebuild.
     pub fn select_material(&mut self, set: usize, index: usize) {
         self.show_material(set, index);
-        self.material_chosen = true;
+        self.session.selection.chosen = true;
     }
 
     /// Shows material (set, index) in the editor without tinting it, and asks for a
     /// viewport rebuild.
     fn show_material(&mut self, set: usize, index: usize) {
-        self.material_chosen = false;
-        self.set = set;
-        self.material = index;
+        self.session.selection.chosen = false;
+        self.session.selection.set = set;
+        self.session.selection.material = index;
         self.report = None;
         self.thumbnails = None;
-        self.edit = match &self.doc {
-            Some(Document {
+        self.edit = match self.session.asset() {
+            Some(Asset {
                 content: Content::Texture { .. },
                 ..
             }) => Some(MaterialEdit::new(
-                super::document::texture_preview_material(),
+                crate::session::asset::texture_preview_material(),
                 self.tev_options,
             )),
             Some(doc) => doc
@@ -890,36 +754,37 @@ impl AppState {
 
     /// Textures of the current selection (material maps, or the previewed TXTR).
     pub fn current_textures(&self) -> Vec<Option<crate::model::TextureData>> {
-        match &self.doc {
-            Some(Document {
+        match self.session.asset() {
+            Some(Asset {
                 content: Content::Texture { texture, .. },
                 ..
             }) => vec![Some(texture.clone())],
             Some(doc) => doc
-                .material(self.set, self.material)
-                .map(|m| m.textures.clone())
-                .unwrap_or_default(),
+                .material_textures(self.session.selection.set, self.session.selection.material)
+                .into_iter()
+                .map(|t| t.cloned())
+                .collect(),
             None => Vec::new(),
         }
     }
 
     /// Number of texture maps of the selection (without copying them).
     pub fn texture_count(&self) -> usize {
-        match &self.doc {
-            Some(Document {
+        match self.session.asset() {
+            Some(Asset {
                 content: Content::Texture { .. },
                 ..
             }) => 1,
             Some(doc) => doc
-                .material(self.set, self.material)
-                .map_or(0, |m| m.textures.len()),
+                .material(self.session.selection.set, self.session.selection.material)
+                .map_or(0, |m| m.texture_ids.len()),
             None => 0,
         }
     }
 
     /// Advances the animation clock.
     pub fn tick(&mut self, dt: f64) {
-        if self.playing {
+        if self.session.clock.playing {
             // A character's clip loops or plays once; otherwise the clock runs (UV animations).
             let clip = self
                 .animation_duration()
@@ -928,18 +793,22 @@ impl AppState {
                 Some(d) => (self.anim_view.looping, f64::from(d)),
                 None => (true, 900.0),
             };
-            (self.settings.time, self.playing) =
-                super::animation::advance(self.settings.time, dt * self.speed, period, looping);
+            (self.settings.time, self.session.clock.playing) = super::animation::advance(
+                self.settings.time,
+                dt * self.session.clock.speed,
+                period,
+                looping,
+            );
         }
     }
 
     /// Whether anything animates (keep redrawing).
     pub fn animating(&self) -> bool {
-        if !self.playing {
+        if !self.session.clock.playing {
             return false;
         }
         if self.shows_model() {
-            return self.animation.is_some() || self.has_uv_animations();
+            return self.session.clock.animation.is_some() || self.has_uv_animations();
         }
         self.edit
             .as_ref()
@@ -977,5 +846,48 @@ impl AppState {
             self.wgsl_cache = Some((key, self.wgsl_choice, source));
         }
         self.wgsl_cache.as_ref().map(|(_, _, s)| s.as_str())
+    }
+}
+
+/// The clock and the character's clip.
+impl AppState {
+    /// The clip the scene poses: the chosen one, or None at the bind pose.
+    pub fn posed_animation(&self) -> Option<usize> {
+        self.session
+            .clock
+            .animation
+            .filter(|_| !self.anim_view.bind_pose)
+    }
+
+    /// The chosen clip's frame grid.
+    pub fn clip_timing(&self) -> Option<super::animation::ClipTiming> {
+        let skin = self.session.asset()?.cpu_model()?.skin.as_ref()?;
+        let (_, clip) = skin.clips.get(self.session.clock.animation?)?;
+        Some(super::animation::ClipTiming {
+            duration: f64::from(clip.duration),
+            interval: f64::from(clip.interval),
+            frame_count: clip.frame_count,
+        })
+    }
+
+    /// Pauses and moves the clock one frame forward or back.
+    pub fn step_frame(&mut self, forward: bool) {
+        if let Some(timing) = self.clip_timing() {
+            self.session.clock.playing = false;
+            self.settings.time = timing.step(self.settings.time, forward, self.anim_view.looping);
+        }
+    }
+
+    /// The open model's skeleton and its joints (model space) as the scene poses them now.
+    pub fn posed_skeleton(&self) -> Option<(&crate::anim::skeleton::Skeleton, Vec<glam::Vec3>)> {
+        let skin = self.session.asset()?.cpu_model()?.skin.as_ref()?;
+        let options = crate::render::SceneOptions::default().pose;
+        let joints = super::animation::posed_joints(
+            skin,
+            self.posed_animation(),
+            self.settings.time as f32,
+            &options,
+        );
+        Some((&skin.skeleton, joints))
     }
 }

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 
 use crate::model::TextureData;
 
-use super::document::{Content, Document};
 use super::prefs::with_png_extension;
-use super::state::AppState;
+use crate::session::{Asset, Content};
 
 /// How the texels are shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -237,7 +236,7 @@ impl TextureView {
 /// The texture the view shows: the TXTR document's, or map `slot` of material (`set`,
 /// `material`) (None when that map is missing). With its label for file names.
 pub fn shown_texture(
-    doc: &Document,
+    doc: &Asset,
     set: usize,
     material: usize,
     slot: Option<usize>,
@@ -251,11 +250,14 @@ pub fn shown_texture(
         }),
         Content::Model { .. } => {
             let slot = slot?;
-            let entry = doc.material(set, material)?;
-            let texture = entry.textures.get(slot)?.as_ref()?;
-            let id = entry.texture_ids.get(slot).copied().flatten();
+            let id = doc
+                .material(set, material)?
+                .texture_ids
+                .get(slot)
+                .copied()?;
+            let texture = doc.texture(id?)?;
             let stem = match id {
-                Some(id) => crate::ui::document::texture_id_text(id),
+                Some(id) => crate::session::asset::texture_id_text(id),
                 None => format!("{}_map{slot}", doc.stem),
             };
             Some(ShownTexture {
@@ -281,7 +283,7 @@ pub struct ShownTexture<'a> {
 
 impl ShownTexture<'_> {
     /// The default export path of `level`: next to the document, named like `extract --png`.
-    pub fn export_path(&self, doc: &Document, level: usize) -> PathBuf {
+    pub fn export_path(&self, doc: &Asset, level: usize) -> PathBuf {
         doc.dir
             .join(crate::export::textures::png_name(&self.stem, level))
     }
@@ -300,48 +302,6 @@ pub fn export_level(texture: &TextureData, level: usize, path: &Path) -> anyhow:
         file.height,
         file.path.display()
     ))
-}
-
-impl AppState {
-    /// Whether the central panel shows the texture view (a TXTR, or a clicked map of the
-    /// selection) rather than the 3D view: screenshots then write the shown level.
-    pub fn texture_view_shown(&self) -> bool {
-        match &self.doc {
-            Some(d) => {
-                !matches!(d.content, Content::Model { .. }) || self.texture_view.slot.is_some()
-            }
-            None => false,
-        }
-    }
-
-    /// Exports the shown level to `path` and records the outcome in the texture view.
-    pub fn export_shown_level(&mut self, path: &Path) {
-        let level = self.texture_view.level;
-        let shown = self
-            .doc
-            .as_ref()
-            .and_then(|d| shown_texture(d, self.set, self.material, self.texture_view.slot));
-        let result = match shown {
-            Some(shown) => export_level(shown.texture, level, path).map_err(|e| format!("{e:#}")),
-            None => Err("no texture is shown".to_string()),
-        };
-        if let Ok(line) = &result {
-            self.texture_view.export_open = false;
-            self.notice = Some(line.clone());
-        }
-        self.texture_view.export_result = Some(result);
-    }
-
-    /// Asks for the export path with the native dialog; without one (or when it is
-    /// cancelled) the typed path field is shown instead.
-    pub fn export_shown_level_dialog(&mut self) {
-        let current = PathBuf::from(self.texture_view.export_text.trim());
-        let dialog = super::file_dialog(&current, None).add_filter("PNG image", &["png"]);
-        match dialog.save_file() {
-            Some(path) => self.export_shown_level(&path),
-            None => self.texture_view.export_open = true,
-        }
-    }
 }
 
 #[cfg(test)]

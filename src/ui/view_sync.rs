@@ -59,10 +59,10 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
 /// (camera, clock, animation, lights, material set, the selected material's edit).
 pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
     if reload {
-        let model = state.doc.as_ref().and_then(|d| d.cpu_model());
+        let model = state.session.asset().and_then(|d| d.cpu_model());
         match (model, state.view_mode) {
             (Some(model), ViewMode::Model) => {
-                viewport.show_scene(ctx, model, state.set, state.tev_options);
+                viewport.show_scene(ctx, model, state.session.selection.set, state.tev_options);
             }
             _ => match &state.edit {
                 Some(edit) => viewport.show_material(
@@ -83,17 +83,23 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                 camera: state.camera,
                 time: state.settings.time,
                 animation: state.posed_animation(),
-                lights: &state.light_set,
-                lights_revision: state.lights_revision,
-                material_set: state.set,
+                lights: &state.session.lights.set,
+                lights_revision: state.session.lights.revision,
+                material_set: state.session.selection.set,
                 tev: state.tev_options,
-                materials: state.doc.as_ref().and_then(|d| {
-                    let super::document::Content::Model { sets, .. } = &d.content else {
+                materials: state.session.asset().and_then(|d| {
+                    let crate::session::Content::Model { sets, .. } = &d.content else {
                         return None;
                     };
-                    Some((state.doc_revision, &sets.get(state.set)?.materials[..]))
+                    Some((
+                        state.session.revision(),
+                        &sets.get(state.session.selection.set)?.materials[..],
+                    ))
                 }),
-                selected: state.edit.as_ref().map(|_| state.material),
+                selected: state
+                    .edit
+                    .as_ref()
+                    .map(|_| state.session.selection.material),
                 highlight: state.highlighted_material(),
                 hidden_surfaces: hidden.as_deref().unwrap_or(&[]),
             },
@@ -106,9 +112,9 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
 pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, x: u32, y: u32) {
     match viewport.pick(ctx, x, y) {
         Some(Ok((hit, rgba))) => {
-            let set = state.set;
+            let set = state.session.selection.set;
             if let Some(h) = hit
-                && h.material != state.material
+                && h.material != state.session.selection.material
             {
                 state.select_material(set, h.material);
             }

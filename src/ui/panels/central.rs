@@ -3,13 +3,14 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::ui::document::Content;
-use crate::ui::state::{AppState, LightChoice, RightTab, ViewMode};
+use crate::session::Content;
+use crate::session::LightChoice;
+use crate::ui::state::{AppState, RightTab, ViewMode};
 use crate::ui::texture_view::shown_texture;
 
 pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     let ppp = ui.ctx().pixels_per_point();
-    let Some(doc) = &state.doc else {
+    let Some(doc) = state.session.asset() else {
         let avail = ui.available_size();
         let side = (avail.x - 16.0).min(avail.y - 40.0).max(32.0);
         state.requests.viewport_size = Some(((side * ppp) as u32, (side * ppp) as u32));
@@ -70,12 +71,12 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         && ui.input(|i| i.key_pressed(egui::Key::Space))
         && !ui.ctx().egui_wants_keyboard_input()
     {
-        state.playing = !state.playing;
+        state.session.clock.playing = !state.session.clock.playing;
     }
     if model_view {
         super::room::fly_keys(ui, state);
     }
-    if model_view && state.doc.as_ref().is_some_and(|d| d.is_room()) {
+    if model_view && state.session.asset().is_some_and(|d| d.is_room()) {
         egui::Panel::right("world_models_panel")
             .resizable(true)
             .default_size(150.0)
@@ -91,8 +92,14 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     };
     if is_model
         && state.texture_view.slot.is_some()
-        && state.doc.as_ref().is_none_or(|d| {
-            shown_texture(d, state.set, state.material, state.texture_view.slot).is_none()
+        && state.session.asset().is_none_or(|d| {
+            shown_texture(
+                d,
+                state.session.selection.set,
+                state.session.selection.material,
+                state.texture_view.slot,
+            )
+            .is_none()
         })
     {
         // The clicked map is gone (another material, a missing texture): the model again.
@@ -221,7 +228,9 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     });
     texture_strip(ui, state);
     // Warnings live in the log panel (the status bar counts them).
-    let Some(doc) = &state.doc else { return };
+    let Some(doc) = state.session.asset() else {
+        return;
+    };
     if !doc.sources.is_empty() {
         egui::CollapsingHeader::new(format!("Files used ({})", doc.sources.len()))
             .id_salt("files_used")
@@ -260,7 +269,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
         ui.label("Lights");
         let mut choice = None;
         egui::ComboBox::from_id_salt("lights")
-            .selected_text(state.lights.label().to_string())
+            .selected_text(state.session.lights.choice.label().to_string())
             .width(180.0)
             .show_ui(ui, |ui| {
                 let mut options = vec![LightChoice::basic(), LightChoice::none()];
@@ -270,7 +279,10 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
                         .map(|(l, s)| LightChoice::area(format!("area: {l}"), s.clone(), 0)),
                 );
                 for o in options {
-                    if ui.selectable_label(state.lights == o, o.label()).clicked() {
+                    if ui
+                        .selectable_label(state.session.lights.choice == o, o.label())
+                        .clicked()
+                    {
                         choice = Some(o);
                     }
                 }
@@ -278,13 +290,13 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
             .response
             .on_hover_text("basic preset, no lights, or an MREA's first light layer");
         if let Some(c) = choice
-            && c != state.lights
+            && c != state.session.lights.choice
         {
             state.set_lights(c);
         }
         ui.separator();
         super::room::camera_switch(ui, state);
-        let room = state.doc.as_ref().is_some_and(|d| d.is_room());
+        let room = state.session.asset().is_some_and(|d| d.is_room());
         if ui
             .button(if room { "Frame room" } else { "Frame model" })
             .on_hover_text("Point the camera at the whole model (F)")
@@ -326,14 +338,19 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
         return;
     }
     let ids = state
-        .doc
-        .as_ref()
-        .and_then(|d| d.material(state.set, state.material))
+        .session
+        .asset()
+        .and_then(|d| {
+            d.material(
+                state.session.selection.set,
+                state.session.selection.material,
+            )
+        })
         .map(|m| m.texture_ids.clone())
         .unwrap_or_default();
     let place = state
-        .doc
-        .as_ref()
+        .session
+        .asset()
         .map_or_else(String::new, |d| d.texture_place());
     let open = state.texture_view.slot;
     let mut clicked = None;
@@ -384,7 +401,7 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                         response.on_hover_text(match id {
                             Some(id) => format!(
                                 "TXTR {} was looked for in {place}",
-                                crate::ui::document::texture_id_text(id)
+                                crate::session::asset::texture_id_text(id)
                             ),
                             None => "the slot names no texture".to_string(),
                         });
@@ -395,7 +412,7 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                     .copied()
                     .flatten()
                     .map_or_else(String::new, |id| {
-                        format!(" {}", crate::ui::document::texture_id_text(id))
+                        format!(" {}", crate::session::asset::texture_id_text(id))
                     });
                 if thumb.is_none() {
                     ui.small(

@@ -14,7 +14,7 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
-            let Some(doc) = &state.doc else {
+            let Some(doc) = state.session.asset() else {
                 ui.label("Open a model or character to export it.");
                 return;
             };

@@ -211,7 +211,7 @@ fn references(ui: &mut Ui, state: &mut AppState) {
                 let open = state
                     .references_spec
                     .clone()
-                    .or_else(|| state.doc.as_ref().map(|d| d.spec.clone()));
+                    .or_else(|| state.session.asset().map(|d| d.spec.clone()));
                 if ui
                     .add_enabled(open.is_some(), egui::Button::new("Reopen with these"))
                     .clicked()

@@ -7,8 +7,8 @@ use crate::ui::state::AppState;
 
 pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
     let (done, undone) = state.history_labels();
-    if state.editor.is_none() && done.is_empty() && undone.is_empty() {
-        ui.weak(state.editor_note.as_deref().unwrap_or(
+    if state.session.document().is_none() && done.is_empty() && undone.is_empty() {
+        ui.weak(state.session.read_only_note().unwrap_or(
             "Open a CMDL model (loose or in a PAK) to edit its materials; light edits \
              (Lights tab) are listed here too.",
         ));
@@ -17,7 +17,7 @@ pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
         undo_redo_buttons(ui, state);
         // Light edits are not part of the file: only the document is saved or not.
-        if state.editor.is_some() {
+        if state.session.document().is_some() {
             if state.is_dirty() {
                 ui.colored_label(Color32::from_rgb(240, 200, 80), "unsaved edits");
             } else {

@@ -133,7 +133,7 @@ fn frames_step_the_clip_play_once_stops_and_bind_pose_keeps_the_choice() {
     let timing = state.clip_timing().unwrap();
     assert_eq!(timing.frame_count, 61);
     state.step_frame(true);
-    assert!(!state.playing);
+    assert!(!state.session.clock.playing);
     assert!((state.settings.time - timing.interval).abs() < 1e-9);
     state.step_frame(false);
     state.step_frame(false);
@@ -144,16 +144,16 @@ fn frames_step_the_clip_play_once_stops_and_bind_pose_keeps_the_choice() {
     // Once: the clock stops at the end.
     state.anim_view.looping = false;
     state.settings.time = 0.0;
-    state.playing = true;
+    state.session.clock.playing = true;
     state.tick(timing.duration * 0.5);
-    assert!(state.playing);
+    assert!(state.session.clock.playing);
     state.tick(timing.duration);
-    assert!(!state.playing);
+    assert!(!state.session.clock.playing);
     assert_eq!(state.settings.time, timing.duration);
     // Bind pose: the scene gets no clip, the choice stays.
     state.anim_view.bind_pose = true;
     assert_eq!(state.posed_animation(), None);
-    assert_eq!(state.animation, Some(0));
+    assert_eq!(state.session.clock.animation, Some(0));
     let ctx = egui::Context::default();
     let out = frame(&ctx, &mut state, None);
     assert!(drew_text(&out, "Frame 61 / 61"));
@@ -164,7 +164,7 @@ fn the_skeleton_overlay_draws_each_joint_and_names_the_hovered_one() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("worm_character"));
     state.viewport_texture = Some((egui::TextureId::User(1), [800, 500]));
-    state.playing = false;
+    state.session.clock.playing = false;
     state.settings.time = 0.5;
     let joints = |out: &egui::FullOutput| -> Vec<egui::Pos2> {
         shapes(out)

@@ -45,8 +45,8 @@ fn model_inspector(ui: &mut Ui, state: &mut AppState) {
     });
     if let Some(hit) = &p.hit {
         if let Some(m) = state
-            .doc
-            .as_ref()
+            .session
+            .asset()
             .and_then(|d| d.material(p.set, hit.material))
         {
             ui.separator();

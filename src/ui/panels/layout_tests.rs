@@ -94,7 +94,7 @@ fn choosing_an_animation_moves_nothing() {
     let mut seen = Vec::new();
     let choices = (0..count).map(Some).chain([None]);
     for choice in choices {
-        state.animation = choice;
+        state.session.clock.animation = choice;
         let out = frames_on(&ctx, &mut state, (1366.0, 768.0), 2);
         let speed = text_rect(&out, "speed ×").expect("the speed control");
         let once = text_rect(&out, "once").expect("the loop/once switch");
@@ -180,7 +180,7 @@ fn the_browser_follows_what_is_opened_and_lists_rooms() {
     assert!(drew_text(&out, "MREA 0x"), "rooms are listed");
     state.open(&room);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert!(state.doc.as_ref().unwrap().is_room());
+    assert!(state.session.asset().unwrap().is_room());
     assert_eq!(state.browser.selected.as_deref(), Some(room.as_str()));
 
     // A folder (even one named like a model) typed in the Open field is browsed.
@@ -191,7 +191,7 @@ fn the_browser_follows_what_is_opened_and_lists_rooms() {
     assert_eq!(state.browser.dir, folder.canonicalize().unwrap());
     assert!(state.notice.as_deref().unwrap().contains("is a folder"));
     // The room stays open.
-    assert!(state.doc.as_ref().unwrap().is_room());
+    assert!(state.session.asset().unwrap().is_room());
     let _ = std::fs::remove_dir_all(&folder);
 }
 

@@ -7,7 +7,8 @@ use glam::Vec3;
 use crate::gx::lights::{
     Falloff, GxLightValue, LightOptions, PrimeLight, PrimeLightType, RADIUS_FACTOR,
 };
-use crate::ui::lights::{GizmoMode, angles_of_direction, direction_from_angles};
+use crate::ui::light_editor::GizmoMode;
+use crate::ui::lights::{angles_of_direction, direction_from_angles};
 use crate::ui::state::{AppState, RightTab};
 
 /// The panel's name of a kind (the game's "custom" lights are its point lights).
@@ -72,7 +73,7 @@ pub(super) fn lights_tab(ui: &mut Ui, state: &mut AppState) {
             .on_hover_text("When the lights are drawn over the model view (never in screenshots)");
     });
     light_list(ui, state);
-    let lights = state.light_set.lights.len();
+    let lights = state.session.lights.set.lights.len();
     if lights > 4 {
         ui.weak(format!(
             "{lights} lights: each model is lit by the 4 brightest at its centre, as the game \
@@ -91,7 +92,7 @@ fn start_and_files(ui: &mut Ui, state: &mut AppState) {
         ui.label("Start from");
         let mut pick = None;
         egui::ComboBox::from_id_salt("light_start")
-            .selected_text(state.lights.label().to_string())
+            .selected_text(state.session.lights.choice.label().to_string())
             .width(200.0)
             .show_ui(ui, |ui| {
                 // Listed only while the menu is open (the layers are read once per file).
@@ -100,7 +101,10 @@ fn start_and_files(ui: &mut Ui, state: &mut AppState) {
                         Some(n) => format!("{} ({n} records)", choice.label()),
                         None => choice.label().to_string(),
                     };
-                    if ui.selectable_label(state.lights == choice, text).clicked() {
+                    if ui
+                        .selectable_label(state.session.lights.choice == choice, text)
+                        .clicked()
+                    {
                         pick = Some(choice);
                     }
                 }
@@ -570,8 +574,9 @@ mod tests {
         Falloff, GxLight, LightPreset, LightSet, PrimeLight, PrimeLightType, spot_attenuation,
     };
     use crate::load::LightSource;
-    use crate::ui::lights::GizmoMode;
-    use crate::ui::state::{AppState, LightChoice, RightTab};
+    use crate::session::LightChoice;
+    use crate::ui::light_editor::GizmoMode;
+    use crate::ui::state::{AppState, RightTab};
 
     fn state() -> AppState {
         AppState::new(std::env::temp_dir())
@@ -584,12 +589,12 @@ mod tests {
     #[test]
     fn add_remove_duplicate_and_edits_bump_the_revision() {
         let mut s = state();
-        assert_eq!(s.light_set, LightPreset::Basic.light_set());
+        assert_eq!(s.session.lights.set, LightPreset::Basic.light_set());
         s.camera.target = [1.0, 2.0, 3.0];
-        let r0 = s.lights_revision;
+        let r0 = s.session.lights.revision;
         s.add_light(PrimeLightType::Spot);
-        assert_eq!(s.lights_revision, r0 + 1);
-        assert_eq!(s.lights, LightChoice::Edited);
+        assert_eq!(s.session.lights.revision, r0 + 1);
+        assert_eq!(s.session.lights.choice, LightChoice::Edited);
         assert_eq!(s.light_editor.selected, Some(2));
         // Added between the eye and the target, pointing at the target, and it is now a GX
         // light of the set.
@@ -598,33 +603,36 @@ mod tests {
         assert!((glam::Vec3::from(spot.position) - at).length() < 1e-4);
         let to_target = (glam::Vec3::from(s.camera.target) - at).normalize();
         assert!((glam::Vec3::from(spot.direction) - to_target).length() < 1e-5);
-        assert_eq!(lights_of(&s.light_set).len(), 2);
-        assert_eq!(lights_of(&s.light_set)[1].position, spot.position);
+        assert_eq!(lights_of(&s.session.lights.set).len(), 2);
+        assert_eq!(lights_of(&s.session.lights.set)[1].position, spot.position);
         s.duplicate_light(2);
-        assert_eq!(s.lights_revision, r0 + 2);
+        assert_eq!(s.session.lights.revision, r0 + 2);
         assert_eq!(s.light_editor.records.len(), 4);
         assert_eq!(s.light_editor.selected, Some(3));
         // An edit that changes nothing does not re-upload.
         assert!(!s.edit_light(3, "test", |r| r.brightness = 2.0));
-        assert_eq!(s.lights_revision, r0 + 2);
+        assert_eq!(s.session.lights.revision, r0 + 2);
         assert!(s.edit_light(3, "test", |r| r.position = [-4.0, 2.0, 3.0]));
-        assert_eq!(s.lights_revision, r0 + 3);
-        assert_eq!(lights_of(&s.light_set)[2].position, [-4.0, 2.0, 3.0]);
+        assert_eq!(s.session.lights.revision, r0 + 3);
+        assert_eq!(
+            lights_of(&s.session.lights.set)[2].position,
+            [-4.0, 2.0, 3.0]
+        );
         s.remove_light(1);
-        assert_eq!(s.lights_revision, r0 + 4);
+        assert_eq!(s.session.lights.revision, r0 + 4);
         assert_eq!(s.light_editor.selected, Some(1));
-        assert_eq!(lights_of(&s.light_set).len(), 2);
+        assert_eq!(lights_of(&s.session.lights.set).len(), 2);
         assert!(
-            lights_of(&s.light_set)
+            lights_of(&s.session.lights.set)
                 .iter()
                 .all(|l| l.angle_atten != [1.0, 0.0, 0.0])
         );
         // Removing the ambient record leaves a black ambient, as an area layer without one.
         s.remove_light(0);
-        assert_eq!(s.light_set.ambient, [0, 0, 0, 255]);
+        assert_eq!(s.session.lights.set.ambient, [0, 0, 0, 255]);
         assert!(!s.edit_light(9, "test", |r| r.brightness = 2.0));
         s.remove_light(9);
-        assert_eq!(s.lights_revision, r0 + 5);
+        assert_eq!(s.session.lights.revision, r0 + 5);
     }
 
     #[test]
@@ -633,7 +641,7 @@ mod tests {
         s.set_lights(LightChoice::none());
         s.add_light(PrimeLightType::Spot);
         s.add_light(PrimeLightType::Custom);
-        let gx = |s: &AppState, i: usize| lights_of(&s.light_set)[i];
+        let gx = |s: &AppState, i: usize| lights_of(&s.session.lights.set)[i];
         // Spot: the full cone is halved, COS2 coefficients.
         s.edit_light(1, "test", |r| r.spot_cutoff = 60.0);
         assert_eq!(gx(&s, 0).angle_atten, spot_attenuation(30.0));
@@ -658,7 +666,7 @@ mod tests {
             r.color = [0.5, 1.0, 0.0, 1.0];
             r.brightness = 1.5;
         });
-        assert_eq!(s.light_set.ambient, [191, 255, 0, 255]);
+        assert_eq!(s.session.lights.set.ambient, [191, 255, 0, 255]);
         // A spot turned into a directional light is far along −direction.
         s.edit_light(1, "test", |r| {
             r.light_type = PrimeLightType::Directional.word();
@@ -699,21 +707,21 @@ mod tests {
         s.add_light(PrimeLightType::Spot);
         s.edit_light(3, "test", |r| r.color = [0.2, 0.4, 0.6, 1.0]);
         assert!(s.save_light_file(&path), "{:?}", s.light_editor.error);
-        let (records, set) = (s.light_editor.records.clone(), s.light_set.clone());
+        let (records, set) = (s.light_editor.records.clone(), s.session.lights.set.clone());
         // No temporary file is left next to it.
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         s.set_lights(LightChoice::none());
-        assert_ne!(s.light_set, set);
-        let before = s.lights_revision;
+        assert_ne!(s.session.lights.set, set);
+        let before = s.session.lights.revision;
         assert!(s.load_light_file(&path));
         assert_eq!(s.light_editor.records, records);
-        assert_eq!(s.light_set, set);
-        assert_eq!(s.lights_revision, before + 1);
-        assert_eq!(s.lights, LightChoice::file(&path));
+        assert_eq!(s.session.lights.set, set);
+        assert_eq!(s.session.lights.revision, before + 1);
+        assert_eq!(s.session.lights.choice, LightChoice::file(&path));
         // The same file through the Start-from choice.
         s.set_lights(LightChoice::basic());
         s.set_lights(LightChoice::file(&path));
-        assert_eq!(s.light_set, set);
+        assert_eq!(s.session.lights.set, set);
         // A broken file: the error names the file and the field, the lights stay.
         let text =
             std::fs::read_to_string(&path)
@@ -721,14 +729,17 @@ mod tests {
                 .replacen("\"brightness\"", "\"brightnes\"", 1);
         let bad = dir.join("bad.json");
         std::fs::write(&bad, text).unwrap();
-        let before = s.lights_revision;
+        let before = s.session.lights.revision;
         assert!(!s.load_light_file(&bad));
         let e = s.light_editor.error.clone().unwrap();
         assert!(
             e.contains("bad.json") && e.contains("lights[0]") && e.contains("brightnes"),
             "{e}"
         );
-        assert_eq!((s.lights_revision, &s.light_set), (before, &set));
+        assert_eq!(
+            (s.session.lights.revision, &s.session.lights.set),
+            (before, &set)
+        );
         // Saving where no file can be written names the path.
         assert!(!s.save_light_file(&dir.join("missing/rig.json")));
         assert!(s.light_editor.error.as_ref().unwrap().contains("missing"));
@@ -847,11 +858,11 @@ mod tests {
         for k in PrimeLightType::ALL {
             assert!(kinds.contains(&k), "{k:?} in {kinds:?}");
         }
-        let layer0 = s.light_set.clone();
+        let layer0 = s.session.lights.set.clone();
         s.set_lights(room_layer1.0);
-        assert_ne!(s.light_set, layer0);
+        assert_ne!(s.session.lights.set, layer0);
         s.set_lights(room_layer0.0);
-        assert_eq!(s.light_set, layer0);
+        assert_eq!(s.session.lights.set, layer0);
         // The tab and the gizmos draw with a light of each kind selected in turn.
         s.tab = RightTab::Lights;
         s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
@@ -867,9 +878,9 @@ mod tests {
             };
             assert!(drew_text(&out, derived), "derived GX values of light {i}");
         }
-        let revision = s.lights_revision;
+        let revision = s.session.lights.revision;
         run_frame(&mut s);
-        assert_eq!(s.lights_revision, revision, "drawing edits nothing");
+        assert_eq!(s.session.lights.revision, revision, "drawing edits nothing");
     }
 
     /// One frame of the whole UI at 1600 × 900 points on `ctx` with `events`.
@@ -958,7 +969,7 @@ mod tests {
             records.iter().any(|r| r.brightness == 56_250.0),
             "{records:?}"
         );
-        let choice = s.lights.clone();
+        let choice = s.session.lights.choice.clone();
         assert!(
             matches!(choice.source(), Some(LightSource::Area { .. })),
             "{choice:?}"
@@ -996,7 +1007,7 @@ mod tests {
         for (i, (now, then)) in s.light_editor.records.iter().zip(&records).enumerate() {
             assert!(same(now, then), "light {i}: {now:?} was {then:?}");
         }
-        assert_eq!(s.lights, choice);
+        assert_eq!(s.session.lights.choice, choice);
         assert_eq!(s.history_labels(), (vec![], vec![]));
     }
 
@@ -1006,9 +1017,13 @@ mod tests {
     fn light_edits_undo_and_redo_with_the_material_edits() {
         let mut s = state();
         s.open(&demo_spec("room"));
-        assert!(s.editor.is_some(), "{:?}", s.editor_note);
+        assert!(
+            s.session.document().is_some(),
+            "{:?}",
+            s.session.read_only_note()
+        );
         let opened = s.light_editor.records.clone();
-        let choice = s.lights.clone();
+        let choice = s.session.lights.choice.clone();
         let point = opened
             .iter()
             .position(|r| r.kind() == PrimeLightType::Custom)
@@ -1036,19 +1051,23 @@ mod tests {
         assert!(s.undo());
         assert!(!s.is_dirty());
         assert_eq!(s.light_editor.records[point].brightness, 54_000.0);
-        let revision = s.lights_revision;
+        let revision = s.session.lights.revision;
         assert!(s.undo());
         assert_eq!(s.light_editor.records, opened);
         assert_eq!(
-            s.lights, choice,
+            s.session.lights.choice, choice,
             "the lights stand for the room's layer again"
         );
-        assert_eq!(s.lights_revision, revision + 1, "the view is lit as before");
+        assert_eq!(
+            s.session.lights.revision,
+            revision + 1,
+            "the view is lit as before"
+        );
         assert!(!s.undo());
         // Redo all; the History tab lists both kinds.
         assert!(s.redo() && s.redo());
         assert!(s.is_dirty());
-        assert_eq!(s.lights, LightChoice::Edited);
+        assert_eq!(s.session.lights.choice, LightChoice::Edited);
         s.tab = RightTab::History;
         let out = run_frame(&mut s);
         assert!(drew_text(&out, &label) && drew_text(&out, "add light 4 (undone)"));
@@ -1057,7 +1076,7 @@ mod tests {
         assert!(!s.is_dirty());
         s.remove_light(0);
         assert!(!s.redo());
-        assert_eq!(s.editor.as_ref().unwrap().redo_history().count(), 0);
+        assert_eq!(s.session.document().unwrap().redo_history().count(), 0);
         assert_eq!(s.history_labels().0.len(), 2);
         // Opening a file starts a new history.
         s.open(&demo_spec("showcase"));

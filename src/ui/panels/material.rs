@@ -7,18 +7,18 @@ use crate::gx::tev::{FinalRegister, MissingTexture};
 use crate::gx::types::{
     AttnFn, Blend, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
 };
-use crate::ui::document::{Content, Document, MaterialEntry};
+use crate::session::{Asset, Content, MaterialEntry};
 use crate::ui::state::AppState;
 use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 
 use super::{color_button, named};
-use crate::ui::document::texture_id_text;
+use crate::session::asset::texture_id_text;
 
 pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
-    if let Some(Document {
+    if let Some(Asset {
         content: Content::Texture { .. },
         ..
-    }) = &state.doc
+    }) = state.session.asset()
     {
         ui.weak(
             "A texture has no material: its mip level, channels, sampling, zoom and PNG \
@@ -29,40 +29,52 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     // Set / material selector.
     let mut select = None;
     let mut hovered = None;
-    if let Some(Document {
-        content: Content::Model { sets, .. },
-        ..
-    }) = &state.doc
+    if let Some(
+        asset @ Asset {
+            content: Content::Model { sets, .. },
+            ..
+        },
+    ) = state.session.asset()
     {
         ui.horizontal_wrapped(|ui| {
             ui.label("Set");
             egui::ComboBox::from_id_salt("set")
-                .selected_text(format!("{}", state.set))
+                .selected_text(format!("{}", state.session.selection.set))
                 .show_ui(ui, |ui| {
                     for i in 0..sets.len() {
                         if ui
-                            .selectable_label(i == state.set, format!("{i}"))
+                            .selectable_label(i == state.session.selection.set, format!("{i}"))
                             .clicked()
                         {
                             select = Some((i, 0));
                         }
                     }
                 });
-            let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+            let materials = sets
+                .get(state.session.selection.set)
+                .map_or(&[][..], |s| &s.materials[..]);
             ui.label(format!(
                 "material {} of {}",
-                state.material,
+                state.session.selection.material,
                 materials.len()
             ));
-            if ui.button("<").clicked() && state.material > 0 {
-                select = Some((state.set, state.material - 1));
+            if ui.button("<").clicked() && state.session.selection.material > 0 {
+                select = Some((
+                    state.session.selection.set,
+                    state.session.selection.material - 1,
+                ));
             }
-            if ui.button(">").clicked() && state.material + 1 < materials.len() {
-                select = Some((state.set, state.material + 1));
+            if ui.button(">").clicked() && state.session.selection.material + 1 < materials.len() {
+                select = Some((
+                    state.session.selection.set,
+                    state.session.selection.material + 1,
+                ));
             }
         });
         // Every material in one line each; hovering a row tints its surfaces.
-        let materials = sets.get(state.set).map_or(&[][..], |s| &s.materials[..]);
+        let materials = sets
+            .get(state.session.selection.set)
+            .map_or(&[][..], |s| &s.materials[..]);
         egui::CollapsingHeader::new(format!("Materials ({})", materials.len()))
             .id_salt("material_list")
             .default_open(true)
@@ -76,11 +88,18 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                         // A selection made elsewhere (a pick, < >) scrolls its row into view.
                         let shown_id = ui.scope_id().with("material_list_shown");
                         let shown = ui.data(|d| d.get_temp::<(usize, usize)>(shown_id));
-                        let current = (state.set, state.material);
+                        let current = (
+                            state.session.selection.set,
+                            state.session.selection.material,
+                        );
                         for (i, m) in materials.iter().enumerate() {
-                            let text = egui::RichText::new(material_row(i, m)).monospace();
-                            let row = ui.selectable_label(i == state.material, text);
-                            if i == state.material && shown != Some(current) {
+                            let text = egui::RichText::new(material_row(i, m, |id| {
+                                asset.texture(id).is_some()
+                            }))
+                            .monospace();
+                            let row =
+                                ui.selectable_label(i == state.session.selection.material, text);
+                            if i == state.session.selection.material && shown != Some(current) {
                                 // Vertically only: the rows' start stays in view.
                                 let left = ui.max_rect().left();
                                 let rect = egui::Rect::from_x_y_ranges(
@@ -94,14 +113,14 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
                                 hovered = Some(i);
                             }
                             if row.clicked() {
-                                select = Some((state.set, i));
+                                select = Some((state.session.selection.set, i));
                             }
                         }
                     });
             });
         if let Some(Err(e)) = sets
-            .get(state.set)
-            .and_then(|s| s.materials.get(state.material))
+            .get(state.session.selection.set)
+            .and_then(|s| s.materials.get(state.session.selection.material))
         {
             ui.colored_label(Color32::from_rgb(255, 110, 110), e);
         }
@@ -186,7 +205,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         state.tev_options = options;
         edit.reset(options);
     }
-    if let Some(note) = &state.editor_note {
+    if let Some(note) = state.session.read_only_note() {
         ui.colored_label(Color32::from_rgb(240, 200, 80), note);
     }
     if super::mp3_material::mp3_material_editor(ui, state) {
@@ -197,16 +216,25 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     };
     let textures = state.set_texture_ids().to_vec();
     let missing: Vec<(usize, u64, String)> = state
-        .doc
-        .as_ref()
-        .and_then(|d| Some((d.material(state.set, state.material)?, d.texture_place())))
-        .map(|(entry, place)| {
+        .session
+        .asset()
+        .and_then(|d| {
+            Some((
+                d,
+                d.material(
+                    state.session.selection.set,
+                    state.session.selection.material,
+                )?,
+                d.texture_place(),
+            ))
+        })
+        .map(|(doc, entry, place)| {
             entry
                 .texture_ids
                 .iter()
                 .enumerate()
-                .filter(|(k, _)| entry.textures.get(*k).is_none_or(Option::is_none))
                 .filter_map(|(k, id)| Some((k, (*id)?, place.clone())))
+                .filter(|(_, id, _)| doc.texture(*id).is_none())
                 .collect()
         })
         .unwrap_or_default();
@@ -236,7 +264,12 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
 }
 
 /// One line of the material list: index, stage count, blend mode and texture IDs.
-pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) -> String {
+/// `found` tells whether the model has the texture of an ID.
+pub(super) fn material_row(
+    index: usize,
+    entry: &Result<MaterialEntry, String>,
+    found: impl Fn(u64) -> bool,
+) -> String {
     let m = match entry {
         Ok(m) => m,
         Err(e) => return format!("{index:>3} · error: {e}"),
@@ -253,16 +286,10 @@ pub(super) fn material_row(index: usize, entry: &Result<MaterialEntry, String>) 
     } else {
         m.texture_ids
             .iter()
-            .zip(
-                m.textures
-                    .iter()
-                    .map(Option::is_some)
-                    .chain(std::iter::repeat(false)),
-            )
-            .map(|(id, found)| match (id, found) {
-                (Some(id), true) => texture_id_text(*id),
-                (Some(id), false) => format!("{} (missing)", texture_id_text(*id)),
-                (None, _) => "(no ID)".to_string(),
+            .map(|id| match id {
+                Some(id) if found(*id) => texture_id_text(*id),
+                Some(id) => format!("{} (missing)", texture_id_text(*id)),
+                None => "(no ID)".to_string(),
             })
             .collect::<Vec<_>>()
             .join(" ")

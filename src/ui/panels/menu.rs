@@ -71,7 +71,7 @@ fn file_menu(ui: &mut Ui, state: &mut AppState) {
         }
     });
     ui.separator();
-    let editable = state.editor.is_some();
+    let editable = state.session.document().is_some();
     if ui
         .add_enabled(editable && state.is_dirty(), egui::Button::new("Save"))
         .clicked()

@@ -37,7 +37,7 @@ use egui::{Color32, RichText, Ui};
 use crate::render::pipeline_cache::SelectedPath;
 
 use super::edit::EditKind;
-use super::editing::{Answer, Pending};
+use super::history::{Answer, Pending};
 use super::state::{AppState, RightTab};
 
 /// Widths (points) of the side panels for a window `width` points wide: together at most
@@ -234,7 +234,7 @@ const WARNING: Color32 = Color32::from_rgb(240, 200, 80);
 fn log_panel(ui: &mut Ui, state: &AppState) {
     ui.horizontal(|ui| {
         ui.strong("Log");
-        if let Some(doc) = &state.doc {
+        if let Some(doc) = state.session.asset() {
             ui.weak(&doc.spec);
         }
     });
@@ -262,8 +262,8 @@ fn unsaved_prompt(ui: &mut Ui, state: &mut AppState) {
         Pending::Close => "before closing".to_string(),
     };
     let name = state
-        .editor
-        .as_ref()
+        .session
+        .document()
         .map_or_else(String::new, |e| e.label().to_string());
     let mut answer = None;
     egui::Window::new("Unsaved edits")

@@ -118,7 +118,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
                     }
                     ui.weak(format!(
                         "{} · TEX{} · {} animation bytes",
-                        crate::ui::document::texture_id_text(p.texture_id),
+                        crate::session::asset::texture_id_text(p.texture_id),
                         p.uv_set,
                         p.uv_animation.len()
                     ));

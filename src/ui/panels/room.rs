@@ -78,11 +78,11 @@ fn format_speed(s: f32) -> String {
 /// drawing and picking (the scene keeps its buffers and pipelines).
 pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {
     let AppState {
-        doc: Some(doc),
+        session,
         world_models_visible,
         ..
-    } = state
-    else {
+    } = state;
+    let Some(doc) = session.asset() else {
         return;
     };
     let parts = &doc.world_models;

@@ -3,8 +3,9 @@
 #![allow(clippy::unwrap_used)]
 
 use super::show;
-use crate::ui::editing::{Answer, Pending};
-use crate::ui::state::{AppState, LightChoice, Requests, RightTab, ViewMode};
+use crate::session::LightChoice;
+use crate::ui::history::{Answer, Pending};
+use crate::ui::state::{AppState, Requests, RightTab, ViewMode};
 
 pub(super) fn run_frame(state: &mut AppState) -> egui::FullOutput {
     let ctx = egui::Context::default();
@@ -32,15 +33,15 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert!(state.shows_model());
     // A character is shown read-only, with the reason.
-    assert!(state.editor.is_none());
+    assert!(state.session.document().is_none());
     assert!(
         state
-            .editor_note
-            .as_deref()
+            .session
+            .read_only_note()
             .is_some_and(|n| n.starts_with("Read-only"))
     );
-    assert_eq!(state.animation, Some(0));
-    assert!(state.playing && state.animating());
+    assert_eq!(state.session.clock.animation, Some(0));
+    assert!(state.session.clock.playing && state.animating());
     let duration = f64::from(state.animation_duration().unwrap());
     assert!(duration > 0.0);
     // The clock loops over the clip.
@@ -48,13 +49,13 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     state.tick(duration * 0.5);
     assert!((state.settings.time - duration * 0.25).abs() < 1e-9);
     // The MREA of the same PAK is offered, and choosing it loads its lights.
-    let doc = state.doc.as_ref().unwrap();
+    let doc = state.session.asset().unwrap();
     let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
     state.set_lights(LightChoice::area(label, spec, 0));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert_eq!(state.lights_revision, 1);
+    assert_eq!(state.session.lights.revision, 1);
     assert_ne!(
-        state.light_set,
+        state.session.lights.set,
         crate::gx::lights::LightPreset::Basic.light_set()
     );
     // Frame model puts the camera back on the model's box.
@@ -90,7 +91,7 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     state.references.skin = demo_spec("worm_skin");
     state.open(&demo_spec("worm_character"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    let sources = state.doc.as_ref().unwrap().sources.join("\n");
+    let sources = state.session.asset().unwrap().sources.join("\n");
     for part in ["model: ", "skin: "] {
         assert!(
             sources
@@ -107,8 +108,8 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     // Another file clears every part (the texture folder, a place to search, stays).
     state.open(&demo_spec("room"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert!(state.doc.as_ref().unwrap().is_room());
-    let cleared = crate::ui::document::References {
+    assert!(state.session.asset().unwrap().is_room());
+    let cleared = crate::session::References {
         texture_dir: textures.display().to_string(),
         ..Default::default()
     };
@@ -135,12 +136,12 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     let error = state.load_error.clone().expect("two CMDLs: no guess");
     assert!(error.contains("References → Model"), "{error}");
     assert!(!error.contains("--model"), "{error}");
-    assert!(state.doc.as_ref().unwrap().is_room());
+    assert!(state.session.asset().unwrap().is_room());
     assert_eq!(state.references_spec.as_deref(), Some(ancs.as_str()));
     state.references.model = dir.join("cube_b.CMDL").display().to_string();
     state.open(&ancs);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    let sources = state.doc.as_ref().unwrap().sources.join("\n");
+    let sources = state.session.asset().unwrap().sources.join("\n");
     assert!(
         sources.contains("cube_b.CMDL (chosen explicitly)"),
         "{sources}"
@@ -165,7 +166,7 @@ fn opening_a_whole_pak_expands_it_and_opens_its_model() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(dir.join("tev_cases.pak").to_str().unwrap());
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    let doc = state.doc.as_ref().unwrap();
+    let doc = state.session.asset().unwrap();
     assert!(doc.spec.ends_with(".CMDL"), "{}", doc.spec);
     assert!(state.edit.is_some());
     assert_eq!(state.browser.paks.len(), 1);
@@ -276,21 +277,21 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     let mut state = AppState::new(scratch.clone());
     state.open(&spec);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert!(state.editor.is_some() && !state.is_dirty());
+    assert!(state.session.document().is_some() && !state.is_dirty());
     assert!(!state.title().starts_with('●'));
     let original = state.edit.as_ref().unwrap().program.clone();
-    let revision = state.doc_revision;
+    let revision = state.session.revision();
 
     set_konst0(&mut state, [1, 2, 3, 4], "K0 colour");
     assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
     assert!(state.is_dirty());
     assert!(state.title().starts_with('●'), "{}", state.title());
-    assert!(state.doc_revision > revision);
+    assert!(state.session.revision() > revision);
     // The document, the viewer's material and the preview program all changed.
-    let k0 = state.editor.as_ref().unwrap().material_sets()[0].materials[0].konst_rgba()[0];
+    let k0 = state.session.document().unwrap().material_sets()[0].materials[0].konst_rgba()[0];
     assert_eq!(k0, [1, 2, 3, 4]);
     assert_eq!(state.edit.as_ref().unwrap().program.konst[0], [1, 2, 3, 4]);
-    let doc = state.doc.as_ref().unwrap();
+    let doc = state.session.asset().unwrap();
     assert_eq!(doc.material(0, 0).unwrap().material.konst[0], [1, 2, 3, 4]);
 
     // A structural edit: one more stage.
@@ -303,8 +304,8 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
         stages + 1
     );
     let history: Vec<_> = state
-        .editor
-        .as_ref()
+        .session
+        .document()
         .unwrap()
         .history()
         .map(str::to_owned)
@@ -327,7 +328,7 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     m.tev_stages = vec![m.tev_stages[0]; 17];
     state.apply_material(m, "too many stages");
     assert!(state.edit_error.is_some());
-    assert_eq!(state.editor.as_ref().unwrap().history().count(), 2);
+    assert_eq!(state.session.document().unwrap().history().count(), 2);
 
     // Every tab draws with the history.
     state.viewport_texture = Some((egui::TextureId::User(1), [256, 256]));
@@ -364,7 +365,7 @@ fn save_and_reopen_gives_the_edited_material() {
     let out = scratch.join("edited.CMDL");
     assert!(state.save_as(&out));
     assert!(!state.is_dirty());
-    assert_eq!(state.editor.as_ref().unwrap().origin().path(), out);
+    assert_eq!(state.session.document().unwrap().origin().path(), out);
     // The original is untouched; the new file reopens with the edit.
     let before = crate::edit::Document::open(&spec).unwrap();
     assert_ne!(before.material_sets()[0].materials[3], edited);
@@ -454,7 +455,7 @@ fn files_open_on_a_worker_thread() {
     }
     assert!(state.loading.is_none());
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert!(state.editor.is_some() && state.edit.is_some());
+    assert!(state.session.document().is_some() && state.edit.is_some());
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
@@ -536,15 +537,15 @@ fn the_view_keeps_sixty_percent_of_the_window_with_every_tab() {
 fn the_material_list_names_index_stages_blend_and_textures() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
-    let doc = state.doc.as_ref().unwrap();
-    let crate::ui::document::Content::Model { sets, .. } = &doc.content else {
+    let doc = state.session.asset().unwrap();
+    let crate::session::Content::Model { sets, .. } = &doc.content else {
         panic!("a model");
     };
     let rows: Vec<String> = sets[0]
         .materials
         .iter()
         .enumerate()
-        .map(|(i, m)| super::material::material_row(i, m))
+        .map(|(i, m)| super::material::material_row(i, m, |id| doc.texture(id).is_some()))
         .collect();
     let entry = sets[0].materials[3].as_ref().unwrap().clone();
     let row = &rows[3];
@@ -563,12 +564,12 @@ fn the_material_list_names_index_stages_blend_and_textures() {
     let out = run_frames_at(&mut state, 1920.0, 1080.0, 2);
     assert!(drew_text(&out, &rows[3]));
     // A missing texture is marked in its row.
-    let mut missing = entry.clone();
-    missing.textures = vec![None; missing.texture_ids.len()];
-    if !missing.texture_ids.is_empty() {
-        assert!(super::material::material_row(3, &Ok(missing)).contains("(missing)"));
+    if !entry.texture_ids.is_empty() {
+        assert!(
+            super::material::material_row(3, &Ok(entry.clone()), |_| false).contains("(missing)")
+        );
     }
-    assert!(super::material::material_row(7, &Err("bad".into())).contains("error: bad"));
+    assert!(super::material::material_row(7, &Err("bad".into()), |_| true).contains("error: bad"));
 }
 
 #[test]
@@ -587,7 +588,7 @@ fn selection_hover_and_warnings_in_the_state() {
     assert_eq!(state.highlighted_material(), None);
     // Warnings: the document's and the view's, each once; the status bar counts them.
     state.view_status.warnings = vec!["one".into(), "two".into(), "one".into()];
-    let before = state.doc.as_ref().unwrap().warnings.len();
+    let before = state.session.asset().unwrap().warnings.len();
     assert_eq!(state.warnings().len(), before + 2);
     let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
     assert!(drew_text(&out, &format!("{} warnings", before + 2)));
@@ -633,7 +634,13 @@ fn a_missing_texture_slot_names_the_id_and_where_it_was_looked_for() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     state.select_material(0, 0);
     state.tab = RightTab::Material;
-    let entry = state.doc.as_ref().unwrap().material(0, 0).unwrap().clone();
+    let entry = state
+        .session
+        .asset()
+        .unwrap()
+        .material(0, 0)
+        .unwrap()
+        .clone();
     let id = entry.texture_ids[0].unwrap();
     // (The texture strip shows under a drawn view.)
     state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
@@ -762,17 +769,21 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     // Lit by its own layer 0, which has one light of each kind.
     assert!(
         matches!(
-            state.lights.source(),
+            state.session.lights.choice.source(),
             Some(crate::load::LightSource::Area { .. })
         ),
         "{:?} {:?}",
-        state.lights,
+        state.session.lights.choice,
         state.load_error
     );
     assert_eq!(state.light_editor.records.len(), 4);
     assert_eq!(state.world_models_visible, vec![true; 5]);
     assert!(state.hidden_surfaces().is_none());
-    assert!(state.editor.is_some(), "{:?}", state.editor_note);
+    assert!(
+        state.session.document().is_some(),
+        "{:?}",
+        state.session.read_only_note()
+    );
 
     // W held for a few frames moves the eye forward, along the view.
     state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
@@ -817,7 +828,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     // Hiding world model 1 hides exactly its surfaces.
     state.world_models_visible[1] = false;
     let hidden = state.hidden_surfaces().unwrap();
-    let part = state.doc.as_ref().unwrap().world_models[1].clone();
+    let part = state.session.asset().unwrap().world_models[1].clone();
     for (i, h) in hidden.iter().enumerate() {
         assert_eq!(*h, part.surfaces.contains(&i), "surface {i}");
     }
@@ -860,7 +871,7 @@ fn the_short_uv_flags_are_shown_fixed_by_the_geometry_and_cannot_be_toggled() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    let materials = &state.editor.as_ref().unwrap().material_sets()[0].materials;
+    let materials = &state.session.document().unwrap().material_sets()[0].materials;
     let index = materials
         .iter()
         .position(|m| m.flags & flags::SHORT_UV != 0)
@@ -987,11 +998,15 @@ fn save_as_adds_the_open_files_extension() {
     );
     let written = scratch.join("renamed.CMDL");
     assert!(written.is_file() && !scratch.join("renamed").exists());
-    assert_eq!(state.editor.as_ref().unwrap().origin().path(), written);
+    assert_eq!(state.session.document().unwrap().origin().path(), written);
     // The viewer opens what it wrote as an editable model, with the edit.
     let mut reopened = AppState::new(scratch.clone());
     reopened.open(written.to_str().unwrap());
-    assert!(reopened.editor.is_some(), "{:?}", reopened.editor_note);
+    assert!(
+        reopened.session.document().is_some(),
+        "{:?}",
+        reopened.session.read_only_note()
+    );
     assert_eq!(
         reopened.file_material().unwrap().konst_rgba()[0],
         [5, 6, 7, 8]

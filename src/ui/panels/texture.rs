@@ -37,10 +37,15 @@ pub(super) fn texture_panel(ui: &mut Ui, state: &mut AppState, reserve_below: f3
 
 fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f32) -> Asked {
     let mut asked = Asked::default();
-    let Some(doc) = &state.doc else {
+    let Some(doc) = state.session.asset() else {
         return asked;
     };
-    let Some(shown) = shown_texture(doc, state.set, state.material, view.slot) else {
+    let Some(shown) = shown_texture(
+        doc,
+        state.session.selection.set,
+        state.session.selection.material,
+        view.slot,
+    ) else {
         return asked;
     };
     let texture = shown.texture;
@@ -253,9 +258,9 @@ fn upload(
 ) -> egui::TextureId {
     let (w, h) = texture.level_size(view.level);
     let key = ShownKey {
-        doc_revision: state.doc_revision,
-        set: state.set,
-        material: state.material,
+        doc_revision: state.session.revision(),
+        set: state.session.selection.set,
+        material: state.session.selection.material,
         slot: view.slot.unwrap_or(0),
         level: view.level,
         channels: view.channels,

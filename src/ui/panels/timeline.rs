@@ -3,7 +3,7 @@
 
 use egui::{RichText, Ui};
 
-use crate::ui::document::{Content, Document};
+use crate::session::{Asset, Content};
 use crate::ui::state::AppState;
 
 /// The animation choice's width (points).
@@ -32,18 +32,18 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
     }
     let skinned = state.shows_model()
         && state
-            .doc
-            .as_ref()
+            .session
+            .asset()
             .and_then(|d| d.cpu_model())
             .is_some_and(|m| m.skin.is_some());
     ui.horizontal_wrapped(|ui| {
-        let label = if state.playing { "Pause" } else { "Play" };
+        let label = if state.session.clock.playing { "Pause" } else { "Play" };
         if ui
             .button(label)
             .on_hover_text("Play or pause the clock (Space)")
             .clicked()
         {
-            state.playing = !state.playing;
+            state.session.clock.playing = !state.session.clock.playing;
         }
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.settings.time = 0.0;
@@ -52,6 +52,8 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if clips {
             ui.label("Animation");
             let current = state
+                .session
+                .clock
                 .animation
                 .and_then(|a| animations.get(a))
                 .map_or("bind pose", String::as_str);
@@ -64,17 +66,17 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                     .truncate()
                     .show_ui(ui, |ui| {
                         if ui
-                            .selectable_label(state.animation.is_none(), "bind pose")
+                            .selectable_label(state.session.clock.animation.is_none(), "bind pose")
                             .clicked()
                         {
-                            state.animation = None;
+                            state.session.clock.animation = None;
                         }
                         for (i, name) in animations.iter().enumerate() {
                             if ui
-                                .selectable_label(state.animation == Some(i), name)
+                                .selectable_label(state.session.clock.animation == Some(i), name)
                                 .clicked()
                             {
-                                state.animation = Some(i);
+                                state.session.clock.animation = Some(i);
                                 state.settings.time = 0.0;
                             }
                         }
@@ -149,17 +151,17 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .on_hover_text("Draw the posed bones over the model; point at a joint for its name");
         }
         ui.add(
-            egui::DragValue::new(&mut state.speed)
+            egui::DragValue::new(&mut state.session.clock.speed)
                 .range(-8.0..=8.0)
                 .speed(0.05)
                 .prefix("speed ×"),
         );
         let anims = if state.shows_model() {
-            match &state.doc {
-                Some(Document {
+            match state.session.asset() {
+                Some(Asset {
                     content: Content::Model { sets, .. },
                     ..
-                }) => sets.get(state.set).map_or(0, |s| {
+                }) => sets.get(state.session.selection.set).map_or(0, |s| {
                     s.materials
                         .iter()
                         .flatten()

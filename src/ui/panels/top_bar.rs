@@ -62,11 +62,11 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
 
 /// Save, Save As, Undo, Redo (enabled when the open file is an editable model).
 fn file_actions(ui: &mut Ui, state: &mut AppState) {
-    let editable = state.editor.is_some();
+    let editable = state.session.document().is_some();
     let dirty = state.is_dirty();
     let what = if state
-        .editor
-        .as_ref()
+        .session
+        .document()
         .is_some_and(|e| matches!(e.origin(), crate::edit::Origin::Pak { .. }))
     {
         "the whole PAK, only this model changed"

@@ -29,9 +29,9 @@ use crate::model::{CpuModel, TextureData};
 use crate::render::pick::PickHit;
 use crate::render::scene::{ClearMode, FrameStats, Scene, SceneOptions};
 
-use super::document::MaterialEntry;
 use super::edit::MaterialEdit;
 use crate::render::OrbitCamera;
+use crate::session::MaterialEntry;
 
 /// The largest screenshot side tevscope renders (when the GPU allows it).
 pub const MAX_SCREENSHOT_SIDE: u32 = 8192;

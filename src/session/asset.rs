@@ -1,6 +1,6 @@
-//! What the viewer has open: a model's material sets with their decoded textures, or a
-//! single texture. Loading is plain data work (no GPU, no egui), so it is unit-tested and
-//! every failure becomes a message the UI shows instead of a crash.
+//! What a session has open ([`Asset`]): a model with its material sets and decoded
+//! textures, or a single texture. Loading is plain data work (no GPU, no egui), so it is
+//! unit-tested and every failure becomes a message the front end shows instead of a crash.
 
 use std::path::{Path, PathBuf};
 
@@ -14,14 +14,12 @@ use crate::load::{AssetKind, ModelAssets};
 use crate::model::{CpuMaterialSet, CpuModel, TextureData};
 use std::sync::Arc;
 
-/// One material of a model, ready to draw.
-#[derive(Debug, Clone)]
+/// One material of a model in GX form, derived from the editable document's material.
+/// Its textures are the model's ([`Asset::texture`]), looked up by ID, never copied.
+#[derive(Debug, Clone, PartialEq)]
 pub struct MaterialEntry {
-    /// The material as authored (the UI edits a copy).
     pub material: Material,
-    /// Material texture k (GX map k); None when the TXTR could not be found or decoded.
-    pub textures: Vec<Option<TextureData>>,
-    /// TXTR asset IDs per texture slot (64-bit in MP3), for display.
+    /// TXTR asset IDs per texture slot (GX map k; 64-bit in MP3).
     pub texture_ids: Vec<Option<u64>>,
 }
 
@@ -109,9 +107,9 @@ impl References {
     }
 }
 
-/// An opened resource.
+/// An opened resource: what the viewer shows and the CLI reports.
 #[derive(Debug, Clone)]
-pub struct Document {
+pub struct Asset {
     /// The spec it was opened with (`file`, `file.pak:0xID`).
     pub spec: String,
     /// What it is (from the type table every open path shares).
@@ -137,7 +135,7 @@ pub struct Document {
     pub light_layers: Vec<Vec<crate::gx::lights::PrimeLight>>,
 }
 
-impl Document {
+impl Asset {
     /// Where textures the file refers to are looked for (by asset ID), for messages.
     pub fn texture_place(&self) -> String {
         match self.spec.rsplit_once(':') {
@@ -149,21 +147,29 @@ impl Document {
     }
 
     /// Opens a spec (see [`crate::load::source`]) of a type [`AssetKind::opens`]. A whole
-    /// PAK is not a document: the browser lists it instead.
+    /// PAK is not an asset: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
-        Self::open_with(spec, &References::default())
+        let (resource, resolver) = source::open(spec)?;
+        Self::from_input(spec, resource, resolver, &References::default())
     }
 
-    /// [`Document::open`] with the user's explicit choices for what a model refers to.
-    pub fn open_with(spec: &str, references: &References) -> anyhow::Result<Self> {
-        let (resource, _) = source::open(spec)?;
+    /// The asset of an input already opened ([`source::open`] gave `resource` and its
+    /// `resolver`), with the user's explicit choices for what a model refers to.
+    pub fn from_input(
+        spec: &str,
+        resource: Resource,
+        resolver: Box<dyn Resolver>,
+        references: &References,
+    ) -> anyhow::Result<Self> {
         let kinds = AssetKind::openable_list();
         match resource.kind() {
             Some(AssetKind::Pak) => Err(anyhow!(
                 "{spec} is a whole PAK archive: expand it in the file browser and pick a {kinds}"
             )),
             // An area's world geometry is a model too (see `load::area`).
-            Some(kind) if kind.is_model() => Self::open_model(spec, kind, &resource, references),
+            Some(kind) if kind.is_model() => {
+                Self::open_model(spec, kind, resource, resolver, references)
+            }
             Some(AssetKind::Texture) => Self::open_texture(spec, &resource),
             _ => {
                 let code = resource
@@ -207,10 +213,20 @@ impl Document {
     fn open_model(
         spec: &str,
         kind: AssetKind,
-        resource: &Resource,
+        resource: Resource,
+        resolver: Box<dyn Resolver>,
         references: &References,
     ) -> anyhow::Result<Self> {
-        let (model, mut warnings) = crate::load::load(&references.request(spec))?;
+        // The loader takes the input's bytes; only the fields that name it are kept.
+        let named = Resource {
+            label: resource.label.clone(),
+            path: resource.path.clone(),
+            bytes: Vec::new(),
+            ..resource
+        };
+        let (model, mut warnings) =
+            crate::load::load_input(&references.request(spec), resource, resolver)?;
+        let resource = &named;
         let sources = model.sources;
         let world_models = model.world_models;
         let light_layers = model.light_layers;
@@ -221,12 +237,7 @@ impl Document {
             warnings.push(format!("surface {i}: {e}"));
         }
         let model = assets.cpu_model()?;
-        let sets = material_entries(
-            &model.material_sets,
-            &model.textures,
-            Vec::new(),
-            &mut warnings,
-        );
+        let sets = material_entries(&model.material_sets, &model.textures, &mut warnings);
         let animations = assets
             .skin
             .as_ref()
@@ -253,7 +264,7 @@ impl Document {
         Ok(Self {
             warnings,
             sources,
-            areas: super::browser::area_sources(spec),
+            areas: area_sources(spec),
             world_models,
             light_layers,
             ..Self::new(spec, kind, resource, content)
@@ -292,27 +303,73 @@ impl Document {
         }
     }
 
-    /// Rebuilds the material entries from the edited `sets`; when a texture binding changed
-    /// the CPU model is replaced too (so the scene is rebuilt) and true is returned.
+    /// Derives the material entries from the document's materials in GX form (`cpu_sets`;
+    /// the model's own materials stay as loaded: the scene draws the entries as per-material
+    /// overrides). True when a texture binding changed: then the CPU model takes the new
+    /// bindings and the scene is rebuilt — the only edit that replaces the model (its vertex
+    /// arrays and textures are copied once; value and structural edits copy nothing).
     pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
         let Content::Model { sets, model, .. } = &mut self.content else {
             return false;
         };
         let mut warnings = Vec::new();
-        let previous = std::mem::take(sets);
-        *sets = material_entries(&cpu_sets, &model.textures, previous, &mut warnings);
-        let bindings = |s: &[CpuMaterialSet]| -> Vec<Vec<Vec<Result<u64, String>>>> {
-            s.iter()
-                .map(|set| set.materials.iter().map(|m| m.textures.clone()).collect())
-                .collect()
-        };
-        if bindings(&model.material_sets) == bindings(&cpu_sets) {
+        *sets = material_entries(&cpu_sets, &model.textures, &mut warnings);
+        let same_bindings = model.material_sets.len() == cpu_sets.len()
+            && model.material_sets.iter().zip(&cpu_sets).all(|(a, b)| {
+                a.materials.len() == b.materials.len()
+                    && a.materials
+                        .iter()
+                        .zip(&b.materials)
+                        .all(|(a, b)| a.textures == b.textures)
+            });
+        if same_bindings {
             return false;
         }
         let mut m = (**model).clone();
         m.material_sets = cpu_sets;
         *model = Arc::new(m);
         true
+    }
+
+    /// Derives material `index` of set `set` alone from the document's `file_set` (a
+    /// material edit: the other entries stay as they are). False when its texture binding
+    /// changed, which [`Asset::refresh_materials`] must then take over.
+    pub fn refresh_material(&mut self, set: usize, index: usize, file_set: &MaterialSet) -> bool {
+        let Content::Model { sets, model, .. } = &mut self.content else {
+            return true;
+        };
+        let (Some(file), Some(slot)) = (
+            file_set.materials.get(index),
+            sets.get_mut(set).and_then(|s| s.materials.get_mut(index)),
+        ) else {
+            return false;
+        };
+        let cpu = crate::load::cpu_material(file_set, file);
+        let same_binding = model
+            .material_sets
+            .get(set)
+            .and_then(|s| s.materials.get(index))
+            .is_some_and(|m| m.textures == cpu.textures);
+        *slot = entry_of(&cpu);
+        same_binding
+    }
+
+    /// A decoded texture of the model by asset ID (None: missing, or not a model).
+    pub fn texture(&self, id: u64) -> Option<&TextureData> {
+        match &self.content {
+            Content::Model { model, .. } => model.textures.get(&id),
+            Content::Texture { .. } => None,
+        }
+    }
+
+    /// The textures of material (set, index), per slot (None: no texture or missing).
+    pub fn material_textures(&self, set: usize, index: usize) -> Vec<Option<&TextureData>> {
+        self.material(set, index).map_or_else(Vec::new, |m| {
+            m.texture_ids
+                .iter()
+                .map(|id| id.and_then(|id| self.texture(id)))
+                .collect()
+        })
     }
 
     /// The material at (set, index), if it converted.
@@ -324,62 +381,86 @@ impl Document {
     }
 }
 
-/// The viewer's entries for `sets`: each material in GX form with its decoded textures
-/// (taken from `previous` where the IDs did not change); missing textures add a warning.
+/// The entries for `sets`: each material in GX form with its texture IDs; IDs the model
+/// has no texture for add a warning.
 fn material_entries(
     sets: &[CpuMaterialSet],
     textures: &std::collections::HashMap<u64, TextureData>,
-    mut previous: Vec<MaterialSetEntry>,
     warnings: &mut Vec<String>,
 ) -> Vec<MaterialSetEntry> {
-    let mut out = Vec::new();
-    for (s, set) in sets.iter().enumerate() {
-        let mut materials = Vec::new();
-        for (index, m) in set.materials.iter().enumerate() {
-            let entry = m.gx.clone().map(|material| {
-                let texture_ids: Vec<Option<u64>> = m
-                    .textures
-                    .iter()
-                    .map(|id| id.as_ref().ok().copied())
-                    .collect();
-                let kept = previous
-                    .get_mut(s)
-                    .and_then(|p| p.materials.get_mut(index))
-                    .and_then(|e| e.as_mut().ok())
-                    .filter(|e| e.texture_ids == texture_ids)
-                    .map(|e| std::mem::take(&mut e.textures));
-                if let Some(textures) = kept {
-                    return MaterialEntry {
-                        material,
-                        textures,
-                        texture_ids,
-                    };
-                }
-                let textures = texture_ids
-                    .iter()
-                    .map(|id| {
-                        let id = (*id)?;
-                        let t = textures.get(&id).cloned();
-                        if t.is_none() {
-                            let w =
-                                format!("texture {} not found or unreadable", texture_id_text(id));
-                            if !warnings.contains(&w) {
+    sets.iter()
+        .map(|set| MaterialSetEntry {
+            materials: set
+                .materials
+                .iter()
+                .map(|m| {
+                    let entry = entry_of(m);
+                    if let Ok(entry) = &entry {
+                        for id in entry.texture_ids.iter().flatten() {
+                            let w = format!("texture {} not found or unreadable", texture_id_text(*id));
+                            if !textures.contains_key(id) && !warnings.contains(&w) {
                                 warnings.push(w);
                             }
                         }
-                        t
-                    })
-                    .collect();
-                MaterialEntry {
-                    material,
-                    textures,
-                    texture_ids,
-                }
-            });
-            materials.push(entry);
-        }
-        out.push(MaterialSetEntry { materials });
+                    }
+                    entry
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The entry of one CPU material: its GX form (or why it has none) and texture IDs.
+fn entry_of(m: &crate::model::CpuMaterial) -> Result<MaterialEntry, String> {
+    m.gx.clone().map(|material| MaterialEntry {
+        material,
+        texture_ids: m
+            .textures
+            .iter()
+            .map(|id| id.as_ref().ok().copied())
+            .collect(),
+    })
+}
+
+/// MREA areas next to `spec` (other entries of its PAK, or `.MREA` files in its folder),
+/// as (label, spec) pairs: the light layers the viewer offers.
+pub fn area_sources(spec: &str) -> Vec<(String, String)> {
+    let Ok((path, member)) = crate::load::source::split_spec(spec) else {
+        return Vec::new();
+    };
+    if member.is_some() {
+        return source::list_pak(&path)
+            .map(|rows| {
+                rows.into_iter()
+                    .filter(|r| r.kind.is_some_and(AssetKind::is_room))
+                    .map(|r| (r.name.clone().unwrap_or_else(|| r.id.clone()), r.spec))
+                    .collect()
+            })
+            .unwrap_or_default();
     }
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.flatten()
+                .map(|e| e.path())
+                .filter(|p| AssetKind::from_path(p).is_some_and(AssetKind::is_room))
+                .map(|p| {
+                    let name = p
+                        .file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                    (name, p.display().to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
     out
 }
 
@@ -475,7 +556,7 @@ mod tests {
 
     #[test]
     fn opening_a_missing_file_is_an_error_not_a_panic() {
-        let e = Document::open("/nonexistent/x.CMDL").unwrap_err();
+        let e = Asset::open("/nonexistent/x.CMDL").unwrap_err();
         assert!(format!("{e:#}").contains("x.CMDL"), "{e:#}");
     }
 
@@ -485,7 +566,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("bad.CMDL");
         std::fs::write(&path, [0xDE, 0xAD, 0xBE, 0xEF, 0, 0]).unwrap();
-        let e = Document::open(path.to_str().unwrap()).unwrap_err();
+        let e = Asset::open(path.to_str().unwrap()).unwrap_err();
         assert!(format!("{e:#}").contains("bad.CMDL"), "{e:#}");
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -496,7 +577,7 @@ mod tests {
             return;
         };
         let path = dir.join("0x7EC00000.CMDL");
-        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let doc = Asset::open(path.to_str().unwrap()).unwrap();
         let Content::Model { sets, .. } = &doc.content else {
             panic!("not a model");
         };
@@ -504,8 +585,8 @@ mod tests {
         let textured = sets[0]
             .materials
             .iter()
-            .filter_map(|m| m.as_ref().ok())
-            .filter(|m| m.textures.iter().any(Option::is_some))
+            .enumerate()
+            .filter(|(i, _)| doc.material_textures(0, *i).iter().any(Option::is_some))
             .count();
         assert!(textured > 0, "no material found its textures");
         assert!(doc.warnings.is_empty(), "{:?}", doc.warnings);
@@ -518,7 +599,7 @@ mod tests {
             return;
         };
         let path = dir.join("areas").join("mp1_area.MREA");
-        let doc = Document::open(path.to_str().unwrap()).unwrap();
+        let doc = Asset::open(path.to_str().unwrap()).unwrap();
         let Content::Model {
             sets,
             surface_count,
@@ -548,14 +629,16 @@ mod tests {
             skin: format!("{pak}:0xC2000001"),
             ..References::default()
         };
-        let doc = Document::open_with(&format!("{pak}:fixture_cube"), &references).unwrap();
+        let doc =
+            crate::session::Session::open(&format!("{pak}:fixture_cube"), &references).unwrap();
+        let doc = doc.asset().unwrap();
         let sources = doc.sources.join("\n");
         assert!(
             sources.contains("0xC2000001.CSKR (chosen explicitly)"),
             "{sources}"
         );
         assert!(sources.contains("skeleton 0xC1000001.CINF"), "{sources}");
-        let plain = Document::open(&format!("{pak}:fixture_cube")).unwrap();
+        let plain = Asset::open(&format!("{pak}:fixture_cube")).unwrap();
         assert!(!plain.sources.join("\n").contains("chosen explicitly"));
     }
 

@@ -1,0 +1,71 @@
+//! The viewer's undo history of material and light edits, the unsaved-edits prompt and
+//! the file opening on the worker thread: the editing state [`super::state::AppState`]
+//! holds (its operations are in [`super::editing`]).
+
+use std::sync::mpsc;
+use std::time::Instant;
+
+use super::light_editor::LightStep;
+use crate::session::Opened;
+
+/// What waits for the user's answer to "save the edits first?".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pending {
+    /// Open this spec.
+    Open(String),
+    /// Close the window.
+    Close,
+}
+
+/// The user's answer to the unsaved-edits prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Save,
+    Discard,
+    Cancel,
+}
+
+/// One step of the viewer's undo history.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Step {
+    /// The document's next command (the document holds it, in the same order).
+    Document,
+    /// A change of the lights (held here: lights are not part of the document).
+    Lights(Box<LightStep>),
+}
+
+/// The viewer's undo history: material edits and light edits in the order they were made,
+/// so Ctrl+Z undoes the last of either. Opening a file starts a new one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    /// Done steps, oldest first.
+    pub(crate) undo: Vec<Step>,
+    /// Undone steps, the next to redo last.
+    pub(crate) redo: Vec<Step>,
+}
+
+impl History {
+    pub(crate) fn documents(steps: &[Step]) -> usize {
+        steps.iter().filter(|s| matches!(s, Step::Document)).count()
+    }
+
+    /// How many steps are done.
+    pub fn done(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// The last done step when it is a light step (a drag of the same field merges into it).
+    pub(crate) fn last_lights_mut(&mut self) -> Option<&mut LightStep> {
+        match self.undo.last_mut() {
+            Some(Step::Lights(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// A file being opened on the worker thread.
+pub struct Loading {
+    pub spec: String,
+    pub started: Instant,
+    pub(crate) rx: mpsc::Receiver<Opened>,
+}
