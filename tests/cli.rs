@@ -255,7 +255,7 @@ fn tev_cases_render_exactly_from_the_pak_and_the_loose_files() {
         path(&dir, "tev_cases.pak:0x7EC00000"),
         path(&dir, "0x7EC00000.CMDL"),
     ] {
-        let model = cli::open_model(&spec).expect("open");
+        let model = tevscope::load::open_cmdl(&spec).expect("open");
         for (i, want) in expected.iter().enumerate() {
             let material = model.material(0, i).expect("material");
             let textures = model.textures(0, i).expect("textures");

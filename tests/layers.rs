@@ -20,41 +20,46 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "gx",
         &[
             "formats", "anim", "model", "load", "render", "ui", "cli", "edit", "export", "schema",
-            "session",
+            "session", "dff",
         ],
     ),
     (
         "formats",
         &[
-            "anim", "model", "load", "render", "ui", "cli", "edit", "export", "session",
+            "anim", "model", "load", "render", "ui", "cli", "edit", "export", "session", "dff",
         ],
     ),
     (
         "anim",
         &[
-            "gx", "model", "load", "render", "ui", "cli", "edit", "export", "session",
+            "gx", "model", "load", "render", "ui", "cli", "edit", "export", "session", "dff",
         ],
     ),
     (
         "model",
         &[
-            "formats", "load", "render", "ui", "cli", "edit", "export", "session",
+            "formats", "load", "render", "ui", "cli", "edit", "export", "session", "dff",
         ],
     ),
     (
         "render",
         &[
-            "formats", "load", "ui", "cli", "edit", "export", "schema", "session",
+            "formats", "load", "ui", "cli", "edit", "export", "schema", "session", "dff",
         ],
     ),
     (
         "load",
-        &["render", "ui", "cli", "edit", "export", "session"],
+        &["render", "ui", "cli", "edit", "export", "session", "dff"],
     ),
     // The application core: no GPU, no egui, no front end.
-    ("session", &["render", "ui", "cli", "export"]),
-    ("edit", &["render", "ui", "cli", "export", "session"]),
-    ("export", &["render", "ui", "cli", "edit"]),
+    ("session", &["render", "ui", "cli", "export", "dff"]),
+    ("edit", &["render", "ui", "cli", "export", "session", "dff"]),
+    ("export", &["render", "ui", "cli", "edit", "dff"]),
+    // GX command streams: from the renderer's scene, never from files or front ends.
+    (
+        "dff",
+        &["formats", "load", "ui", "cli", "edit", "export", "session"],
+    ),
 ];
 
 type Module = Vec<String>;

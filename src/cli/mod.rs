@@ -21,12 +21,8 @@ use anyhow::{Context as _, bail};
 use clap::Parser as _;
 
 use crate::dff::check;
-use crate::formats::cmdl::Cmdl;
-use crate::formats::txtr::Txtr;
-use crate::formats::{Game, asset_id_string, fourcc_string};
-use crate::gx;
-use crate::load::source::{self, Resolver, Resource};
-use crate::model::TextureData;
+use crate::formats::{Game, fourcc_string};
+use crate::load::source;
 use crate::render::{RenderContext, Scene};
 use crate::schema::dolphin::DolphinReport;
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
@@ -168,7 +164,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             set,
             uber,
         } => {
-            let model = open_model(&file)?;
+            let model = crate::load::open_cmdl(&file)?;
             tev::wgsl(&model.material(set, material)?, uber)?
         }
         Command::Uvanim {
@@ -180,7 +176,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             view,
             json: _,
         } => {
-            let m = open_model(&file)?.material(set, material)?;
+            let m = crate::load::open_cmdl(&file)?.material(set, material)?;
             let model = model.as_deref().map(vertex::parse_matrix).transpose()?;
             let view = view.as_deref().map(vertex::parse_matrix).transpose()?;
             vertex::uvanim(&m, f64::from(time), model, view)?
@@ -301,102 +297,6 @@ pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String
     }
 }
 
-/// A CMDL opened through [`source::open`], with the resolver for its textures.
-pub struct OpenModel {
-    pub resource: Resource,
-    pub cmdl: Cmdl,
-    pub resolver: Box<dyn Resolver>,
-}
-
-/// Opens `spec` as a CMDL.
-pub fn open_model(spec: &str) -> anyhow::Result<OpenModel> {
-    let (resource, resolver) = source::open(spec)?;
-    let kind = resource.type_code()?;
-    if &kind != b"CMDL" {
-        bail!(
-            "{}: expected a CMDL, found {}",
-            resource.label,
-            fourcc_string(kind)
-        );
-    }
-    let cmdl = Cmdl::parse(&resource.bytes, &resource.label)?;
-    Ok(OpenModel {
-        resource,
-        cmdl,
-        resolver,
-    })
-}
-
-impl OpenModel {
-    /// Material `index` of material set `set` in GX form (an MP3 material's synthesised
-    /// program) with the texture ID of each map, as the renderer takes it.
-    fn cpu_material(&self, set: usize, index: usize) -> anyhow::Result<crate::model::CpuMaterial> {
-        let label = &self.resource.label;
-        let mut sets = crate::load::cpu_material_sets(
-            &self.cmdl.material_sets,
-            self.cmdl.mp3_materials.as_ref(),
-        );
-        let count = sets.len();
-        if set >= count {
-            anyhow::bail!("{label}: no material set {set} (the model has {count})");
-        }
-        let mut s = sets.swap_remove(set);
-        let n = s.materials.len();
-        if index >= n {
-            anyhow::bail!("{label}: no material {index} in set {set} (it has {n})");
-        }
-        Ok(s.materials.swap_remove(index))
-    }
-
-    /// Material `index` of material set `set`, as GX state.
-    pub fn material(&self, set: usize, index: usize) -> anyhow::Result<gx::Material> {
-        let label = &self.resource.label;
-        self.cpu_material(set, index)?
-            .gx
-            .map_err(|e| anyhow::anyhow!(e))
-            .with_context(|| format!("{label}: material {index} of set {set}"))
-    }
-
-    /// The decoded textures of a material, by texture slot (None where a texture could
-    /// not be found or decoded; a warning says why).
-    pub fn textures(&self, set: usize, index: usize) -> anyhow::Result<Vec<Option<TextureData>>> {
-        Ok(self
-            .cpu_material(set, index)?
-            .textures
-            .into_iter()
-            .map(|id| {
-                let id = id.ok()?;
-                match self.texture(id) {
-                    Ok(t) => Some(t),
-                    Err(e) => {
-                        let wide = id > u64::from(u32::MAX);
-                        eprintln!("warning: texture {}: {e:#}", asset_id_string(id, wide));
-                        None
-                    }
-                }
-            })
-            .collect())
-    }
-
-    fn texture(&self, id: u64) -> anyhow::Result<TextureData> {
-        let res = self
-            .resolver
-            .find(id, Some(*b"TXTR"))?
-            .with_context(|| format!("not found ({})", self.resolver.describe()))?;
-        let txtr = Txtr::parse(&res.bytes, &res.label)?;
-        let (levels, problem) = txtr.decode_complete_levels();
-        if let Some(p) = problem {
-            eprintln!("warning: {p}");
-        }
-        let first = levels.first().context("no complete mip level")?;
-        Ok(TextureData {
-            width: first.width,
-            height: first.height,
-            levels: levels.iter().map(|l| l.pixels.clone()).collect(),
-        })
-    }
-}
-
 /// A character's part not found: the message with the flag that gives it (the library
 /// names no flags).
 fn with_part_flag(e: anyhow::Error) -> anyhow::Error {
@@ -459,7 +359,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
     if args.model.is_some() || args.skin.is_some() || args.skeleton.is_some() {
         bail!("--model, --skin and --skeleton are for whole models, not --preview quad");
     }
-    let model = open_model(&args.file)?;
+    let model = crate::load::open_cmdl(&args.file)?;
     let index = args.material.unwrap_or(0);
     let material = model.material(args.set, index)?;
     let textures = model.textures(args.set, index)?;

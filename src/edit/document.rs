@@ -386,6 +386,7 @@ impl Document {
         self.execute(Command {
             label: label.into(),
             changes,
+            mp3: None,
         });
     }
 
@@ -498,12 +499,12 @@ impl Document {
                 let archive = archive.as_ref().ok_or_else(vanished)?;
                 if model == self.model_bytes {
                     // Recompressing would not reproduce the stored bytes; keep them.
-                    return Ok(archive.bytes().to_vec());
+                    return Ok(archive.bytes()?.into_owned());
                 }
                 let e = archive.pak.entries().get(*entry).ok_or_else(vanished)?;
                 Ok(pak_splice::replace_resource(
                     &archive.pak,
-                    archive.bytes(),
+                    &archive.bytes()?,
                     e,
                     &model,
                 )?)

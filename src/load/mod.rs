@@ -5,6 +5,7 @@
 pub mod area;
 pub mod builtin;
 pub mod character_mp3;
+pub mod cmdl_file;
 pub mod cpu;
 pub mod disc;
 pub mod kind;
@@ -19,6 +20,7 @@ pub use cpu::{
     ModelAssets, SkinAssets, cpu_material, cpu_material_set, cpu_material_sets,
     cpu_mp3_material_set, decode_texture,
 };
+pub use cmdl_file::{OpenCmdl, open_cmdl};
 pub use kind::AssetKind;
 pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_input};
 pub use source::{Resolver, Resource, open, split_spec};

@@ -13,13 +13,14 @@ use crate::schema::cmdl_mp3::{ElementInfo, Mp3GxInfo};
 
 /// The selected MP3 material as stored, when the open model is an MP3 one.
 fn selected(state: &AppState) -> Option<Mp3Material> {
-    let cmdl = state.editor.as_ref()?.cmdl()?;
+    let cmdl = state.session.document()?.cmdl()?;
     let sets = cmdl.mp3_materials.as_ref()?;
+    let selection = &state.session.selection;
     Some(
         sets.sets
-            .get(state.set)?
+            .get(selection.set)?
             .materials
-            .get(state.material)?
+            .get(selection.material)?
             .clone(),
     )
 }
@@ -36,7 +37,11 @@ pub(super) fn mp3_material_editor(ui: &mut Ui, state: &mut AppState) -> bool {
 }
 
 fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
-    let base = format!("/material_sets/{}/materials/{}", state.set, state.material);
+    let selection = &state.session.selection;
+    let base = format!(
+        "/material_sets/{}/materials/{}",
+        selection.set, selection.material
+    );
     let mut ops: Vec<(Value, String)> = Vec::new();
     let gx = Mp3GxInfo::new(m);
     ui.label(format!(
@@ -163,19 +168,19 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
         }
     });
     for (op, label) in ops {
-        let label = format!("material {}: {label}", state.material);
+        let label = format!("material {}: {label}", state.session.selection.material);
         let result = serde_json::from_value::<json_patch::Patch>(Value::Array(vec![op]))
             .map_err(|e| e.to_string())
             .and_then(|patch| {
-                let editor = state.editor.as_mut().ok_or("no document")?;
-                editor
-                    .apply_patch(&patch, label.clone())
+                state
+                    .session
+                    .apply_patch(&patch, &label)
                     .map_err(|e| e.to_string())
             });
         match result {
-            Ok(()) => {
+            Ok(change) => {
                 state.edit_error = None;
-                state.document_changed();
+                state.document_changed(change);
             }
             Err(e) => state.edit_error = Some(format!("{label} refused: {e}")),
         }

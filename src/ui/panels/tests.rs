@@ -1159,10 +1159,11 @@ fn mp3_model_opens_edits_undoes_and_saves_byte_identically() {
     let mut state = AppState::new(scratch.clone());
     state.open(source.to_str().unwrap());
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    let entry = state.doc.as_ref().unwrap().material(0, 0).unwrap().clone();
+    let asset = state.session.asset().unwrap();
+    let entry = asset.material(0, 0).unwrap().clone();
     assert_eq!(entry.texture_ids, [Some(0x0C3F_1E7D_0000_1000)]);
     assert!(
-        entry.textures[0].is_some(),
+        asset.material_textures(0, 0)[0].is_some(),
         "the 64-bit ID's TXTR was found"
     );
     assert_eq!(entry.material.konst[0], [208, 128, 64, 255]);
@@ -1178,19 +1179,14 @@ fn mp3_model_opens_edits_undoes_and_saves_byte_identically() {
         {"op": "replace", "path": "/material_sets/0/materials/0/elements/1/rgba8", "value": [255, 0, 0, 255]}
     ]))
     .unwrap();
-    state
-        .editor
-        .as_mut()
-        .unwrap()
-        .apply_patch(&ops, "CLR")
-        .unwrap();
-    state.document_changed();
-    let edited = state.doc.as_ref().unwrap().material(0, 0).unwrap();
+    let change = state.session.apply_patch(&ops, "CLR").unwrap();
+    state.document_changed(change);
+    let edited = state.session.asset().unwrap().material(0, 0).unwrap();
     assert_eq!(edited.material.konst[0], [255, 0, 0, 255]);
     assert!(state.is_dirty());
     run_frame(&mut state);
     assert!(state.undo());
-    let undone = state.doc.as_ref().unwrap().material(0, 0).unwrap();
+    let undone = state.session.asset().unwrap().material(0, 0).unwrap();
     assert_eq!(undone.material.konst[0], [208, 128, 64, 255]);
     let out = scratch.join("saved.CMDL");
     assert!(state.save_as(&out), "{:?}", state.edit_error);
