@@ -6,7 +6,7 @@
 //! reproduces the file; the bitstream is decoded to per-component running totals (what it
 //! really holds) and kept verbatim for writing.
 
-use super::anim::BitReader;
+use super::bits::BitReader;
 use super::{ErrorKind, Reader, Result, Writer, cinf::len_u32};
 
 /// Size of the fixed header; the key times start here.
@@ -426,7 +426,7 @@ impl AnimBitstream {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::formats::anim::BitWriter;
+    use crate::formats::bits::BitWriter;
 
     /// One bone (index 0) with a rotation, 3 keys; w deltas alternate parity.
     fn tiny() -> Vec<u8> {

@@ -6,6 +6,7 @@
 pub mod ancs;
 pub mod anim;
 pub mod anim_mp3;
+pub mod bits;
 pub mod char_mp3;
 pub mod cinf;
 pub mod cmdl;

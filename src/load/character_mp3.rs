@@ -5,7 +5,7 @@
 
 use anyhow::Result;
 
-use super::model::{LoadRequest, Part, character_clips, find_part};
+use super::parts::{LoadRequest, Part, character_clips, find_part};
 use super::source::{Resolver, Resource};
 use crate::anim::{Clip, Skeleton};
 use crate::formats::char_mp3::CharMp3;

@@ -520,7 +520,7 @@ pub fn ancs_char(data: &[u8]) {
         trees.extend(c.animations.iter().map(|n| n.meta.clone()));
     }
     for meta in &trees {
-        if let Some(tree) = crate::load::model::meta_clip(meta, &mut |id| pick(id)) {
+        if let Some(tree) = crate::load::parts::meta_clip(meta, &mut |id| pick(id)) {
             let _ = tree.duration(&clips);
             if let Some(baked) = bake(&tree, &clips, SlerpMode::ShortestPath) {
                 play(&baked);
