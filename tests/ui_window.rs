@@ -2,7 +2,8 @@
 //! layout at five window sizes (a whole TEV stage in the material panel, the browser on the
 //! opened file), a notice that moves nothing, a pick's tint, the missing-texture checker, a big 3D-view
 //! screenshot, a turntable, a light edit, a material edit saved (and saved as a name without
-//! an extension), and a failing step's exit.
+//! an extension), a failing step's exit, and the world overview (a click opens a room whose
+//! pick names its world model).
 //!
 //! One Xvfb (started with `-displayfd`, gone when its last client leaves) and one window
 //! run serve every test here; each test checks its part of the run's files. Without Xvfb
@@ -477,4 +478,60 @@ fn a_bad_script_fails_before_any_window_naming_the_step() {
         err.contains("step 1 (click)") && err.contains("missing field `y`"),
         "{err}"
     );
+}
+
+/// The demo world's overview under Xvfb: the rooms drawn by their bounds, a click on one
+/// opens it, and a click on the room's surface names its world model.
+#[test]
+fn the_world_overview_opens_a_room_and_a_room_pick_names_the_world_model() {
+    let Some(display) = xvfb() else { return };
+    let dir = scratch().join("overview");
+    std::fs::create_dir_all(&dir).expect("folder");
+    let d = |name: &str| dir.join(name).display().to_string();
+    let steps = [
+        r#"{"action": "resize", "width": 1366, "height": 768}"#.to_string(),
+        r#"{"action": "wait_idle"}"#.into(),
+        r#"{"action": "overview", "world": 0}"#.into(),
+        r#"{"action": "wait_frames", "frames": 3}"#.into(),
+        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("overview.png")),
+        // Fitted to a wide view, the light set (y 5…7 of -3…7) is near the top middle.
+        r#"{"action": "click_view", "x": 0.5, "y": 0.14}"#.into(),
+        r#"{"action": "wait_idle"}"#.into(),
+        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("opened.png")),
+        r#"{"action": "overview", "world": 0}"#.into(),
+        r#"{"action": "click_view", "x": 0.5, "y": 0.6}"#.into(),
+        r#"{"action": "wait_idle"}"#.into(),
+        r#"{"action": "click_view", "x": 0.5, "y": 0.5}"#.into(),
+        r#"{"action": "wait_idle"}"#.into(),
+        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("picked_room.png")),
+    ];
+    let output = view(&display, &dir, &format!("[\n{}\n]", steps.join(",\n")));
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{err}");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect("report"))
+            .expect("JSON")
+    };
+    let overview = read("overview.json");
+    assert_eq!(overview["overview_world"].as_u64(), Some(0));
+    assert_eq!(overview["spec"], serde_json::Value::Null);
+    // The light set's fill differs from the map's empty corner.
+    let image = RgbaImage::decode_png(&std::fs::read(dir.join("overview.png")).expect("png"))
+        .expect("a PNG");
+    let [vx, vy, vw, vh] = rect(&overview["view"]);
+    let room = image.pixel((vx + vw * 0.5) as u32, (vy + vh * 0.14) as u32);
+    let empty = image.pixel((vx + 4.0) as u32, (vy + vh - 4.0) as u32);
+    assert_ne!(room, empty, "no room drawn where the light set is");
+    let opened = read("opened.json");
+    let spec = opened["spec"].as_str().expect("a room opened");
+    assert!(spec.ends_with(":0xDE070001.MREA"), "{spec}");
+    assert_eq!(opened["overview_world"], serde_json::Value::Null);
+    let picked = read("picked_room.json");
+    let spec = picked["spec"].as_str().expect("a room opened");
+    assert!(spec.ends_with(":0xDE070002.MREA"), "{spec}");
+    let wm = picked["picked_world_model"]
+        .as_array()
+        .expect("the centre hits a world model's surface");
+    assert_eq!(wm.len(), 2);
+    assert!(wm[0].as_u64().expect("index") < 5, "{wm:?}");
 }

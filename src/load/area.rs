@@ -200,6 +200,14 @@ pub fn world_model_parts(g: &WorldGeometry, view: AreaView) -> Vec<WorldModelPar
         .collect()
 }
 
+/// The world model (its index in the area) that surface `surface` of the merged model
+/// belongs to, and the surface's index within that world model (its file order).
+pub fn world_model_of(parts: &[WorldModelPart], surface: usize) -> Option<(usize, usize)> {
+    let k = parts.partition_point(|p| p.surfaces.end <= surface);
+    let part = parts.get(k).filter(|p| p.surfaces.contains(&surface))?;
+    Some((part.index, surface - part.surfaces.start))
+}
+
 /// The world geometry as one model (see the module docs): the world models' arrays
 /// concatenated, each surface indexing its own world model's part through its
 /// [`ArrayBase`] (so the merged arrays may pass the 65,536 entries a 16-bit index reaches).

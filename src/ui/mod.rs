@@ -29,6 +29,7 @@ pub mod texture_export;
 pub mod texture_view;
 pub mod view_sync;
 pub mod viewport;
+pub mod world_map;
 pub mod worlds;
 
 /// How the viewer starts.

@@ -105,6 +105,11 @@ pub enum Action {
     SaveAs {
         path: PathBuf,
     },
+    /// Show the overview of world `world` (its index in the world tree) in the main view;
+    /// `click_view` then clicks on the map (a room opens).
+    Overview {
+        world: usize,
+    },
     /// Let `frames` frames pass.
     WaitFrames {
         frames: u32,
@@ -252,10 +257,14 @@ struct LayoutReport {
     /// The material the model view tints (None: no tint).
     tinted_material: Option<usize>,
     picked_material: Option<usize>,
+    /// In a room: the picked surface's world model and its index within it.
+    picked_world_model: Option<[usize; 2]>,
     spec: Option<String>,
     /// The game browser's source (disc image, folder or PAK) and whether it is shown.
     worlds_source: Option<String>,
     worlds_shown: bool,
+    /// The world whose overview the main view shows.
+    overview_world: Option<usize>,
 }
 
 fn rect_px(r: Option<egui::Rect>, ppp: f32) -> Option<[f32; 4]> {
@@ -466,6 +475,16 @@ impl Runner {
                     return Err(state.edit_error.clone().unwrap_or_default());
                 }
             }
+            Action::Overview { world } => {
+                let count = match &state.worlds.listing {
+                    Some(Ok(r)) => r.worlds.len(),
+                    _ => 0,
+                };
+                if *world >= count {
+                    return Err(format!("no world {world}: the world tree lists {count}"));
+                }
+                state.worlds.show_overview(*world);
+            }
             Action::Screenshot { .. }
             | Action::Turntable { .. }
             | Action::ScreenshotWindow { .. }
@@ -524,14 +543,18 @@ impl Runner {
     /// Whether `running` is complete.
     fn poll(&mut self, host: &mut dyn Host, running: &mut Running) -> Result<bool, String> {
         match &running.action {
-            Action::Open { .. } => {
+            Action::Open { spec } => {
                 let state = host.state();
                 if state.requests.open.is_some() || state.loading.is_some() {
                     return Ok(false);
                 }
+                // A disc image or folder opens in the world tree only.
+                let listed = state.worlds.source.as_deref() == Some(Path::new(spec));
                 match &state.load_error {
                     Some(e) => Err(e.clone()),
-                    None if state.session.asset().is_none() => Err("nothing was opened".into()),
+                    None if state.session.asset().is_none() && !listed => {
+                        Err("nothing was opened".into())
+                    }
                     None => Ok(running.frames >= 2),
                 }
             }
@@ -679,9 +702,17 @@ fn write_window_shot(
             .as_ref()
             .and_then(|p| p.hit.as_ref())
             .map(|h| h.material),
+        picked_world_model: state
+            .model_pick
+            .as_ref()
+            .and_then(|p| p.hit.as_ref())
+            .zip(state.session.asset())
+            .and_then(|(h, d)| crate::load::area::world_model_of(&d.world_models, h.surface))
+            .map(|(wm, s)| [wm, s]),
         spec: state.session.asset().map(|d| d.spec.clone()),
         worlds_source: state.worlds.source.as_ref().map(|p| p.display().to_string()),
         worlds_shown: state.worlds.shown,
+        overview_world: state.worlds.overview.map(|o| o.world),
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     let json_path = path.with_extension("json");

@@ -664,6 +664,8 @@ impl AppState {
             .unwrap_or_default();
         self.edit = None;
         self.model_pick = None;
+        // A room opened from the world overview (or anywhere) shows in its place.
+        self.worlds.overview = None;
         self.session.selection.set = 0;
         self.session.selection.material = 0;
         self.session.clock.animation = self

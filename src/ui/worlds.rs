@@ -26,6 +26,8 @@ pub struct WorldTree {
     pub expanded: HashMap<(usize, usize), RoomModels>,
     /// Whether the left panel shows this tree (else the file browser).
     pub shown: bool,
+    /// The world overview the central panel shows instead of the open file.
+    pub overview: Option<super::world_map::Overview>,
 }
 
 impl WorldTree {
@@ -42,6 +44,7 @@ impl WorldTree {
     pub fn open(&mut self, source: &Path) {
         self.source = Some(source.to_path_buf());
         self.expanded.clear();
+        self.overview = None;
         self.relist();
         self.shown = !matches!(&self.listing, Some(Ok(r)) if r.worlds.is_empty());
     }
@@ -72,6 +75,11 @@ impl WorldTree {
     pub fn matches(&self, name: &str) -> bool {
         let s = self.search.trim();
         s.is_empty() || name.to_lowercase().contains(&s.to_lowercase())
+    }
+
+    /// Shows world `world`'s overview (fitted to the panel on its first frame).
+    pub fn show_overview(&mut self, world: usize) {
+        self.overview = Some(super::world_map::Overview { world, view: None });
     }
 
     /// Shows or hides the models under room `area` of world `world` (read on first show).

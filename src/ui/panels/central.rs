@@ -187,6 +187,25 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 let c = rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
                 ui.painter()
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
+                // What was picked, beside the marker (the editor tab shows the material).
+                if let Some(hit) = &p.hit {
+                    let words = super::room::hit_words(state, hit, p.set);
+                    let galley = ui.painter().layout_no_wrap(
+                        words,
+                        egui::FontId::proportional(13.0),
+                        Color32::WHITE,
+                    );
+                    let at = egui::pos2(
+                        (c.x + 10.0)
+                            .min(rect.max.x - galley.size().x - 4.0)
+                            .max(rect.min.x),
+                        c.y + 8.0,
+                    );
+                    let back = egui::Rect::from_min_size(at, galley.size()).expand(3.0);
+                    ui.painter()
+                        .rect_filled(back, 3.0, Color32::from_black_alpha(190));
+                    ui.painter().galley(at, galley, Color32::WHITE);
+                }
             }
             // Placed by the snapped rectangle the image and picking use.
             super::skeleton::skeleton_overlay(ui, state, rect, [w, h], ppp);

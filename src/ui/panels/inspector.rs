@@ -26,6 +26,15 @@ fn model_inspector(ui: &mut Ui, state: &mut AppState) {
         ui.end_row();
         match &p.hit {
             Some(hit) => {
+                if let Some((wm, s)) = state
+                    .session
+                    .asset()
+                    .and_then(|d| crate::load::area::world_model_of(&d.world_models, hit.surface))
+                {
+                    ui.label("world model");
+                    ui.monospace(format!("{wm} (its surface {s})"));
+                    ui.end_row();
+                }
                 ui.label("surface");
                 ui.monospace(format!("{}", hit.surface));
                 ui.end_row();

@@ -31,6 +31,9 @@ mod top_bar;
 mod vertex;
 mod worlds;
 mod wgsl;
+mod world_map;
+#[cfg(test)]
+mod world_map_tests;
 
 use egui::{Color32, RichText, Ui};
 
@@ -139,7 +142,13 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
     }
     let central = egui::CentralPanel::default()
         .frame(egui::Frame::NONE.fill(Color32::from_gray(24)))
-        .show(ui, |ui| central::central(ui, state));
+        .show(ui, |ui| {
+            if state.worlds.overview.is_some() {
+                world_map::world_map(ui, state);
+            } else {
+                central::central(ui, state);
+            }
+        });
     state.layout.central = Some(central.response.rect);
     unsaved_prompt(ui, state);
     menu::windows(ui, state);

@@ -74,6 +74,25 @@ fn format_speed(s: f32) -> String {
     }
 }
 
+/// A pick's hit in words: the surface and material, and in a room the world model the
+/// surface belongs to with the surface's index within it.
+pub(super) fn hit_words(state: &AppState, hit: &crate::render::PickHit, set: usize) -> String {
+    let world_model = state
+        .session
+        .asset()
+        .and_then(|d| crate::load::area::world_model_of(&d.world_models, hit.surface));
+    match world_model {
+        Some((wm, s)) => format!(
+            "world model {wm} · its surface {s} (surface {} of the room) · material {} (set {set})",
+            hit.surface, hit.material
+        ),
+        None => format!(
+            "surface {} · material {} (set {set})",
+            hit.surface, hit.material
+        ),
+    }
+}
+
 /// The room's world models with visibility toggles: hiding one leaves its surfaces out of
 /// drawing and picking (the scene keeps its buffers and pipelines).
 pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {

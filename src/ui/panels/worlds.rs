@@ -73,6 +73,7 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
     ui.separator();
     let mut open = None;
     let mut toggle = None;
+    let mut overview = None;
     egui::ScrollArea::vertical()
         .id_salt("worlds_scroll")
         .show(ui, |ui| {
@@ -105,7 +106,19 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
                     .id_salt(("world", wi, &w.pak))
                     .default_open(true)
                     .show(ui, |ui| {
-                        ui.label(RichText::new(format!("{} · {:?}", w.pak, w.game)).small());
+                        ui.horizontal(|ui| {
+                            if ui
+                                .small_button("Overview")
+                                .on_hover_text(
+                                    "Every room of this world placed by its bounds, seen from \
+                                     above; click one to open it",
+                                )
+                                .clicked()
+                            {
+                                overview = Some(wi);
+                            }
+                            ui.label(RichText::new(format!("{} · {:?}", w.pak, w.game)).small());
+                        });
                         for a in rooms {
                             let expanded = tree.expanded.get(&(wi, a.index));
                             ui.horizontal(|ui| {
@@ -150,6 +163,9 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
                 ui.label(RichText::new(warning).small().color(Color32::from_rgb(230, 190, 90)));
             }
         });
+    if let Some(world) = overview {
+        state.worlds.show_overview(world);
+    }
     if let Some(key) = toggle {
         state.worlds.toggle_room(key.0, key.1);
     }
