@@ -261,6 +261,7 @@ pub fn shaders_validate(material: &Material) {
         alpha_one_as_zero: true,
         exact_blend: false,
         depth_write: DepthWriteRule::OffWhenSorted,
+        debug: None,
     };
     for options in [plain, exact, alternatives] {
         let program = TevProgram::from_material(material, &options);

@@ -6,6 +6,7 @@
 //! - [`validate`]: naga parse + validate; every shader passes through it before wgpu sees
 //!   it, so a generator bug is an error value, never a device error or a crash.
 
+pub mod debug;
 pub mod interface;
 pub mod tev;
 pub mod uber;
