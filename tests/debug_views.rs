@@ -85,6 +85,7 @@ fn debug_views_render_differently_from_shaded_and_deterministically() {
         .expect("render");
     let mut seen: Vec<(String, RgbaImage)> = Vec::new();
     for view in [
+        DebugView::Normals,
         DebugView::Alpha,
         DebugView::Raster,
         DebugView::Lighting,

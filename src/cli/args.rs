@@ -277,8 +277,8 @@ pub struct RenderArgs {
     pub set: usize,
     #[arg(long, value_enum)]
     pub preview: Option<Preview>,
-    /// A debug view instead of the shaded pixels: uv0…uv7 (texgen output as a checker),
-    /// alpha, raster (lit channel 0), lighting (white textures).
+    /// A debug view instead of the shaded pixels: normals (view space), uv0…uv7 (texgen
+    /// output as a checker), alpha, raster (lit channel 0), lighting (white textures).
     #[arg(long)]
     pub debug: Option<String>,
     #[arg(long, value_enum, default_value = "specialized")]

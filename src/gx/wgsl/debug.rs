@@ -20,6 +20,8 @@ pub enum DebugView {
     Alpha,
     /// Lit colour channel 0 (COLOR0), as the rasterizer delivers it to the TEV.
     Raster,
+    /// The view-space normal (after skinning) as colour: xyz −1…1 → rgb 0…1.
+    Normals,
     /// The TEV program with every texture read as white: lighting, konsts and registers.
     Lighting,
 }
@@ -31,6 +33,7 @@ impl DebugView {
             "alpha" => Some(Self::Alpha),
             "raster" => Some(Self::Raster),
             "lighting" => Some(Self::Lighting),
+            "normals" => Some(Self::Normals),
             _ => {
                 let n: u8 = name.strip_prefix("uv")?.parse().ok()?;
                 (n < 8).then_some(Self::Uv(n))
@@ -40,7 +43,7 @@ impl DebugView {
 
     /// Every view (for tests and help text).
     pub fn all() -> Vec<Self> {
-        let mut v = vec![Self::Alpha, Self::Raster, Self::Lighting];
+        let mut v = vec![Self::Normals, Self::Alpha, Self::Raster, Self::Lighting];
         v.extend((0..8).map(Self::Uv));
         v
     }
@@ -51,7 +54,13 @@ impl DebugView {
             Self::Alpha => "alpha".into(),
             Self::Raster => "raster".into(),
             Self::Lighting => "lighting".into(),
+            Self::Normals => "normals".into(),
         }
+    }
+
+    /// Whether the vertex stage passes the normal on (`VertexOut.debug_normal`).
+    pub fn needs_normal(self) -> bool {
+        self == Self::Normals
     }
 
     /// Whether textures read as white (the TEV runs on lighting alone).
@@ -66,6 +75,7 @@ impl DebugView {
             Self::Alpha => DEBUG_ALPHA,
             Self::Raster => DEBUG_RASTER,
             Self::Lighting => DEBUG_LIGHTING,
+            Self::Normals => DEBUG_NORMALS,
         }
     }
 
@@ -78,6 +88,7 @@ impl DebugView {
             Self::Alpha => "debug_alpha(pixel)".into(),
             Self::Raster => "debug_raster(in.color0)".into(),
             Self::Lighting => "debug_lighting(pixel)".into(),
+            Self::Normals => "debug_normals(in.debug_normal)".into(),
         }
     }
 }
@@ -107,6 +118,15 @@ fn debug_raster(color0: vec4<f32>) -> vec4<f32> {
 }
 ";
 
+const DEBUG_NORMALS: &str = "
+// Debug view: the interpolated view-space normal, renormalized, as colour.
+fn debug_normals(n: vec3<f32>) -> vec4<f32> {
+    let len = length(n);
+    let unit = select(vec3<f32>(0.0), n / len, len > 0.0);
+    return vec4<f32>(unit * 0.5 + vec3<f32>(0.5), 1.0);
+}
+";
+
 const DEBUG_LIGHTING: &str = "
 // Debug view: the TEV's colour with white textures.
 fn debug_lighting(pixel: vec4<i32>) -> vec4<f32> {
@@ -124,6 +144,6 @@ mod tests {
             assert_eq!(DebugView::parse(&v.name()), Some(v));
         }
         assert_eq!(DebugView::parse("uv8"), None);
-        assert_eq!(DebugView::parse("normals"), None);
+        assert_eq!(DebugView::parse("normal"), None);
     }
 }
