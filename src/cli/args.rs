@@ -41,6 +41,28 @@ impl From<ShaderPath> for crate::render::ShaderPath {
 pub enum Preview {
     /// The material on a screen-covering quad (UV 0..1, nearest sampling).
     Quad,
+    /// The material on a UV sphere, lit by `--lights`, seen by `--camera`.
+    Sphere,
+    /// The material on each face of a cube.
+    Cube,
+    /// The material on a square facing the default camera.
+    Plane,
+    /// The material on a torus.
+    Torus,
+}
+
+impl Preview {
+    /// The generated shape this preview draws on (None: the screen quad).
+    pub fn shape(self) -> Option<crate::model::shapes::PreviewShape> {
+        use crate::model::shapes::PreviewShape;
+        match self {
+            Self::Quad => None,
+            Self::Sphere => Some(PreviewShape::Sphere),
+            Self::Cube => Some(PreviewShape::Cube),
+            Self::Plane => Some(PreviewShape::Plane),
+            Self::Torus => Some(PreviewShape::Torus),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -248,13 +270,17 @@ pub struct RenderArgs {
     pub output: PathBuf,
     #[arg(long, default_value = "512x512")]
     pub size: String,
-    /// Material index (with --preview quad).
+    /// Material index (with --preview).
     #[arg(long)]
     pub material: Option<usize>,
     #[arg(long, default_value_t = 0)]
     pub set: usize,
     #[arg(long, value_enum)]
     pub preview: Option<Preview>,
+    /// A debug view instead of the shaded pixels: normals (view space), uv0…uv7 (texgen
+    /// output as a checker), alpha, raster (lit channel 0), lighting (white textures).
+    #[arg(long)]
+    pub debug: Option<String>,
     #[arg(long, value_enum, default_value = "specialized")]
     pub shader: ShaderPath,
     #[arg(long, default_value_t = 0.0)]

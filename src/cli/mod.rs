@@ -342,22 +342,52 @@ fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
         game: game(args.game),
         shader: args.shader.into(),
         exact_blend: args.exact_blend,
+        debug: debug_view(args)?,
         ..render::RenderRequest::new(args.file.clone(), args.output.clone())
     })
+}
+
+/// `render --debug VIEW`, checked against the shader path.
+fn debug_view(args: &RenderArgs) -> anyhow::Result<Option<crate::gx::wgsl::debug::DebugView>> {
+    use crate::gx::wgsl::debug::DebugView;
+    let Some(name) = &args.debug else {
+        return Ok(None);
+    };
+    let Some(view) = DebugView::parse(name) else {
+        let names: Vec<String> = DebugView::all().iter().map(|v| v.name()).collect();
+        bail!("--debug {name}: unknown view; one of {}", names.join(", "));
+    };
+    if args.shader == ShaderPath::Uber {
+        bail!("--debug draws with specialized shaders; drop `--shader uber`");
+    }
+    Ok(Some(view))
 }
 
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
-    if args.preview.is_none() {
+    let Some(preview) = args.preview else {
         if args.material.is_some() {
-            bail!("--material selects what --preview quad shows; add `--preview quad`");
+            bail!(
+                "--material selects what --preview shows; add `--preview quad` (or sphere, cube, plane, torus)"
+            );
         }
         let request = render_request(args)?;
+        return render::render_model(&request).map_err(with_part_flag);
+    };
+    if let Some(shape) = preview.shape() {
+        let request = render::RenderRequest {
+            preview: Some(shape),
+            material: args.material.unwrap_or(0),
+            ..render_request(args)?
+        };
         return render::render_model(&request).map_err(with_part_flag);
     }
     if args.model.is_some() || args.skin.is_some() || args.skeleton.is_some() {
         bail!("--model, --skin and --skeleton are for whole models, not --preview quad");
+    }
+    if args.debug.is_some() {
+        bail!("--debug draws whole models and shape previews, not --preview quad");
     }
     let model = crate::load::open_cmdl(&args.file)?;
     let index = args.material.unwrap_or(0);

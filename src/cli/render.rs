@@ -12,7 +12,9 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use crate::formats::Game;
+use crate::gx::wgsl::debug::DebugView;
 use crate::load::{LoadRequest, load, scene_lights};
+use crate::model::shapes::PreviewShape;
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{OffscreenTarget, RenderContext, ShaderPath};
 use crate::schema::bench::{BenchReport, mean_median, ms};
@@ -49,6 +51,13 @@ pub struct RenderRequest {
     pub shader: ShaderPath,
     /// Exact GX blending in the shader (`TevOptions::exact_blend`).
     pub exact_blend: bool,
+    /// Draw material `material` of set `material_set` alone on this shape instead of the
+    /// model (`--preview sphere|cube|plane|torus`).
+    pub preview: Option<PreviewShape>,
+    /// The material a shape preview shows (`--material`).
+    pub material: usize,
+    /// A debug view instead of the shaded pixels (`--debug`; specialized shaders only).
+    pub debug: Option<DebugView>,
 }
 
 impl RenderRequest {
@@ -71,6 +80,9 @@ impl RenderRequest {
             game: None,
             shader: ShaderPath::Specialized,
             exact_blend: false,
+            preview: None,
+            material: 0,
+            debug: None,
         }
     }
 }
@@ -89,10 +101,16 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         game: req.game,
     })?;
     let options = crate::render::SceneOptions {
-        material_set: req.material_set,
+        // A shape preview's model holds the chosen material as its only set.
+        material_set: if req.preview.is_some() {
+            0
+        } else {
+            req.material_set
+        },
         shader: req.shader,
         tev: crate::gx::tev::TevOptions {
             exact_blend: req.exact_blend,
+            debug: req.debug,
             ..Default::default()
         },
         ..Default::default()
@@ -101,8 +119,31 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         .assets
         .into_cpu_model()
         .with_context(|| format!("preparing {}", model.label))?;
-    let mut scene = Scene::with_options(ctx, cpu, options)
-        .with_context(|| format!("preparing {}", model.label))?;
+    let (cpu, label) = match req.preview {
+        None => (cpu, model.label),
+        Some(shape) => {
+            let preview = cpu
+                .material_preview(shape, req.material_set, req.material)
+                .with_context(|| {
+                    format!(
+                        "{} has no material {} in set {} (it has {} sets; `info` lists them)",
+                        model.label,
+                        req.material,
+                        req.material_set,
+                        cpu.material_sets.len()
+                    )
+                })?;
+            let label = format!(
+                "{}, material {} on a {}",
+                model.label,
+                req.material,
+                shape.name()
+            );
+            (preview, label)
+        }
+    };
+    let mut scene =
+        Scene::with_options(ctx, cpu, options).with_context(|| format!("preparing {label}"))?;
     scene.set_lights(scene_lights(req.lights.as_deref(), &model.light_layers)?);
     scene.set_time(f64::from(req.time));
     scene.set_animation(model.animation);
@@ -114,7 +155,7 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         scene.set_camera(c);
     }
     warnings.append(&mut scene.warnings.clone());
-    Ok((scene, model.label, model.sources, warnings))
+    Ok((scene, label, model.sources, warnings))
 }
 
 /// `tevscope render FILE -o shot.png …`: draws the model offscreen and writes a PNG.

@@ -82,6 +82,9 @@ pub struct FragmentKey {
     /// integer blending, [`crate::gx::tev::TevOptions::exact_blend`]); None: the renderer
     /// blends with fixed-function blending, or the material does not blend.
     pub shader_blend: Option<Blend>,
+    /// A debug view drawn instead of the pixel ([`crate::gx::wgsl::debug`]); None: the
+    /// TEV's output.
+    pub debug: Option<crate::gx::wgsl::debug::DebugView>,
 }
 
 /// One stage's structure.
@@ -217,8 +220,12 @@ impl FragmentKey {
             missing_texture: program.options.missing_texture,
             alpha_one_as_zero: program.options.alpha_one_as_zero,
             alpha_test: AlphaTestKey::of(&program.alpha_test),
-            shader_blend: (program.options.exact_blend && reads_destination(program.blend))
-                .then_some(program.blend),
+            // A debug view is written as is, never blended in the shader.
+            shader_blend: (program.options.exact_blend
+                && program.options.debug.is_none()
+                && reads_destination(program.blend))
+            .then_some(program.blend),
+            debug: program.options.debug,
         }
     }
 

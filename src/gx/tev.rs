@@ -87,6 +87,9 @@ pub struct TevOptions {
     /// fixed-function blending, which may differ by 1 LSB (§8.4).
     pub exact_blend: bool,
     pub depth_write: DepthWriteRule,
+    /// Draw a debug view instead of the TEV's pixel (specialized shaders only; the CPU
+    /// reference ignores it). Default None.
+    pub debug: Option<crate::gx::wgsl::debug::DebugView>,
 }
 
 impl Default for TevOptions {
@@ -99,6 +102,7 @@ impl Default for TevOptions {
             alpha_one_as_zero: false,
             exact_blend: false,
             depth_write: DepthWriteRule::MaterialFlag,
+            debug: None,
         }
     }
 }

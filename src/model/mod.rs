@@ -15,6 +15,7 @@ use crate::anim::{Clip, Skeleton, VertexInfluence};
 use crate::geom::Aabb;
 use crate::gx;
 
+pub mod shapes;
 pub mod texture;
 
 pub use texture::{TextureData, TextureError};

@@ -1176,6 +1176,16 @@ impl Scene {
         Some(&self.slots.get(index)?.as_ref()?.gpu.shader_key)
     }
 
+    /// The vertex-side uniforms material `index` was last drawn with (camera, lights,
+    /// channel colours), for CPU references of rendered pixels (`gx::lighting::run_vertex`).
+    pub fn draw_uniforms(&self, index: usize) -> Option<DrawUniforms> {
+        let block = self.slots.get(index)?.as_ref()?.block;
+        let size = std::mem::size_of::<DrawUniforms>();
+        let start = block * self.uniform_stride;
+        let bytes = self.uniform_mirror.get(start..start + size)?;
+        Some(bytemuck::pod_read_unaligned(bytes))
+    }
+
     /// The current bone palette (posed by the last render), for CPU references.
     pub fn pose(&self) -> Option<&Pose> {
         self.skin.as_ref().map(|s| &s.pose)

@@ -261,8 +261,18 @@ pub fn shaders_validate(material: &Material) {
         alpha_one_as_zero: true,
         exact_blend: false,
         depth_write: DepthWriteRule::OffWhenSorted,
+        debug: None,
     };
-    for options in [plain, exact, alternatives] {
+    use crate::gx::wgsl::debug::DebugView;
+    // Debug views: white textures, the extra normal varying, a texgen checker (with the
+    // exact blend they must drop).
+    let debug = |view| TevOptions {
+        debug: Some(view),
+        exact_blend: true,
+        ..TevOptions::default()
+    };
+    let views = [DebugView::Lighting, DebugView::Normals, DebugView::Uv(0)].map(debug);
+    for options in [plain, exact, alternatives].into_iter().chain(views) {
         let program = TevProgram::from_material(material, &options);
         let _ = crate::gx::wgsl::tev::TevUniforms::from_program(&program);
         let keys = [

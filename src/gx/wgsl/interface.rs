@@ -87,13 +87,20 @@ pub fn vertex_in_struct() -> String {
     s
 }
 
-/// WGSL declaration of `VertexOut` for a material with `texcoord_count` texgens.
-pub fn vertex_out_struct(texcoord_count: usize) -> String {
+/// Location of `VertexOut.debug_normal` (the `normals` debug view only), after tc7.
+pub const LOC_DEBUG_NORMAL: u32 = 10;
+
+/// WGSL declaration of `VertexOut` for a material with `texcoord_count` texgens; with
+/// `debug_normal`, also the view-space normal ([`crate::gx::wgsl::debug`]).
+pub fn vertex_out_struct(texcoord_count: usize, debug_normal: bool) -> String {
     let mut s = String::from(
         "struct VertexOut {\n    @builtin(position) clip_position: vec4<f32>,\n    @location(0) color0: vec4<f32>,\n    @location(1) color1: vec4<f32>,\n",
     );
     for i in 0..texcoord_count {
         s += &format!("    @location({}) tc{i}: vec3<f32>,\n", 2 + i);
+    }
+    if debug_normal {
+        s += &format!("    @location({LOC_DEBUG_NORMAL}) debug_normal: vec3<f32>,\n");
     }
     s += "}\n";
     s

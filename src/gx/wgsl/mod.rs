@@ -6,6 +6,7 @@
 //! - [`validate`]: naga parse + validate; every shader passes through it before wgpu sees
 //!   it, so a generator bug is an error value, never a device error or a crash.
 
+pub mod debug;
 pub mod interface;
 pub mod tev;
 pub mod uber;
@@ -23,7 +24,8 @@ fn header(kind: &str, hash: u64) -> String {
 /// The specialized shader for `key`.
 pub fn generate(key: &ShaderKey) -> String {
     let mut out = header("specialized TEV", key.short_hash());
-    vertex::generate_vertex_stage(&key.vertex, &mut out);
+    let debug_normal = key.fragment.debug.is_some_and(|d| d.needs_normal());
+    vertex::generate_vertex_stage_with(&key.vertex, debug_normal, &mut out);
     tev::generate_fragment_stage(&key.fragment, &mut out);
     out
 }

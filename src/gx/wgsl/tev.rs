@@ -469,6 +469,10 @@ fn fs_main(key: &FragmentKey) -> String {
         let _ = writeln!(o, "    let uv{c}_dy = dpdy(uv{c});");
     }
     for &(map, coord) in &samples {
+        if key.debug.is_some_and(|d| d.white_textures()) {
+            let _ = writeln!(o, "    let {} = vec4<i32>(255);", texel_var(map, coord));
+            continue;
+        }
         let (uv, dx, dy) = match coord {
             Some(c) => (format!("uv{c}"), format!("uv{c}_dx"), format!("uv{c}_dy")),
             None => (
@@ -527,6 +531,16 @@ fn fs_main(key: &FragmentKey) -> String {
             t.comp1,
             alpha_test_expr(t)
         );
+    }
+    if let Some(view) = key.debug {
+        let _ = writeln!(
+            o,
+            "    // Debug view {}.\n    return {};\n}}",
+            view.name(),
+            view.output_expr(key.texcoord_count)
+        );
+        o.push_str(view.function());
+        return o;
     }
     if key.alpha_one_as_zero {
         o.push_str(

@@ -588,11 +588,17 @@ fn comment(note: &str) -> String {
 /// Appends the vertex stage (uniform declarations, helpers, `VertexIn`, `VertexOut`,
 /// `vs_main`).
 pub fn generate_vertex_stage(key: &VertexKey, out: &mut String) {
+    generate_vertex_stage_with(key, false, out);
+}
+
+/// [`generate_vertex_stage`], with `debug_normal` also passing the view-space normal to
+/// the fragment stage (`VertexOut.debug_normal`, the `normals` debug view).
+pub fn generate_vertex_stage_with(key: &VertexKey, debug_normal: bool, out: &mut String) {
     out.push_str(draw_uniforms_wgsl());
     out.push('\n');
     out.push_str(&vertex_in_struct());
     out.push('\n');
-    out.push_str(&vertex_out_struct(key.texgens.len()));
+    out.push_str(&vertex_out_struct(key.texgens.len(), debug_normal));
     out.push('\n');
     out.push_str(VERTEX_HELPERS);
     if key.skinned {
@@ -647,6 +653,9 @@ fn vs_main(v: VertexIn) -> VertexOut {
     );
     for (i, tg) in key.texgens.iter().enumerate() {
         emit_texgen(out, i, tg);
+    }
+    if debug_normal {
+        out.push_str("    o.debug_normal = n_view;\n");
     }
     out.push_str("    return o;\n}\n");
 }
