@@ -896,7 +896,8 @@ fn clip_switches(what: &str, g: &Read) -> usize {
 
 #[test]
 fn texture_all_mips_and_extract_png() {
-    use tevscope::cli::pak_txtr::{extract, texture};
+    use tevscope::cli::pak_txtr::texture;
+    use tevscope::export::extract_to_folder as extract;
     use tevscope::formats::txtr::Txtr;
     use tevscope::image::RgbaImage;
     let dir = out_dir("png");

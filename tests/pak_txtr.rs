@@ -732,7 +732,7 @@ fn cli_extract_and_texture() {
     let Some(dir) = conformance_dir() else { return };
     let out = std::env::temp_dir().join(format!("tevscope-extract-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let msg = tevscope::cli::pak_txtr::extract(&dir.join("tev_cases.pak"), &out, false).unwrap();
+    let msg = tevscope::export::extract_to_folder(&dir.join("tev_cases.pak"), &out, false).unwrap();
     assert!(msg.contains("extracted 5 resources"), "{msg}");
     // Extracted files equal the loose fixtures (raw ones plus 0xFF padding).
     let cmdl = std::fs::read(out.join("0x7EC00000.CMDL")).unwrap();

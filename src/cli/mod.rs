@@ -75,7 +75,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             mip,
             all_mips,
         } => pak_txtr::texture(&file, &output, mip as u32, all_mips)?,
-        Command::Extract { file, output, png } => pak_txtr::extract(&file, &output, png)?,
+        Command::Extract { file, output, png } => crate::export::extract_to_folder(&file, &output, png)?,
         Command::Export {
             file,
             output,

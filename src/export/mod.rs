@@ -1,9 +1,11 @@
 //! Exports to the formats modders' tools read: glTF 2.0 ([`gltf`]) and textures as PNG
 //! ([`textures`]). Works on the CPU model [`crate::load`] builds (no GPU).
 
+pub mod extract;
 pub mod gltf;
 pub mod textures;
 
+pub use extract::extract_to_folder;
 pub use gltf::{AnimationExport, ExportSummary, GltfExport, GltfOptions, build_gltf};
 pub use textures::{TextureFile, write_texture_pngs};
 
