@@ -195,7 +195,30 @@ pub fn apply(
     patch: &[PatchOperation],
 ) -> Result<Vec<MaterialSet>, PatchError> {
     let mut sets = original.to_vec();
-    let mut doc = sets_value(&sets);
+    apply_ops(&mut sets, |s| sets_value(s), patch, |sets, s, m, value| {
+        let info: MaterialInfo = serde_json::from_value(value).map_err(Refusal::Schema)?;
+        let set = sets.get(s).ok_or(Refusal::NotEditable)?;
+        let before = set.materials.get(m).ok_or(Refusal::NotEditable)?;
+        let after = info.to_material(before, set.game).map_err(Refusal::Field)?;
+        check_material(set, before, &after)?;
+        sets[s].materials[m] = after;
+        Ok(())
+    })?;
+    repad_changed(original, &mut sets);
+    Ok(sets)
+}
+
+/// Applies each operation of `patch` to the schema view of `sets` (`view`) as JSON, turns
+/// each material it touched back into file form with `rebuild` (set, material, its JSON),
+/// and checks that the value the operation asked for is what the material became: a derived
+/// field cannot be set. Shared by the MP1/MP2 and the MP3 material schemas.
+pub(crate) fn apply_ops<S>(
+    sets: &mut S,
+    view: impl Fn(&S) -> Value,
+    patch: &[PatchOperation],
+    mut rebuild: impl FnMut(&mut S, usize, usize, Value) -> Result<(), Refusal>,
+) -> Result<(), PatchError> {
+    let mut doc = view(sets);
     for (index, op) in patch.iter().enumerate() {
         let path = op.path().to_string();
         let fail = |reason| PatchError {
@@ -230,21 +253,9 @@ pub fn apply(
         for &(s, m) in &touched {
             let pointer = format!("/material_sets/{s}/materials/{m}");
             let value = doc.pointer(&pointer).cloned().unwrap_or(Value::Null);
-            let info: MaterialInfo =
-                serde_json::from_value(value).map_err(|e| fail(Refusal::Schema(e)))?;
-            let Some((set, before)) = sets
-                .get(s)
-                .and_then(|set| Some((set, set.materials.get(m)?)))
-            else {
-                return Err(fail(Refusal::NotEditable));
-            };
-            let after = info
-                .to_material(before, set.game)
-                .map_err(|e| fail(Refusal::Field(e)))?;
-            check_material(set, before, &after).map_err(fail)?;
-            sets[s].materials[m] = after;
+            rebuild(sets, s, m, value).map_err(fail)?;
         }
-        let normal = sets_value(&sets);
+        let normal = view(sets);
         if let Some(requested) = requested {
             let actual = normal.pointer(&check).cloned().unwrap_or(Value::Null);
             if !same(&requested, &actual) {
@@ -257,8 +268,7 @@ pub fn apply(
         }
         doc = normal;
     }
-    repad_changed(original, &mut sets);
-    Ok(sets)
+    Ok(())
 }
 
 /// Re-pads every set whose bytes differ from `before` (section sizes stay multiples of 32).

@@ -10,7 +10,7 @@
 use json_patch::PatchOperation;
 use serde_json::Value;
 
-use super::patch::{PatchError, Refusal, from_path, material_of, op_name, same};
+use super::patch::{PatchError, Refusal, apply_ops};
 use crate::formats::mp3_material::Mp3Materials;
 use crate::schema::cmdl_mp3::{Mp3MaterialInfo, Mp3MaterialSetInfo};
 
@@ -33,69 +33,23 @@ pub fn apply(
     patch: &[PatchOperation],
 ) -> Result<Mp3Materials, PatchError> {
     let mut sets = original.clone();
-    let mut doc = sets_value(&sets);
-    for (index, op) in patch.iter().enumerate() {
-        let path = op.path().to_string();
-        let fail = |reason| PatchError {
-            index,
-            op: op_name(op),
-            path: path.clone(),
-            reason,
-        };
-        let mut touched = Vec::new();
-        for p in std::iter::once(path.clone()).chain(from_path(op)) {
-            let at = material_of(&p).ok_or_else(|| fail(Refusal::NotEditable))?;
-            if !touched.contains(&at) {
-                touched.push(at);
-            }
+    apply_ops(&mut sets, sets_value, patch, |sets, s, m, value| {
+        let info: Mp3MaterialInfo = serde_json::from_value(value).map_err(Refusal::Schema)?;
+        let before = sets
+            .sets
+            .get(s)
+            .and_then(|set| set.materials.get(m))
+            .ok_or(Refusal::NotEditable)?;
+        let after = info.to_material(before).map_err(Refusal::Field)?;
+        if after.vertex_attributes != before.vertex_attributes {
+            return Err(Refusal::Geometry(
+                "vertex_attribute_flags: the surfaces' display lists are decoded with it; it cannot change"
+                    .into(),
+            ));
         }
-        json_patch::patch(&mut doc, std::slice::from_ref(op))
-            .map_err(|e| fail(Refusal::Patch(e)))?;
-        let check = match path.strip_suffix("/-") {
-            Some(array) => doc
-                .pointer(array)
-                .and_then(Value::as_array)
-                .map_or(path.clone(), |a| {
-                    format!("{array}/{}", a.len().saturating_sub(1))
-                }),
-            None => path.clone(),
-        };
-        let requested = match op {
-            PatchOperation::Remove(_) | PatchOperation::Test(_) => None,
-            _ => doc.pointer(&check).cloned(),
-        };
-        for &(s, m) in &touched {
-            let pointer = format!("/material_sets/{s}/materials/{m}");
-            let value = doc.pointer(&pointer).cloned().unwrap_or(Value::Null);
-            let info: Mp3MaterialInfo =
-                serde_json::from_value(value).map_err(|e| fail(Refusal::Schema(e)))?;
-            let Some(before) = sets.sets.get(s).and_then(|set| set.materials.get(m)) else {
-                return Err(fail(Refusal::NotEditable));
-            };
-            let after = info
-                .to_material(before)
-                .map_err(|e| fail(Refusal::Field(e)))?;
-            if after.vertex_attributes != before.vertex_attributes {
-                return Err(fail(Refusal::Geometry(
-                    "vertex_attribute_flags: the surfaces' display lists are decoded with it; it cannot change"
-                        .into(),
-                )));
-            }
-            sets.sets[s].materials[m] = after;
-        }
-        let normal = sets_value(&sets);
-        if let Some(requested) = requested {
-            let actual = normal.pointer(&check).cloned().unwrap_or(Value::Null);
-            if !same(&requested, &actual) {
-                return Err(fail(Refusal::Derived {
-                    field: check,
-                    requested: requested.to_string(),
-                    actual: actual.to_string(),
-                }));
-            }
-        }
-        doc = normal;
-    }
+        sets.sets[s].materials[m] = after;
+        Ok(())
+    })?;
     if sets != *original {
         sets.repad();
     }
