@@ -751,7 +751,7 @@ pub struct AabbInfo {
 }
 
 impl AabbInfo {
-    fn new(b: &crate::formats::cmdl::Aabb) -> Self {
+    pub(crate) fn new(b: &crate::formats::cmdl::Aabb) -> Self {
         Self {
             min: f64s(b.min),
             max: f64s(b.max),
@@ -863,6 +863,21 @@ pub struct DataSectionInfo {
     pub size: usize,
 }
 
+impl DataSectionInfo {
+    /// Every data section of a model, in file order.
+    pub(crate) fn all(cmdl: &Cmdl) -> Vec<Self> {
+        cmdl.data_sections()
+            .into_iter()
+            .map(|s| Self {
+                index: s.index,
+                name: s.name,
+                offset: s.offset,
+                size: s.size,
+            })
+            .collect()
+    }
+}
+
 /// Array lengths by section size.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ArrayCountsInfo {
@@ -919,15 +934,7 @@ impl CmdlInfo {
             aabb: AabbInfo::new(&cmdl.aabb),
             data_section_count: sections.len(),
             material_set_count: cmdl.material_sets.len(),
-            data_sections: sections
-                .into_iter()
-                .map(|s| DataSectionInfo {
-                    index: s.index,
-                    name: s.name,
-                    offset: s.offset,
-                    size: s.size,
-                })
-                .collect(),
+            data_sections: DataSectionInfo::all(cmdl),
             material_sets: cmdl
                 .material_sets
                 .iter()

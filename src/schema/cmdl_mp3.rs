@@ -750,22 +750,11 @@ impl Mp3CmdlInfo {
                 short_normals_0x2: flags & 2 != 0,
                 short_uvs_0x4: flags & 4 != 0,
             },
-            aabb: AabbInfo {
-                min: f64s(cmdl.aabb.min),
-                max: f64s(cmdl.aabb.max),
-            },
+            aabb: AabbInfo::new(&cmdl.aabb),
             data_section_count: sections.len(),
             material_set_count: cmdl.material_set_count(),
             material_set_layout: sets.map(|s| s.layout),
-            data_sections: sections
-                .into_iter()
-                .map(|s| DataSectionInfo {
-                    index: s.index,
-                    name: s.name,
-                    offset: s.offset,
-                    size: s.size,
-                })
-                .collect(),
+            data_sections: DataSectionInfo::all(cmdl),
             material_sets: sets
                 .map(|s| s.sets.iter().map(Mp3MaterialSetInfo::new).collect())
                 .unwrap_or_default(),
