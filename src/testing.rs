@@ -1,6 +1,6 @@
 //! Helpers shared by unit tests, integration tests and benchmarks.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub mod fuzz;
 
@@ -81,4 +81,41 @@ pub fn sample_material() -> crate::formats::material::Material {
             speed_v: -1.0,
         })
         .build()
+}
+
+/// A fresh, empty folder in the temp dir for one test (`tevscope-NAME-PID`), removed again
+/// when dropped, so test runs leave nothing behind.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// Creates (or empties) the folder.
+    ///
+    /// # Panics
+    /// When the folder cannot be created (a broken test machine).
+    #[allow(clippy::expect_used)]
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("tevscope-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch folder");
+        Self(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

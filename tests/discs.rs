@@ -52,11 +52,8 @@ fn sha256(bytes: &[u8]) -> String {
         .collect()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("tevscope-discs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn scratch(name: &str) -> tevscope::testing::Scratch {
+    tevscope::testing::Scratch::new(&format!("discs-{name}"))
 }
 
 fn dolphin_tool() -> Option<PathBuf> {
@@ -97,13 +94,12 @@ fn nod_convert(iso: &Path, target: &Path, format: nod::common::Format) -> Result
 }
 
 /// The shared ISO and RVZ; CISO, TGC and WBFS made by nod's writer; WIA and GCZ made by
-/// dolphin-tool when it is installed.
-fn containers(dir: &Path, iso: &Path) -> Vec<(PathBuf, &'static str)> {
+/// dolphin-tool when it is installed. The made ones live in `tmp`.
+fn containers(dir: &Path, iso: &Path, tmp: &Path) -> Vec<(PathBuf, &'static str)> {
     let mut out = vec![
         (iso.to_path_buf(), "ISO"),
         (dir.join("tevscope_fixture_shared.rvz"), "RVZ"),
     ];
-    let tmp = scratch("containers");
     for (format, name) in [
         (nod::common::Format::Ciso, "CISO"),
         (nod::common::Format::Tgc, "TGC"),
@@ -146,7 +142,8 @@ fn every_container_lists_and_extracts_byte_identically() {
     let Some((dir, fx)) = discs() else { return };
     let iso = dir.join(fx["file"].as_str().unwrap());
     let files = fx["files"].as_array().unwrap();
-    for (image, format) in containers(&dir, &iso) {
+    let tmp = scratch("containers");
+    for (image, format) in containers(&dir, &iso, &tmp) {
         let what = image.display().to_string();
         let info = json_of(&["info", "--json", &what]);
         let d = &info["disc"];

@@ -21,11 +21,8 @@ use tevscope::testing::conformance_dir;
 // Helpers
 
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tevscope-edit-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> tevscope::testing::Scratch {
+    tevscope::testing::Scratch::new(&format!("edit-{name}"))
 }
 
 fn files_with(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {

@@ -4,17 +4,14 @@
 //! explicit choices (`--model`, `--skin`, `--skeleton`, `--anim`, `--texture-dir`). Each load says which
 //! files it used.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use tevscope::load::{LoadRequest, MissingPart, Part, load};
 use tevscope::testing::conformance_dir;
 
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tevscope-resolve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+fn scratch(name: &str) -> tevscope::testing::Scratch {
+    tevscope::testing::Scratch::new(&format!("resolve-{name}"))
 }
 
 /// Copies conformance file `from` to `to` (a test-run copy in a scratch folder).
@@ -131,7 +128,7 @@ fn ambiguous_parts_ask_for_a_choice_and_explicit_choices_win() {
 
     let (model, warnings) = load(&LoadRequest {
         skin: Some(spec(&dir.join("cube_b.CSKR"))),
-        texture_dirs: vec![textures],
+        texture_dirs: vec![textures.to_path_buf()],
         ..LoadRequest::new(&ancs)
     })
     .expect("an explicit skin resolves it");
@@ -145,7 +142,8 @@ fn ambiguous_parts_ask_for_a_choice_and_explicit_choices_win() {
 #[test]
 fn render_says_which_files_it_used() {
     let Some(c) = conformance_dir() else { return };
-    let out = scratch("cli").join("shot.png");
+    let cli_dir = scratch("cli");
+    let out = cli_dir.join("shot.png");
     let exe = env!("CARGO_BIN_EXE_tevscope");
     let result = std::process::Command::new(exe)
         .args([
