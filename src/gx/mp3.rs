@@ -269,6 +269,24 @@ impl S {
 }
 
 impl<'a> Builder<'a> {
+    /// An empty program for `inputs`.
+    fn new(inputs: &'a SynthesisInputs, options: SynthesisOptions) -> Self {
+        Self {
+            inputs,
+            options,
+            stages: Vec::new(),
+            sources: Vec::new(),
+            konst: [[0; 4]; 4],
+            konst_count: 0,
+            textures: Vec::new(),
+            texgens: Vec::new(),
+            uv_animations: Vec::new(),
+            lit: false,
+            alpha_set: false,
+            diffuse_set: false,
+        }
+    }
+
     fn has(&self, p: PassType) -> bool {
         self.pass(p).is_some()
     }
@@ -703,20 +721,7 @@ pub fn synthesize(inputs: &SynthesisInputs, options: &SynthesisOptions) -> Mp3Pr
         }
     }
     let config = configuration(inputs);
-    let mut b = Builder {
-        inputs,
-        options: *options,
-        stages: Vec::new(),
-        sources: Vec::new(),
-        konst: [[0; 4]; 4],
-        konst_count: 0,
-        textures: Vec::new(),
-        texgens: Vec::new(),
-        uv_animations: Vec::new(),
-        lit: false,
-        alpha_set: false,
-        diffuse_set: false,
-    };
+    let mut b = Builder::new(inputs, *options);
     use BlendFactor as B;
     let transparent = (B::SrcAlpha, B::InvSrcAlpha);
     let mut second_draw = None;
@@ -740,20 +745,7 @@ pub fn synthesize(inputs: &SynthesisInputs, options: &SynthesisOptions) -> Mp3Pr
             let m = b.material(transparent, false, true);
             // D7: a BLOI pass without INCA draws no second time.
             if config == Configuration::NoBloomAdditiveIncandescence && b.has(PassType::Inca) {
-                let mut second = Builder {
-                    inputs,
-                    options: *options,
-                    stages: Vec::new(),
-                    sources: Vec::new(),
-                    konst: [[0; 4]; 4],
-                    konst_count: 0,
-                    textures: Vec::new(),
-                    texgens: Vec::new(),
-                    uv_animations: Vec::new(),
-                    lit: false,
-                    alpha_set: false,
-                    diffuse_set: false,
-                };
+                let mut second = Builder::new(inputs, *options);
                 let s = S::new("2nd", c_one(C::Texc), a_one(A::Konst))
                     .pass(PassType::Inca)
                     .ka(KONST_ONE);
