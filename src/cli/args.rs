@@ -277,6 +277,10 @@ pub struct RenderArgs {
     pub set: usize,
     #[arg(long, value_enum)]
     pub preview: Option<Preview>,
+    /// Draw world WORLD of the source (a disc image, folder or PAK; WORLD is its index in
+    /// `tevscope worlds`, its MLVL ID or its name) from above, every room's geometry.
+    #[arg(long, value_name = "WORLD")]
+    pub overview: Option<String>,
     /// A debug view instead of the shaded pixels: normals (view space), uv0…uv7 (texgen
     /// output as a checker), alpha, raster (lit channel 0), lighting (white textures).
     #[arg(long)]

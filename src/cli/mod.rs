@@ -366,6 +366,11 @@ fn debug_view(args: &RenderArgs) -> anyhow::Result<Option<crate::gx::wgsl::debug
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
+    if let Some(world) = &args.overview {
+        let bg = [18, 18, 18, 255].map(|c| if args.transparent { 0 } else { c });
+        let size = (width, height);
+        return render::render_world_overview(&args.file, world, &args.output, size, bg);
+    }
     let Some(preview) = args.preview else {
         if args.material.is_some() {
             bail!(

@@ -263,3 +263,46 @@ pub fn bench(req: &RenderRequest, frames: u32, json: bool) -> Result<String> {
     let r = bench_report(req, frames)?;
     Ok(crate::schema::json_or_text(&r, json, BenchReport::text)?)
 }
+
+/// `tevscope render SOURCE --overview WORLD`: every room's geometry from above, tinted per
+/// room as the viewer's overview draws it, fitted to the world's bounds.
+pub fn render_world_overview(
+    source: &str,
+    world: &str,
+    output: &std::path::Path,
+    (width, height): (u32, u32),
+    background: [u8; 4],
+) -> Result<String> {
+    use crate::model::overview::room_tint;
+    use crate::render::overview::{OverviewCamera, render_overview};
+    let overview = crate::load::overview::load_overview(std::path::Path::new(source), world, None)?;
+    let b = overview.bounds().with_context(|| {
+        format!(
+            "{source}: world {:?} has no room with bounds or geometry",
+            overview.name
+        )
+    })?;
+    let camera = OverviewCamera::fit(b.min, b.max, width, height);
+    let rooms: Vec<_> = (overview.rooms.iter())
+        .filter_map(|r| Some((r.area as u32, r.mesh.as_ref().ok()?, room_tint(r.area))))
+        .collect();
+    let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
+    let image = render_overview(&ctx, &rooms, &camera, width, height, background)?;
+    image.save_png(output)?;
+    let failed: Vec<String> = (overview.rooms.iter())
+        .filter_map(|r| {
+            r.mesh
+                .as_ref()
+                .err()
+                .map(|e| format!("\n  {}: {e}", r.name))
+        })
+        .collect();
+    Ok(format!(
+        "wrote {} ({width}x{height}, {:?} from above: {} rooms, {} drawn){}",
+        output.display(),
+        overview.name,
+        overview.rooms.len(),
+        rooms.iter().filter(|r| !r.1.triangles.is_empty()).count(),
+        failed.concat()
+    ))
+}

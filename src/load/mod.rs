@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod disc;
 pub mod kind;
 pub mod model;
+pub mod overview;
 pub mod parts;
 pub mod source;
 pub mod worlds;

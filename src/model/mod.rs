@@ -15,6 +15,7 @@ use crate::anim::{Clip, Skeleton, VertexInfluence};
 use crate::geom::Aabb;
 use crate::gx;
 
+pub mod overview;
 pub mod shapes;
 pub mod texture;
 

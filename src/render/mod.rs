@@ -15,6 +15,7 @@
 //! - [`camera`]: the orbit camera in Prime's Z-up world.
 //! - [`scene`]: [`Scene`], a whole model (skinned, animated, lit) drawn as Prime draws it.
 //! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
+//! - [`overview`]: the world overview (room geometry from above, flat-shaded per room).
 //! - [`pick`]: the ID pass behind [`Scene::pick`] (surface and material under a pixel).
 //! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
 
@@ -24,6 +25,7 @@ pub mod convert;
 pub mod layouts;
 pub mod lru;
 pub mod material;
+pub mod overview;
 pub mod pick;
 pub mod pipeline_cache;
 pub mod pipeline_store;
