@@ -535,3 +535,81 @@ fn the_world_overview_opens_a_room_and_a_room_pick_names_the_world_model() {
     assert_eq!(wm.len(), 2);
     assert!(wm[0].as_u64().expect("index") < 5, "{wm:?}");
 }
+
+/// The fixture disc's first world under Xvfb: the overview draws each room's geometry (a
+/// room's box beyond its world models stays empty), a click on a room's geometry opens it,
+/// a click inside its box where it has no geometry opens nothing.
+#[test]
+fn the_disc_world_overview_draws_room_geometry_and_opens_a_room() {
+    use tevscope::ui::world_map::{MapView, bounds, map_rooms};
+    let Some(conformance) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    // Each run gets its own X server (it exits with its last client).
+    let Some(display) = xvfb() else { return };
+    let rvz = conformance.join("discs/tevscope_fixture_shared.rvz");
+    let dir = scratch().join("disc-overview");
+    std::fs::create_dir_all(&dir).expect("folder");
+    let d = |name: &str| dir.join(name).display().to_string();
+    let report = tevscope::load::worlds::list_worlds(&rvz, None).expect("worlds");
+    let rooms = map_rooms(&report.worlds[0]);
+    let all = bounds(&rooms).expect("bounds");
+    // Glass Corridor (x 32…44): world model 0 covers x 32…40, world model 1 x 42…44,
+    // y 2…4; nothing lies at x 41.
+    let (on, off) = (egui::pos2(36.0, 4.0), egui::pos2(41.0, 6.0));
+    // Where they land depends on the view's rectangle, known once the window is laid out:
+    // a first run reports it.
+    let layout = [
+        r#"{"action": "resize", "width": 1366, "height": 768}"#.to_string(),
+        r#"{"action": "wait_idle"}"#.into(),
+        format!(r#"{{"action": "open", "spec": "{}"}}"#, rvz.display()),
+        r#"{"action": "wait_idle"}"#.into(),
+        r#"{"action": "overview", "world": 0}"#.into(),
+        r#"{"action": "wait_frames", "frames": 20}"#.into(),
+        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("overview.png")),
+    ];
+    let output = view(&display, &dir, &format!("[\n{}\n]", layout.join(",\n")));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect("report"))
+            .expect("JSON")
+    };
+    let overview = read("overview.json");
+    assert_eq!(overview["overview_world"].as_u64(), Some(0));
+    let [vx, vy, vw, vh] = rect(&overview["view"]);
+    let screen = egui::Rect::from_min_size(egui::pos2(vx, vy), egui::vec2(vw, vh));
+    let map = MapView::fit(all, screen);
+    let image = RgbaImage::decode_png(&std::fs::read(dir.join("overview.png")).expect("png"))
+        .expect("a PNG");
+    let at = |p: egui::Pos2| {
+        let q = map.to_screen(screen, p);
+        image.pixel(q.x as u32, q.y as u32)
+    };
+    let background = [18, 18, 18, 255];
+    assert_ne!(at(on), background, "no geometry drawn at world model 0");
+    assert_eq!(at(off), background, "the box is filled where the room has no geometry");
+    let fraction = |p: egui::Pos2| {
+        let q = map.to_screen(screen, p);
+        ((q.x - vx) / vw, (q.y - vy) / vh)
+    };
+    let click = |p: egui::Pos2, shot: &str| {
+        let (x, y) = fraction(p);
+        [
+            format!(r#"{{"action": "click_view", "x": {x}, "y": {y}}}"#),
+            r#"{"action": "wait_idle"}"#.into(),
+            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d(shot)),
+        ]
+    };
+    let mut steps = layout[..6].to_vec();
+    steps.extend(click(off, "missed.png"));
+    steps.extend(click(on, "opened.png"));
+    let display = xvfb().expect("Xvfb ran a moment ago");
+    let output = view(&display, &dir, &format!("[\n{}\n]", steps.join(",\n")));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let missed = read("missed.json");
+    assert_eq!(missed["spec"], serde_json::Value::Null, "a click off the geometry opened a room");
+    assert_eq!(missed["overview_world"].as_u64(), Some(0));
+    let opened = read("opened.json");
+    let spec = opened["spec"].as_str().expect("a room opened");
+    assert!(spec.ends_with("Metroid1.pak:0x4D110001.MREA"), "{spec}");
+}

@@ -419,8 +419,14 @@ impl App {
             }
         }
 
-        gpu.viewport
-            .render(&gpu.ctx, self.state.edit.as_ref(), &self.state.settings);
+        match &requests.overview {
+            Some(frame) => gpu
+                .viewport
+                .render_overview(&gpu.ctx, &self.state.worlds, frame),
+            None => gpu
+                .viewport
+                .render(&gpu.ctx, self.state.edit.as_ref(), &self.state.settings),
+        }
 
         if let Some((x, y)) = requests.pick {
             pick(&mut gpu.viewport, &gpu.ctx, &mut self.state, x, y);

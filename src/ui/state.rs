@@ -38,6 +38,19 @@ pub struct Requests {
     pub pick: Option<(u32, u32)>,
     /// Write the turntable frames (see [`ScreenshotOptions`]).
     pub turntable: bool,
+    /// The world overview shows: draw its geometry into the viewport instead of the
+    /// content (every frame it shows, so not counted by [`Requests::is_empty`]).
+    pub overview: Option<OverviewFrame>,
+}
+
+/// One frame of the world overview's geometry: which world, from where, which room lit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverviewFrame {
+    /// Index of the world in the world tree's listing.
+    pub world: usize,
+    pub camera: crate::render::overview::OverviewCamera,
+    /// Area index of the room under the pointer.
+    pub highlight: Option<u32>,
 }
 
 impl Requests {

@@ -1,11 +1,14 @@
-//! The world overview's geometry (no drawing here): every room of a world by its
-//! world-space bounds seen from above, the view that fits them, and which room is under a
-//! point. The games' Z axis is up, so the map is the XY plane with +Y up the screen.
-//! Bounds come from the MLVL (already in world space); the room's origin is its
+//! The world overview's layout (no drawing here): every room of a world by its world-space
+//! bounds seen from above, the view that fits them, the top-down camera the room geometry
+//! is drawn with, and which room is under a point (its triangles first, its bounds while
+//! it has none). The games' Z axis is up, so the map is the XY plane with +Y up the
+//! screen. Bounds come from the MLVL (already in world space); the room's origin is its
 //! transform's translation.
 
 use egui::{Pos2, Rect, Vec2, pos2, vec2};
 
+use crate::model::overview::RoomMesh;
+use crate::render::overview::OverviewCamera;
 use crate::schema::worlds::WorldInfo;
 
 /// One room on the map.
@@ -59,7 +62,35 @@ pub fn bounds(rooms: &[MapRoom]) -> Option<Rect> {
     rooms.iter().map(|r| r.footprint).reduce(|a, b| a.union(b))
 }
 
-/// The room (index into `rooms`) under world point `p`: of the footprints holding it, the
+/// The room (index into `rooms`) under world point `p` seen from above: the one whose
+/// geometry (`mesh` of its area) has the highest surface there, else, of the rooms without
+/// geometry yet whose footprint holds `p`, the smallest.
+pub fn room_under<'a>(
+    rooms: &[MapRoom],
+    mesh: impl Fn(usize) -> Option<&'a RoomMesh>,
+    p: Pos2,
+) -> Option<usize> {
+    let by_geometry = crate::model::overview::room_under(
+        rooms.iter().enumerate().map(|(k, r)| (k, mesh(r.area))),
+        p.x,
+        p.y,
+    );
+    by_geometry.or_else(|| {
+        let boxes: Vec<MapRoom> = rooms
+            .iter()
+            .map(|r| match mesh(r.area) {
+                Some(m) if !m.triangles.is_empty() => MapRoom {
+                    footprint: Rect::NOTHING,
+                    ..r.clone()
+                },
+                _ => r.clone(),
+            })
+            .collect();
+        room_at(&boxes, p)
+    })
+}
+
+/// The room (index into `rooms`) whose footprint holds world point `p`: of those, the
 /// smallest (the one drawn on top).
 pub fn room_at(rooms: &[MapRoom], p: Pos2) -> Option<usize> {
     rooms
@@ -113,6 +144,19 @@ impl MapView {
         self.center += vec2(-delta.x, delta.y) / self.scale;
     }
 
+    /// The camera that draws the room geometry exactly under this map in `screen`, over
+    /// heights `z_range`.
+    pub fn camera(&self, screen: Rect, z_range: [f32; 2]) -> OverviewCamera {
+        OverviewCamera {
+            center: [self.center.x, self.center.y],
+            half_extent: [
+                screen.width() / 2.0 / self.scale,
+                screen.height() / 2.0 / self.scale,
+            ],
+            z_range,
+        }
+    }
+
     /// Zooms by `factor` keeping the world point under `cursor` (screen) in place.
     pub fn zoom_about(&mut self, screen: Rect, cursor: Pos2, factor: f32) {
         let held = self.to_world(screen, cursor);
@@ -131,10 +175,17 @@ pub struct Overview {
     pub view: Option<MapView>,
 }
 
-/// A distinct colour per room (golden-ratio hues).
+/// A room's colour: the tint its geometry is drawn with.
 pub fn room_color(area: usize) -> egui::Color32 {
-    let hue = (area as f32 * 0.618_034).fract();
-    egui::ecolor::Hsva::new(hue, 0.55, 0.9, 1.0).into()
+    let [r, g, b, _] = crate::model::overview::room_tint(area);
+    egui::Color32::from_rgb(r, g, b)
+}
+
+/// The lowest and highest z of the rooms' bounds (the depth range of the drawing).
+pub fn z_range(rooms: &[MapRoom]) -> [f32; 2] {
+    rooms.iter().fold([f32::MAX, f32::MIN], |[lo, hi], r| {
+        [lo.min(r.heights[0]), hi.max(r.heights[1])]
+    })
 }
 
 #[cfg(test)]
@@ -190,6 +241,39 @@ mod tests {
         assert_eq!(room_at(&rooms, pos2(3.0, 3.0)), Some(1));
         assert_eq!(room_at(&rooms, pos2(8.0, 8.0)), Some(0));
         assert_eq!(room_at(&rooms, pos2(11.0, 3.0)), None);
+    }
+
+    #[test]
+    fn geometry_picks_before_bounds_and_empty_box_parts_fall_through() {
+        // Room 0's box is big but its geometry covers only x 0..2; room 1 has no mesh yet.
+        let rooms = [
+            room(0, [0.0, 0.0], [10.0, 10.0]),
+            room(1, [4.0, 4.0], [6.0, 6.0]),
+        ];
+        let floor = RoomMesh {
+            positions: vec![[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [2.0, 2.0, 0.0]],
+            triangles: vec![[0, 1, 2]],
+        };
+        let mesh = |area: usize| (area == 0).then_some(&floor);
+        assert_eq!(room_under(&rooms, mesh, pos2(1.5, 0.5)), Some(0));
+        // Room 1 by its box (no geometry yet).
+        assert_eq!(room_under(&rooms, mesh, pos2(5.0, 5.0)), Some(1));
+        // Inside room 0's box, away from its triangles: nothing.
+        assert_eq!(room_under(&rooms, mesh, pos2(8.0, 8.0)), None);
+    }
+
+    #[test]
+    fn the_camera_draws_under_the_map() {
+        let screen = Rect::from_min_size(pos2(100.0, 50.0), vec2(400.0, 200.0));
+        let v = MapView {
+            center: pos2(3.0, -2.0),
+            scale: 10.0,
+        };
+        let c = v.camera(screen, [0.0, 1.0]);
+        let p = pos2(7.0, 1.5);
+        let q = v.to_screen(screen, p) - screen.min;
+        let px = c.to_pixel(p.x, p.y, 400, 200);
+        assert!((px[0] - q.x).abs() < 1e-3 && (px[1] - q.y).abs() < 1e-3);
     }
 
     #[test]

@@ -5,7 +5,11 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+use std::sync::{Arc, mpsc};
+
+use crate::load::overview::{RoomLoaded, spawn_world_loader};
 use crate::load::worlds::{list_worlds, room_models};
+use crate::model::overview::RoomMesh;
 use crate::schema::worlds::WorldsReport;
 
 /// The models listed under a room, (name, spec) each, or why they could not be read.
@@ -28,6 +32,48 @@ pub struct WorldTree {
     pub shown: bool,
     /// The world overview the central panel shows instead of the open file.
     pub overview: Option<super::world_map::Overview>,
+    /// Each overview world's room geometry (by world index), read in the background once
+    /// per source and kept while it stays open.
+    pub rooms: HashMap<usize, WorldGeometry>,
+}
+
+/// The room geometry of one world as it arrives from its loader thread.
+#[derive(Debug, Default)]
+pub struct WorldGeometry {
+    /// The loader, until it has sent every room.
+    pending: Option<mpsc::Receiver<RoomLoaded>>,
+    /// Rooms read so far, in arrival order: area index and mesh (or why it has none).
+    pub rooms: Vec<(usize, Result<Arc<RoomMesh>, String>)>,
+}
+
+impl WorldGeometry {
+    /// Whether rooms are still being read.
+    pub fn loading(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Room `area`'s mesh, when it has arrived.
+    pub fn mesh(&self, area: usize) -> Option<&RoomMesh> {
+        self.rooms
+            .iter()
+            .find(|(a, _)| *a == area)
+            .and_then(|(_, m)| m.as_deref().ok())
+    }
+
+    /// Takes what the loader has sent since the last call.
+    fn poll(&mut self) {
+        let Some(rx) = &self.pending else { return };
+        loop {
+            match rx.try_recv() {
+                Ok(room) => self.rooms.push((room.area, room.mesh.map(Arc::new))),
+                Err(mpsc::TryRecvError::Empty) => return,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    self.pending = None;
+                    return;
+                }
+            }
+        }
+    }
 }
 
 impl WorldTree {
@@ -45,6 +91,7 @@ impl WorldTree {
         self.source = Some(source.to_path_buf());
         self.expanded.clear();
         self.overview = None;
+        self.rooms.clear();
         self.relist();
         self.shown = !matches!(&self.listing, Some(Ok(r)) if r.worlds.is_empty());
     }
@@ -80,6 +127,21 @@ impl WorldTree {
     /// Shows world `world`'s overview (fitted to the panel on its first frame).
     pub fn show_overview(&mut self, world: usize) {
         self.overview = Some(super::world_map::Overview { world, view: None });
+    }
+
+    /// The geometry of world `world` read so far, starting its loader on first use (a
+    /// worker thread; never blocks). Call each frame the overview shows.
+    pub fn world_geometry(&mut self, world: usize) -> Option<&WorldGeometry> {
+        let Some(Ok(report)) = &self.listing else {
+            return None;
+        };
+        let info = report.worlds.get(world)?;
+        let g = self.rooms.entry(world).or_insert_with(|| WorldGeometry {
+            pending: Some(spawn_world_loader(info)),
+            rooms: Vec::new(),
+        });
+        g.poll();
+        Some(g)
     }
 
     /// Shows or hides the models under room `area` of world `world` (read on first show).
@@ -121,5 +183,23 @@ mod tests {
         assert!(t.matches("Lichtset") && !t.matches("Demoraum"));
         t.toggle_room(0, 0);
         assert!(t.expanded[&(0, 0)].is_ok());
+    }
+
+    #[test]
+    fn the_overview_geometry_arrives_from_the_worker_and_is_kept() {
+        let mut t = WorldTree::default();
+        t.open(Path::new(crate::load::builtin::DEMO_PAK));
+        let start = std::time::Instant::now();
+        while t.world_geometry(0).unwrap().loading() {
+            assert!(start.elapsed().as_secs() < 60, "the loader hangs");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let g = t.world_geometry(0).unwrap();
+        assert_eq!(g.rooms.len(), 2);
+        assert!(g.mesh(0).is_some_and(|m| !m.triangles.is_empty()));
+        assert!(t.world_geometry(7).is_none());
+        // Reopening the source forgets it.
+        t.open(Path::new(crate::load::builtin::DEMO_PAK));
+        assert!(t.rooms.is_empty());
     }
 }

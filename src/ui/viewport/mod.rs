@@ -96,6 +96,7 @@ impl Default for ViewSettings {
 }
 
 mod display;
+mod overview;
 mod quad;
 
 use display::DisplayPass;
@@ -174,6 +175,8 @@ pub struct ViewStatus {
 /// The offscreen target, its egui texture and the content drawn into it.
 pub struct Viewport {
     display: DisplayPass,
+    /// The world overview's rooms on the GPU (made when an overview first shows).
+    overview: Option<overview::OverviewView>,
     /// The model scene while the quad preview of the same model is shown.
     parked: Option<Box<SceneView>>,
     pub target: OffscreenTarget,
@@ -206,6 +209,7 @@ impl Viewport {
         );
         Ok(Self {
             display,
+            overview: None,
             parked: None,
             target,
             texture_id,
