@@ -93,16 +93,94 @@ fn nod_convert(iso: &Path, target: &Path, format: nod::common::Format) -> Result
     Ok(())
 }
 
-/// The shared ISO and RVZ; CISO, TGC and WBFS made by nod's writer; WIA and GCZ made by
-/// dolphin-tool when it is installed. The made ones live in `tmp`.
+/// Wraps a GameCube ISO in a TGC (the wrapper of GameCube demo discs), as Dolphin's
+/// `TGCBlob` and nod's TGC reader read one. Facts from their readers and YAGCD; the layout:
+///
+/// | off  | u32 (big endian)                                                       |
+/// |------|------------------------------------------------------------------------|
+/// | 0x00 | magic 0xAE0F38A2                                                       |
+/// | 0x04 | version (0)                                                            |
+/// | 0x08 | offset of the disc header area (boot.bin, bi2.bin, apploader, …)       |
+/// | 0x0C | its size (nod reads 0x100000 bytes there)                              |
+/// | 0x10 | FST offset, 0x14 FST size, 0x18 FST max size                           |
+/// | 0x1C | DOL offset, 0x20 DOL size                                              |
+/// | 0x24 | file area offset (real), 0x28 its size                                 |
+/// | 0x2C | banner offset, 0x30 banner size (0: none)                              |
+/// | 0x34 | file area offset on the disc (virtual): a file at disc offset O is at  |
+/// |      | O − this + the real file area offset                                   |
+///
+/// The embedded header keeps the disc's own DOL and FST offsets (the reconstructed disc
+/// puts them there); the FST is unchanged. The nod writer cannot wrap the fixture (its
+/// boot header has no user area), so the test builds the wrapper itself.
+fn wrap_tgc(iso: &[u8]) -> Vec<u8> {
+    const HEADER_AREA: usize = 0x10_0000;
+    const SECTOR: usize = 0x8000;
+    let be = |at: usize| u32::from_be_bytes(iso[at..at + 4].try_into().unwrap()) as usize;
+    let (dol_at, fst_at, fst_size, fst_max) = (be(0x420), be(0x424), be(0x428), be(0x42C));
+    // DOL size: the end of its furthest section (7 text + 11 data offsets, then sizes).
+    let dol_size = (0..18)
+        .map(|k| be(dol_at + 4 * k) + be(dol_at + 0x90 + 4 * k))
+        .max()
+        .unwrap()
+        .max(0x100);
+    // The file area: from the first file's offset to the end of the last (FST entries are
+    // 12 bytes; the root's length is the entry count; files have type byte 0).
+    let entries = be(fst_at + 8);
+    let files: Vec<(usize, usize)> = (1..entries)
+        .map(|k| fst_at + 12 * k)
+        .filter(|&e| iso[e] == 0)
+        .map(|e| (be(e + 4), be(e + 8)))
+        .collect();
+    let first = files.iter().map(|f| f.0).min().unwrap();
+    let end = files.iter().map(|f| f.0 + f.1).max().unwrap();
+    let header_at = SECTOR;
+    let tgc_fst = header_at + HEADER_AREA;
+    let tgc_dol = (tgc_fst + fst_size).next_multiple_of(32);
+    let user_at = (tgc_dol + dol_size).next_multiple_of(SECTOR);
+    let user_size = end - first;
+    let mut out = vec![0u8; user_at + user_size];
+    let fields = [
+        0xAE0F_38A2,
+        0,
+        header_at,
+        HEADER_AREA,
+        tgc_fst,
+        fst_size,
+        fst_max,
+        tgc_dol,
+        dol_size,
+        user_at,
+        user_size,
+        0,
+        0,
+        first,
+    ];
+    for (k, v) in fields.into_iter().enumerate() {
+        out[4 * k..4 * k + 4].copy_from_slice(&(v as u32).to_be_bytes());
+    }
+    // The header area: the disc's start (the fixture is smaller than the area; the rest
+    // stays zero), so its bytes agree with the files wherever they overlap it.
+    let head = iso.len().min(HEADER_AREA);
+    out[header_at..header_at + head].copy_from_slice(&iso[..head]);
+    out[tgc_fst..tgc_fst + fst_size].copy_from_slice(&iso[fst_at..fst_at + fst_size]);
+    out[tgc_dol..tgc_dol + dol_size].copy_from_slice(&iso[dol_at..dol_at + dol_size]);
+    out[user_at..].copy_from_slice(&iso[first..end]);
+    out
+}
+
+/// The shared ISO and RVZ; a TGC wrapped by [`wrap_tgc`]; CISO and WBFS made by nod's
+/// writer; WIA and GCZ made by dolphin-tool when it is installed. The made ones live in
+/// `tmp`.
 fn containers(dir: &Path, iso: &Path, tmp: &Path) -> Vec<(PathBuf, &'static str)> {
     let mut out = vec![
         (iso.to_path_buf(), "ISO"),
         (dir.join("tevscope_fixture_shared.rvz"), "RVZ"),
     ];
+    let tgc = tmp.join("fixture.tgc");
+    std::fs::write(&tgc, wrap_tgc(&std::fs::read(iso).unwrap())).unwrap();
+    out.push((tgc, "TGC"));
     for (format, name) in [
         (nod::common::Format::Ciso, "CISO"),
-        (nod::common::Format::Tgc, "TGC"),
         (nod::common::Format::Wbfs, "WBFS"),
     ] {
         let target = tmp.join(format!("fixture.{}", name.to_lowercase()));
@@ -175,6 +253,15 @@ fn every_container_lists_and_extracts_byte_identically() {
         let boot = std::fs::read(out.join("sys/boot.bin")).unwrap();
         assert_eq!(&boot[..6], b"GM8ETV");
         std::fs::remove_dir_all(&out).ok();
+
+        // `worlds` reads the same worlds through every container.
+        for pak in ["Metroid1.pak", "MP2/Metroid1.pak"] {
+            assert_eq!(
+                world_of(&image, &format!("{what}:{pak}"), None),
+                world_of(&iso, &format!("{}:{pak}", iso.display()), None),
+                "{what}: {pak}"
+            );
+        }
     }
 }
 
