@@ -134,6 +134,10 @@ pub struct Pak {
     first_by_id_type: HashMap<(u64, [u8; 4]), usize>,
 }
 
+/// How many stored bytes of a payload [`Pak::payload_header_info`] needs: the size field,
+/// a zlib header, or a CMPD block table of up to 127 blocks.
+pub const PAYLOAD_HEADER: usize = 0x400;
+
 /// What a stored resource payload looks like, without decompressing it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PayloadInfo {
@@ -401,12 +405,30 @@ impl Pak {
     /// Describes an entry's payload (codec, declared size, segments) without
     /// decompressing it.
     pub fn payload_info(&self, data: &[u8], entry: &PakEntry) -> Result<PayloadInfo> {
+        if !entry.compressed() {
+            return Ok(PayloadInfo::default());
+        }
+        self.describe_payload(self.stored(data, entry)?, entry, true)
+    }
+
+    /// [`Pak::payload_info`] from the first bytes of the payload only (at least
+    /// [`PAYLOAD_HEADER`] of them, or all it has): the LZO segment lengths, which run through
+    /// the whole payload, are not walked.
+    pub fn payload_header_info(&self, prefix: &[u8], entry: &PakEntry) -> Result<PayloadInfo> {
+        self.describe_payload(prefix, entry, false)
+    }
+
+    fn describe_payload(
+        &self,
+        payload: &[u8],
+        entry: &PakEntry,
+        segments: bool,
+    ) -> Result<PayloadInfo> {
         let mut info = PayloadInfo::default();
-        let Some(compression) = self.compression_of(data, entry) else {
+        let Some(compression) = self.compression_in(payload, entry) else {
             return Ok(info);
         };
         info.compression = Some(compression);
-        let payload = self.stored(data, entry)?;
         let label = self.entry_label(entry);
         let mut r = Reader::new(payload, &label);
         match compression {
@@ -422,7 +444,10 @@ impl Pak {
             Compression::LzoSegments => {
                 let declared = r.u32("decompressed_size")?;
                 info.declared_size = Some(declared.into());
-                info.lzo_segments = lzo_segment_lengths(r.rest(), declared.into(), &label, 4)?;
+                if segments {
+                    info.lzo_segments =
+                        lzo_segment_lengths(r.rest(), declared.into(), &label, 4)?;
+                }
             }
         }
         Ok(info)
@@ -620,6 +645,16 @@ impl PakArchive {
                     )
                 }),
         }
+    }
+
+    /// The first `len` stored bytes of `entry` (all of them when it is shorter): what
+    /// [`Pak::payload_header_info`] reads.
+    pub fn stored_prefix(&self, entry: &PakEntry, len: usize) -> Result<std::borrow::Cow<'_, [u8]>> {
+        let short = PakEntry {
+            size: entry.size.min(u32::try_from(len).unwrap_or(u32::MAX)),
+            ..entry.clone()
+        };
+        self.stored(&short)
     }
 
     /// The decompressed bytes of `entry`.

@@ -317,13 +317,25 @@ pub fn extract(disc: &Disc, out: &Path) -> anyhow::Result<usize> {
     Ok(disc.files.len())
 }
 
-/// `tevscope info DISC`: the report of the disc image at `path`; None for any other file.
+/// `tevscope info DISC` and `info DISC:FILE.pak`: the report of the disc image at `path`,
+/// or of a PAK on a disc from its tables only ([`PakReport::from_tables`]: the PAK is read
+/// by ranges, never whole); None for any other file.
 pub fn info(path: &Path, json: bool) -> anyhow::Result<Option<String>> {
+    if let Some(source) = member_source(path).filter(|_| has_pak_extension(path)) {
+        let label = path.display().to_string();
+        let archive = crate::formats::pak::PakArchive::from_ranges(source, &label)?;
+        let report = crate::schema::pak::PakReport::from_tables(&archive, None);
+        return Ok(Some(crate::schema::json_or_text(&report, json, |r| r.text())?));
+    }
     if !is_disc_image(path) {
         return Ok(None);
     }
     let report = open(path)?.report();
     Ok(Some(crate::schema::json_or_text(&report, json, DiscReport::text)?))
+}
+
+fn has_pak_extension(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak"))
 }
 
 /// `tevscope extract DISC -o DIR`: every file of the disc image at `path`; None for any

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::sha256_hex;
-use crate::formats::pak::Pak;
+use crate::formats::pak::{PAYLOAD_HEADER, Pak, PakArchive, PakEntry, PayloadInfo};
 use crate::formats::{Game, asset_id_string, fourcc_string};
 
 /// JSON report of a PAK (conformance field names plus extras).
@@ -16,7 +16,9 @@ use crate::formats::{Game, asset_id_string, fourcc_string};
 pub struct PakReport {
     pub file: String,
     pub size: usize,
-    pub sha256: String,
+    /// Of the whole archive; null when it was read by its tables only (a PAK on a disc,
+    /// [`PakReport::from_tables`]).
+    pub sha256: Option<String>,
     pub asset_id: Option<String>,
     pub format: &'static str,
     pub game: Game,
@@ -91,6 +93,34 @@ pub struct CmpdBlockReport {
 impl PakReport {
     /// Describes `pak` (parsed from `data`) without decompressing anything.
     pub fn new(pak: &Pak, data: &[u8], asset_id: Option<u64>) -> Self {
+        let payload = |e: &PakEntry| pak.payload_info(data, e);
+        Self::build(pak, data.len(), Some(sha256_hex(data)), asset_id, payload)
+    }
+
+    /// Describes an archive from its tables and the first bytes of each payload only
+    /// ([`PAYLOAD_HEADER`]; no checksum, no LZO segment walk), so a PAK read by ranges
+    /// (inside a disc image) is not read whole.
+    pub fn from_tables(archive: &PakArchive, asset_id: Option<u64>) -> Self {
+        let pak = &archive.pak;
+        let payload = |e: &PakEntry| {
+            if !e.compressed() {
+                // Nothing to describe: no bytes to read.
+                return Ok(PayloadInfo::default());
+            }
+            let prefix = archive.stored_prefix(e, PAYLOAD_HEADER)?;
+            pak.payload_header_info(&prefix, e)
+        };
+        let size = usize::try_from(archive.len()).unwrap_or(usize::MAX);
+        Self::build(pak, size, None, asset_id, payload)
+    }
+
+    fn build(
+        pak: &Pak,
+        size: usize,
+        sha256: Option<String>,
+        asset_id: Option<u64>,
+        payload: impl Fn(&PakEntry) -> crate::formats::error::Result<PayloadInfo>,
+    ) -> Self {
         let wide = pak.wide_ids();
         let id = |id: u64| asset_id_string(id, wide);
         let resources = pak
@@ -98,7 +128,7 @@ impl PakReport {
             .iter()
             .map(|e| {
                 let first = pak.find(e.id, Some(e.fourcc)).map(|f| f.index);
-                let (info, error) = match pak.payload_info(data, e) {
+                let (info, error) = match payload(e) {
                     Ok(i) => (i, None),
                     Err(err) => (Default::default(), Some(err.to_string())),
                 };
@@ -133,8 +163,8 @@ impl PakReport {
         let v35 = pak.layout != crate::formats::pak::PakLayout::V2;
         PakReport {
             file: pak.file.clone(),
-            size: data.len(),
-            sha256: sha256_hex(data),
+            size,
+            sha256,
             asset_id: asset_id.map(id),
             format: "PAK",
             game: pak.game,
