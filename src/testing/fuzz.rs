@@ -71,7 +71,8 @@ pub const TARGETS: [(&str, Harness); 14] = [
 
 /// A PAK read by ranges (as inside a disc image): the tables read through
 /// `PakArchive::from_ranges` must equal `Pak::parse` of the whole bytes (both fail or both
-/// agree), and every entry must read the same either way.
+/// agree), every entry must read the same either way, and its table-only report
+/// (`info DISC:FILE.pak`) must not panic.
 pub fn pak_ranged(data: &[u8]) {
     struct Bytes(Vec<u8>);
     impl crate::formats::pak::RangeSource for Bytes {
@@ -100,7 +101,18 @@ pub fn pak_ranged(data: &[u8]) {
         let a = ranged.read(e).ok();
         let b = whole.read(data, e).ok();
         assert_eq!(a, b, "entry {} reads differently by ranges", e.index);
+        // The header-only description agrees with the whole one where both read.
+        if let (Ok(h), Ok(w)) = (
+            ranged
+                .stored_prefix(e, crate::formats::pak::PAYLOAD_HEADER)
+                .and_then(|p| whole.payload_header_info(&p, e)),
+            whole.payload_info(data, e),
+        ) {
+            assert_eq!(h.compression, w.compression, "entry {}", e.index);
+            assert_eq!(h.declared_size, w.declared_size, "entry {}", e.index);
+        }
     }
+    let _ = crate::schema::pak::PakReport::from_tables(&ranged, None);
 }
 
 /// PAK: parse, then read (decompress) every entry.
