@@ -68,6 +68,17 @@ pub enum DocumentError {
     OnDisc(PathBuf),
     #[error("cannot write the disc image {path}: {message}")]
     DiscImage { path: PathBuf, message: String },
+    /// Save As a disc image from a Wii disc: refused before anything is written.
+    #[error(
+        "nothing was written: {} is a Wii disc and tevscope writes new GameCube disc images          only, so {} was not created (the disc is unchanged). Save As a folder instead: the          edited {member} is written into it",
+        disc.display(),
+        target.display()
+    )]
+    WiiImage {
+        disc: PathBuf,
+        member: String,
+        target: PathBuf,
+    },
     #[error("cannot write {path}")]
     Write {
         path: PathBuf,
@@ -524,6 +535,9 @@ impl Document {
             return Err(DocumentError::OnDisc(target.to_path_buf()));
         }
         let on_disc = crate::load::disc::member(self.origin.path());
+        if let Some((disc, file)) = &on_disc {
+            check_disc_route(&disc.path, disc.is_wii, &file.path, target)?;
+        }
         let bytes = self.file_bytes()?;
         let saved = match &on_disc {
             Some((disc, file)) if has_image_extension(target) => {
@@ -570,6 +584,31 @@ impl Document {
             source,
         })
     }
+}
+
+/// Where Save As may put a document read from a disc (`disc`, a Wii disc when `is_wii`,
+/// holding `member`): a new image (`.iso`/`.gcm`, GameCube discs only) or an existing folder.
+/// Anything else is refused up front, naming what was not written and the route that works.
+fn check_disc_route(
+    disc: &Path,
+    is_wii: bool,
+    member: &str,
+    target: &Path,
+) -> Result<(), DocumentError> {
+    if has_image_extension(target) && is_wii {
+        return Err(DocumentError::WiiImage {
+            disc: disc.to_path_buf(),
+            member: member.to_string(),
+            target: target.to_path_buf(),
+        });
+    }
+    if !has_image_extension(target) && !target.is_dir() {
+        return Err(DocumentError::OnDisc(PathBuf::from(format!(
+            "{}:{member}",
+            disc.display()
+        ))));
+    }
+    Ok(())
 }
 
 /// Whether `path` names a GameCube disc image by its extension.
@@ -636,6 +675,30 @@ impl Document {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+    #[test]
+    fn save_as_from_a_wii_disc_refuses_an_image_and_names_the_folder_route() {
+        let dir = crate::testing::Scratch::new("wii-route");
+        let (disc, member) = (Path::new("prime3.wbfs"), "Metroid3.pak");
+        let iso = dir.join("new.iso");
+        let e = check_disc_route(disc, true, member, &iso).unwrap_err();
+        assert!(matches!(e, DocumentError::WiiImage { .. }), "{e:?}");
+        let text = e.to_string();
+        for part in ["nothing was written", "prime3.wbfs is a Wii disc", "new.iso was not created",
+            "Save As a folder", "Metroid3.pak"] {
+            assert!(text.contains(part), "{text}");
+        }
+        assert!(!iso.exists());
+        // The folder route is open to Wii and GameCube discs; a GameCube disc may be saved
+        // as a new image.
+        check_disc_route(disc, true, member, &dir).unwrap();
+        check_disc_route(disc, false, member, &iso).unwrap();
+        check_disc_route(disc, false, member, &dir.join("x.GCM")).unwrap();
+        // Anything else (another container, a file that is not a folder) is refused
+        // naming the disc file.
+        let e = check_disc_route(disc, false, member, &dir.join("new.rvz")).unwrap_err();
+        assert!(e.to_string().contains("prime3.wbfs:Metroid3.pak is on a disc image"), "{e}");
+    }
+
     use super::*;
     use crate::formats::Game;
     use crate::formats::cmdl::builder::{CmdlBuilder, MeshVertex};
