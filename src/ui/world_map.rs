@@ -70,8 +70,18 @@ pub fn room_under<'a>(
     mesh: impl Fn(usize) -> Option<&'a RoomMesh>,
     p: Pos2,
 ) -> Option<usize> {
+    // Only rooms whose bounds (with a margin) hold the point are tested triangle by
+    // triangle: a room's geometry lies inside its MLVL bounds, and a 30-room world would
+    // otherwise test every triangle of the world on each pointer move.
+    let near = |r: &MapRoom| {
+        let margin = 1.0 + 0.05 * r.footprint.width().max(r.footprint.height());
+        r.footprint.expand(margin).contains(p)
+    };
     let by_geometry = crate::model::overview::room_under(
-        rooms.iter().enumerate().map(|(k, r)| (k, mesh(r.area))),
+        rooms
+            .iter()
+            .enumerate()
+            .map(|(k, r)| (k, mesh(r.area).filter(|_| near(r)))),
         p.x,
         p.y,
     );
