@@ -4,7 +4,8 @@
 //! What is drawn into it is a [`ViewContent`]: the whole model through
 //! [`crate::render::Scene`] (orbit camera, animation, lights, live material edits, picking),
 //! or the material preview quad (also used for TXTR previews through a pass-through
-//! material). The target, the egui texture, screenshots and readback are shared.
+//! material); while the world overview shows, its room geometry instead ([`overview`]).
+//! The target, the egui texture, screenshots and readback are shared.
 
 use glam::Mat4;
 
@@ -415,6 +416,9 @@ impl Viewport {
         edit: Option<&MaterialEdit>,
         settings: &ViewSettings,
     ) {
+        if let Some(o) = &mut self.overview {
+            o.forget_drawn();
+        }
         let [r, g, b, a] = settings.background.map(|c| f64::from(c) / 255.0);
         let clear = wgpu::Color { r, g, b, a };
         let mut encoder = ctx

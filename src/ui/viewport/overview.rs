@@ -16,6 +16,17 @@ pub(super) struct OverviewView {
     world: Option<(std::path::PathBuf, usize)>,
     /// How many of the world's arrived rooms are uploaded (they arrive in order).
     uploaded: usize,
+    /// What the target holds: the frame and target size last drawn (None after anything
+    /// else drew into it). An unchanged frame is not drawn again, so an idle or hovered
+    /// overview of a large world costs nothing on a software rasterizer.
+    drawn: Option<(OverviewFrame, usize, u32, u32)>,
+}
+
+impl OverviewView {
+    /// The target no longer holds the overview (the model view drew into it).
+    pub(super) fn forget_drawn(&mut self) {
+        self.drawn = None;
+    }
 }
 
 /// The background behind the rooms (the panel's colour).
@@ -33,6 +44,7 @@ impl Viewport {
             renderer: OverviewRenderer::new(ctx),
             world: None,
             uploaded: 0,
+            drawn: None,
         });
         let key = tree.source.clone().map(|s| (s, frame.world));
         if view.world != key {
@@ -49,6 +61,11 @@ impl Viewport {
             }
             view.uploaded = g.rooms.len();
         }
+        let now = (*frame, view.uploaded, self.target.width, self.target.height);
+        if view.drawn == Some(now) {
+            return;
+        }
+        view.drawn = Some(now);
         view.renderer.draw(
             ctx,
             &self.target,
