@@ -2,8 +2,6 @@
 //! `pose`. The dispatcher calls these; they return the text to print (readable text, or
 //! JSON using the conformance files' field names).
 
-use std::fmt::Write as _;
-
 use crate::anim::{Clip, ClipBinding, Pose, PoseOptions, Skeleton};
 use crate::formats::Game;
 use crate::formats::ancs::Ancs;
@@ -36,12 +34,6 @@ pub fn parse_game(s: &str) -> Result<Option<Game>> {
 /// printed (see [`schema::sorted_json`]).
 fn to_json<T: serde::Serialize>(report: &T) -> Result<String> {
     Ok(schema::sorted_json(report)?)
-}
-
-fn warnings_text(out: &mut String, warnings: &[String]) {
-    for w in warnings {
-        let _ = writeln!(out, "warning: {w}");
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -136,60 +128,11 @@ pub fn pose_with(
     let binding = ClipBinding::new(&clip, &skeleton)?;
     let mut pose = Pose::bind(&skeleton, options);
     pose.sample(&skeleton, &clip, &binding, time, options);
-    let sampled_time = clip.normalize_time(time, options.force_loop);
 
-    let wxyz = |q: glam::Quat| [q.w, q.x, q.y, q.z];
     if as_json {
         return to_json(&PoseInfo::new(
             &skeleton, &clip, &pose, &anim, &cinf, time, options,
         ));
     }
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "pose at t = {time} s (sampled at {sampled_time:.4} s of {:.4} s), {} bones",
-        clip.duration,
-        skeleton.len()
-    );
-    for (i, b) in skeleton.bones().iter().enumerate() {
-        let l = pose.local[i];
-        let [w, x, y, z] = wxyz(l.rotation);
-        let t = l.translation;
-        let s = l.scale;
-        let _ = writeln!(
-            out,
-            "bone {:>3} {:<20}{} rot (w {w:.5}, x {x:.5}, y {y:.5}, z {z:.5})  trans ({:.5}, {:.5}, {:.5})  scale ({:.3}, {:.3}, {:.3})",
-            b.id,
-            if b.name.is_empty() {
-                "(unnamed)"
-            } else {
-                &b.name
-            },
-            if clip.channel_of_bone(b.id).is_some() {
-                "*"
-            } else {
-                " "
-            },
-            t.x,
-            t.y,
-            t.z,
-            s.x,
-            s.y,
-            s.z
-        );
-        for r in pose.model_from_bone(i).transpose().to_cols_array_2d() {
-            let _ = writeln!(
-                out,
-                "      [{:>9.5} {:>9.5} {:>9.5} {:>9.5}]",
-                r[0], r[1], r[2], r[3]
-            );
-        }
-    }
-    let _ = writeln!(
-        out,
-        "(* = animated; matrices are model_from_bone, row-major)"
-    );
-    warnings_text(&mut out, anim.warnings());
-    warnings_text(&mut out, &cinf.warnings);
-    Ok(out)
+    Ok(schema::anim::pose_text(&skeleton, &clip, &pose, &anim, &cinf, time, options))
 }

@@ -3,11 +3,8 @@
 //! **row-major** (translation in elements 3, 7, 11): see [`parse_matrix`].
 
 use crate::gx::Material;
-use crate::gx::uvanim::{self, UvAnimInputs, UvAnimOptions};
-use crate::schema::{
-    self,
-    uvanim::{UvAnimEntry, UvAnimReport},
-};
+use crate::gx::uvanim::UvAnimOptions;
+use crate::schema::{self, uvanim::UvAnimReport};
 use anyhow::{Context, bail};
 use glam::Mat4;
 
@@ -50,17 +47,6 @@ pub fn uvanim(
     model: Option<[f32; 16]>,
     view: Option<[f32; 16]>,
 ) -> anyhow::Result<String> {
-    uvanim_with(material, time, model, view, &UvAnimOptions::default())
-}
-
-/// [`uvanim`] with the UV-animation Alt switches.
-pub fn uvanim_with(
-    material: &Material,
-    time: f64,
-    model: Option<[f32; 16]>,
-    view: Option<[f32; 16]>,
-    options: &UvAnimOptions,
-) -> anyhow::Result<String> {
     if !time.is_finite() {
         bail!("time must be a finite number of seconds");
     }
@@ -69,24 +55,8 @@ pub fn uvanim_with(
     if prime_view.determinant().abs() < 1e-12 {
         bail!("the view matrix is singular");
     }
-    let inputs = UvAnimInputs::at_time(time, options, world_from_model, prime_view);
-    let row_major = |m: Mat4| m.transpose().to_cols_array().map(f64::from).to_vec();
-    let report = UvAnimReport {
-        time,
-        seconds: f64::from(inputs.seconds),
-        model_matrix_row_major: row_major(world_from_model),
-        view_matrix_row_major: row_major(prime_view),
-        options: *options,
-        animations: material
-            .uv_animations
-            .iter()
-            .enumerate()
-            .map(|(i, a)| {
-                let m = uvanim::evaluate(a, &inputs, options);
-                UvAnimEntry::new(i, a, &m, uvanim::notes(a).map(|n| n.to_string()))
-            })
-            .collect(),
-    };
+    let options = UvAnimOptions::default();
+    let report = UvAnimReport::evaluate(material, time, world_from_model, prime_view, &options);
     Ok(schema::sorted_json(&report)?)
 }
 

@@ -398,6 +398,70 @@ impl TransformInfo {
     }
 }
 
+/// `pose`'s readable text: every bone's local rotation (w, x, y, z), translation, scale and
+/// its model-space matrix, animated bones starred.
+pub fn pose_text(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    pose: &Pose,
+    anim: &Anim,
+    cinf: &Cinf,
+    time: f32,
+    options: &PoseOptions,
+) -> String {
+    let sampled_time = clip.normalize_time(time, options.force_loop);
+    let wxyz = |q: glam::Quat| [q.w, q.x, q.y, q.z];
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "pose at t = {time} s (sampled at {sampled_time:.4} s of {:.4} s), {} bones",
+        clip.duration,
+        skeleton.len()
+    );
+    for (i, b) in skeleton.bones().iter().enumerate() {
+        let l = pose.local[i];
+        let [w, x, y, z] = wxyz(l.rotation);
+        let t = l.translation;
+        let s = l.scale;
+        let _ = writeln!(
+            out,
+            "bone {:>3} {:<20}{} rot (w {w:.5}, x {x:.5}, y {y:.5}, z {z:.5})  trans ({:.5}, {:.5}, {:.5})  scale ({:.3}, {:.3}, {:.3})",
+            b.id,
+            if b.name.is_empty() {
+                "(unnamed)"
+            } else {
+                &b.name
+            },
+            if clip.channel_of_bone(b.id).is_some() {
+                "*"
+            } else {
+                " "
+            },
+            t.x,
+            t.y,
+            t.z,
+            s.x,
+            s.y,
+            s.z
+        );
+        for r in pose.model_from_bone(i).transpose().to_cols_array_2d() {
+            let _ = writeln!(
+                out,
+                "      [{:>9.5} {:>9.5} {:>9.5} {:>9.5}]",
+                r[0], r[1], r[2], r[3]
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "(* = animated; matrices are model_from_bone, row-major)"
+    );
+    for w in anim.warnings().iter().chain(&cinf.warnings) {
+        let _ = writeln!(out, "warning: {w}");
+    }
+    out
+}
+
 impl PoseInfo {
     pub fn new(
         skeleton: &Skeleton,

@@ -3,8 +3,10 @@
 
 use serde::Serialize;
 
-use crate::gx::UvAnimation;
-use crate::gx::uvanim::{UvAnimOptions, UvMatrices};
+use glam::Mat4;
+
+use crate::gx::uvanim::{self, UvAnimInputs, UvAnimOptions, UvMatrices};
+use crate::gx::{Material, UvAnimation};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct UvAnimReport {
@@ -71,6 +73,34 @@ pub enum UvParams {
 
 fn rows(m: &[[f32; 4]; 3]) -> Vec<Vec<f64>> {
     m.iter().map(|r| r.map(f64::from).to_vec()).collect()
+}
+
+impl UvAnimReport {
+    /// `material`'s UV animations at `time` seconds, for a model placed by
+    /// `world_from_model` and seen through Prime's view matrix (camera → world).
+    pub fn evaluate(
+        material: &Material,
+        time: f64,
+        world_from_model: Mat4,
+        prime_view: Mat4,
+        options: &UvAnimOptions,
+    ) -> Self {
+        let inputs = UvAnimInputs::at_time(time, options, world_from_model, prime_view);
+        let row_major = |m: Mat4| m.transpose().to_cols_array().map(f64::from).to_vec();
+        Self {
+            time,
+            seconds: f64::from(inputs.seconds),
+            model_matrix_row_major: row_major(world_from_model),
+            view_matrix_row_major: row_major(prime_view),
+            options: *options,
+            animations: (material.uv_animations.iter().enumerate())
+                .map(|(i, a)| {
+                    let m = uvanim::evaluate(a, &inputs, options);
+                    UvAnimEntry::new(i, a, &m, uvanim::notes(a).map(|n| n.to_string()))
+                })
+                .collect(),
+        }
+    }
 }
 
 impl UvAnimEntry {
