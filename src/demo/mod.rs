@@ -18,6 +18,7 @@
 pub mod character;
 pub mod lights;
 pub mod room;
+pub mod room_mp3;
 pub mod showcase;
 pub mod textures;
 pub mod world;
