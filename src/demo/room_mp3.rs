@@ -5,7 +5,8 @@
 //! The room is 8 × 6 units and 3 high (x ∈ [−4, 4], y ∈ [−3, 3], z ∈ [0, 3], Z up), open at
 //! the top. World models and their MP3 materials (each a different PASS configuration):
 //!
-//! 0. the floor: `DIFF` stone tiles × `CLR ` rings, lit (FullRenderOpaque);
+//! 0. the floor: `DIFF` stone tiles × `CLR ` the room lightmap (both flat 4×4-texel
+//!    blocks, so a CPU reference reads them exactly), lit (FullRenderOpaque);
 //! 1. the walls, facing inward: `DIFF` rings with a `DIFB` colour (C1), lit (FullRenderOpaque);
 //! 2. a box on the floor at (−2, 1.5): `DIFF` CMPR tiles, masked (MaterialAlphaCompare); and a
 //!    glass pane at y = 0.4: `CLR ` + `TRAN` water, pre-INCA transparency, `OPAC` 180
@@ -26,7 +27,9 @@ use crate::formats::{FourCc, Game};
 use super::DemoError;
 use super::lights::{ambient, directional, point, spot};
 use super::room::{grid, merge};
-use super::textures::{TEX_CMPR, TEX_I8, TEX_ROOM_TILES, TEX_WATER, TEXTURES};
+use super::textures::{
+    TEX_CMPR, TEX_I8, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES, TEX_WATER, TEXTURES,
+};
 
 /// The room's asset ID in the demo's MP3 PAK.
 pub const MP3_ROOM_MREA: u64 = 0xDE0A_0000_0000_0001;
@@ -46,6 +49,9 @@ pub const GLASS_Y: f32 = 0.4;
 pub const BOX_CENTRE: [f32; 2] = [-2.0, 1.5];
 const BOX_HALF: f32 = 0.6;
 const BOX_HEIGHT: f32 = 1.5;
+
+/// The demo textures the room uses (by their 32-bit demo IDs).
+pub const ROOM_TEXTURES: [u32; 5] = [TEX_ROOM_TILES, TEX_ROOM_LIGHTMAP, TEX_I8, TEX_CMPR, TEX_WATER];
 
 /// The 64-bit ID of a demo texture in the MP3 room.
 pub fn texture_id(demo_id: u32) -> u64 {
@@ -101,7 +107,7 @@ pub fn room_materials() -> Mp3MaterialSet {
                 0,
                 vec![
                     pass("DIFF", t(TEX_ROOM_TILES), 0),
-                    pass("CLR ", t(TEX_I8), 0),
+                    pass("CLR ", t(TEX_ROOM_LIGHTMAP), 0),
                 ],
             ),
             material(
@@ -278,7 +284,7 @@ pub fn room_dependencies() -> Dependencies {
     Dependencies::new(
         0,
         &[
-            vec![txtr(TEX_ROOM_TILES), txtr(TEX_I8)],
+            vec![txtr(TEX_ROOM_TILES), txtr(TEX_ROOM_LIGHTMAP), txtr(TEX_I8)],
             vec![txtr(TEX_CMPR), txtr(TEX_WATER)],
         ],
         &[Dependency {
@@ -293,7 +299,7 @@ pub fn build_mp3_room() -> Result<Mp3Room, DemoError> {
     let geometry = room_geometry()?;
     let mrea = write_mp3_area(&geometry, &room_dependencies(), &room_lights())
         .map_err(|e| DemoError::new("MP3 room", e.to_string()))?;
-    let textures = [TEX_ROOM_TILES, TEX_I8, TEX_CMPR, TEX_WATER]
+    let textures = ROOM_TEXTURES
         .into_iter()
         .map(|id| {
             let spec = TEXTURES

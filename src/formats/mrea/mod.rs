@@ -206,6 +206,11 @@ impl Mrea {
             .map(|s| s.index)
     }
 
+    /// MP3: the file offset of the (FourCC, section index) table.
+    pub fn section_ids_offset(&self) -> u64 {
+        self.raw.section_ids_offset
+    }
+
     /// Light layers as `gx` lights.
     pub fn light_layers(&self) -> Vec<Vec<PrimeLight>> {
         self.lights_section
