@@ -22,6 +22,7 @@ use crate::formats::mrea::{
     Dependencies, Dependency, LIGHT_RECORD_SIZE_MP3, LIGHTS_MAGIC, LightRecord, LightsSection,
     Mp3Geometry, WorldModel, write_mp3_area,
 };
+use crate::formats::pak::PakBuilder;
 use crate::formats::{FourCc, Game};
 
 use super::DemoError;
@@ -311,6 +312,26 @@ pub fn build_mp3_room() -> Result<Mp3Room, DemoError> {
         .collect::<Result<Vec<_>, DemoError>>()?;
     Ok(Mp3Room { mrea, textures })
 }
+
+/// The demo's MP3 PAK (`assets/demo_mp3.pak`, version 2): the room (named `room`) and its
+/// textures (named as in the MP1 demo), each stored LZO-compressed in CMPD form.
+pub fn build_mp3_pak() -> Result<Vec<u8>, DemoError> {
+    let room = build_mp3_room()?;
+    let mut pak = PakBuilder::new(Game::Mp3);
+    pak.add(*b"MREA", MP3_ROOM_MREA, &room.mrea, true);
+    pak.add_name(*b"MREA", MP3_ROOM_MREA, "room");
+    for (id, bytes) in &room.textures {
+        pak.add(*b"TXTR", *id, bytes, true);
+        if let Some(spec) = TEXTURES.iter().find(|t| texture_id(t.id) == *id) {
+            pak.add_name(*b"TXTR", *id, spec.name);
+        }
+    }
+    pak.build()
+        .map_err(|e| DemoError::new(MP3_PAK_FILE, e.to_string()))
+}
+
+/// The MP3 PAK's file name in the demo output.
+pub const MP3_PAK_FILE: &str = "demo_mp3.pak";
 
 #[cfg(test)]
 mod tests {
