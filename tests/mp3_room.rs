@@ -378,3 +378,24 @@ fn an_mp3_room_material_edit_saves_rereads_and_undoes() {
     let changed = a.pixels.chunks(4).zip(b.pixels.chunks(4)).filter(|(x, y)| x != y).count();
     assert!(changed > 160 * 100 / 8, "only {changed} pixels changed");
 }
+
+/// `worlds` on the demo's MP3 PAK: its MP3 MLVL lists the room (by its internal name, with
+/// its two layers), and the room's spec opens it with its four light layers.
+#[test]
+fn worlds_lists_the_mp3_room_and_its_spec_opens_it() {
+    let report = tevscope::load::worlds::list_worlds(std::path::Path::new(MP3_DEMO), None)
+        .expect("worlds");
+    assert_eq!(report.worlds.len(), 1);
+    let w = &report.worlds[0];
+    assert_eq!(w.game, tevscope::formats::Game::Mp3);
+    assert!(w.warnings.is_empty(), "{:?}", w.warnings);
+    assert_eq!(w.areas.len(), 1);
+    let a = &w.areas[0];
+    assert_eq!(a.name, "mp3_room");
+    assert_eq!(a.mrea_id, "0xDE0A000000000001");
+    assert_eq!(a.layers.len(), 2);
+    let (model, warnings) = load(&LoadRequest::new(&a.spec)).expect("the room opens");
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(model.light_layers.len(), 4);
+    assert_eq!(model.world_models.len(), 3);
+}

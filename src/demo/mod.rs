@@ -292,7 +292,7 @@ fn readme(demo: &Demo) -> String {
     );
     let _ = writeln!(
         w,
-        "| `{}` | {} | MP3 PAK (version 2, CMPD/LZO entries): the MP3 room `room` (MREA version 0x1E: 3 world models, 4 MP3 materials, 4 light layers, `DEPS`) and its 5 textures under 64-bit IDs (`src/demo/room_mp3.rs`) |",
+        "| `{}` | {} | MP3 PAK (version 2, CMPD/LZO entries): the MP3 room `room` (MREA version 0x1E: 3 world models, 4 MP3 materials, 4 light layers, `DEPS`), an MP3 world `world` (MLVL version 0x19) holding it, and the room's 5 textures under 64-bit IDs (`src/demo/room_mp3.rs`) |",
         room_mp3::MP3_PAK_FILE,
         size_of(room_mp3::MP3_PAK_FILE)
     );

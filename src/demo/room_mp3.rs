@@ -313,13 +313,17 @@ pub fn build_mp3_room() -> Result<Mp3Room, DemoError> {
     Ok(Mp3Room { mrea, textures })
 }
 
-/// The demo's MP3 PAK (`assets/demo_mp3.pak`, version 2): the room (named `room`) and its
-/// textures (named as in the MP1 demo), each stored LZO-compressed in CMPD form.
+/// The demo's MP3 PAK (`assets/demo_mp3.pak`, version 2): the room (named `room`), a world
+/// holding it (`world`, [`mp3_world_mlvl`]) and the room's textures (named as in the MP1
+/// demo), each stored LZO-compressed in CMPD form.
 pub fn build_mp3_pak() -> Result<Vec<u8>, DemoError> {
     let room = build_mp3_room()?;
     let mut pak = PakBuilder::new(Game::Mp3);
     pak.add(*b"MREA", MP3_ROOM_MREA, &room.mrea, true);
     pak.add_name(*b"MREA", MP3_ROOM_MREA, "room");
+    let mlvl = mp3_world_mlvl();
+    pak.add(*b"MLVL", MP3_WORLD_MLVL, &mlvl, true);
+    pak.add_name(*b"MLVL", MP3_WORLD_MLVL, "world");
     for (id, bytes) in &room.textures {
         pak.add(*b"TXTR", *id, bytes, true);
         if let Some(spec) = TEXTURES.iter().find(|t| texture_id(t.id) == *id) {
@@ -328,6 +332,53 @@ pub fn build_mp3_pak() -> Result<Vec<u8>, DemoError> {
     }
     pak.build()
         .map_err(|e| DemoError::new(MP3_PAK_FILE, e.to_string()))
+}
+
+/// The MP3 world's MLVL asset ID in the demo's MP3 PAK.
+pub const MP3_WORLD_MLVL: u64 = 0xDE0A_0000_0000_0002;
+
+/// An MP3 MLVL (version 0x19, `formats.md` §12.4) with the room as its one area: no name
+/// STRGs (the internal name `mp3_room` names it), no docks, script layers "Default" (active)
+/// and "Alarm" as `DEPS` lists them, one layer GUID per layer.
+pub fn mp3_world_mlvl() -> Vec<u8> {
+    const NONE: u64 = u64::MAX;
+    let mut w = crate::formats::reader::Writer::new();
+    w.u32(crate::formats::mlvl::MAGIC);
+    w.u32(0x19);
+    w.u64(NONE); // world name STRG
+    w.u32(0);
+    w.u64(NONE); // SAVW
+    w.u64(NONE); // skybox
+    w.u32(1); // areas
+    w.u64(NONE); // area name STRG
+    for row in 0..3 {
+        for c in 0..4 {
+            w.f32(if c == row { 1.0 } else { 0.0 });
+        }
+    }
+    w.vec3([-4.0, -3.0, 0.0]);
+    w.vec3([4.0, 3.0, 3.0]);
+    w.u64(MP3_ROOM_MREA);
+    w.u64(1); // internal area ID
+    w.u32(0); // attached areas
+    w.u32(0); // docks
+    w.cstring("mp3_room");
+    w.u64(NONE); // MAPW
+    w.u8(0);
+    w.u32(0);
+    w.u32(1);
+    w.u32(2);
+    w.u64(0b01);
+    w.u32(2);
+    w.cstring("Default");
+    w.cstring("Alarm");
+    w.u32(2);
+    w.bytes(&[0xA0; 16]);
+    w.bytes(&[0xA1; 16]);
+    w.u32(1);
+    w.u32(0);
+    w.pad_to(32, 0xFF);
+    w.into_inner()
 }
 
 /// The MP3 PAK's file name in the demo output.
