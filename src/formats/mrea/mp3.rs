@@ -372,7 +372,10 @@ fn parse_model(
     }
     let mut ir = section(wobj + 2)?;
     let mesh_info_section = ir.data().to_vec();
-    let mesh_info = tolerant(read_mesh_info(&mut ir, n), warnings);
+    let mesh_info = tolerant(
+        read_mesh_info(&mut ir, n).within(|| label.to_string()),
+        warnings,
+    );
     let unknown_section = section(wobj + 3)?.data().to_vec();
 
     let first_surface = gpud + GPUD_ARRAY_SECTIONS;
@@ -508,9 +511,11 @@ impl Dependencies {
         let starts_at = r.abs_pos();
         let k = r.count("DEPS.layer_start_count", 4)?;
         let layer_starts = r.u32_vec("DEPS.layer_starts", k)?;
-        let mut previous = 0;
+        // As `ranges` clamps them.
+        let mut previous = 0usize;
         for (i, &s) in layer_starts.iter().enumerate() {
-            if s as usize > n || s < previous {
+            let clamped = (s as usize).clamp(previous, n);
+            if clamped != s as usize {
                 warnings.push(warning(
                     r.file(),
                     &format!("DEPS.layer_starts[{i}]"),
@@ -518,7 +523,7 @@ impl Dependencies {
                     format!("start {s} is not between {previous} and the {n} entries; clamped"),
                 ));
             }
-            previous = previous.max(s);
+            previous = clamped;
         }
         let padding = r.rest().to_vec();
         let _ = r.seek("end", r.len());
@@ -592,5 +597,130 @@ impl Dependencies {
             .enumerate()
             .map(|(i, &s)| s..clamped.get(i + 1).copied().unwrap_or(n))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::demo::room_mp3::{build_mp3_room, room_dependencies, room_geometry, room_lights};
+    use crate::formats::mrea::{Mrea, parse_mrea, write_mp3_area};
+
+    fn room() -> Mrea {
+        let bytes = build_mp3_room().expect("builds").mrea;
+        parse_mrea(&bytes, "room.MREA").expect("parses")
+    }
+
+    /// Writes an edited area and parses it again.
+    fn rewrite(m: &Mrea) -> crate::formats::error::Result<Mrea> {
+        parse_mrea(&m.to_bytes().expect("writes"), "edited.MREA")
+    }
+
+    #[test]
+    fn a_surface_count_past_the_gpud_sections_is_an_error_naming_the_table() {
+        let mut m = room();
+        let g = m.mp3_geometry.as_mut().expect("geometry");
+        g.world_models[2].surface_end_offsets.extend([0; 20]);
+        g.world_models[2].surface_table_padding.clear();
+        let e = rewrite(&m).expect_err("too many surfaces");
+        assert_eq!(e.file, "edited.MREA [decompressed block 0]");
+        assert_eq!(e.field, "world_model[2].surface_offsets.surface_count");
+        // World model 2's surface table: section 1 + 4·2 + 1 of the WOBJ run.
+        assert_eq!(e.offset, m.data_section_offsets[10]);
+    }
+
+    #[test]
+    fn odd_tables_are_warnings_and_the_sections_win() {
+        let mut m = room();
+        let g = m.mp3_geometry.as_mut().expect("geometry");
+        g.world_models[0].surface_end_offsets[0] += 32;
+        let mut info = g.world_models[1].mp3.clone().expect("mp3 sections");
+        info.mesh_info_section[1] = 9; // count 9 for 1 surface
+        g.world_models[1].mp3 = Some(info);
+        m.dependencies.as_mut().expect("DEPS").layer_starts[2] = 1;
+        let got = rewrite(&m).expect("odd values still load");
+        let w = got.warnings.join("\n");
+        assert!(w.contains("world_model[0].surface_offsets.end_offsets[0]"), "{w}");
+        assert!(w.contains("world_model[1].mesh_info.count"), "{w}");
+        assert!(w.contains("DEPS.layer_starts[2]"), "{w}");
+        assert_eq!(got.warnings.len(), 3, "{w}");
+        let g = got.mp3_geometry.as_ref().expect("geometry");
+        assert!(g.world_models[1].mp3.as_ref().expect("mp3").mesh_info.is_none());
+        assert_eq!(g.triangle_count(), 290);
+        // Clamped: layer 1 is empty, the area-wide entries start where it does.
+        let d = got.dependencies.as_ref().expect("DEPS");
+        assert_eq!(d.layers()[1].len(), 0);
+        assert_eq!(d.area_wide().len(), 3);
+        assert_eq!(got.to_bytes().expect("writes"), m.to_bytes().expect("writes"));
+    }
+
+    #[test]
+    fn short_normals_follow_the_first_display_list_and_a_bad_size_warns() {
+        let mut g = room_geometry().expect("geometry");
+        // s16/16384 normals: the builder's vertex format 1 (§13.8 Default).
+        let m = &mut g.world_models[0];
+        let Normals::Float(f) = &m.normals else {
+            panic!("float normals")
+        };
+        let short: Vec<[i16; 3]> = f
+            .values
+            .iter()
+            .map(|n| n.map(|c| (c * 16384.0) as i16))
+            .collect();
+        m.normals = Normals::Short(AttributeArray {
+            values: short,
+            remainder: Vec::new(),
+        });
+        for s in &mut m.surfaces {
+            // Vertex format 1 in every primitive's opcode byte.
+            let mut at = 0;
+            for p in &s.mesh.primitives {
+                let _ = p;
+                s.display_list[at] |= 1;
+                at += 3 + p.vertices.len() * s.mesh.layout.vertex_size().unwrap_or(0);
+            }
+        }
+        g.refresh_layout();
+        let bytes = write_mp3_area(&g, &room_dependencies(), &room_lights()).expect("writes");
+        let m = parse_mrea(&bytes, "short.MREA").expect("parses");
+        assert!(m.warnings.is_empty(), "{:?}", m.warnings);
+        let got = m.mp3_geometry.as_ref().expect("geometry");
+        assert!(matches!(got.world_models[0].normals, Normals::Short(_)));
+        assert_eq!(got.normal(&got.world_models[0], 0), Some([0.0, 0.0, 1.0]));
+        assert_eq!(m.to_bytes().expect("writes"), bytes);
+        // Short normals whose section is not a whole number of 6-byte entries nor zero
+        // padding to 32: a warning, and the whole entries are read.
+        let mut odd = m.clone();
+        let wm = &mut odd.mp3_geometry.as_mut().expect("geometry").world_models[0];
+        if let Normals::Short(a) = &mut wm.normals {
+            a.remainder = vec![1, 2, 3];
+        }
+        let again = rewrite(&odd).expect("parses");
+        assert!(
+            again.warnings.iter().any(|w| w.contains("world_model[0].normals")),
+            "{:?}",
+            again.warnings
+        );
+    }
+
+    #[test]
+    fn new_areas_need_mp3_lights_and_a_fresh_layout() {
+        let g = room_geometry().expect("geometry");
+        let mut lights = room_lights();
+        lights.layers.pop();
+        assert!(write_mp3_area(&g, &room_dependencies(), &lights).is_err());
+        let mut moved = g.clone();
+        moved.gpud_first += 1;
+        assert!(write_mp3_area(&moved, &room_dependencies(), &room_lights()).is_err());
+    }
+
+    #[test]
+    fn a_changed_section_count_is_refused_when_writing() {
+        let mut m = room();
+        let g = m.mp3_geometry.as_mut().expect("geometry");
+        g.world_models[2].surfaces.pop();
+        g.refresh_layout();
+        let e = m.to_bytes().expect_err("a surface fewer");
+        assert!(e.to_string().contains("section count"), "{e}");
     }
 }
