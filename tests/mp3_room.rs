@@ -70,7 +70,15 @@ fn the_mp3_room_loads_with_its_layers_materials_and_textures() {
     let set = &cpu.material_sets[0];
     assert_eq!(set.materials.len(), 4);
     let mut configurations = std::collections::BTreeSet::new();
-    for m in &model.assets.cmdl.mp3_materials.as_ref().expect("MP3 set").sets[0].materials {
+    for m in &model
+        .assets
+        .cmdl
+        .mp3_materials
+        .as_ref()
+        .expect("MP3 set")
+        .sets[0]
+        .materials
+    {
         let p = m.program(&Default::default());
         assert!(p.program.warnings.is_empty(), "{:?}", p.program.warnings);
         configurations.insert(format!("{:?}", p.program.configuration));
@@ -245,15 +253,26 @@ fn hostile_mp3_rooms_are_refused_by_name_or_warned_about() {
     // Every truncation loses a section or block and is refused; corruption never panics.
     let rejected = tevscope::testing::torture(&bytes, 3000, |d| parse_mrea(d, "room.MREA"));
     // (Cuts inside the zero padding to 64 bytes after the last block lose nothing.)
-    assert!(rejected >= bytes.len() - 64, "{rejected} of {}", bytes.len());
+    assert!(
+        rejected >= bytes.len() - 64,
+        "{rejected} of {}",
+        bytes.len()
+    );
     // A world-model count the WOBJ run cannot hold: the header field, at 0x38.
     let mut bad = bytes.clone();
     bad[0x38..0x3C].copy_from_slice(&100u32.to_be_bytes());
     let e = parse_mrea(&bad, "bad.MREA").expect_err("too many world models");
-    assert_eq!((e.file.as_str(), e.field.as_str(), e.offset), ("bad.MREA", "world_model_count", 0x38));
+    assert_eq!(
+        (e.file.as_str(), e.field.as_str(), e.offset),
+        ("bad.MREA", "world_model_count", 0x38)
+    );
     // A GPUD index past the sections: the section-ID entry.
     let ids = m.section_ids_offset();
-    let gpud = m.section_index.iter().position(|s| s.name == "GPUD").expect("GPUD");
+    let gpud = m
+        .section_index
+        .iter()
+        .position(|s| s.name == "GPUD")
+        .expect("GPUD");
     let mut bad = bytes.clone();
     let at = (ids + 8 * gpud as u64 + 4) as usize;
     bad[at..at + 4].copy_from_slice(&999u32.to_be_bytes());
@@ -265,7 +284,11 @@ fn hostile_mp3_rooms_are_refused_by_name_or_warned_about() {
     odd[at - 4..at].copy_from_slice(b"XXXX");
     let got = parse_mrea(&odd, "odd.MREA").expect("still parses");
     assert!(got.mp3_geometry.is_none());
-    assert!(got.warnings.iter().any(|w| w.contains("no GPUD")), "{:?}", got.warnings);
+    assert!(
+        got.warnings.iter().any(|w| w.contains("no GPUD")),
+        "{:?}",
+        got.warnings
+    );
     assert_eq!(got.lights_section, m.lights_section);
 }
 
@@ -277,7 +300,11 @@ fn info_json_reports_world_models_materials_lights_and_deps() {
         .args(["info", "--json", &format!("{MP3_DEMO}:room")])
         .output()
         .expect("run tevscope");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(j["game"], "MP3");
     assert_eq!(j["version"], 0x1E);
@@ -288,7 +315,9 @@ fn info_json_reports_world_models_materials_lights_and_deps() {
     assert_eq!(g["world_models"][2]["surface_count"], 2);
     assert_eq!(g["world_models"][0]["normal_format"], "f32 (stride 12)");
     assert_eq!(g["world_models"][1]["mesh_info"][0]["mesh_id"], 0);
-    let materials = g["material_set"]["materials"].as_array().expect("materials");
+    let materials = g["material_set"]["materials"]
+        .as_array()
+        .expect("materials");
     assert_eq!(materials.len(), 4);
     let configurations: Vec<&str> = materials
         .iter()
@@ -296,10 +325,21 @@ fn info_json_reports_world_models_materials_lights_and_deps() {
         .collect();
     assert_eq!(
         configurations,
-        ["FullRenderOpaque", "FullRenderOpaque", "MaterialAlphaCompare", "NoBloomTransparent"]
+        [
+            "FullRenderOpaque",
+            "FullRenderOpaque",
+            "MaterialAlphaCompare",
+            "NoBloomTransparent"
+        ]
     );
     let stage = &materials[0]["gx"]["tev_stages"][0];
-    for key in ["color_inputs", "alpha_inputs", "color_op", "texture_pass", "tex_swap_rgba"] {
+    for key in [
+        "color_inputs",
+        "alpha_inputs",
+        "color_op",
+        "texture_pass",
+        "tex_swap_rgba",
+    ] {
         assert!(!stage[key].is_null(), "stage field {key}: {stage}");
     }
     let layers = j["lights_section"]["layers"].as_array().expect("layers");
@@ -308,7 +348,10 @@ fn info_json_reports_world_models_materials_lights_and_deps() {
     assert_eq!(light["type_name"], "directional");
     assert_eq!(light["codirection"], serde_json::json!([0.0, 0.0, 1.0]));
     assert_eq!(light["color_rgba"][3], 1.0);
-    assert_eq!(light["unknown_floats_0x51"], serde_json::json!([0.0, 1.0, 0.0, 0.0]));
+    assert_eq!(
+        light["unknown_floats_0x51"],
+        serde_json::json!([0.0, 1.0, 0.0, 0.0])
+    );
     assert_eq!(light["gx"]["kind"], "light");
     let deps = &j["dependencies"];
     assert_eq!(deps["layers"].as_array().map(Vec::len), Some(2));
@@ -368,14 +411,21 @@ fn an_mp3_room_material_edit_saves_rereads_and_undoes() {
     let render = |spec: &str| {
         let (model, _) = load(&LoadRequest::new(spec)).expect("loads");
         let layers = model.light_layers.clone();
-        let mut scene = Scene::new(&ctx, model.assets.into_cpu_model().expect("model"))
-            .expect("scene");
+        let mut scene =
+            Scene::new(&ctx, model.assets.into_cpu_model().expect("model")).expect("scene");
         scene.set_camera(camera(30.0, 35.0, 11.0));
         scene.set_lights(scene_lights(None, &layers).expect("lights"));
-        scene.render_to_image(&ctx, 160, 100, false).expect("render")
+        scene
+            .render_to_image(&ctx, 160, 100, false)
+            .expect("render")
     };
     let (a, b) = (render(&spec), render(&saved_spec));
-    let changed = a.pixels.chunks(4).zip(b.pixels.chunks(4)).filter(|(x, y)| x != y).count();
+    let changed = a
+        .pixels
+        .chunks(4)
+        .zip(b.pixels.chunks(4))
+        .filter(|(x, y)| x != y)
+        .count();
     assert!(changed > 160 * 100 / 8, "only {changed} pixels changed");
 }
 
@@ -383,8 +433,8 @@ fn an_mp3_room_material_edit_saves_rereads_and_undoes() {
 /// its two layers), and the room's spec opens it with its four light layers.
 #[test]
 fn worlds_lists_the_mp3_room_and_its_spec_opens_it() {
-    let report = tevscope::load::worlds::list_worlds(std::path::Path::new(MP3_DEMO), None)
-        .expect("worlds");
+    let report =
+        tevscope::load::worlds::list_worlds(std::path::Path::new(MP3_DEMO), None).expect("worlds");
     assert_eq!(report.worlds.len(), 1);
     let w = &report.worlds[0];
     assert_eq!(w.game, tevscope::formats::Game::Mp3);

@@ -28,9 +28,7 @@ use crate::formats::{FourCc, Game};
 use super::DemoError;
 use super::lights::{ambient, directional, point, spot};
 use super::room::{grid, merge};
-use super::textures::{
-    TEX_CMPR, TEX_I8, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES, TEX_WATER, TEXTURES,
-};
+use super::textures::{TEX_CMPR, TEX_I8, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES, TEX_WATER, TEXTURES};
 
 /// The room's asset ID in the demo's MP3 PAK.
 pub const MP3_ROOM_MREA: u64 = 0xDE0A_0000_0000_0001;
@@ -52,7 +50,13 @@ const BOX_HALF: f32 = 0.6;
 const BOX_HEIGHT: f32 = 1.5;
 
 /// The demo textures the room uses (by their 32-bit demo IDs).
-pub const ROOM_TEXTURES: [u32; 5] = [TEX_ROOM_TILES, TEX_ROOM_LIGHTMAP, TEX_I8, TEX_CMPR, TEX_WATER];
+pub const ROOM_TEXTURES: [u32; 5] = [
+    TEX_ROOM_TILES,
+    TEX_ROOM_LIGHTMAP,
+    TEX_I8,
+    TEX_CMPR,
+    TEX_WATER,
+];
 
 /// The 64-bit ID of a demo texture in the MP3 room.
 pub fn texture_id(demo_id: u32) -> u64 {
@@ -121,10 +125,7 @@ pub fn room_materials() -> Mp3MaterialSet {
                     },
                 ],
             ),
-            material(
-                0x10,
-                vec![pass("DIFF", t(TEX_CMPR), 0), int(b"OPAC", 255)],
-            ),
+            material(0x10, vec![pass("DIFF", t(TEX_CMPR), 0), int(b"OPAC", 255)]),
             material(
                 0x8,
                 vec![
@@ -223,7 +224,13 @@ pub fn room_lights() -> LightsSection {
         vec![
             ambient([0.2, 0.2, 0.25]),
             directional([0.55, 0.5, 0.42], [0.3, 0.5, -0.8]),
-            spot([1.0, 0.95, 0.85], [0.0, -1.0, 2.9], [-2.0, 1.5, 0.75], 750.0, 35.0),
+            spot(
+                [1.0, 0.95, 0.85],
+                [0.0, -1.0, 2.9],
+                [-2.0, 1.5, 0.75],
+                750.0,
+                35.0,
+            ),
             point([0.3, 0.8, 1.0], [2.5, -2.0, 1.0], 56250.0),
         ],
         vec![
@@ -402,7 +409,11 @@ mod tests {
         assert_eq!(g.wobj_sections(), built.wobj_sections());
         assert_eq!(g.gpud_sections(), built.gpud_sections());
         assert_eq!(g.triangle_count(), built.triangle_count());
-        assert!(g.world_models.iter().all(|w| w.surfaces.iter().all(|s| s.mesh.error.is_none())));
+        assert!(
+            g.world_models
+                .iter()
+                .all(|w| w.surfaces.iter().all(|s| s.mesh.error.is_none()))
+        );
         assert_eq!(
             m.lights_section.as_ref().map(|l| &l.layers),
             Some(&room_lights().layers)

@@ -155,8 +155,10 @@ impl Mp3Geometry {
         for k in 0..world_model_count as usize {
             let label = format!("world_model[{k}]");
             let first = wobj + 1 + WOBJ_MODEL_SECTIONS * k;
-            let model = parse_model(section, first, at, limit, &layouts, options, &label, warnings)
-                .within(|| label.clone())?;
+            let model = parse_model(
+                section, first, at, limit, &layouts, options, &label, warnings,
+            )
+            .within(|| label.clone())?;
             at += GPUD_ARRAY_SECTIONS + model.surfaces.len();
             world_models.push(model);
         }
@@ -197,7 +199,11 @@ impl Mp3Geometry {
                 &m.surface_table_padding,
             ));
             let extra = m.mp3.as_ref();
-            out.push(extra.map(|x| x.mesh_info_section.clone()).unwrap_or_default());
+            out.push(
+                extra
+                    .map(|x| x.mesh_info_section.clone())
+                    .unwrap_or_default(),
+            );
             out.push(extra.map(|x| x.unknown_section.clone()).unwrap_or_default());
         }
         out
@@ -388,7 +394,8 @@ fn parse_model(
     .unwrap_or(false);
     let stride = if short { 6 } else { 12 };
     let size = nr.len();
-    let padded = size.is_multiple_of(32) && nr.data()[size - size % stride..].iter().all(|&b| b == 0);
+    let padded =
+        size.is_multiple_of(32) && nr.data()[size - size % stride..].iter().all(|&b| b == 0);
     if !size.is_multiple_of(stride) && !padded {
         warnings.push(warning(
             nr.file(),
@@ -640,18 +647,31 @@ mod tests {
         m.dependencies.as_mut().expect("DEPS").layer_starts[2] = 1;
         let got = rewrite(&m).expect("odd values still load");
         let w = got.warnings.join("\n");
-        assert!(w.contains("world_model[0].surface_offsets.end_offsets[0]"), "{w}");
+        assert!(
+            w.contains("world_model[0].surface_offsets.end_offsets[0]"),
+            "{w}"
+        );
         assert!(w.contains("world_model[1].mesh_info.count"), "{w}");
         assert!(w.contains("DEPS.layer_starts[2]"), "{w}");
         assert_eq!(got.warnings.len(), 3, "{w}");
         let g = got.mp3_geometry.as_ref().expect("geometry");
-        assert!(g.world_models[1].mp3.as_ref().expect("mp3").mesh_info.is_none());
+        assert!(
+            g.world_models[1]
+                .mp3
+                .as_ref()
+                .expect("mp3")
+                .mesh_info
+                .is_none()
+        );
         assert_eq!(g.triangle_count(), 290);
         // Clamped: layer 1 is empty, the area-wide entries start where it does.
         let d = got.dependencies.as_ref().expect("DEPS");
         assert_eq!(d.layers()[1].len(), 0);
         assert_eq!(d.area_wide().len(), 3);
-        assert_eq!(got.to_bytes().expect("writes"), m.to_bytes().expect("writes"));
+        assert_eq!(
+            got.to_bytes().expect("writes"),
+            m.to_bytes().expect("writes")
+        );
     }
 
     #[test]
@@ -697,7 +717,10 @@ mod tests {
         }
         let again = rewrite(&odd).expect("parses");
         assert!(
-            again.warnings.iter().any(|w| w.contains("world_model[0].normals")),
+            again
+                .warnings
+                .iter()
+                .any(|w| w.contains("world_model[0].normals")),
             "{:?}",
             again.warnings
         );
