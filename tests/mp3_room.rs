@@ -449,3 +449,41 @@ fn worlds_lists_the_mp3_room_and_its_spec_opens_it() {
     assert_eq!(model.light_layers.len(), 4);
     assert_eq!(model.world_models.len(), 3);
 }
+
+/// An MP3 occluder material (flag 0x100) is not drawn unless occluders are shown.
+#[test]
+fn mp3_occluder_surfaces_are_hidden_unless_shown() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let dir = Scratch::new("mp3-room-occluder");
+    let model = room(&dir);
+    let layers = model.light_layers.clone();
+    let mut assets = model.assets;
+    // The box alone, made an occluder.
+    assets.cmdl.surfaces.retain(|s| s.material_index == room_mp3::BOX);
+    let set = &mut assets.cmdl.mp3_materials.as_mut().expect("MP3 set").sets[0];
+    set.materials[room_mp3::BOX as usize].flags |= 0x100;
+    let cpu = assets.into_cpu_model().expect("model");
+    let draw = |show_occluders: bool| {
+        let options = tevscope::render::scene::SceneOptions {
+            show_occluders,
+            ..Default::default()
+        };
+        let mut scene = Scene::with_options(&ctx, cpu.clone(), options).expect("scene");
+        scene.set_camera(camera(30.0, 35.0, 11.0));
+        scene.set_lights(scene_lights(None, &layers).expect("lights"));
+        scene.render_to_image(&ctx, 96, 64, false).expect("render")
+    };
+    let hidden = draw(false);
+    let corner = hidden.pixel(0, 0);
+    assert!(
+        hidden.pixels.chunks(4).all(|p| p == corner),
+        "an occluder was drawn"
+    );
+    let shown = draw(true);
+    assert!(
+        shown.pixels.chunks(4).any(|p| p != corner),
+        "shown occluders draw the box"
+    );
+}
