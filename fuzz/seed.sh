@@ -20,6 +20,7 @@ declare -A exts=(
   [anim]="anim cinf cskr"
   [ancs_char]="ancs char"
   [mrea]="mrea"
+  [mp3_mrea]="mrea"
   [mlvl]="mlvl"
   [strg]="strg"
   [mp3_cskr]="cskr"
@@ -54,6 +55,7 @@ demo="$(mktemp -d)"
 trap 'rm -rf "$demo"' EXIT
 cp "$repo/assets/"*.pak "$repo/assets/"*.MREA "$demo/"
 (cd "$repo" && cargo run -q --bin tevscope -- extract assets/demo.pak -o "$demo/demo")
+(cd "$repo" && cargo run -q --bin tevscope -- extract assets/demo_mp3.pak -o "$demo/demo_mp3")
 # The world fixtures keep their MLVLs and STRGs inside PAKs: extract them too.
 for p in "$conformance"/worlds/*.pak; do
   [ -f "$p" ] && (cd "$repo" && cargo run -q --bin tevscope -- extract "$p" -o "$demo/$(basename "$p" .pak)")

@@ -49,6 +49,7 @@ fn check_ranges(at: &str, fields: &[(&str, u32, u32)]) -> Result<(), SchemaError
 pub mod anim;
 pub mod anim_mp3;
 pub mod area;
+pub mod area_mp3;
 pub mod bench;
 pub mod character;
 pub mod cinf;

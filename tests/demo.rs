@@ -49,7 +49,7 @@ fn rebuild_matches_committed_assets_byte_for_byte() {
     let dir = std::env::temp_dir().join(format!("tevscope-demo-test-{}", std::process::id()));
     let written = demo::write_to(&dir).expect("demo writes");
     let committed = assets_dir();
-    assert_eq!(written.len(), 3);
+    assert_eq!(written.len(), 4);
     for path in &written {
         let name = path.file_name().expect("file name");
         let fresh = std::fs::read(path).expect("written file");

@@ -28,6 +28,7 @@ use tevscope::formats::pak::Pak;
 use tevscope::load::{LoadRequest, LoadedModel, load};
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
+const MP3_DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo_mp3.pak");
 
 /// One export: input spec, optional skin/skeleton/anim, output extension.
 #[derive(Clone)]
@@ -86,6 +87,8 @@ fn cases() -> Vec<Case> {
         ext: "gltf",
         ..Case::new(format!("{DEMO}:showcase"))
     });
+    // The MP3 room: WOBJ/GPUD world geometry, synthesised programs, 64-bit texture IDs.
+    cases.push(Case::new(format!("{MP3_DEMO}:room")));
     let Some(dir) = tevscope::testing::conformance_dir() else {
         return cases;
     };

@@ -111,6 +111,14 @@ fn conformance_files_and_their_corruptions() {
             }
         }
     }
+    // The MP3 room (no MP3 area fixture exists): WOBJ/GPUD, DEPS, four light layers.
+    members.push((
+        "demo MP3 room".into(),
+        "MREA".into(),
+        tevscope::demo::room_mp3::build_mp3_room()
+            .expect("the MP3 room builds")
+            .mrea,
+    ));
     for (name, ext, data) in &members {
         let (name, ext, data) = (name.as_str(), ext.as_str(), data);
         let mut check = |input: &[u8], what: &str| {

@@ -18,6 +18,7 @@
 pub mod character;
 pub mod lights;
 pub mod room;
+pub mod room_mp3;
 pub mod showcase;
 pub mod textures;
 pub mod world;
@@ -233,8 +234,12 @@ pub fn build() -> Result<Demo, DemoError> {
         tiles,
         files: vec![(PAK_FILE.into(), pak), (LIGHTS_FILE.into(), area)],
     };
+    demo.files.push((
+        room_mp3::MP3_PAK_FILE.into(),
+        room_mp3::build_mp3_pak()?,
+    ));
     let readme = readme(&demo);
-    demo.files.push((README_FILE.into(), readme.into_bytes()));
+    demo.files.insert(2, (README_FILE.into(), readme.into_bytes()));
     Ok(demo)
 }
 
@@ -284,6 +289,12 @@ fn readme(demo: &Demo) -> String {
         w,
         "| `{LIGHTS_FILE}` | {} | the light set (same bytes as `{PAK_FILE}:lights`) |",
         size_of(LIGHTS_FILE)
+    );
+    let _ = writeln!(
+        w,
+        "| `{}` | {} | MP3 PAK (version 2, CMPD/LZO entries): the MP3 room `room` (MREA version 0x1E: 3 world models, 4 MP3 materials, 4 light layers, `DEPS`), an MP3 world `world` (MLVL version 0x19) holding it, and the room's 5 textures under 64-bit IDs (`src/demo/room_mp3.rs`) |",
+        room_mp3::MP3_PAK_FILE,
+        size_of(room_mp3::MP3_PAK_FILE)
     );
     let _ = writeln!(w, "| `{README_FILE}` | — | this file |\n");
     let _ = writeln!(

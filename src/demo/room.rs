@@ -119,7 +119,7 @@ pub fn build_area(
 
 /// A grid of `n[0]` × `n[1]` cells spanning `origin` + s·`du` + t·`dv` (s, t ∈ [0, 1]),
 /// facing `normal`; `f` fills each vertex from its position and (s, t).
-fn grid(
+pub(super) fn grid(
     origin: [f32; 3],
     du: [f32; 3],
     dv: [f32; 3],
@@ -148,7 +148,7 @@ fn grid(
 }
 
 /// Appends `b`'s vertices and triangles to `a`.
-fn merge(a: &mut (Vec<MeshVertex>, Vec<[u32; 3]>), b: (Vec<MeshVertex>, Vec<[u32; 3]>)) {
+pub(super) fn merge(a: &mut (Vec<MeshVertex>, Vec<[u32; 3]>), b: (Vec<MeshVertex>, Vec<[u32; 3]>)) {
     let base = a.0.len() as u32;
     a.0.extend(b.0);
     a.1.extend(b.1.into_iter().map(|t| t.map(|i| i + base)));

@@ -49,7 +49,7 @@ pub enum DocumentError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync + 'static>,
     },
-    #[error("{label}: the world geometry of MP3 areas is not read, so it cannot be edited")]
+    #[error("{label}: the area has no world geometry, so it has no materials to edit")]
     NoWorldGeometry { label: String },
     #[error("{}: resource {entry} of the archive opened is gone", path.display())]
     Vanished { path: PathBuf, entry: usize },
@@ -169,8 +169,15 @@ impl Command {
     }
 
     fn apply(&self, edited: &mut Edited) {
-        if let (Some(m), Edited::Model(c)) = (&self.mp3, &mut *edited) {
-            c.mp3_materials = Some(m.1.clone());
+        if let Some(m) = &self.mp3 {
+            match edited {
+                Edited::Model(c) => c.mp3_materials = Some(m.1.clone()),
+                Edited::Area(a) => {
+                    if let Some(g) = a.mp3_geometry.as_mut() {
+                        g.materials = m.1.clone();
+                    }
+                }
+            }
         }
         let sets = edited.material_sets_mut();
         for c in &self.changes {
@@ -186,7 +193,7 @@ impl Command {
 #[derive(Debug, Clone)]
 pub enum Edited {
     Model(Box<Cmdl>),
-    /// Always has world geometry (MP1/MP2).
+    /// Always has world geometry (MP1/MP2, or MP3's whose one MP3 set is edited).
     Area(Box<Mrea>),
 }
 
@@ -198,6 +205,15 @@ impl Edited {
                 .geometry
                 .as_ref()
                 .map_or(&[], |g| std::slice::from_ref(&g.material_set)),
+        }
+    }
+
+    /// An MP3 model's material sets, or an MP3 area's one set (patched as
+    /// `/material_sets/0/…`, as for a model).
+    pub fn mp3_materials(&self) -> Option<&Mp3Materials> {
+        match self {
+            Edited::Model(c) => c.mp3_materials.as_ref(),
+            Edited::Area(m) => m.mp3_geometry.as_ref().map(|g| &g.materials),
         }
     }
 
@@ -298,7 +314,7 @@ impl Document {
         let area = model_bytes.starts_with(&crate::formats::mrea::MREA_MAGIC.to_be_bytes());
         let edited = if area {
             let m = parse_mrea(&model_bytes, &label)?;
-            if m.geometry.is_none() {
+            if m.geometry.is_none() && m.mp3_geometry.is_none() {
                 return Err(DocumentError::NoWorldGeometry { label });
             }
             Edited::Area(Box::new(m))
@@ -344,6 +360,11 @@ impl Document {
         self.edited.material_sets()
     }
 
+    /// The MP3 material sets in their current state (an MP3 model's, or an MP3 area's one).
+    pub fn mp3_materials(&self) -> Option<&Mp3Materials> {
+        self.edited.mp3_materials()
+    }
+
     /// A model's `info --json` document of the current state (what patches address; an
     /// area's is `info --json` on the area, whose `material_sets` patches address alike).
     pub fn info(&self) -> Option<CmdlInfo> {
@@ -357,7 +378,7 @@ impl Document {
         ops: &[PatchOperation],
         label: impl Into<String>,
     ) -> Result<(), PatchError> {
-        if let Some(before) = self.cmdl().and_then(|c| c.mp3_materials.clone()) {
+        if let Some(before) = self.edited.mp3_materials().cloned() {
             let after = patch_mp3::apply(&before, ops)?;
             self.execute(Command::between_mp3(label, before, after));
             return Ok(());

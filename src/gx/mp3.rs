@@ -160,6 +160,7 @@ mod f {
     pub const REFLECTION_ALPHA_TARGET: u32 = 0x400;
     pub const SOLID_WHITE: u32 = 0x200;
     pub const SOLID_COLOR: u32 = 0x800;
+    pub const OCCLUDER: u32 = 0x100;
 }
 
 /// Konst selector for a fixed eighth: E(v) = (⌊v/32⌋ + 1)/8 (`gx.md` §4).
@@ -666,8 +667,13 @@ impl<'a> Builder<'a> {
             depth_write,
             depth_sorted: sorted,
             uv_animations: self.uv_animations.clone(),
-            // The gx flag bits mean MP1/MP2 things; none of them applies.
-            flags: 0,
+            // The gx flag bits mean MP1/MP2 things; only "occluder" has an MP3 counterpart
+            // (material flag 0x100): such surfaces are not drawn unless occluders are shown.
+            flags: if self.inputs.flags & f::OCCLUDER != 0 {
+                super::flags::OCCLUDER
+            } else {
+                0
+            },
         }
     }
 }
@@ -833,6 +839,17 @@ mod tests {
 
     fn recipes(p: &Mp3Program) -> Vec<&'static str> {
         p.stage_sources.iter().map(|s| s.recipe).collect()
+    }
+
+    #[test]
+    fn occluders_carry_the_gx_occluder_flag_and_nothing_else_does() {
+        let o = SynthesisOptions::default();
+        let occluder = synthesize(&inputs(0x100, &[(PassType::Diff, 0)]), &o);
+        assert_eq!(occluder.material.flags, crate::gx::flags::OCCLUDER);
+        for flags in [0, 0x8, 0x10, 0x20, 0x200, 0x800] {
+            let p = synthesize(&inputs(flags, &[(PassType::Diff, 0)]), &o);
+            assert_eq!(p.material.flags, 0, "flags {flags:#x}");
+        }
     }
 
     #[test]

@@ -15,7 +15,8 @@ use crate::formats::Game;
 use crate::formats::cmdl::{
     Aabb, ArrayBase, AttributeArray, Cmdl, FLAG_SHORT_UVS, Normals, Surface,
 };
-use crate::formats::mrea::{WorldGeometry, WorldModel, parse_mrea_lights};
+use crate::formats::mp3_material::Mp3Materials;
+use crate::formats::mrea::{Mp3Geometry, WorldGeometry, WorldModel, parse_mrea_lights};
 use crate::gx::lights::{LightOptions, LightPreset, LightSet, PrimeLight};
 
 use super::source;
@@ -175,10 +176,10 @@ pub struct WorldModelPart {
 /// The world models `view` shows (with their index in the area), in file order: the
 /// ones [`area_model`] merges, whose parts [`world_model_parts`] lists.
 fn shown_world_models(
-    g: &WorldGeometry,
+    models: &[WorldModel],
     view: AreaView,
 ) -> impl Iterator<Item = (usize, &WorldModel)> {
-    g.world_models
+    models
         .iter()
         .enumerate()
         .filter(move |(_, m)| view.all_world_models || !m.header.hidden_in_combat())
@@ -186,8 +187,22 @@ fn shown_world_models(
 
 /// The world models [`area_model`] takes, in its surface order.
 pub fn world_model_parts(g: &WorldGeometry, view: AreaView) -> Vec<WorldModelPart> {
+    parts_of(&g.world_models, view)
+}
+
+/// [`world_model_parts`] of an MP3 area: every world model (§13.8 Default).
+pub fn mp3_world_model_parts(g: &Mp3Geometry) -> Vec<WorldModelPart> {
+    parts_of(&g.world_models, MP3_VIEW)
+}
+
+/// MP3 areas draw every world model: no source uses their visor flags (§13.8 Default).
+const MP3_VIEW: AreaView = AreaView {
+    all_world_models: true,
+};
+
+fn parts_of(models: &[WorldModel], view: AreaView) -> Vec<WorldModelPart> {
     let mut first = 0;
-    shown_world_models(g, view)
+    shown_world_models(models, view)
         .map(|(index, m)| {
             let surfaces = first..first + m.surfaces.len();
             first = surfaces.end;
@@ -214,6 +229,36 @@ pub fn world_model_of(parts: &[WorldModelPart], surface: usize) -> Option<(usize
 /// The display-list bytes are the file's, so the model is for drawing and inspection, not
 /// for writing back (edit the [`WorldGeometry`] and write the area).
 pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
+    let mut cmdl = merged_model(&g.world_models, view, |m, i| g.normal(m, i));
+    cmdl.version = if g.game == Game::Mp2 { 4 } else { 2 };
+    cmdl.material_sets = vec![g.material_set.clone()];
+    cmdl.options = g.options;
+    Ok(cmdl)
+}
+
+/// [`area_model`] of an MP3 area: a version-5 model with the area's MP3 material set, so
+/// its materials go through the PASS → TEV synthesis as a CMDL v5's do. No short UVs.
+pub fn mp3_area_model(g: &Mp3Geometry) -> Result<Cmdl> {
+    let mut cmdl = merged_model(&g.world_models, MP3_VIEW, |m, i| g.normal(m, i));
+    cmdl.version = 5;
+    cmdl.flags = 0;
+    cmdl.short_uvs = None;
+    cmdl.mp3_materials = Some(Mp3Materials {
+        sets: g.materials.sets.clone(),
+        layout: g.materials.layout,
+        paddings: Vec::new(),
+    });
+    cmdl.options = g.options;
+    Ok(cmdl)
+}
+
+/// The shown world models' arrays concatenated and their surfaces (see [`area_model`]),
+/// as an MP1-shaped model without materials; `normal` reads a model's normal as floats.
+fn merged_model(
+    models: &[WorldModel],
+    view: AreaView,
+    normal: impl Fn(&WorldModel, usize) -> Option<[f32; 3]>,
+) -> Cmdl {
     let mut positions = Vec::new();
     let mut normals = Vec::new();
     let mut colors = Vec::new();
@@ -221,7 +266,7 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
     let mut short_uvs = Vec::new();
     let mut surfaces: Vec<Surface> = Vec::new();
     let mut bounds: Option<Aabb> = None;
-    for (_, m) in shown_world_models(g, view) {
+    for (_, m) in shown_world_models(models, view) {
         let base = ArrayBase {
             position: positions.len(),
             normal: normals.len(),
@@ -239,7 +284,7 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
             .unwrap_or(0)
             .min(m.positions.len());
         positions.extend_from_slice(&m.positions.values[..used]);
-        normals.extend((0..m.normals.len()).map(|i| g.normal(m, i).unwrap_or_default()));
+        normals.extend((0..m.normals.len()).map(|i| normal(m, i).unwrap_or_default()));
         colors.extend_from_slice(&m.colors.values);
         uvs.extend_from_slice(&m.uvs.values);
         short_uvs.extend_from_slice(&m.short_uvs.values);
@@ -254,12 +299,12 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
             ..s.clone()
         }));
     }
-    Ok(Cmdl {
-        version: if g.game == Game::Mp2 { 4 } else { 2 },
+    Cmdl {
+        version: 2,
         flags: FLAG_SHORT_UVS,
         aabb: bounds.unwrap_or_default(),
         header_padding: Vec::new(),
-        material_sets: vec![g.material_set.clone()],
+        material_sets: Vec::new(),
         mp3_materials: None,
         positions: array(positions),
         normals: Normals::Float(array(normals)),
@@ -271,9 +316,9 @@ pub fn area_model(g: &WorldGeometry, view: AreaView) -> Result<Cmdl> {
         surfaces,
         extra_sections: Vec::new(),
         trailing: Vec::new(),
-        options: g.options,
+        options: Default::default(),
         warnings: Vec::new(),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@ use anyhow::{Result, anyhow, bail};
 
 use rayon::prelude::*;
 
-use super::area::{AreaView, area_model, world_model_parts};
+use super::area::{
+    AreaView, area_model, mp3_area_model, mp3_world_model_parts, world_model_parts,
+};
 use super::kind::AssetKind;
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;
@@ -235,13 +237,14 @@ pub fn load_input(
         }
         let m = parse_mrea(&input.bytes, &input.label)?;
         warnings.extend(m.warnings.iter().cloned());
-        let geometry = m.geometry.as_ref().ok_or_else(|| {
-            anyhow!(
-                "{}: the world geometry of MP3 areas is not read",
-                input.label
-            )
-        })?;
-        let cmdl = area_model(geometry, AreaView::default())?;
+        let (cmdl, world_models) = match (&m.geometry, &m.mp3_geometry) {
+            (Some(g), _) => (
+                area_model(g, AreaView::default())?,
+                world_model_parts(g, AreaView::default()),
+            ),
+            (None, Some(g)) => (mp3_area_model(g)?, mp3_world_model_parts(g)),
+            (None, None) => bail!("{}: the area has no world geometry", input.label),
+        };
         let textures = load_textures(&cmdl, &*resolver, &mut warnings, &mut sources);
         return Ok((
             LoadedModel {
@@ -254,7 +257,7 @@ pub fn load_input(
                 animation: None,
                 sources,
                 light_layers: m.light_layers(),
-                world_models: world_model_parts(geometry, AreaView::default()),
+                world_models,
             },
             warnings,
         ));

@@ -61,6 +61,12 @@ pub struct AreaReport<'a> {
     pub lights_section: Option<LightsReport>,
     pub light_options: LightOptions,
     pub geometry: Option<GeometryReport>,
+    /// MP3: WOBJ/GPUD world geometry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mp3_geometry: Option<super::area_mp3::Mp3GeometryReport>,
+    /// MP3: `DEPS`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dependencies: Option<super::area_mp3::DependenciesReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown_section_2: Option<&'a UnknownSection2>,
     pub warnings: &'a [String],
@@ -675,6 +681,14 @@ impl<'a> AreaReport<'a> {
                 .geometry
                 .as_ref()
                 .map(|g| geometry_report(g, &m.data_section_sizes)),
+            mp3_geometry: m
+                .mp3_geometry
+                .as_ref()
+                .map(super::area_mp3::Mp3GeometryReport::new),
+            dependencies: m
+                .dependencies
+                .as_ref()
+                .map(super::area_mp3::DependenciesReport::new),
             unknown_section_2: m.unknown_section_2.as_ref(),
             warnings: &m.warnings,
         }
@@ -783,6 +797,7 @@ pub fn text(m: &Mrea, label: &str, options: &LightOptions) -> String {
             }
         }
     }
+    super::area_mp3::text(m.mp3_geometry.as_ref(), m.dependencies.as_ref(), &mut s);
     for w in &m.warnings {
         let _ = writeln!(s, "  warning: {w}");
     }

@@ -640,7 +640,7 @@ pub struct Mp3SurfaceInfo {
 }
 
 impl Mp3SurfaceInfo {
-    fn new(index: usize, s: &Surface) -> Self {
+    pub(crate) fn new(index: usize, s: &Surface) -> Self {
         let mesh = &s.mesh;
         let [bank, group] = s.mp2_unknown.unwrap_or_default();
         let head = s.header_size() + s.extra_data.len();

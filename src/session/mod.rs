@@ -278,7 +278,7 @@ impl Session {
         };
         let sets = crate::load::cpu_material_sets(
             document.material_sets(),
-            document.cmdl().and_then(|c| c.mp3_materials.as_ref()),
+            document.mp3_materials(),
         );
         if asset.refresh_materials(sets) {
             Change::Model

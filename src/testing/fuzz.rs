@@ -40,7 +40,7 @@ use crate::gx::tev::{
 };
 use crate::gx::types::Material;
 use crate::gx::wgsl;
-use crate::load::area::{AreaView, area_model};
+use crate::load::area::{AreaView, area_model, mp3_area_model};
 use crate::schema::cmdl_mp3::Mp3MaterialInfo;
 
 const FILE: &str = "fuzz";
@@ -52,7 +52,7 @@ const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 pub type Harness = fn(&[u8]);
 
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, Harness); 14] = [
+pub const TARGETS: [(&str, Harness); 15] = [
     ("pak", pak),
     ("pak_ranged", pak_ranged),
     ("cmdl", cmdl),
@@ -61,6 +61,7 @@ pub const TARGETS: [(&str, Harness); 14] = [
     ("anim", anim),
     ("ancs_char", ancs_char),
     ("mrea", mrea),
+    ("mp3_mrea", mp3_mrea),
     ("mlvl", mlvl),
     ("strg", strg),
     ("mp3_cskr", mp3_cskr),
@@ -613,15 +614,56 @@ pub fn mrea_materials(data: &[u8]) -> Vec<Material> {
     }
     let _ = m.light_layers();
     let _ = m.section_index("lights_section");
-    let Some(g) = &m.geometry else {
-        return Vec::new();
-    };
     let view = AreaView {
         all_world_models: true,
     };
-    match area_model(g, view) {
+    let model = match (&m.geometry, &m.mp3_geometry) {
+        (Some(g), _) => area_model(g, view),
+        (None, Some(g)) => mp3_area_model(g),
+        (None, None) => return Vec::new(),
+    };
+    match model {
         Ok(model) => model_materials(&model),
         Err(_) => Vec::new(),
+    }
+}
+
+/// MP3 MREA (`formats.md` §13.8): parse (WOBJ/GPUD world geometry, DEPS, the four LITE
+/// layers); written back it must reproduce the input; an unchanged MP3 geometry's runs must
+/// give back the sections read; the section roles, DEPS layers and the `info` report; the
+/// geometry merged into the drawable version-5 model and its synthesised materials through
+/// both generators and naga (as [`mrea`]). A lights-only parse must agree on the lights.
+pub fn mp3_mrea(data: &[u8]) {
+    let Ok(m) = mrea::parse_mrea(data, FILE) else {
+        return;
+    };
+    if let Ok(bytes) = m.to_bytes() {
+        assert!(bytes == data, "MREA written back differs from its input");
+    }
+    let lights = mrea::parse_mrea_lights(data, FILE);
+    assert!(
+        lights.is_ok_and(|l| l.lights_section == m.lights_section),
+        "the lights-only parse disagrees with the full one"
+    );
+    let _ = m.section_roles();
+    if let Some(d) = &m.dependencies {
+        let n: usize = d.layers().iter().map(|l| l.len()).sum::<usize>() + d.area_wide().len();
+        assert!(n <= d.entries.len(), "DEPS layers hold more than its entries");
+    }
+    let _ = crate::schema::area::AreaReport::new(
+        &m,
+        data,
+        FILE,
+        &crate::gx::lights::LightOptions::default(),
+    );
+    if let Some(g) = &m.mp3_geometry {
+        let parts = crate::load::area::mp3_world_model_parts(g);
+        assert_eq!(parts.len(), g.world_models.len());
+        if let Ok(model) = mp3_area_model(g) {
+            for material in model_materials(&model) {
+                shaders_validate(&material);
+            }
+        }
     }
 }
 

@@ -65,7 +65,7 @@ impl WorldModelHeader {
         std::array::from_fn(|r| std::array::from_fn(|c| self.transform[4 * r + c]))
     }
 
-    fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new();
         w.u32(self.visor_flags);
         self.transform.iter().for_each(|&x| w.f32(x));
@@ -129,6 +129,8 @@ pub struct WorldModel {
     pub surface_table_padding: Vec<u8>,
     pub surfaces: Vec<Surface>,
     pub mp2: Option<Mp2ModelSections>,
+    /// MP3: the mesh-info table and the unknown WOBJ section (§13.8).
+    pub mp3: Option<super::mp3::Mp3ModelSections>,
 }
 
 impl WorldModel {
@@ -167,6 +169,7 @@ impl WorldModel {
             surface_table_padding: Vec::new(),
             surfaces,
             mp2: None,
+            mp3: None,
         }
     }
 
@@ -458,7 +461,7 @@ impl WorldGeometry {
 }
 
 /// A decoded view of an unknown-meaning section: None with a warning when it does not parse.
-fn tolerant<T>(r: Result<T>, warnings: &mut Vec<String>) -> Option<T> {
+pub(crate) fn tolerant<T>(r: Result<T>, warnings: &mut Vec<String>) -> Option<T> {
     match r {
         Ok(v) => Some(v),
         Err(e) => {
@@ -511,7 +514,7 @@ fn read_bounds(r: &mut Reader) -> Result<Vec<SurfaceGroupBounds>> {
         .collect()
 }
 
-fn check_aabb(aabb: &Aabb, file: &str, field: &str, at: u64, warnings: &mut Vec<String>) {
+pub(crate) fn check_aabb(aabb: &Aabb, file: &str, field: &str, at: u64, warnings: &mut Vec<String>) {
     let finite = aabb.min.iter().chain(&aabb.max).all(|x| x.is_finite());
     if !finite || (0..3).any(|k| aabb.min[k] > aabb.max[k]) {
         warnings.push(warning(
@@ -686,5 +689,6 @@ fn parse_world_model(
         surface_table_padding,
         surfaces,
         mp2,
+        mp3: None,
     })
 }

@@ -20,8 +20,10 @@ use super::reader::{Reader, Writer};
 use crate::gx::lights::{Falloff, PrimeLight, PrimeLightType};
 
 pub mod geometry;
+pub mod mp3;
 
 pub use geometry::{WorldGeometry, WorldModel, WorldModelHeader};
+pub use mp3::{Dependencies, Dependency, Mp3Geometry, Mp3ModelSections};
 
 pub const MREA_MAGIC: u32 = 0xDEAD_BEEF;
 pub const LIGHTS_MAGIC: u32 = 0xBABE_DEAD;
@@ -155,8 +157,12 @@ pub struct Mrea {
     pub header_size: u64,
     pub compressed_blocks: Vec<BlockHeader>,
     pub lights_section: Option<LightsSection>,
-    /// World geometry (MP1/MP2; None for MP3, whose geometry is not read).
+    /// World geometry (MP1/MP2).
     pub geometry: Option<WorldGeometry>,
+    /// MP3 world geometry: the WOBJ and GPUD runs (§13.8).
+    pub mp3_geometry: Option<Mp3Geometry>,
+    /// MP3 `DEPS`: the room's assets per layer, when it parses.
+    pub dependencies: Option<Dependencies>,
     /// [MP2] The section named by header word 0x64 (§9.5.7), when it parses.
     pub unknown_section_2: Option<UnknownSection2>,
     /// Non-fatal findings (unknown falloff, non-finite floats, missing lights section).
@@ -185,6 +191,10 @@ pub(crate) struct RawParts {
     pub trailing: Vec<u8>,
     /// Sections the geometry run had when parsed.
     pub geometry_sections: usize,
+    /// MP3: the WOBJ and GPUD runs as parsed (first section, section count each).
+    pub mp3_runs: [(usize, usize); 2],
+    /// MP3: file offset of the (FourCC, index) table, for errors about its entries.
+    pub section_ids_offset: u64,
 }
 
 impl Mrea {
@@ -194,6 +204,11 @@ impl Mrea {
             .iter()
             .find(|s| s.name == name)
             .map(|s| s.index)
+    }
+
+    /// MP3: the file offset of the (FourCC, section index) table.
+    pub fn section_ids_offset(&self) -> u64 {
+        self.raw.section_ids_offset
     }
 
     /// Light layers as `gx` lights.
@@ -494,6 +509,9 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result
         mrea.raw.geometry_sections = geometry.section_count();
         mrea.geometry = Some(geometry);
     }
+    if game == Game::Mp3 {
+        parse_mp3_parts(file, &section, &mut mrea, options, &mut warnings)?;
+    }
     if let Some(i) = mrea
         .section_index("unknown_section_2")
         .filter(|&i| (i as usize) < mrea.data_section_sizes.len())
@@ -520,6 +538,72 @@ pub fn parse_mrea_with(data: &[u8], file: &str, options: &MreaOptions) -> Result
         .collect::<Result<_>>()?;
     mrea.warnings.extend(warnings);
     Ok(mrea)
+}
+
+/// MP3: the section a FourCC names (its first listing; WOBJ may be listed more than once),
+/// or an error naming the table entry when the index is past the sections.
+fn mp3_section(file: &str, mrea: &Mrea, fourcc: &str) -> Result<Option<usize>> {
+    let Some(j) = mrea.section_index.iter().position(|s| s.name == fourcc) else {
+        return Ok(None);
+    };
+    let index = mrea.section_index[j].index;
+    let count = mrea.data_section_sizes.len();
+    if index as usize >= count {
+        return Err(FormatError::new(
+            file,
+            format!("section_id[{j}] ({fourcc}).index"),
+            mrea.raw.section_ids_offset + 8 * j as u64 + 4,
+            ErrorKind::OutOfRange {
+                value: index.into(),
+                expected: format!("below the {count} data sections"),
+            },
+        ));
+    }
+    Ok(Some(index as usize))
+}
+
+/// MP3 world geometry (WOBJ/GPUD) and dependencies (DEPS), §13.8.
+fn parse_mp3_parts(
+    file: &str,
+    section: &geometry::SectionFn,
+    mrea: &mut Mrea,
+    options: &MreaOptions,
+    warnings: &mut Vec<String>,
+) -> Result<()> {
+    if let Some(i) = mp3_section(file, mrea, "DEPS")? {
+        let parsed = Dependencies::parse(&mut section(i)?, i as u32, warnings);
+        mrea.dependencies = geometry::tolerant(parsed, warnings);
+    }
+    if !options.geometry {
+        return Ok(());
+    }
+    let (wobj, gpud) = (
+        mp3_section(file, mrea, "WOBJ")?,
+        mp3_section(file, mrea, "GPUD")?,
+    );
+    let (Some(wobj), Some(gpud)) = (wobj, gpud) else {
+        if mrea.world_model_count > 0 {
+            warnings.push(format!(
+                "{file}: {} world models, but the section-ID table names no {}; no world geometry",
+                mrea.world_model_count,
+                if wobj.is_none() { "WOBJ" } else { "GPUD" }
+            ));
+        }
+        return Ok(());
+    };
+    let runs = mp3::Mp3Runs {
+        wobj,
+        gpud,
+        world_model_count: mrea.world_model_count,
+        limit: mrea.data_section_sizes.len(),
+    };
+    let g = Mp3Geometry::parse(file, section, runs, &options.cmdl, warnings)?;
+    mrea.raw.mp3_runs = [
+        (wobj, g.wobj_sections().len()),
+        (gpud, g.gpud_sections().len()),
+    ];
+    mrea.mp3_geometry = Some(g);
+    Ok(())
 }
 
 fn parse_mp1_layout(
@@ -573,6 +657,8 @@ fn parse_mp1_layout(
         compressed_blocks: Vec::new(),
         lights_section: None,
         geometry: None,
+        mp3_geometry: None,
+        dependencies: None,
         unknown_section_2: None,
         warnings: Vec::new(),
         raw: RawParts {
@@ -619,6 +705,7 @@ fn parse_blocked_layout(
         ]);
     }
     read_pad(r, "block_headers.padding", &mut pads)?;
+    let section_ids_offset = r.pos() as u64;
     if game == Game::Mp3 {
         let ids = r.check_count("section_id_count", id_count.into(), 8)?;
         for _ in 0..ids {
@@ -727,10 +814,13 @@ fn parse_blocked_layout(
         compressed_blocks: blocks,
         lights_section: None,
         geometry: None,
+        mp3_geometry: None,
+        dependencies: None,
         unknown_section_2: None,
         warnings: Vec::new(),
         raw: RawParts {
             header_pads: pads,
+            section_ids_offset,
             ..RawParts::default()
         },
     })
@@ -870,6 +960,24 @@ impl Mrea {
             let end = (first + self.raw.geometry_sections).min(sections.len());
             sections.splice(first..end, g.section_bytes());
         }
+        if let Some(g) = &self.mp3_geometry {
+            let mut runs = [
+                (self.raw.mp3_runs[0], g.wobj_sections()),
+                (self.raw.mp3_runs[1], g.gpud_sections()),
+            ];
+            // The later run first, so the earlier one's indices still hold.
+            runs.sort_by_key(|((first, _), _)| std::cmp::Reverse(*first));
+            for ((first, len), bytes) in runs {
+                let first = first.min(sections.len());
+                let end = (first + len).min(sections.len());
+                sections.splice(first..end, bytes);
+            }
+        }
+        if let Some(d) = &self.dependencies
+            && let Some(s) = sections.get_mut(d.index as usize)
+        {
+            *s = d.to_bytes();
+        }
         sections
     }
 
@@ -891,6 +999,11 @@ impl Mrea {
                 }
             }
         }
+        for (i, role) in self.mp3_geometry.iter().flat_map(Mp3Geometry::section_roles) {
+            if let Some(r) = roles.get_mut(i) {
+                *r = role;
+            }
+        }
         roles
     }
 
@@ -900,11 +1013,24 @@ impl Mrea {
     /// header's section indices after the run shift, and in a compressed area the block
     /// holding the run's last section takes the difference.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        let sections = self.section_bytes();
-        let delta = sections.len() as i64 - self.raw.sections.len() as i64;
+        self.write_sections(self.section_bytes(), &self.raw.sections)
+    }
+
+    /// Writes the area with `sections` as its data sections; blocks whose sections equal
+    /// `as_read` keep their stored bytes, the others are packed anew.
+    fn write_sections(&self, sections: Vec<Vec<u8>>, as_read: &[Vec<u8>]) -> Result<Vec<u8>> {
+        let delta = sections.len() as i64 - as_read.len() as i64;
         let invalid = |field: &str, message: String| {
             FormatError::new("MREA writer", field, 0, ErrorKind::Invalid(message))
         };
+        if delta != 0 && self.mp3_geometry.is_some() {
+            return Err(invalid(
+                "data_section_count",
+                format!(
+                    "the MP3 world geometry changed its section count by {delta} (surfaces added or removed); only edits that keep the sections can be written"
+                ),
+            ));
+        }
         let count = super::cinf::len_u32(sections.len(), "data_section_count")?;
         let first = self.geometry.as_ref().map_or(0, |g| g.first_section);
         let index = |s: &NamedSection| -> u32 {
@@ -992,7 +1118,7 @@ impl Mrea {
             let range = at..at + counts[b] as usize;
             at = range.end;
             let now: Vec<u8> = sections[range].concat();
-            let before: Vec<u8> = self.raw.sections[old].concat();
+            let before: Vec<u8> = as_read[old].concat();
             let mut h = *block;
             h.section_count = counts[b];
             if now == before {
@@ -1136,6 +1262,129 @@ pub fn write_mp1_area(geometry: &WorldGeometry, lights: &LightsSection) -> Resul
     index.iter_mut().skip(1).for_each(|i| *i += shift);
     let models = super::cinf::len_u32(geometry.world_models.len(), "world_model_count")?;
     write_mp1_mrea(&IDENTITY, models, &index, &sections)
+}
+
+/// Largest run of sections [`write_mp3_area`] packs into one block (each section whole).
+const MP3_BLOCK_TARGET: usize = 0x20000;
+
+/// A whole MP3 area (version 0x1E) made by tevscope: the WOBJ and GPUD runs of `geometry`
+/// (from [`Mp3Geometry::new`]), `DEPS` from `dependencies` (one script layer per layer
+/// list), `LITE` with the four layers of `lights` and `LLTE`, identity transform. Sections
+/// go into blocks of up to 128 KiB, LZO-compressed where that is smaller; the file ends
+/// 64-aligned (§9.3).
+pub fn write_mp3_area(
+    geometry: &Mp3Geometry,
+    dependencies: &Dependencies,
+    lights: &LightsSection,
+) -> Result<Vec<u8>> {
+    const IDENTITY: [f32; 12] = [1., 0., 0., 0., 0., 1., 0., 0., 0., 0., 1., 0.];
+    let invalid = |field: &str, message: String| {
+        FormatError::new("MREA writer", field, 0, ErrorKind::Invalid(message))
+    };
+    if lights.layers.len() != 4 || lights.light_record_size != LIGHT_RECORD_SIZE_MP3 {
+        return Err(invalid(
+            "LITE",
+            format!(
+                "MP3 lights are 4 layers of {LIGHT_RECORD_SIZE_MP3:#x}-byte records, not {} of {:#x}",
+                lights.layers.len(),
+                lights.light_record_size
+            ),
+        ));
+    }
+    if lights.layers.iter().flatten().any(|l| l.codirection.is_none()) {
+        return Err(invalid(
+            "LITE",
+            "an MP1/MP2 light record in an MP3 area".into(),
+        ));
+    }
+    let mut sections = geometry.wobj_sections();
+    if geometry.wobj_first != 0 || geometry.gpud_first != sections.len() {
+        return Err(invalid(
+            "WOBJ",
+            "a new area's WOBJ run starts at section 0 and GPUD follows it (Mp3Geometry::new)"
+                .into(),
+        ));
+    }
+    sections.extend(geometry.gpud_sections());
+    let mut named = vec![("WOBJ", 0), ("GPUD", geometry.gpud_first)];
+    named.push(("DEPS", sections.len()));
+    let mut deps = dependencies.clone();
+    deps.index = sections.len() as u32;
+    sections.push(deps.to_bytes());
+    named.push(("LITE", sections.len()));
+    let mut lw = Writer::new();
+    write_lights_section(lights, &mut lw);
+    lw.pad_to(32, 0);
+    sections.push(lw.into_inner());
+    named.push(("LLTE", sections.len()));
+    let mut llte = Writer::new();
+    llte.bytes(b"LLTE");
+    llte.u32(1);
+    llte.pad_to(32, 0);
+    sections.push(llte.into_inner());
+
+    let mut blocks = Vec::new();
+    let (mut first, mut bytes) = (0usize, 0usize);
+    for (i, s) in sections.iter().enumerate() {
+        if i > first && bytes + s.len() > MP3_BLOCK_TARGET {
+            blocks.push((first, i - first));
+            (first, bytes) = (i, 0);
+        }
+        bytes += s.len();
+    }
+    blocks.push((first, sections.len() - first));
+    let sizes = sections
+        .iter()
+        .map(|s| super::cinf::len_u32(s.len(), "data_section_sizes"))
+        .collect::<Result<Vec<_>>>()?;
+    let n = sizes.len();
+    // Written by `to_bytes`, which packs every block whose sections differ from the
+    // (empty) ones recorded as read.
+    let area = Mrea {
+        game: Game::Mp3,
+        magic: MREA_MAGIC,
+        version: VERSION_MP3,
+        area_transform: IDENTITY,
+        world_model_count: super::cinf::len_u32(geometry.world_models.len(), "world_model_count")?,
+        script_layer_count: Some(dependencies.layer_starts.len().saturating_sub(1) as u32),
+        data_section_count: n as u32,
+        section_index: named
+            .into_iter()
+            .map(|(name, index)| NamedSection {
+                name: name.into(),
+                short_name: name.into(),
+                index: index as u32,
+            })
+            .collect(),
+        data_section_offsets: vec![0; n],
+        data_section_sizes: sizes,
+        header_size: 0,
+        compressed_blocks: blocks
+            .iter()
+            .map(|&(first, count)| BlockHeader {
+                buffer_size: 0,
+                uncompressed_size: 0,
+                compressed_size: 0,
+                section_count: count as u32,
+                data_offset: 0,
+                first_section: first as u32,
+            })
+            .collect(),
+        lights_section: None,
+        geometry: None,
+        mp3_geometry: None,
+        dependencies: None,
+        unknown_section_2: None,
+        warnings: Vec::new(),
+        raw: RawParts {
+            blocks: vec![Vec::new(); blocks.len()],
+            ..RawParts::default()
+        },
+    };
+    let as_read = vec![Vec::new(); n];
+    let mut out = area.write_sections(sections, &as_read)?;
+    out.resize(out.len().next_multiple_of(64), 0);
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -13,8 +13,7 @@ use crate::schema::cmdl_mp3::{ElementInfo, Mp3GxInfo};
 
 /// The selected MP3 material as stored, when the open model is an MP3 one.
 fn selected(state: &AppState) -> Option<Mp3Material> {
-    let cmdl = state.session.document()?.cmdl()?;
-    let sets = cmdl.mp3_materials.as_ref()?;
+    let sets = state.session.document()?.mp3_materials()?;
     let selection = &state.session.selection;
     Some(
         sets.sets
