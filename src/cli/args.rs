@@ -278,7 +278,9 @@ pub struct RenderArgs {
     #[arg(long, value_enum)]
     pub preview: Option<Preview>,
     /// A debug view instead of the shaded pixels: normals (view space), uv0…uv7 (texgen
-    /// output as a checker), alpha, raster (lit channel 0), lighting (white textures).
+    /// output as a checker), alpha, raster (lit channel 0), lighting (white textures),
+    /// depth (eye distance as grey), wireframe (edges over the shaded model), overdraw
+    /// (fragments per pixel).
     #[arg(long)]
     pub debug: Option<String>,
     #[arg(long, value_enum, default_value = "specialized")]
