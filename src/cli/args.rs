@@ -283,6 +283,16 @@ pub struct RenderArgs {
     /// (fragments per pixel).
     #[arg(long)]
     pub debug: Option<String>,
+    /// A/B compare: the model as opened (A) and with --patch applied in memory (B), drawn
+    /// alike: side (A | B), split (A left of --split, B right), diff (|A − B| × 8).
+    #[arg(long)]
+    pub compare: Option<String>,
+    /// Where --compare split shows B from (fraction of the width).
+    #[arg(long, default_value_t = 0.5)]
+    pub split: f32,
+    /// A JSON Patch (as `edit` takes) making --compare's B side.
+    #[arg(long)]
+    pub patch: Option<String>,
     #[arg(long, value_enum, default_value = "specialized")]
     pub shader: ShaderPath,
     #[arg(long, default_value_t = 0.0)]

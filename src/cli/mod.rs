@@ -7,6 +7,7 @@ pub mod anim;
 pub mod area;
 pub mod args;
 pub mod cmdl;
+pub mod compare;
 pub mod edit;
 pub mod export;
 pub mod pak_txtr;
@@ -363,9 +364,43 @@ fn debug_view(args: &RenderArgs) -> anyhow::Result<Option<crate::gx::wgsl::debug
     Ok(Some(view))
 }
 
+/// `render --compare MODE [--split F] [--patch FILE]`.
+fn compare_request(args: &RenderArgs) -> anyhow::Result<Option<compare::CompareRequest>> {
+    use crate::render::compare::CompareMode;
+    let Some(name) = &args.compare else {
+        return Ok(None);
+    };
+    let Some(mode) = CompareMode::parse(name) else {
+        let names: Vec<&str> = CompareMode::ALL.iter().map(|m| m.name()).collect();
+        bail!("--compare {name}: unknown mode; one of {}", names.join(", "));
+    };
+    if !(0.0..=1.0).contains(&args.split) {
+        bail!("--split {}: a fraction of the width, 0 to 1", args.split);
+    }
+    if args.preview == Some(args::Preview::Quad) {
+        bail!("--compare draws whole models and shape previews, not --preview quad");
+    }
+    Ok(Some(compare::CompareRequest {
+        mode,
+        split: args.split,
+        patch: args.patch.clone(),
+    }))
+}
+
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
+    if let Some(compare) = compare_request(args)? {
+        let request = render::RenderRequest {
+            preview: args.preview.and_then(args::Preview::shape),
+            material: args.material.unwrap_or(0),
+            ..render_request(args)?
+        };
+        return compare::render_compare(&request, &compare).map_err(with_part_flag);
+    }
+    if args.patch.is_some() {
+        bail!("--patch makes the B side of --compare; add `--compare side` (or split, diff)");
+    }
     let Some(preview) = args.preview else {
         if args.material.is_some() {
             bail!(

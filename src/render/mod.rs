@@ -21,6 +21,7 @@
 pub mod camera;
 pub mod context;
 pub(crate) mod debug_pass;
+pub mod compare;
 pub mod convert;
 pub mod layouts;
 pub mod lru;
