@@ -12,6 +12,9 @@ use crate::render::{OffscreenTarget, RenderContext};
 
 use super::{SceneView, Viewport};
 
+/// Makes the model as opened (asked only when A must be built again).
+pub type OpenedModel<'a> = dyn Fn() -> Option<Arc<CpuModel>> + 'a;
+
 /// The A side: what it was built from, its scene and target.
 pub(crate) struct OpenedSide {
     /// The model B draws (identity: A is rebuilt when it is replaced).
@@ -59,7 +62,7 @@ impl Viewport {
     pub fn set_compare(
         &mut self,
         ctx: &RenderContext,
-        compare: Option<(f32, &dyn Fn() -> Option<Arc<CpuModel>>)>,
+        compare: Option<(f32, &OpenedModel<'_>)>,
     ) {
         let Some((split, opened)) = compare else {
             self.opened = None;
