@@ -13,8 +13,7 @@ use tevscope::session::{References, Session};
 const SHOWCASE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak:showcase");
 /// Material 12 of the showcase has one konst colour; the patch turns it blue.
 const EDITED: usize = 12;
-const PATCH: &str =
-    r#"[{"op":"replace","path":"/material_sets/0/materials/12/konst_colors_rgba/0","value":[20,140,255,255]}]"#;
+const PATCH: &str = r#"[{"op":"replace","path":"/material_sets/0/materials/12/konst_colors_rgba/0","value":[20,140,255,255]}]"#;
 
 fn scratch() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("compare");
@@ -29,8 +28,7 @@ fn run(args: &[&str]) -> (bool, String) {
         .expect("run tevscope");
     (
         out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
     )
 }
 
@@ -66,12 +64,27 @@ fn compare_sides_and_difference() {
     let patch = patch.to_string_lossy().into_owned();
     let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
     let size = ["--size", "200x150"];
-    let (ok, out) = run(&["render", SHOWCASE, size[0], size[1], "-o", &path("plain.png")]);
+    let (ok, out) = run(&[
+        "render",
+        SHOWCASE,
+        size[0],
+        size[1],
+        "-o",
+        &path("plain.png"),
+    ]);
     assert!(ok, "{out}");
     for mode in ["side", "diff"] {
         let png = path(&format!("{mode}.png"));
         let (ok, out) = run(&[
-            "render", SHOWCASE, size[0], size[1], "--compare", mode, "--patch", &patch, "-o",
+            "render",
+            SHOWCASE,
+            size[0],
+            size[1],
+            "--compare",
+            mode,
+            "--patch",
+            &patch,
+            "-o",
             &png,
         ]);
         assert!(ok, "{out}");
@@ -91,12 +104,11 @@ fn compare_sides_and_difference() {
             .collect()
     };
     let (a, b) = (half(false), half(true));
-    assert_eq!(a, plain.pixels, "the A side is not the unedited file's render");
-    let changed = a
-        .chunks(4)
-        .zip(b.chunks(4))
-        .filter(|(p, q)| p != q)
-        .count();
+    assert_eq!(
+        a, plain.pixels,
+        "the A side is not the unedited file's render"
+    );
+    let changed = a.chunks(4).zip(b.chunks(4)).filter(|(p, q)| p != q).count();
     assert!(changed > 50, "only {changed} pixels of B differ");
     // The diff is the composed one, zero exactly where A and B agree.
     let composed = compose(
@@ -114,7 +126,11 @@ fn compare_sides_and_difference() {
         0.5,
     );
     assert_eq!(composed.pixels, diff.pixels);
-    let nonzero = diff.pixels.chunks(4).filter(|p| p[..3] != [0, 0, 0]).count();
+    let nonzero = diff
+        .pixels
+        .chunks(4)
+        .filter(|p| p[..3] != [0, 0, 0])
+        .count();
     assert!(nonzero > 50 && nonzero <= changed, "{nonzero} vs {changed}");
 }
 
@@ -134,12 +150,15 @@ fn the_difference_is_zero_where_the_edit_does_not_draw() {
         .and_then(|a| a.material(0, EDITED))
         .map(|e| e.material.clone())
         .expect("edited entry");
-    let hidden: Vec<bool> = opened.surfaces.iter().map(|s| s.material == EDITED).collect();
+    let hidden: Vec<bool> = opened
+        .surfaces
+        .iter()
+        .map(|s| s.material == EDITED)
+        .collect();
     assert!(hidden.iter().any(|&h| h));
     let render = |edit: bool, hide: bool| {
-        let mut scene =
-            tevscope::render::scene::Scene::new(&ctx, std::sync::Arc::clone(&opened))
-                .expect("scene");
+        let mut scene = tevscope::render::scene::Scene::new(&ctx, std::sync::Arc::clone(&opened))
+            .expect("scene");
         scene.frame_model();
         if edit {
             assert!(scene.set_material(0, EDITED, edited.clone()));
@@ -147,7 +166,9 @@ fn the_difference_is_zero_where_the_edit_does_not_draw() {
         if hide {
             scene.set_hidden_surfaces(&hidden);
         }
-        scene.render_to_image(&ctx, 200, 150, false).expect("render")
+        scene
+            .render_to_image(&ctx, 200, 150, false)
+            .expect("render")
     };
     let (a, b) = (render(false, false), render(true, false));
     let diff = compose(CompareMode::Diff, &a, &b, 0.5);

@@ -206,7 +206,11 @@ fn depth_wireframe_and_overdraw_follow_edits_without_compiling() {
             view.name()
         );
         let changed = differing(&before, &after);
-        assert!(changed > 500, "{}: only {changed} pixels changed", view.name());
+        assert!(
+            changed > 500,
+            "{}: only {changed} pixels changed",
+            view.name()
+        );
     }
 }
 
@@ -247,9 +251,7 @@ fn overdraw_counts_layers() {
     };
     let model = showcase();
     let mut s = scene(&ctx, &model, Some(DebugView::Overdraw { blended: false }));
-    let image = s
-        .render_to_image(&ctx, 160, 120, true)
-        .expect("render");
+    let image = s.render_to_image(&ctx, 160, 120, true).expect("render");
     // The count starts from black: blue counts opaque layers (steps of 32).
     let mut levels = std::collections::BTreeSet::new();
     for p in image.pixels.chunks(4) {
@@ -258,7 +260,10 @@ fn overdraw_counts_layers() {
         }
     }
     assert!(levels.len() >= 2, "one depth complexity only: {levels:?}");
-    assert!(levels.iter().all(|&b| b % 32 == 0 || b == 255), "{levels:?}");
+    assert!(
+        levels.iter().all(|&b| b % 32 == 0 || b == 255),
+        "{levels:?}"
+    );
 }
 
 #[test]

@@ -13,7 +13,14 @@ mod xvfb;
 const BIN: &str = env!("CARGO_BIN_EXE_tevscope");
 const SHOWCASE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak:showcase");
 const SHOTS: [&str; 8] = [
-    "before", "edited", "a", "b", "half", "wire", "sphere", "sphere_depth",
+    "before",
+    "edited",
+    "a",
+    "b",
+    "half",
+    "wire",
+    "sphere",
+    "sphere_depth",
 ];
 
 fn differing(a: &RgbaImage, b: &RgbaImage) -> usize {
@@ -62,24 +69,37 @@ fn the_ab_split_debug_views_and_preview_shape_in_the_window() {
             "path": "/material_sets/0/materials/12/konst_colors_rgba/0", "value": [20, 140, 255, 255]})],
         "edited",
     );
-    add(vec![aids(serde_json::json!({"compare": true, "split": 1.0}))], "a");
+    add(
+        vec![aids(serde_json::json!({"compare": true, "split": 1.0}))],
+        "a",
+    );
     add(vec![aids(serde_json::json!({"split": 0.0}))], "b");
     add(vec![aids(serde_json::json!({"split": 0.5}))], "half");
     add(
-        vec![aids(serde_json::json!({"compare": false, "debug": "wireframe"}))],
+        vec![aids(
+            serde_json::json!({"compare": false, "debug": "wireframe"}),
+        )],
         "wire",
     );
     add(
-        vec![aids(serde_json::json!({"debug": "shaded", "preview": "sphere"}))],
+        vec![aids(
+            serde_json::json!({"debug": "shaded", "preview": "sphere"}),
+        )],
         "sphere",
     );
-    add(vec![aids(serde_json::json!({"debug": "depth"}))], "sphere_depth");
+    add(
+        vec![aids(serde_json::json!({"debug": "depth"}))],
+        "sphere_depth",
+    );
     let script = dir.join("script.json");
     std::fs::write(&script, serde_json::to_string(&steps).expect("json")).expect("script");
     let out = Command::new(BIN)
         .args(["view", "--step-timeout", "240", "--script"])
         .arg(&script)
-        .env("WGPU_BACKEND", std::env::var("WGPU_BACKEND").unwrap_or("vulkan".into()))
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or("vulkan".into()),
+        )
         .env("DISPLAY", &display)
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", dir.join("xdg"))
@@ -98,11 +118,26 @@ fn the_ab_split_debug_views_and_preview_shape_in_the_window() {
     let row = 320 * 4;
     for y in 0..240 {
         let r = y * row;
-        assert!(half.pixels[r..r + 160 * 4] == before.pixels[r..r + 160 * 4], "row {y}: not A");
+        assert!(
+            half.pixels[r..r + 160 * 4] == before.pixels[r..r + 160 * 4],
+            "row {y}: not A"
+        );
         let right = r + 160 * 4..r + row;
-        assert!(half.pixels[right.clone()] == edited.pixels[right], "row {y}: not B");
+        assert!(
+            half.pixels[right.clone()] == edited.pixels[right],
+            "row {y}: not B"
+        );
     }
-    assert!(differing(&wire, &edited) > 300, "the wireframe view looks shaded");
-    assert!(differing(&sphere, &edited) > 5000, "the sphere preview shows the model");
-    assert!(differing(&sphere_depth, &sphere) > 5000, "the depth view looks shaded");
+    assert!(
+        differing(&wire, &edited) > 300,
+        "the wireframe view looks shaded"
+    );
+    assert!(
+        differing(&sphere, &edited) > 5000,
+        "the sphere preview shows the model"
+    );
+    assert!(
+        differing(&sphere_depth, &sphere) > 5000,
+        "the depth view looks shaded"
+    );
 }

@@ -7,7 +7,6 @@ pub mod anim;
 pub mod area;
 pub mod args;
 pub mod cmdl;
-pub mod compare;
 pub mod edit;
 pub mod export;
 pub mod pak_txtr;
@@ -26,6 +25,7 @@ use crate::formats::{Game, fourcc_string};
 use crate::load::source;
 use crate::render::{RenderContext, Scene};
 use crate::schema::dolphin::DolphinReport;
+use crate::views::compare::{CompareRequest, Sides};
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
 /// Entry point of the `tevscope` binary.
@@ -364,39 +364,33 @@ fn debug_view(args: &RenderArgs) -> anyhow::Result<Option<crate::gx::wgsl::debug
     Ok(Some(view))
 }
 
-/// `render --compare MODE [--split F] [--patch FILE]`.
-fn compare_request(args: &RenderArgs) -> anyhow::Result<Option<compare::CompareRequest>> {
-    use crate::render::compare::CompareMode;
-    let Some(name) = &args.compare else {
-        return Ok(None);
-    };
-    let Some(mode) = CompareMode::parse(name) else {
-        let names: Vec<&str> = CompareMode::ALL.iter().map(|m| m.name()).collect();
-        bail!("--compare {name}: unknown mode; one of {}", names.join(", "));
-    };
-    if !(0.0..=1.0).contains(&args.split) {
-        bail!("--split {}: a fraction of the width, 0 to 1", args.split);
-    }
-    if args.preview == Some(args::Preview::Quad) {
-        bail!("--compare draws whole models and shape previews, not --preview quad");
-    }
-    Ok(Some(compare::CompareRequest {
-        mode,
-        split: args.split,
-        patch: args.patch.clone(),
-    }))
+/// `render --compare MODE [--split F] [--patch FILE]`: the scenes are built here, the work
+/// is [`crate::views::compare`]'s.
+fn compare(args: &RenderArgs, mode: &str, req: &render::RenderRequest) -> anyhow::Result<String> {
+    let patch = args.patch.as_ref().map(|p| anyhow::Ok((p.clone(), edit::read_patch(p)?)));
+    let compare = CompareRequest::new(mode, args.split, patch.transpose()?)?;
+    let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
+    let (a, label, ..) = render::build_scene(&ctx, req)?;
+    let (b, ..) = render::build_scene(&ctx, req)?;
+    let shown = req.preview.map(|_| req.material);
+    let sides = Sides::new(&req.file, &label, [a, b], req.material_set, shown);
+    let image = (req.width, req.height, req.transparent);
+    crate::views::compare::render_compare(&ctx, sides, image, &compare, &req.output)
 }
 
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
-    if let Some(compare) = compare_request(args)? {
+    if let Some(mode) = &args.compare {
+        if args.preview == Some(args::Preview::Quad) {
+            bail!("--compare draws whole models and shape previews, not --preview quad");
+        }
         let request = render::RenderRequest {
             preview: args.preview.and_then(args::Preview::shape),
             material: args.material.unwrap_or(0),
             ..render_request(args)?
         };
-        return compare::render_compare(&request, &compare).map_err(with_part_flag);
+        return compare(args, mode, &request).map_err(with_part_flag);
     }
     if args.patch.is_some() {
         bail!("--patch makes the B side of --compare; add `--compare side` (or split, diff)");

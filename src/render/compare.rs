@@ -79,9 +79,7 @@ pub fn compose(mode: CompareMode, a: &RgbaImage, b: &RgbaImage, split: f32) -> R
                 .chunks_exact(4)
                 .zip(b.pixels.chunks_exact(4))
                 .flat_map(|(p, q)| {
-                    let d = |k: usize| {
-                        (u32::from(p[k].abs_diff(q[k])) * DIFF_GAIN).min(255) as u8
-                    };
+                    let d = |k: usize| (u32::from(p[k].abs_diff(q[k])) * DIFF_GAIN).min(255) as u8;
                     [d(0), d(1), d(2), 255]
                 })
                 .collect(),

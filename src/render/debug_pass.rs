@@ -86,7 +86,14 @@ impl WireframePass {
         };
         // Lines are never culled; both faces' edges that are in front show.
         let inner = PassPipeline::new(
-            ctx, skinned, None, "wireframe", "fs_wire", target, false, true,
+            ctx,
+            skinned,
+            None,
+            "wireframe",
+            "fs_wire",
+            target,
+            false,
+            true,
         )?;
         let mut all = Vec::new();
         let mut ranges = Vec::new();

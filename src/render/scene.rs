@@ -38,8 +38,8 @@ use super::RenderError;
 use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
-use super::material::{BoundTexture, GpuMaterial};
 use super::debug_pass::{WireframePass, overdraw_state};
+use super::material::{BoundTexture, GpuMaterial};
 use super::pick::{PickHit, PickPass, PickUniforms, TintPass};
 use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
@@ -52,8 +52,8 @@ use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
 use crate::gx::tev::TevOptions;
-use crate::gx::wgsl::debug::DebugView;
 use crate::gx::types::Material;
+use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
 use crate::model::{CpuModel, CpuSkin, TextureData};

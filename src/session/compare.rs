@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::Session;
 use crate::edit::Document;
-use crate::model::CpuModel;
+use crate::model::{CpuMaterialSet, CpuModel};
 
 impl Session {
     /// The open model with the materials it was opened with (None: no model open). A
@@ -25,14 +25,23 @@ impl Session {
         })
     }
 
+    /// The document's current materials in GX form (None: nothing editable is open).
+    pub fn document_materials(&self) -> Option<Vec<CpuMaterialSet>> {
+        self.document().map(gx_materials)
+    }
+}
+
+/// `document`'s materials in GX form, derived as edits are.
+fn gx_materials(document: &Document) -> Vec<CpuMaterialSet> {
+    crate::load::cpu_material_sets(
+        document.material_sets(),
+        document.cmdl().and_then(|c| c.mp3_materials.as_ref()),
+    )
 }
 
 /// `model` drawing `document`'s materials (the same model when they already are its own).
 fn with_materials_of(model: &Arc<CpuModel>, document: &Document) -> Arc<CpuModel> {
-    let sets = crate::load::cpu_material_sets(
-        document.material_sets(),
-        document.cmdl().and_then(|c| c.mp3_materials.as_ref()),
-    );
+    let sets = gx_materials(document);
     if sets == model.material_sets {
         return Arc::clone(model);
     }

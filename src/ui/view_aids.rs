@@ -61,7 +61,10 @@ impl ViewAids {
             "shaded" | "none" => None,
             _ => Some(DebugView::parse(name).ok_or_else(|| {
                 let names: Vec<String> = DebugView::all().iter().map(|v| v.name()).collect();
-                format!("{name}: unknown debug view; shaded or one of {}", names.join(", "))
+                format!(
+                    "{name}: unknown debug view; shaded or one of {}",
+                    names.join(", ")
+                )
             })?),
         };
         Ok(())

@@ -132,8 +132,10 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                 None => Some(model),
             }
         };
-        let compare: Option<(f32, &dyn Fn() -> _)> =
-            state.aids.compare.then_some((state.aids.split, &opened as _));
+        let compare: Option<(f32, &dyn Fn() -> _)> = state
+            .aids
+            .compare
+            .then_some((state.aids.split, &opened as _));
         viewport.set_compare(ctx, compare);
     } else {
         viewport.set_compare(ctx, None);

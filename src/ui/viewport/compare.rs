@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::model::CpuModel;
-use crate::render::compare::{CompareMode, compose, split_column};
 use crate::render::RgbaImage;
+use crate::render::compare::{CompareMode, compose, split_column};
 use crate::render::scene::{Scene, SceneOptions};
 use crate::render::{OffscreenTarget, RenderContext};
 
@@ -59,11 +59,7 @@ impl Viewport {
 
     /// Turns the A/B split on (with the opened model `opened` makes, called only when
     /// B's model changed since A was built) or off (None).
-    pub fn set_compare(
-        &mut self,
-        ctx: &RenderContext,
-        compare: Option<(f32, &OpenedModel<'_>)>,
-    ) {
+    pub fn set_compare(&mut self, ctx: &RenderContext, compare: Option<(f32, &OpenedModel<'_>)>) {
         let Some((split, opened)) = compare else {
             self.opened = None;
             return;
@@ -124,7 +120,10 @@ impl Viewport {
         if cut == 0 {
             return;
         }
-        if a.target.as_ref().is_none_or(|t| (t.width, t.height) != (w, h)) {
+        if a.target
+            .as_ref()
+            .is_none_or(|t| (t.width, t.height) != (w, h))
+        {
             match OffscreenTarget::new(ctx, w, h) {
                 Ok(t) => a.target = Some(t),
                 Err(e) => {
