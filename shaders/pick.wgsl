@@ -1,5 +1,5 @@
-// The pick pass (surface index + depth per pixel) and the selection tint, for unskinned
-// surfaces; src/render/pick.rs appends the skinned vertex stage (`vs_skinned`).
+// The pick pass (surface index + depth per pixel), the selection tint and the wireframe
+// view's edges, for unskinned surfaces; src/render/pick.rs appends the skinned vertex stage (`vs_skinned`).
 
 // The selection tint, blended over the surface (src/render/pick.rs `TINT_RGBA` matches).
 const TINT_RGBA = vec4<f32>(1.0, 0.78, 0.1, 0.45);
@@ -20,6 +20,23 @@ fn fs_main(i: PickOut) -> @location(0) vec2<u32> {
 @fragment
 fn fs_tint() -> @location(0) vec4<f32> {
     return TINT_RGBA;
+}
+
+// The wireframe debug view's edges (src/render/debug_pass.rs): drawn a little nearer than
+// the triangles they border, so the depth test keeps them over their own faces.
+const WIRE_RGBA = vec4<f32>(0.85, 1.0, 0.9, 0.85);
+
+struct WireOut {
+    @location(0) color: vec4<f32>,
+    @builtin(frag_depth) depth: f32,
+}
+
+@fragment
+fn fs_wire(i: PickOut) -> WireOut {
+    var o: WireOut;
+    o.color = WIRE_RGBA;
+    o.depth = max(i.position.z - 1e-5, 0.0);
+    return o;
 }
 
 @vertex

@@ -34,3 +34,4 @@ pub mod session;
 #[doc(hidden)]
 pub mod testing;
 pub mod ui;
+pub mod views;

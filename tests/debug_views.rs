@@ -49,9 +49,16 @@ fn every_debug_shader_validates() {
             };
             let source = tevscope::cli::tev::wgsl_with_options(material, false, &options)
                 .unwrap_or_else(|e| panic!("{}: {e:#}", view.name()));
-            assert!(source.contains(&format!("// Debug view {}.", view.name())));
-            // A debug shader never reads the destination.
-            assert!(!source.contains("t_dst"), "{}", view.name());
+            // Wireframe shades as usual (its edges are a line pass).
+            let in_shader = view != DebugView::Wireframe;
+            assert_eq!(
+                source.contains(&format!("// Debug view {}.", view.name())),
+                in_shader,
+                "{}",
+                view.name()
+            );
+            // A debug shader never reads the destination (wireframe's is the material's).
+            assert!(!in_shader || !source.contains("t_dst"), "{}", view.name());
             count += 1;
         }
     }
@@ -91,6 +98,9 @@ fn debug_views_render_differently_from_shaded_and_deterministically() {
         DebugView::Lighting,
         DebugView::Uv(0),
         DebugView::Uv(1),
+        DebugView::Depth,
+        DebugView::Wireframe,
+        DebugView::Overdraw { blended: false },
     ] {
         let mut s = scene(&ctx, &model, Some(view));
         let a = s.render_to_image(&ctx, w, h, false).expect("render");
@@ -152,6 +162,108 @@ fn the_raster_view_follows_a_light_edit_without_compiling() {
         .filter(|(x, y)| x != y)
         .count();
     assert!(differing > 500, "only {differing} pixels changed");
+}
+
+fn differing(a: &RgbaImage, b: &RgbaImage) -> usize {
+    a.pixels
+        .chunks(4)
+        .zip(b.pixels.chunks(4))
+        .filter(|(x, y)| x != y)
+        .count()
+}
+
+/// Depth, wireframe and overdraw follow value edits (camera, lights) with the pipelines
+/// they have: no compile.
+#[test]
+fn depth_wireframe_and_overdraw_follow_edits_without_compiling() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let model = showcase();
+    for view in [
+        DebugView::Depth,
+        DebugView::Wireframe,
+        DebugView::Overdraw { blended: false },
+    ] {
+        let mut s = scene(&ctx, &model, Some(view));
+        s.set_lights(LightPreset::Basic.light_set());
+        let before = s.render_to_image(&ctx, 160, 120, false).expect("render");
+        let pipelines = ctx.pipelines.len();
+        if view == DebugView::Wireframe {
+            // The shaded pixels under the edges follow a light edit.
+            s.set_lights(LightPreset::GameNoLights.light_set());
+        } else {
+            let mut c = s.camera();
+            c.yaw_degrees += 30.0;
+            c.distance *= 1.2;
+            s.set_camera(c);
+        }
+        let after = s.render_to_image(&ctx, 160, 120, false).expect("render");
+        assert_eq!(
+            ctx.pipelines.len(),
+            pipelines,
+            "{}: an edit compiled a pipeline",
+            view.name()
+        );
+        let changed = differing(&before, &after);
+        assert!(
+            changed > 500,
+            "{}: only {changed} pixels changed",
+            view.name()
+        );
+    }
+}
+
+/// The wireframe view is the shaded view with lines over it: most pixels stay shaded,
+/// and the changed ones are the edge colour's blend.
+#[test]
+fn wireframe_draws_edges_over_the_shaded_model() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let model = showcase();
+    let shaded = scene(&ctx, &model, None)
+        .render_to_image(&ctx, 160, 120, false)
+        .expect("render");
+    let wire = scene(&ctx, &model, Some(DebugView::Wireframe))
+        .render_to_image(&ctx, 160, 120, false)
+        .expect("render");
+    let changed = differing(&shaded, &wire);
+    let total = (160 * 120) as usize;
+    assert!(changed > 300 && changed < total / 2, "{changed} of {total}");
+    // Edge pixels are brighter than what they cover (a light line at 85 % over it).
+    let brighter = shaded
+        .pixels
+        .chunks(4)
+        .zip(wire.pixels.chunks(4))
+        .filter(|(x, y)| x != y)
+        .filter(|(x, y)| y[1] > x[1])
+        .count();
+    assert!(brighter * 10 >= changed * 9, "{brighter} of {changed}");
+}
+
+/// Overdraw counts: a pixel under more layers is brighter; no pixel of the model is
+/// darker than one layer's count.
+#[test]
+fn overdraw_counts_layers() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let model = showcase();
+    let mut s = scene(&ctx, &model, Some(DebugView::Overdraw { blended: false }));
+    let image = s.render_to_image(&ctx, 160, 120, true).expect("render");
+    // The count starts from black: blue counts opaque layers (steps of 32).
+    let mut levels = std::collections::BTreeSet::new();
+    for p in image.pixels.chunks(4) {
+        if p[2] > 0 {
+            levels.insert(p[2]);
+        }
+    }
+    assert!(levels.len() >= 2, "one depth complexity only: {levels:?}");
+    assert!(
+        levels.iter().all(|&b| b % 32 == 0 || b == 255),
+        "{levels:?}"
+    );
 }
 
 #[test]

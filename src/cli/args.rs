@@ -282,9 +282,21 @@ pub struct RenderArgs {
     #[arg(long, value_name = "WORLD")]
     pub overview: Option<String>,
     /// A debug view instead of the shaded pixels: normals (view space), uv0…uv7 (texgen
-    /// output as a checker), alpha, raster (lit channel 0), lighting (white textures).
+    /// output as a checker), alpha, raster (lit channel 0), lighting (white textures),
+    /// depth (eye distance as grey), wireframe (edges over the shaded model), overdraw
+    /// (fragments per pixel).
     #[arg(long)]
     pub debug: Option<String>,
+    /// A/B compare: the model as opened (A) and with --patch applied in memory (B), drawn
+    /// alike: side (A | B), split (A left of --split, B right), diff (|A − B| × 8).
+    #[arg(long)]
+    pub compare: Option<String>,
+    /// Where --compare split shows B from (fraction of the width).
+    #[arg(long, default_value_t = 0.5)]
+    pub split: f32,
+    /// A JSON Patch (as `edit` takes) making --compare's B side.
+    #[arg(long)]
+    pub patch: Option<String>,
     #[arg(long, value_enum, default_value = "specialized")]
     pub shader: ShaderPath,
     #[arg(long, default_value_t = 0.0)]

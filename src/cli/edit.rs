@@ -9,7 +9,7 @@ use anyhow::{Context as _, bail};
 use crate::session::Session;
 
 /// Reads the patch from a file or, for `-`, from standard input.
-fn read_patch(spec: &str) -> anyhow::Result<json_patch::Patch> {
+pub(crate) fn read_patch(spec: &str) -> anyhow::Result<json_patch::Patch> {
     let text = if spec == "-" {
         let mut s = String::new();
         std::io::stdin()

@@ -25,6 +25,7 @@ use crate::formats::{Game, fourcc_string};
 use crate::load::source;
 use crate::render::{RenderContext, Scene};
 use crate::schema::dolphin::DolphinReport;
+use crate::views::compare::{CompareRequest, Sides};
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
 /// Entry point of the `tevscope` binary.
@@ -363,6 +364,20 @@ fn debug_view(args: &RenderArgs) -> anyhow::Result<Option<crate::gx::wgsl::debug
     Ok(Some(view))
 }
 
+/// `render --compare MODE [--split F] [--patch FILE]`: the scenes are built here, the work
+/// is [`crate::views::compare`]'s.
+fn compare(args: &RenderArgs, mode: &str, req: &render::RenderRequest) -> anyhow::Result<String> {
+    let patch = args.patch.as_ref().map(|p| anyhow::Ok((p.clone(), edit::read_patch(p)?)));
+    let compare = CompareRequest::new(mode, args.split, patch.transpose()?)?;
+    let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
+    let (a, label, ..) = render::build_scene(&ctx, req)?;
+    let (b, ..) = render::build_scene(&ctx, req)?;
+    let shown = req.preview.map(|_| req.material);
+    let sides = Sides::new(&req.file, &label, [a, b], req.material_set, shown);
+    let image = (req.width, req.height, req.transparent);
+    crate::views::compare::render_compare(&ctx, sides, image, &compare, &req.output)
+}
+
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
@@ -370,6 +385,20 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
         let bg = [18, 18, 18, 255].map(|c| if args.transparent { 0 } else { c });
         let size = (width, height);
         return render::render_world_overview(&args.file, world, &args.output, size, bg);
+    }
+    if let Some(mode) = &args.compare {
+        if args.preview == Some(args::Preview::Quad) {
+            bail!("--compare draws whole models and shape previews, not --preview quad");
+        }
+        let request = render::RenderRequest {
+            preview: args.preview.and_then(args::Preview::shape),
+            material: args.material.unwrap_or(0),
+            ..render_request(args)?
+        };
+        return compare(args, mode, &request).map_err(with_part_flag);
+    }
+    if args.patch.is_some() {
+        bail!("--patch makes the B side of --compare; add `--compare side` (or split, diff)");
     }
     let Some(preview) = args.preview else {
         if args.material.is_some() {

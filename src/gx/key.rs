@@ -212,6 +212,8 @@ impl FragmentKey {
                 }
             })
             .collect();
+        let blends = reads_destination(program.blend);
+        let debug = program.options.debug.and_then(|d| d.in_shader(blends));
         Self {
             texcoord_count: program.texcoord_count as u8,
             stages,
@@ -221,11 +223,9 @@ impl FragmentKey {
             alpha_one_as_zero: program.options.alpha_one_as_zero,
             alpha_test: AlphaTestKey::of(&program.alpha_test),
             // A debug view is written as is, never blended in the shader.
-            shader_blend: (program.options.exact_blend
-                && program.options.debug.is_none()
-                && reads_destination(program.blend))
-            .then_some(program.blend),
-            debug: program.options.debug,
+            shader_blend: (program.options.exact_blend && debug.is_none() && blends)
+                .then_some(program.blend),
+            debug,
         }
     }
 

@@ -20,8 +20,10 @@
 //! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
 
 pub mod camera;
+pub mod compare;
 pub mod context;
 pub mod convert;
+pub(crate) mod debug_pass;
 pub mod layouts;
 pub mod lru;
 pub mod material;

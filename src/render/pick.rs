@@ -99,14 +99,16 @@ pub(crate) struct PickPass {
 
 /// A pipeline over the scene's geometry with the pick vertex stages; group 0 holds one
 /// [`PickUniforms`] buffer, group 1 the skin palette when skinned.
-struct PassPipeline {
-    pipeline: wgpu::RenderPipeline,
-    uniforms: wgpu::Buffer,
-    bind_group: wgpu::BindGroup,
+pub(crate) struct PassPipeline {
+    pub pipeline: wgpu::RenderPipeline,
+    pub uniforms: wgpu::Buffer,
+    pub bind_group: wgpu::BindGroup,
 }
 
 impl PassPipeline {
-    fn new(
+    /// A pipeline drawing triangle lists (`lines`: line lists) of the scene's vertices.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
         ctx: &RenderContext,
         skinned: bool,
         cull: Option<wgpu::Face>,
@@ -114,6 +116,7 @@ impl PassPipeline {
         fragment: &str,
         target: wgpu::ColorTargetState,
         depth_write: bool,
+        lines: bool,
     ) -> Result<Self, RenderError> {
         let device = &ctx.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -157,7 +160,11 @@ impl PassPipeline {
                 targets: &[Some(target)],
             }),
             primitive: wgpu::PrimitiveState {
-                topology: wgpu::PrimitiveTopology::TriangleList,
+                topology: if lines {
+                    wgpu::PrimitiveTopology::LineList
+                } else {
+                    wgpu::PrimitiveTopology::TriangleList
+                },
                 front_face: wgpu::FrontFace::Ccw,
                 cull_mode: cull,
                 ..Default::default()
@@ -239,6 +246,7 @@ impl TintPass {
             "fs_tint",
             target,
             false,
+            false,
         )?;
         Ok(Self { inner })
     }
@@ -273,7 +281,7 @@ impl PickPass {
             pipeline,
             uniforms,
             bind_group,
-        } = PassPipeline::new(ctx, skinned, cull, "pick", "fs_main", target, true)?;
+        } = PassPipeline::new(ctx, skinned, cull, "pick", "fs_main", target, true, false)?;
         Ok(Self {
             pipeline,
             uniforms,

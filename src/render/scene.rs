@@ -38,6 +38,7 @@ use super::RenderError;
 use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
+use super::debug_pass::{WireframePass, overdraw_state};
 use super::material::{BoundTexture, GpuMaterial};
 use super::pick::{PickHit, PickPass, PickUniforms, TintPass};
 use super::pipeline_cache::{
@@ -52,6 +53,7 @@ use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
+use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
 use crate::model::{CpuModel, CpuSkin, TextureData};
@@ -532,6 +534,8 @@ pub struct Scene {
     highlight: Option<usize>,
     /// The tint pipeline, made when something is first highlighted.
     tint: Option<TintPass>,
+    /// The `wireframe` debug view's edges, made when that view first draws.
+    wireframe: Option<WireframePass>,
     /// The checker bound for missing textures (with `missing_checker`), made once.
     checker: Option<GpuTexture>,
     /// The materials' `DrawUniforms` blocks ([`FrameUpdate`]'s, shared by materials with
@@ -691,6 +695,7 @@ impl Scene {
             destination: None,
             highlight: None,
             tint: None,
+            wireframe: None,
             checker: None,
             uniforms: None,
             uniform_stride: 0,
@@ -951,13 +956,22 @@ impl Scene {
     }
 
     fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
-        let state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        let state = Self::state(gpu, options);
         Self::without_host_blend(gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT)))
+    }
+
+    /// The material's blend, depth and cull state (the `overdraw` view counts instead).
+    fn state(gpu: &GpuMaterial, options: &SceneOptions) -> RenderState {
+        let state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        match options.tev.debug {
+            Some(view) if view.counts_fragments() => overdraw_state(state),
+            _ => state,
+        }
     }
 
     /// Keys of the line pipeline (GX lines are never culled).
     fn line_keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
-        let mut state = RenderState::for_program(&gpu.program, options.blend, options.cull);
+        let mut state = Self::state(gpu, options);
         state.topology = wgpu::PrimitiveTopology::LineList;
         state.cull = None;
         Self::without_host_blend(gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT)))
@@ -1387,6 +1401,16 @@ impl Scene {
                 self.options.cull.face(),
             )?);
         }
+        if self.options.tev.debug == Some(DebugView::Wireframe) && self.wireframe.is_none() {
+            let triangles = &self.file_triangles;
+            self.wireframe = Some(WireframePass::new(
+                ctx,
+                self.skin.is_some(),
+                self.surfaces.iter().map(|s| {
+                    &triangles[s.file_first as usize..(s.file_first + s.index_count) as usize]
+                }),
+            )?);
+        }
         let aspect = target.width as f32 / target.height as f32;
         let camera = self.camera.frame_camera(aspect);
         let update_start = Instant::now();
@@ -1419,14 +1443,15 @@ impl Scene {
         // sort's scratch allocation.
         self.transparent_order
             .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let camera_uniforms = PickUniforms {
+            clip_from_model: (camera.clip_from_view * camera.view_from_world).to_cols_array_2d(),
+        };
         if let (Some(_), Some(tint)) = (self.highlight, &self.tint) {
-            tint.write(
-                ctx,
-                &PickUniforms {
-                    clip_from_model: (camera.clip_from_view * camera.view_from_world)
-                        .to_cols_array_2d(),
-                },
-            );
+            tint.write(ctx, &camera_uniforms);
+        }
+        let draws_wireframe = self.options.tev.debug == Some(DebugView::Wireframe);
+        if let (true, Some(w)) = (draws_wireframe, &self.wireframe) {
+            w.write(ctx, &camera_uniforms);
         }
 
         let mut encoder = ctx
@@ -1435,6 +1460,13 @@ impl Scene {
                 label: Some("scene"),
             });
         self.upload_uniforms(ctx, &mut encoder, upload);
+        // The overdraw count starts at zero.
+        let clear = match (clear, self.options.tev.debug) {
+            (ClearMode::Color(_), Some(view)) if view.counts_fragments() => {
+                ClearMode::Color([0.0, 0.0, 0.0, 1.0])
+            }
+            _ => clear,
+        };
         let clear_color = match clear {
             ClearMode::Color([r, g, b, a]) => Some(wgpu::Color { r, g, b, a }),
             ClearMode::Transparent => Some(wgpu::Color::TRANSPARENT),
@@ -1560,6 +1592,16 @@ impl Scene {
                     &self.slots,
                     &self.options,
                     skin,
+                );
+            }
+            if let (true, Some(w)) = (draws_wireframe, &self.wireframe) {
+                let (surfaces, slots) = (&self.surfaces, &self.slots);
+                let show_occluders = self.options.show_occluders;
+                w.draw(
+                    &mut pass,
+                    vertices,
+                    skin.map(|s| (&s.vertex_buffer, &s.bind_group)),
+                    |i| surfaces[i].draws_triangles(slots, show_occluders),
                 );
             }
         } else {

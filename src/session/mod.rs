@@ -11,6 +11,7 @@
 //! rewrites uniforms only and copies no model.
 
 pub mod asset;
+mod compare;
 pub mod lights;
 
 use std::path::Path;

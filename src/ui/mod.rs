@@ -27,6 +27,7 @@ pub mod script;
 pub mod state;
 pub mod texture_export;
 pub mod texture_view;
+pub mod view_aids;
 pub mod view_sync;
 pub mod viewport;
 pub mod world_map;

@@ -110,6 +110,14 @@ pub enum Action {
     Overview {
         world: usize,
     },
+    /// The View menu: `debug` (`shaded` or a `render --debug` view), `preview` (`model` or
+    /// a shape), `compare` (the A/B split on or off) and `split` (0…1); absent ones stay.
+    ViewAids {
+        debug: Option<String>,
+        preview: Option<String>,
+        compare: Option<bool>,
+        split: Option<f32>,
+    },
     /// Let `frames` frames pass.
     WaitFrames {
         frames: u32,
@@ -484,6 +492,35 @@ impl Runner {
                     return Err(format!("no world {world}: the world tree lists {count}"));
                 }
                 state.worlds.show_overview(*world);
+            }
+            Action::ViewAids {
+                debug,
+                preview,
+                compare,
+                split,
+            } => {
+                let mut aids = state.aids;
+                if let Some(d) = debug {
+                    aids.set_debug(d)?;
+                }
+                if let Some(p) = preview {
+                    aids.set_preview(p)?;
+                }
+                if let Some(c) = compare {
+                    aids.compare = *c;
+                }
+                if let Some(f) = split {
+                    if !(0.0..=1.0).contains(f) {
+                        return Err(format!("split {f}: a fraction of the width, 0 to 1"));
+                    }
+                    aids.split = *f;
+                }
+                let reframe = aids.preview != state.aids.preview;
+                state.aids = aids;
+                if reframe {
+                    state.requests.reload_view = true;
+                    state.frame_model();
+                }
             }
             Action::Screenshot { .. }
             | Action::Turntable { .. }

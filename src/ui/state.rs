@@ -202,6 +202,8 @@ pub struct AppState {
     pub notice: Option<String>,
     pub edit: Option<MaterialEdit>,
     pub tev_options: TevOptions,
+    /// The View menu's debug view, preview shape and A/B split.
+    pub aids: super::view_aids::ViewAids,
     pub settings: ViewSettings,
     pub tab: RightTab,
     pub wgsl_choice: WgslChoice,
@@ -299,6 +301,7 @@ impl AppState {
             notice: None,
             edit: None,
             tev_options: TevOptions::default(),
+            aids: Default::default(),
             settings: ViewSettings::default(),
             tab: RightTab::Material,
             wgsl_choice: WgslChoice::Specialized,
@@ -386,6 +389,14 @@ impl AppState {
         let Some((_, _, file_aabb)) = self.model() else {
             return;
         };
+        if self.aids.preview.is_some() {
+            // Every preview shape lies within −1…1.
+            self.camera = crate::render::OrbitCamera::framing(&crate::geom::Aabb {
+                min: [-1.0; 3],
+                max: [1.0; 3],
+            });
+            return;
+        }
         let framing = self.framing_points();
         let aabb = framing.as_ref().map_or(file_aabb, |f| f.bounds);
         self.camera = crate::render::OrbitCamera::framing(&aabb);

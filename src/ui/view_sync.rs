@@ -60,9 +60,17 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
 pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
     if reload {
         let model = state.session.asset().and_then(|d| d.cpu_model());
+        let selection = state.session.selection;
+        let preview = state.aids.preview.zip(model).and_then(|(shape, model)| {
+            model.material_preview(shape, selection.set, selection.material)
+        });
         match (model, state.view_mode) {
+            (Some(_), ViewMode::Model) if let Some(preview) = preview => {
+                // The selected material alone on a shape: its only set and material.
+                viewport.show_scene(ctx, &std::sync::Arc::new(preview), 0, tev_options(state));
+            }
             (Some(model), ViewMode::Model) => {
-                viewport.show_scene(ctx, model, state.session.selection.set, state.tev_options);
+                viewport.show_scene(ctx, model, selection.set, tev_options(state));
             }
             _ => match &state.edit {
                 Some(edit) => viewport.show_material(
@@ -77,6 +85,8 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
     }
     if state.shows_model() {
         let hidden = state.hidden_surfaces();
+        let selection = state.session.selection;
+        let previewing = state.aids.preview.is_some();
         viewport.update_scene(
             ctx,
             &SceneInputs {
@@ -85,25 +95,58 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
                 animation: state.posed_animation(),
                 lights: &state.session.lights.set,
                 lights_revision: state.session.lights.revision,
-                material_set: state.session.selection.set,
-                tev: state.tev_options,
+                material_set: if previewing { 0 } else { selection.set },
+                tev: tev_options(state),
                 materials: state.session.asset().and_then(|d| {
                     let crate::session::Content::Model { sets, .. } = &d.content else {
                         return None;
                     };
-                    Some((
-                        state.session.revision(),
-                        &sets.get(state.session.selection.set)?.materials[..],
-                    ))
+                    let materials = &sets.get(selection.set)?.materials[..];
+                    // A shape preview draws the selected material as its material 0.
+                    let materials = if previewing {
+                        materials.get(selection.material..selection.material + 1)?
+                    } else {
+                        materials
+                    };
+                    Some((state.session.revision(), materials))
                 }),
                 selected: state
                     .edit
                     .as_ref()
-                    .map(|_| state.session.selection.material),
-                highlight: state.highlighted_material(),
-                hidden_surfaces: hidden.as_deref().unwrap_or(&[]),
+                    .map(|_| if previewing { 0 } else { selection.material }),
+                highlight: state.highlighted_material().filter(|_| !previewing),
+                hidden_surfaces: if previewing {
+                    &[]
+                } else {
+                    hidden.as_deref().unwrap_or(&[])
+                },
             },
         );
+        // A of the A/B split: the model as opened (on the preview shape when previewing).
+        let opened = || {
+            let model = state.session.opened_model()?;
+            match state.aids.preview {
+                Some(shape) => model
+                    .material_preview(shape, selection.set, selection.material)
+                    .map(std::sync::Arc::new),
+                None => Some(model),
+            }
+        };
+        let compare: Option<(f32, &dyn Fn() -> _)> = state
+            .aids
+            .compare
+            .then_some((state.aids.split, &opened as _));
+        viewport.set_compare(ctx, compare);
+    } else {
+        viewport.set_compare(ctx, None);
+    }
+}
+
+/// The TEV switches with the View menu's debug view.
+fn tev_options(state: &AppState) -> crate::gx::tev::TevOptions {
+    crate::gx::tev::TevOptions {
+        debug: state.aids.debug,
+        ..state.tev_options
     }
 }
 
@@ -113,7 +156,9 @@ pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, 
     match viewport.pick(ctx, x, y) {
         Some(Ok((hit, rgba))) => {
             let set = state.session.selection.set;
+            // A shape preview's only material is the selected one.
             if let Some(h) = hit
+                && state.aids.preview.is_none()
                 && h.material != state.session.selection.material
             {
                 state.select_material(set, h.material);

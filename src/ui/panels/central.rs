@@ -145,6 +145,9 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         // A plain textured rect (no anti-aliased rim as an `egui::Image` has).
         let whole = egui::Rect::from_min_max(egui::Pos2::ZERO, egui::pos2(1.0, 1.0));
         ui.painter().image(tex, rect, whole, egui::Color32::WHITE);
+        if model_view && state.aids.compare {
+            crate::ui::view_aids::paint_split(ui.painter(), rect, w, state.aids.split, ppp);
+        }
         let pixel_at = |pos: egui::Pos2| {
             let rel = (pos - rect.min) * ppp;
             let (x, y) = (rel.x.floor(), rel.y.floor());

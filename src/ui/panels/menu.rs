@@ -103,6 +103,11 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
     ui.checkbox(&mut state.panels.timeline, "Timeline");
     ui.checkbox(&mut state.log_open, "Log");
     ui.separator();
+    if state.aids.menu(ui) {
+        state.requests.reload_view = true;
+        state.frame_model();
+    }
+    ui.separator();
     if ui.button("Reset camera").clicked() {
         state.camera = crate::render::OrbitCamera::default();
         state.framed = None;

@@ -96,6 +96,7 @@ impl Default for ViewSettings {
     }
 }
 
+mod compare;
 mod display;
 mod overview;
 mod quad;
@@ -184,6 +185,8 @@ pub struct Viewport {
     pub texture_id: egui::TextureId,
     pub content: ViewContent,
     pub status: ViewStatus,
+    /// The A/B split's opened side ([`compare`]), while it is on.
+    opened: Option<compare::OpenedSide>,
 }
 
 impl Viewport {
@@ -216,6 +219,7 @@ impl Viewport {
             texture_id,
             content: ViewContent::Empty,
             status: ViewStatus::default(),
+            opened: None,
         })
     }
 
@@ -378,6 +382,7 @@ impl Viewport {
         scene.set_highlight(inputs.highlight);
         scene.set_hidden_surfaces(inputs.hidden_surfaces);
         self.status.selected_material = inputs.selected;
+        self.hide_opened(inputs.hidden_surfaces);
     }
 
     /// Which surface and material cover target pixel (x, y) of the model view, with the
@@ -542,6 +547,7 @@ impl Viewport {
                 let _ = self.target.begin_pass(&mut encoder, Some(clear));
             }
         }
+        self.draw_opened(ctx, &mut encoder);
         // Prime's framebuffer alpha is not coverage: the model view shows colour only
         // unless the alpha channel is asked for.
         let display = match (&self.content, settings.alpha_display) {
@@ -607,7 +613,7 @@ impl Viewport {
             sv.scene.set_highlight(None);
             let image = sv.scene.render_to_image(ctx, width, height, transparent);
             sv.scene.set_highlight(highlight);
-            return image.map_err(|e| e.report());
+            return self.split_screenshot(ctx, image.map_err(|e| e.report())?, transparent);
         }
         let mut settings = *settings;
         let alpha = if transparent {

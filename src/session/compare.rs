@@ -1,0 +1,51 @@
+//! The open model as it was opened, for the A/B compare (B is the scene as edited).
+//!
+//! The document keeps its whole history, so the opened materials are a copy of it with
+//! every command undone, derived to GX form exactly as edits are (`Session::derive`'s
+//! `cpu_material_sets`); it shares everything but the materials with the open model.
+
+use std::sync::Arc;
+
+use super::Session;
+use crate::edit::Document;
+use crate::model::{CpuMaterialSet, CpuModel};
+
+impl Session {
+    /// The open model with the materials it was opened with (None: no model open). A
+    /// model that cannot be edited has no history: it is returned as it is.
+    pub fn opened_model(&self) -> Option<Arc<CpuModel>> {
+        let model = self.asset()?.cpu_model()?;
+        Some(match self.document() {
+            Some(document) => {
+                let mut opened = document.clone();
+                while opened.undo() {}
+                with_materials_of(model, &opened)
+            }
+            None => Arc::clone(model),
+        })
+    }
+
+    /// The document's current materials in GX form (None: nothing editable is open).
+    pub fn document_materials(&self) -> Option<Vec<CpuMaterialSet>> {
+        self.document().map(gx_materials)
+    }
+}
+
+/// `document`'s materials in GX form, derived as edits are.
+fn gx_materials(document: &Document) -> Vec<CpuMaterialSet> {
+    crate::load::cpu_material_sets(
+        document.material_sets(),
+        document.cmdl().and_then(|c| c.mp3_materials.as_ref()),
+    )
+}
+
+/// `model` drawing `document`'s materials (the same model when they already are its own).
+fn with_materials_of(model: &Arc<CpuModel>, document: &Document) -> Arc<CpuModel> {
+    let sets = gx_materials(document);
+    if sets == model.material_sets {
+        return Arc::clone(model);
+    }
+    let mut m = (**model).clone();
+    m.material_sets = sets;
+    Arc::new(m)
+}

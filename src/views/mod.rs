@@ -1,0 +1,4 @@
+//! Ways of looking at how a material works that need both the document and the renderer
+//! (the A/B compare of `render --compare`). The CLI only parses and dispatches to here.
+
+pub mod compare;
