@@ -205,7 +205,7 @@ fn right_side(c: &TevCombine, n: [&str; 4], used: [bool; 4], one: [bool; 4]) -> 
                 out = "0".into();
             }
             let grouped = |s: &str| {
-                if s.contains(' ') {
+                if s.contains(' ') || s.contains('·') {
                     format!("({s})")
                 } else {
                     s.to_string()
