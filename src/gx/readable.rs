@@ -102,14 +102,14 @@ pub fn used_inputs(
             // a = b (the same input) is lerp's value whatever c is: both stay, c goes.
             let a = !za && (!c_is_one || a_equals_b);
             let b = !zb && (!zc || a_equals_b);
-            let c = !zc && !a_equals_b && !(za && zb);
+            let c = !(zc || a_equals_b || (za && zb));
             [a, b, c, d]
         }
         CombineKind::Compare { equal, .. } => {
             // d + (a OP b ? c : 0): with c = 0 nothing is added; a = b decides the compare
             // by itself (always equal, never greater).
             let decided = a_equals_b;
-            let c = !zc && !(decided && !equal);
+            let c = !zc && (!decided || equal);
             let ab = c && !decided && !ignore_ab;
             [ab, ab, c, d]
         }
@@ -263,16 +263,27 @@ fn join_term(left: &str, term: &str) -> String {
     }
 }
 
-fn combiner(
-    dest: &str,
-    kind_of: &TevCombine,
+/// A combiner's four selections as the text needs them.
+struct Operands {
     names: [String; 4],
     sources: [InputSource; 4],
     zero: [bool; 4],
     one: [bool; 4],
+}
+
+fn combiner(
+    dest: &str,
+    kind_of: &TevCombine,
+    operands: Operands,
     same_ab: bool,
     ignore_ab: bool,
 ) -> CombinerText {
+    let Operands {
+        names,
+        sources,
+        zero,
+        one,
+    } = operands;
     let used = used_inputs(kind_of.kind(), zero, one[2], same_ab, ignore_ab);
     let n = [&*names[0], &*names[1], &*names[2], &*names[3]];
     let equation = format!("{dest} = {}", right_side(kind_of, n, used, one));
@@ -305,10 +316,12 @@ pub fn color_text(stage: &TevStage) -> CombinerText {
     combiner(
         color_dest(stage.color_op.out_reg),
         &stage.color_op,
-        names,
-        stage.color_in.map(color_source),
-        zero,
-        one,
+        Operands {
+            names,
+            sources: stage.color_in.map(color_source),
+            zero,
+            one,
+        },
         stage.color_in[0] == stage.color_in[1],
         false,
     )
@@ -334,10 +347,12 @@ pub fn alpha_text(stage: &TevStage) -> CombinerText {
     let mut text = combiner(
         alpha_dest(stage.alpha_op.out_reg),
         &stage.alpha_op,
-        names.clone(),
-        stage.alpha_in.map(alpha_source),
-        zero,
-        [false; 4],
+        Operands {
+            names: names.clone(),
+            sources: stage.alpha_in.map(alpha_source),
+            zero,
+            one: [false; 4],
+        },
         same_ab,
         wide_compare,
     );

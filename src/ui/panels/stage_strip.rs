@@ -58,6 +58,14 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
     else {
         return;
     };
+    // A stage view belongs to the material it was picked on: another selection shows the
+    // model shaded again.
+    if state
+        .stage_view
+        .is_some_and(|v| v.material != Some(material_index))
+    {
+        state.stage_view = None;
+    }
     ui.separator();
     ui.horizontal(|ui| {
         ui.heading("Stage views");
@@ -218,9 +226,23 @@ fn input_chip(
                 };
                 swatch(ui, rgba, false, "konst: the same everywhere");
             }
-            // Texels and raster colours vary over the model; their thumbnails are
-            // the texture list's and the raster debug view's.
-            InputSource::Texture { .. } | InputSource::Raster { .. } | InputSource::Constant => {}
+            InputSource::Texture { alpha } => {
+                // The texture list's thumbnail of the stage's map (the image itself; how it
+                // lies on the model is the stage view's business).
+                let thumb = stage.tex_map.and_then(|map| {
+                    let t = state.thumbnails.as_ref()?.get(map as usize)?.as_ref()?;
+                    Some((map, t.0.id()))
+                });
+                if let Some((map, id)) = thumb {
+                    ui.add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
+                        .on_hover_text(format!(
+                            "texture map {map}{}",
+                            if alpha { " (its alpha is read)" } else { "" }
+                        ));
+                }
+            }
+            // Raster colours vary with the lights; the raster debug view shows them.
+            InputSource::Raster { .. } | InputSource::Constant => {}
         }
     });
 }
