@@ -102,6 +102,8 @@ fn the_strip_has_a_live_thumbnail_per_stage_and_follows_the_selection() {
         assert!(covered > t.pixels.len() / 4 / 5, "stage {k}: {covered}");
     }
     assert!(differing(&thumbs[0], &thumbs[3]) > 100);
+    // The raster-colour thumbnail for RASC inputs (stage 2 of material 12 reads one).
+    assert!(h.state.stage_raster_thumb.is_some());
     // Live: the clock moves the UV animations and lights; thumbnails are redrawn in turn.
     let again = h.thumbnail(0);
     assert_eq!(again.pixels, thumbs[0].pixels, "deterministic when nothing moves");
@@ -114,6 +116,7 @@ fn the_strip_has_a_live_thumbnail_per_stage_and_follows_the_selection() {
     h.state.stage_strip_open = false;
     h.frame(false);
     assert!(h.state.stage_thumbs.is_empty());
+    assert!(h.state.stage_raster_thumb.is_none());
 }
 
 #[test]

@@ -220,6 +220,8 @@ pub struct AppState {
     pub stage_strip_open: bool,
     /// The strip's thumbnails as egui textures, stage by stage (set each frame).
     pub stage_thumbs: Vec<egui::TextureId>,
+    /// The strip's raster-colour (COLOR0) thumbnail of the material.
+    pub stage_raster_thumb: Option<egui::TextureId>,
     pub view_status: ViewStatus,
     pub adapter: String,
     pub requests: Requests,
@@ -311,6 +313,7 @@ impl AppState {
             stage_view: None,
             stage_strip_open: true,
             stage_thumbs: Vec::new(),
+            stage_raster_thumb: None,
             view_status: ViewStatus::default(),
             adapter: String::new(),
             requests: Requests::default(),

@@ -163,6 +163,7 @@ pub fn sync_strip(
         None => strip.clear(egui_renderer),
     }
     state.stage_thumbs = strip.textures();
+    state.stage_raster_thumb = strip.raster_texture();
 }
 
 /// A click on the model at target pixel (x, y): the surface under it selects its

@@ -241,8 +241,17 @@ fn input_chip(
                         ));
                 }
             }
-            // Raster colours vary with the lights; the raster debug view shows them.
-            InputSource::Raster { .. } | InputSource::Constant => {}
+            // Lit channel 0 as the raster debug view draws it (channel 1 and the alpha
+            // have no thumbnail).
+            InputSource::Raster { alpha: false } => {
+                if stage.raster.channel() == Some(0)
+                    && let Some(id) = state.stage_raster_thumb
+                {
+                    ui.add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
+                        .on_hover_text("lit colour channel 0 over the material");
+                }
+            }
+            InputSource::Raster { alpha: true } | InputSource::Constant => {}
         }
     });
 }

@@ -18,6 +18,7 @@
 use std::sync::Arc;
 
 use crate::gx::tev::TevOptions;
+use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::stage_view::StageView;
 use crate::model::CpuModel;
 use crate::render::scene::{ClearMode, Scene, SceneOptions};
@@ -82,6 +83,8 @@ pub struct StageStrip {
     framed: Option<(OrbitCamera, OrbitCamera)>,
     hidden: Vec<bool>,
     thumbs: Vec<Thumb>,
+    /// The material's lit colour channel 0 (the raster debug view), for RASC inputs.
+    raster: Option<Thumb>,
     next: usize,
     /// Problems building a thumbnail scene (shown under the strip).
     pub error: Option<String>,
@@ -146,6 +149,7 @@ impl StageStrip {
             framed: None,
             hidden: Vec::new(),
             thumbs: Vec::new(),
+            raster: None,
             next: 0,
             error: None,
         }
@@ -154,6 +158,11 @@ impl StageStrip {
     /// The thumbnails' egui textures, stage by stage.
     pub fn textures(&self) -> Vec<egui::TextureId> {
         self.thumbs.iter().map(|t| t.texture_id).collect()
+    }
+
+    /// The raster-colour (COLOR0) thumbnail's egui texture.
+    pub fn raster_texture(&self) -> Option<egui::TextureId> {
+        self.raster.as_ref().map(|t| t.texture_id)
     }
 
     /// Thumbnail `k` as last drawn (the stage view itself, alpha included), for tests.
@@ -167,7 +176,7 @@ impl StageStrip {
 
     /// Drops every thumbnail (the strip is closed or nothing is selected).
     pub fn clear(&mut self, egui_renderer: &mut egui_wgpu::Renderer) {
-        for t in self.thumbs.drain(..) {
+        for t in self.thumbs.drain(..).chain(self.raster.take()) {
             egui_renderer.free_texture(&t.texture_id);
         }
         self.shown = None;
@@ -226,7 +235,11 @@ impl StageStrip {
         }
         while self.thumbs.len() < wanted {
             let stage = self.thumbs.len() as u8;
-            match self.thumb(ctx, egui_renderer, request, inputs.tev, stage) {
+            let view = StageView {
+                material: Some(request.material),
+                stage,
+            };
+            match self.thumb(ctx, egui_renderer, request, inputs.tev, Some(view)) {
                 Ok(t) => self.thumbs.push(t),
                 Err(e) => {
                     self.error = Some(format!("stage {stage} thumbnail: {e}"));
@@ -237,14 +250,25 @@ impl StageStrip {
         if self.thumbs.is_empty() {
             return;
         }
+        if self.raster.is_none() {
+            let raster = TevOptions {
+                debug: Some(DebugView::Raster),
+                ..inputs.tev
+            };
+            match self.thumb(ctx, egui_renderer, request, raster, None) {
+                Ok(t) => self.raster = Some(t),
+                Err(e) => self.error = Some(format!("raster thumbnail: {e}")),
+            }
+        }
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("stage strip"),
             });
-        let count = self.thumbs.len();
+        let mut all: Vec<&mut Thumb> = self.thumbs.iter_mut().chain(self.raster.as_mut()).collect();
+        let count = all.len();
         for k in 0..REFRESH_PER_FRAME.min(count) {
-            let t = &mut self.thumbs[(self.next + k) % count];
+            let t = &mut *all[(self.next + k) % count];
             super::sync_scene(
                 &mut t.scene,
                 inputs,
@@ -311,16 +335,13 @@ impl StageStrip {
         egui_renderer: &mut egui_wgpu::Renderer,
         request: &StripRequest,
         tev: TevOptions,
-        stage: u8,
+        stage_view: Option<StageView>,
     ) -> Result<Thumb, String> {
         let options = SceneOptions {
             material_set: request.material_set,
             tev,
             missing_checker: true,
-            stage_view: Some(StageView {
-                material: Some(request.material),
-                stage,
-            }),
+            stage_view,
             ..SceneOptions::default()
         };
         let scene = Scene::with_options(ctx, Arc::clone(&request.model), options)
