@@ -270,9 +270,14 @@ pub struct RenderArgs {
     pub output: PathBuf,
     #[arg(long, default_value = "512x512")]
     pub size: String,
-    /// Material index (with --preview).
+    /// Material index (with --preview, or the material --stage shows).
     #[arg(long)]
     pub material: Option<usize>,
+    /// Draw the output of TEV stage K (0-based; the colour and alpha registers it writes,
+    /// clamped 0..255): of material --material only (the others as usual), or of every
+    /// material (those with fewer stages show their last).
+    #[arg(long, value_name = "K")]
+    pub stage: Option<u8>,
     #[arg(long, default_value_t = 0)]
     pub set: usize,
     #[arg(long, value_enum)]

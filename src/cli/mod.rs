@@ -21,6 +21,7 @@ use anyhow::{Context as _, bail};
 use clap::Parser as _;
 
 use crate::dff::check;
+use crate::gx::wgsl::stage_view::StageView;
 use crate::formats::{Game, fourcc_string};
 use crate::load::source;
 use crate::render::{RenderContext, Scene};
@@ -323,6 +324,9 @@ fn dff_scene(req: &render::RenderRequest) -> anyhow::Result<(RenderContext, Scen
 /// `render`'s request for a whole model.
 fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
     let (width, height) = args::parse_size(&args.size)?;
+    if let Some(k) = args.stage.filter(|&k| k as usize >= crate::gx::tev::MAX_STAGES) {
+        bail!("--stage {k}: GX has 16 TEV stages, 0..15");
+    }
     Ok(render::RenderRequest {
         width,
         height,
@@ -344,6 +348,10 @@ fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
         shader: args.shader.into(),
         exact_blend: args.exact_blend,
         debug: debug_view(args)?,
+        stage_view: args.stage.map(|stage| StageView {
+            material: args.material,
+            stage,
+        }),
         ..render::RenderRequest::new(args.file.clone(), args.output.clone())
     })
 }
@@ -401,7 +409,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
         bail!("--patch makes the B side of --compare; add `--compare side` (or split, diff)");
     }
     let Some(preview) = args.preview else {
-        if args.material.is_some() {
+        if args.material.is_some() && args.stage.is_none() {
             bail!(
                 "--material selects what --preview shows; add `--preview quad` (or sphere, cube, plane, torus)"
             );
@@ -413,6 +421,11 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
         let request = render::RenderRequest {
             preview: Some(shape),
             material: args.material.unwrap_or(0),
+            // The preview's model holds the chosen material alone, as material 0.
+            stage_view: args.stage.map(|stage| StageView {
+                material: None,
+                stage,
+            }),
             ..render_request(args)?
         };
         return render::render_model(&request).map_err(with_part_flag);
@@ -420,8 +433,8 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
     if args.model.is_some() || args.skin.is_some() || args.skeleton.is_some() {
         bail!("--model, --skin and --skeleton are for whole models, not --preview quad");
     }
-    if args.debug.is_some() {
-        bail!("--debug draws whole models and shape previews, not --preview quad");
+    if args.debug.is_some() || args.stage.is_some() {
+        bail!("--debug and --stage draw whole models and shape previews, not --preview quad");
     }
     let model = crate::load::open_cmdl(&args.file)?;
     let index = args.material.unwrap_or(0);

@@ -13,6 +13,7 @@ use anyhow::{Context, Result};
 
 use crate::formats::Game;
 use crate::gx::wgsl::debug::DebugView;
+use crate::gx::wgsl::stage_view::StageView;
 use crate::load::{LoadRequest, load, scene_lights};
 use crate::model::shapes::PreviewShape;
 use crate::render::scene::{ClearMode, Scene};
@@ -58,6 +59,8 @@ pub struct RenderRequest {
     pub material: usize,
     /// A debug view instead of the shaded pixels (`--debug`; specialized shaders only).
     pub debug: Option<DebugView>,
+    /// Materials drawn as a stage view (`--stage K`, with `--material N`).
+    pub stage_view: Option<StageView>,
 }
 
 impl RenderRequest {
@@ -83,6 +86,7 @@ impl RenderRequest {
             preview: None,
             material: 0,
             debug: None,
+            stage_view: None,
         }
     }
 }
@@ -108,6 +112,7 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
             req.material_set
         },
         shader: req.shader,
+        stage_view: req.stage_view,
         tev: crate::gx::tev::TevOptions {
             exact_blend: req.exact_blend,
             debug: req.debug,
@@ -144,6 +149,17 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
     };
     let mut scene =
         Scene::with_options(ctx, cpu, options).with_context(|| format!("preparing {label}"))?;
+    if let Some(m) = req
+        .stage_view
+        .and_then(|v| v.material)
+        .filter(|&m| m >= scene.material_count())
+    {
+        anyhow::bail!(
+            "{label} has no material {m} in set {} (it has {}; `info` lists them)",
+            req.material_set,
+            scene.material_count()
+        );
+    }
     scene.set_lights(scene_lights(req.lights.as_deref(), &model.light_layers)?);
     scene.set_time(f64::from(req.time));
     scene.set_animation(model.animation);
@@ -184,6 +200,16 @@ pub fn render_model(req: &RenderRequest) -> Result<String> {
         req.height,
         ctx.adapter_info.name,
     );
+    if let Some(v) = req.stage_view {
+        let _ = match v.material {
+            Some(m) => writeln!(out, "stage view: stage {} of material {m}", v.stage),
+            None => writeln!(
+                out,
+                "stage view: stage {} of every material (or its last stage)",
+                v.stage
+            ),
+        };
+    }
     for s in sources {
         let _ = writeln!(out, "using {s}");
     }

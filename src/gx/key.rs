@@ -85,6 +85,9 @@ pub struct FragmentKey {
     /// A debug view drawn instead of the pixel ([`crate::gx::wgsl::debug`]); None: the
     /// TEV's output.
     pub debug: Option<crate::gx::wgsl::debug::DebugView>,
+    /// A stage view: the (already cut) program's last stage's registers, clamped, are the
+    /// pixel ([`crate::gx::wgsl::stage_view`]).
+    pub stage_view: bool,
 }
 
 /// One stage's structure.
@@ -213,19 +216,24 @@ impl FragmentKey {
             })
             .collect();
         let blends = reads_destination(program.blend);
-        let debug = program.options.debug.and_then(|d| d.in_shader(blends));
+        let stage_view = program.options.stage_view.is_some();
+        // A stage view wins over a debug view.
+        let debug = (program.options.debug)
+            .filter(|_| !stage_view)
+            .and_then(|d| d.in_shader(blends));
         Self {
             texcoord_count: program.texcoord_count as u8,
             stages,
             final_register: program.options.final_register,
             alpha_sub: program.options.alpha_sub,
             missing_texture: program.options.missing_texture,
-            alpha_one_as_zero: program.options.alpha_one_as_zero,
+            alpha_one_as_zero: program.options.alpha_one_as_zero && !stage_view,
             alpha_test: AlphaTestKey::of(&program.alpha_test),
             // A debug view is written as is, never blended in the shader.
-            shader_blend: (program.options.exact_blend && debug.is_none() && blends)
+            shader_blend: (program.options.exact_blend && debug.is_none() && !stage_view && blends)
                 .then_some(program.blend),
             debug,
+            stage_view,
         }
     }
 
@@ -236,7 +244,11 @@ impl FragmentKey {
 
     /// Registers the final pixel is read from (colour, alpha).
     pub fn final_registers(&self) -> (TevReg, TevReg) {
-        match (self.final_register, self.stages.last()) {
+        let rule = match self.stage_view {
+            true => FinalRegister::LastStage,
+            false => self.final_register,
+        };
+        match (rule, self.stages.last()) {
             (FinalRegister::LastStage, Some(last)) => (last.color_op.dest, last.alpha_op.dest),
             _ => (TevReg::Prev, TevReg::Prev),
         }

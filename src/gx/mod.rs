@@ -8,6 +8,7 @@ pub mod lighting;
 pub mod lights;
 pub mod mp3;
 pub mod names;
+pub mod readable;
 pub mod regs;
 pub mod tev;
 pub mod texel;

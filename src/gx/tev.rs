@@ -90,6 +90,10 @@ pub struct TevOptions {
     /// Draw a debug view instead of the TEV's pixel (specialized shaders only; the CPU
     /// reference ignores it). Default None.
     pub debug: Option<crate::gx::wgsl::debug::DebugView>,
+    /// Cut the program after this stage (or its last stage) and draw the registers that
+    /// stage writes, clamped, without alpha test or blending ([`crate::gx::wgsl::stage_view`]).
+    /// Default None. Wins over `debug`.
+    pub stage_view: Option<u8>,
 }
 
 impl Default for TevOptions {
@@ -103,6 +107,7 @@ impl Default for TevOptions {
             exact_blend: false,
             depth_write: DepthWriteRule::MaterialFlag,
             debug: None,
+            stage_view: None,
         }
     }
 }
@@ -227,11 +232,19 @@ impl TevProgram {
         }
         let punchthrough = material.flags & flags::PUNCHTHROUGH != 0;
         // §8.3: alpha-tested materials are forced opaque.
-        let blend = if punchthrough {
+        let mut blend = if punchthrough {
             Blend::OPAQUE
         } else {
             material.blend
         };
+        let mut alpha_test = material.alpha_test;
+        if let Some(k) = options.stage_view {
+            // A stage view shows registers as they are: nothing after stage K, no test
+            // discarding pixels, no blending with what lies behind.
+            stages.truncate(k as usize + 1);
+            alpha_test = AlphaTest::ALWAYS;
+            blend = Blend::OPAQUE;
+        }
         let write = match options.depth_write {
             DepthWriteRule::MaterialFlag => material.depth_write,
             DepthWriteRule::OffWhenSorted => material.depth_write && !material.depth_sorted,
@@ -242,7 +255,7 @@ impl TevProgram {
             registers: material.registers,
             swap_tables: PRIME_SWAP_TABLES,
             texcoord_count: material.texgens.len().min(MAX_TEXCOORDS),
-            alpha_test: material.alpha_test,
+            alpha_test,
             blend,
             depth: DepthState {
                 test: true,
@@ -255,8 +268,12 @@ impl TevProgram {
 
     /// Registers the final pixel is read from: (colour register, alpha register).
     pub fn final_registers(&self) -> (TevReg, TevReg) {
+        let rule = match self.options.stage_view {
+            Some(_) => FinalRegister::LastStage,
+            None => self.options.final_register,
+        };
         match (
-            self.options.final_register,
+            rule,
             self.stages[..self.stages.len().min(MAX_STAGES)].last(),
         ) {
             (FinalRegister::LastStage, Some(last)) => {

@@ -52,6 +52,7 @@ use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
 use crate::gx::tev::TevOptions;
+use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::interface::GpuVertex;
@@ -78,6 +79,18 @@ pub struct SceneOptions {
     /// Textures the assets lack draw as a magenta/black checker (the viewer) instead of
     /// the white placeholder (`tevscope render`, so its pixels stay as they were).
     pub missing_checker: bool,
+    /// Materials drawn as a stage view (`render --stage K`); the others draw as usual.
+    pub stage_view: Option<StageView>,
+}
+
+impl SceneOptions {
+    /// The TEV options material `index` draws with: `tev`, with its stage view if any.
+    pub fn tev_for(&self, index: usize) -> TevOptions {
+        TevOptions {
+            stage_view: self.stage_view.and_then(|v| v.stage_of(index)),
+            ..self.tev
+        }
+    }
 }
 
 impl Default for SceneOptions {
@@ -92,6 +105,7 @@ impl Default for SceneOptions {
             pose: PoseOptions::default(),
             shader: ShaderPath::Specialized,
             missing_checker: false,
+            stage_view: None,
         }
     }
 }
@@ -841,7 +855,7 @@ impl Scene {
             };
             let block = self.frame.add_material(self.model_id, gx);
             let binding = Self::block_binding(&uniforms, stride, block);
-            let mut gpu = GpuMaterial::new(ctx, gx, &options.tev, binding, &bound);
+            let mut gpu = GpuMaterial::new(ctx, gx, &options.tev_for(i), binding, &bound);
             gpu.set_skinned(self.skin.is_some());
             let keys = Self::keys(&gpu, &options);
             let line_keys = Self::line_keys(&gpu, &options);
@@ -1224,7 +1238,7 @@ impl Scene {
                 continue;
             };
             let pending = &mut self.pending_writes;
-            slot.gpu.update_into(m, &self.options.tev, |buffer, bytes| {
+            slot.gpu.update_into(m, &self.options.tev_for(i), |buffer, bytes| {
                 pending.push((buffer.clone(), bytes.to_vec()))
             });
             let class = (m.depth_sorted, m.flags & FLAG_OCCLUDER != 0);

@@ -257,7 +257,8 @@ enum ValidatedKey {
 }
 
 /// Generates the specialized shader and the ubershader of `material` (for the default
-/// program, the exact-blend one and the one with every alternative switch), and panics with the source when naga rejects one: a material that
+/// program, the exact-blend one, the one with every alternative switch, debug and stage
+/// views), and panics with the source when naga rejects one: a material that
 /// converts must draw.
 pub fn shaders_validate(material: &Material) {
     let plain = TevOptions::default();
@@ -275,6 +276,7 @@ pub fn shaders_validate(material: &Material) {
         exact_blend: false,
         depth_write: DepthWriteRule::OffWhenSorted,
         debug: None,
+        stage_view: None,
     };
     use crate::gx::wgsl::debug::DebugView;
     // Debug views: white textures, the extra normal varying, a texgen checker (with the
@@ -285,7 +287,18 @@ pub fn shaders_validate(material: &Material) {
         ..TevOptions::default()
     };
     let views = [DebugView::Lighting, DebugView::Normals, DebugView::Uv(0)].map(debug);
-    for options in [plain, exact, alternatives].into_iter().chain(views) {
+    // Stage views: the first stage, and one past any program (its last stage), over the
+    // alternatives (final register PREV must not matter).
+    let stage_view = |k| TevOptions {
+        stage_view: Some(k),
+        ..alternatives
+    };
+    let stages = [0, 16].map(stage_view);
+    for options in [plain, exact, alternatives]
+        .into_iter()
+        .chain(views)
+        .chain(stages)
+    {
         let program = TevProgram::from_material(material, &options);
         let _ = crate::gx::wgsl::tev::TevUniforms::from_program(&program);
         let keys = [

@@ -23,8 +23,8 @@ use super::prefs::Prefs;
 use super::script::{Host, Runner};
 use super::state::AppState;
 use super::view_sync::shortcuts;
-pub use super::view_sync::{pick, sync_view};
-use super::viewport::Viewport;
+pub use super::view_sync::{pick, sync_strip, sync_view};
+use super::viewport::{StageStrip, Viewport};
 
 struct Gpu {
     ctx: RenderContext,
@@ -32,6 +32,8 @@ struct Gpu {
     config: wgpu::SurfaceConfiguration,
     egui_renderer: egui_wgpu::Renderer,
     viewport: Viewport,
+    /// The stage strip's thumbnails.
+    strip: StageStrip,
     compositor: Compositor,
 }
 
@@ -66,12 +68,14 @@ impl Gpu {
             egui_wgpu::Renderer::new(&ctx.device, format, egui_wgpu::RendererOptions::default());
         let viewport = Viewport::with_display_format(&ctx, &mut egui_renderer, format)
             .map_err(|e| anyhow::anyhow!(e))?;
+        let strip = StageStrip::new(&ctx);
         Ok(Self {
             ctx,
             surface,
             config,
             egui_renderer,
             viewport,
+            strip,
             compositor,
         })
     }
@@ -389,6 +393,12 @@ impl App {
             &gpu.ctx,
             &self.state,
             requests.reload_view,
+        );
+        sync_strip(
+            &mut gpu.strip,
+            &gpu.ctx,
+            &mut gpu.egui_renderer,
+            &mut self.state,
         );
 
         // Screenshot: rendered on its own with the chosen background, then the normal frame.

@@ -63,6 +63,13 @@ pub enum Action {
         x: f32,
         y: f32,
     },
+    /// The mouse wheel at window coordinates (points): `dy` points, positive scrolls up
+    /// (content moves down), as a wheel turned away from the user.
+    Scroll {
+        x: f32,
+        y: f32,
+        dy: f32,
+    },
     /// A left click on the 3D view at (`x`, `y`) as fractions of its width and height
     /// (0.5, 0.5 is the centre): in the model view a pick.
     ClickView {
@@ -431,6 +438,16 @@ impl Runner {
                 }
             }
             Action::Click { x, y } => self.click(egui::pos2(*x, *y)),
+            Action::Scroll { x, y, dy } => {
+                self.events.push(egui::Event::PointerMoved(egui::pos2(*x, *y)));
+                self.events.push(egui::Event::MouseWheel {
+                    unit: egui::MouseWheelUnit::Point,
+                    delta: egui::vec2(0.0, *dy),
+                    phase: egui::TouchPhase::Move,
+                    modifiers: egui::Modifiers::NONE,
+                    source: egui::MouseWheelSource::Wheel,
+                });
+            }
             Action::ClickView { x, y } => {
                 let Some(view) = state.layout.view else {
                     return Err("no 3D view is shown".into());
@@ -670,7 +687,9 @@ impl Runner {
             }
             // One frame shows the effect (a click's pick runs in the frame of the click;
             // the next draws its result).
-            Action::Click { .. } | Action::ClickView { .. } => Ok(running.frames >= 2),
+            Action::Click { .. } | Action::ClickView { .. } | Action::Scroll { .. } => {
+                Ok(running.frames >= 2)
+            }
             _ => Ok(running.frames >= 1),
         }
     }

@@ -229,6 +229,14 @@ pub struct AppState {
     pub export_result: Option<Result<String, String>>,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
+    /// The main view draws this stage view (a stage-strip thumbnail was clicked).
+    pub stage_view: Option<crate::gx::wgsl::stage_view::StageView>,
+    /// The stage strip under the stage list is open (its thumbnails are rendered).
+    pub stage_strip_open: bool,
+    /// The strip's thumbnails as egui textures, stage by stage (set each frame).
+    pub stage_thumbs: Vec<egui::TextureId>,
+    /// The strip's raster-colour (COLOR0) thumbnail of the material.
+    pub stage_raster_thumb: Option<egui::TextureId>,
     pub view_status: ViewStatus,
     pub adapter: String,
     pub requests: Requests,
@@ -318,6 +326,10 @@ impl AppState {
             export_dialog: false,
             export_result: None,
             viewport_texture: None,
+            stage_view: None,
+            stage_strip_open: true,
+            stage_thumbs: Vec::new(),
+            stage_raster_thumb: None,
             view_status: ViewStatus::default(),
             adapter: String::new(),
             requests: Requests::default(),

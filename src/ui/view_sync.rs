@@ -5,7 +5,9 @@
 use crate::render::RenderContext;
 
 use super::state::{AppState, ModelPick, ViewMode};
-use super::viewport::{SceneInputs, Viewport};
+use std::sync::Arc;
+
+use super::viewport::{SceneInputs, StageStrip, StripRequest, Viewport};
 
 /// Keyboard shortcuts: undo/redo, save, open, quit, screenshot (the F1 overlay lists
 /// them: `panels::menu::SHORTCUTS`).
@@ -86,42 +88,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
     if state.shows_model() {
         let hidden = state.hidden_surfaces();
         let selection = state.session.selection;
-        let previewing = state.aids.preview.is_some();
-        viewport.update_scene(
-            ctx,
-            &SceneInputs {
-                camera: state.camera,
-                time: state.settings.time,
-                animation: state.posed_animation(),
-                lights: &state.session.lights.set,
-                lights_revision: state.session.lights.revision,
-                material_set: if previewing { 0 } else { selection.set },
-                tev: tev_options(state),
-                materials: state.session.asset().and_then(|d| {
-                    let crate::session::Content::Model { sets, .. } = &d.content else {
-                        return None;
-                    };
-                    let materials = &sets.get(selection.set)?.materials[..];
-                    // A shape preview draws the selected material as its material 0.
-                    let materials = if previewing {
-                        materials.get(selection.material..selection.material + 1)?
-                    } else {
-                        materials
-                    };
-                    Some((state.session.revision(), materials))
-                }),
-                selected: state
-                    .edit
-                    .as_ref()
-                    .map(|_| if previewing { 0 } else { selection.material }),
-                highlight: state.highlighted_material().filter(|_| !previewing),
-                hidden_surfaces: if previewing {
-                    &[]
-                } else {
-                    hidden.as_deref().unwrap_or(&[])
-                },
-            },
-        );
+        viewport.update_scene(ctx, &scene_inputs(state, hidden.as_deref().unwrap_or(&[])));
         // A of the A/B split: the model as opened (on the preview shape when previewing).
         let opened = || {
             let model = state.session.opened_model()?;
@@ -148,6 +115,94 @@ fn tev_options(state: &AppState) -> crate::gx::tev::TevOptions {
         debug: state.aids.debug,
         ..state.tev_options
     }
+}
+
+/// What the model view (and the stage strip) take from the state this frame.
+fn scene_inputs<'a>(state: &'a AppState, hidden: &'a [bool]) -> SceneInputs<'a> {
+    let selection = state.session.selection;
+    let previewing = state.aids.preview.is_some();
+    SceneInputs {
+        camera: state.camera,
+        time: state.settings.time,
+        animation: state.posed_animation(),
+        lights: &state.session.lights.set,
+        lights_revision: state.session.lights.revision,
+        material_set: if previewing { 0 } else { selection.set },
+        tev: tev_options(state),
+        materials: state.session.asset().and_then(|d| {
+            let crate::session::Content::Model { sets, .. } = &d.content else {
+                return None;
+            };
+            let materials = &sets.get(selection.set)?.materials[..];
+            // A shape preview draws the selected material as its material 0.
+            let materials = if previewing {
+                materials.get(selection.material..selection.material + 1)?
+            } else {
+                materials
+            };
+            Some((state.session.revision(), materials))
+        }),
+        selected: (state.edit.as_ref()).map(|_| if previewing { 0 } else { selection.material }),
+        highlight: state.highlighted_material().filter(|_| !previewing),
+        hidden_surfaces: if previewing { &[] } else { hidden },
+        stage_view: state.stage_view,
+    }
+}
+
+/// The stage strip of the selected material, while it is open and a model is shown:
+/// builds or drops its thumbnails, redraws some, and hands their textures to the state.
+pub fn sync_strip(
+    strip: &mut StageStrip,
+    ctx: &RenderContext,
+    egui_renderer: &mut egui_wgpu::Renderer,
+    state: &mut AppState,
+) {
+    let request = state
+        .session
+        .asset()
+        .and_then(|d| d.cpu_model())
+        // The strip draws the model's own materials, so not over a shape preview.
+        .filter(|_| state.stage_strip_open && state.shows_model() && state.edit.is_some())
+        .filter(|_| state.aids.preview.is_none())
+        .and_then(|model| {
+            let (set, material) = (state.session.selection.set, state.session.selection.material);
+            let stages = model
+                .material_sets
+                .get(set)?
+                .materials
+                .get(material)?
+                .gx
+                .as_ref()
+                .ok()?
+                .stages
+                .len();
+            // The document's edits may change the stage count before the model does.
+            let stages = state
+                .session
+                .asset()
+                .and_then(|d| d.material(set, material))
+                .map_or(stages, |e| e.material.stages.len());
+            Some(StripRequest {
+                model: Arc::clone(model),
+                material_set: set,
+                material,
+                stages,
+            })
+        });
+    match request {
+        Some(request) => {
+            let hidden = state.hidden_surfaces();
+            strip.update(
+                ctx,
+                egui_renderer,
+                &request,
+                &scene_inputs(state, hidden.as_deref().unwrap_or(&[])),
+            );
+        }
+        None => strip.clear(egui_renderer),
+    }
+    state.stage_thumbs = strip.textures();
+    state.stage_raster_thumb = strip.raster_texture();
 }
 
 /// A click on the model at target pixel (x, y): the surface under it selects its

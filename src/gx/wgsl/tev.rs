@@ -509,6 +509,18 @@ fn fs_main(key: &FragmentKey) -> String {
     }
 
     let (creg, areg) = key.final_registers();
+    if key.stage_view {
+        let _ = writeln!(
+            o,
+            "\n    // Stage view: {}.rgb and {}.a after the last stage, clamped 0..255.\n    return vec4<f32>(stage_view_pixel({}, {})) / 255.0;\n}}",
+            creg.name(),
+            areg.name(),
+            reg_var(creg),
+            reg_var(areg)
+        );
+        o.push_str(super::stage_view::STAGE_VIEW_LIBRARY);
+        return o;
+    }
     let _ = writeln!(
         o,
         "\n    // Pixel leaving the TEV: low 8 bits of {}.rgb and {}.a.",

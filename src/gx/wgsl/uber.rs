@@ -10,7 +10,7 @@
 //! ## Program layout (`UberProgram`, 288 bytes)
 //! - `header`: x = stage count, y = final colour register, z = final alpha register,
 //!   w = flags (bit 0 alpha-SUB software quirk, bit 1 missing texture reads 0, bit 2 alpha 1
-//!   written as 0).
+//!   written as 0, bit 3 stage view: the final registers clamped are the pixel).
 //! - `alpha_test`: x = comp0, y = op, z = comp1, w = 1 when the test is enabled.
 //! - `stages[s]` (`vec4<u32>`):
 //!   - x: colour inputs a, b, c, d (4 bits each, bits 0–15); alpha inputs (4 bits each,
@@ -76,7 +76,8 @@ impl UberProgram {
         let (creg, areg) = key.final_registers();
         let flags = (key.alpha_sub == AlphaSubRounding::SoftwareQuirk) as u32
             | ((key.missing_texture == MissingTexture::Black) as u32) << 1
-            | (key.alpha_one_as_zero as u32) << 2;
+            | (key.alpha_one_as_zero as u32) << 2
+            | (key.stage_view as u32) << 3;
         p.header = [n as u32, creg.index() as u32, areg.index() as u32, flags];
         if let Some(t) = &key.alpha_test {
             let op = match t.op {
@@ -253,6 +254,7 @@ pub fn generate_uber_fragment_stage(texcoord_count: u8, out: &mut String) {
     out.push_str(TEV_LIBRARY);
     out.push('\n');
     out.push_str(UBER_BODY);
+    out.push_str(super::stage_view::STAGE_VIEW_LIBRARY);
 
     let mut o = String::new();
     o.push_str("\n@fragment\nfn fs_main(in: VertexOut) -> @location(0) vec4<f32> {\n");
@@ -329,6 +331,9 @@ pub fn generate_uber_fragment_stage(texcoord_count: u8, out: &mut String) {
         regs[(alpha_op >> 7u) & 3u].a = alpha;
     }
 
+    if (flags & 8u) != 0u {
+        return vec4<f32>(stage_view_pixel(regs[u_program.header.y & 3u], regs[u_program.header.z & 3u])) / 255.0;
+    }
     let pixel = vec4<i32>(regs[u_program.header.y & 3u].rgb, regs[u_program.header.z & 3u].a) & vec4<i32>(255);
     let test = u_program.alpha_test;
     if test.w != 0u {

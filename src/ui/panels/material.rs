@@ -250,6 +250,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
             blend_editor(ui, &mut m, &mut label);
             channel_editor(ui, &mut m, &mut label);
             let stage = super::stages::stages_editor(ui, &mut m, &mut label);
+            super::stage_strip::stage_strip(ui, state);
             super::vertex::texgens_editor(ui, &mut m, &mut label);
             super::vertex::uv_animations_editor(ui, &mut m, &mut label);
             stage

@@ -22,6 +22,7 @@ mod menu;
 mod mp3_material;
 mod room;
 mod skeleton;
+mod stage_strip;
 mod stages;
 #[cfg(test)]
 mod tests;

@@ -26,6 +26,7 @@ use std::sync::Arc;
 
 use crate::gx::lights::LightSet;
 use crate::gx::tev::TevOptions;
+use crate::gx::wgsl::stage_view::StageView;
 use crate::model::{CpuModel, TextureData};
 use crate::render::pick::PickHit;
 use crate::render::scene::{ClearMode, FrameStats, Scene, SceneOptions};
@@ -100,9 +101,11 @@ mod compare;
 mod display;
 mod overview;
 mod quad;
+mod strip;
 
 use display::DisplayPass;
 pub use quad::QuadView;
+pub use strip::{StageStrip, StripRequest, THUMB_SIZE};
 use quad::quad_program;
 
 /// A whole model drawn by [`Scene`], and what of the UI's state it last took over (so
@@ -111,8 +114,8 @@ pub struct SceneView {
     /// Draws the document's model (shared: [`Scene::shared_model`]; the same document
     /// reuses the scene).
     pub scene: Scene,
-    /// (material set, TEV switches) the materials were built with.
-    built: (usize, TevOptions),
+    /// (material set, TEV switches, stage view) the materials were built with.
+    built: (usize, TevOptions, Option<StageView>),
     /// The document revision whose materials the scene draws.
     applied_revision: Option<u64>,
     lights_revision: Option<u64>,
@@ -146,6 +149,8 @@ pub struct SceneInputs<'a> {
     pub highlight: Option<usize>,
     /// Surfaces not drawn (a room's hidden world models); shorter means the rest show.
     pub hidden_surfaces: &'a [bool],
+    /// A material drawn as a stage view (a thumbnail of the stage strip clicked).
+    pub stage_view: Option<StageView>,
 }
 
 /// What the viewport draws.
@@ -172,6 +177,38 @@ pub struct ViewStatus {
     pub pipeline_error: Option<String>,
     /// A failure that stopped drawing entirely.
     pub error: Option<String>,
+}
+
+/// Hands a scene the UI's camera, clock, animation, lights (when `lights_revision` is
+/// behind) and the document's materials (when `applied_revision` is behind): the main view
+/// and every stage-strip thumbnail follow the same state.
+fn sync_scene(
+    scene: &mut Scene,
+    inputs: &SceneInputs<'_>,
+    lights_revision: &mut Option<u64>,
+    applied_revision: &mut Option<u64>,
+) {
+    scene.set_camera(inputs.camera);
+    scene.set_time(inputs.time);
+    scene.set_animation(inputs.animation);
+    if *lights_revision != Some(inputs.lights_revision) {
+        scene.set_lights(inputs.lights.clone());
+        *lights_revision = Some(inputs.lights_revision);
+    }
+    if let Some((revision, materials)) = inputs.materials
+        && *applied_revision != Some(revision)
+    {
+        for (index, entry) in materials.iter().enumerate() {
+            if let Ok(entry) = entry
+                && scene
+                    .material(inputs.material_set, index)
+                    .is_some_and(|m| *m != entry.material)
+            {
+                scene.set_material(inputs.material_set, index, entry.material.clone());
+            }
+        }
+        *applied_revision = Some(revision);
+    }
 }
 
 /// The offscreen target, its egui texture and the content drawn into it.
@@ -316,7 +353,7 @@ impl Viewport {
                 self.status.warnings = scene.warnings.clone();
                 self.content = ViewContent::Scene(Box::new(SceneView {
                     scene,
-                    built: (material_set, tev),
+                    built: (material_set, tev, None),
                     applied_revision: None,
                     lights_revision: None,
                     stats: FrameStats::default(),
@@ -346,39 +383,26 @@ impl Viewport {
             return;
         };
         let scene = &mut sv.scene;
-        if sv.built != (inputs.material_set, inputs.tev) {
+        let wanted = (inputs.material_set, inputs.tev, inputs.stage_view);
+        if sv.built != wanted {
             let options = SceneOptions {
                 material_set: inputs.material_set,
                 tev: inputs.tev,
+                stage_view: inputs.stage_view,
                 ..*scene.options()
             };
             if let Err(e) = scene.rebuild_materials(ctx, options) {
                 self.status.error = Some(e.to_string());
             }
-            sv.built = (inputs.material_set, inputs.tev);
+            sv.built = wanted;
             sv.applied_revision = None;
         }
-        scene.set_camera(inputs.camera);
-        scene.set_time(inputs.time);
-        scene.set_animation(inputs.animation);
-        if sv.lights_revision != Some(inputs.lights_revision) {
-            scene.set_lights(inputs.lights.clone());
-            sv.lights_revision = Some(inputs.lights_revision);
-        }
-        if let Some((revision, materials)) = inputs.materials
-            && sv.applied_revision != Some(revision)
-        {
-            for (index, entry) in materials.iter().enumerate() {
-                if let Ok(entry) = entry
-                    && scene
-                        .material(inputs.material_set, index)
-                        .is_some_and(|m| *m != entry.material)
-                {
-                    scene.set_material(inputs.material_set, index, entry.material.clone());
-                }
-            }
-            sv.applied_revision = Some(revision);
-        }
+        sync_scene(
+            scene,
+            inputs,
+            &mut sv.lights_revision,
+            &mut sv.applied_revision,
+        );
         scene.set_highlight(inputs.highlight);
         scene.set_hidden_surfaces(inputs.hidden_surfaces);
         self.status.selected_material = inputs.selected;
