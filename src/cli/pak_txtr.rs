@@ -112,18 +112,11 @@ pub fn texture(spec: &str, out: &Path, mip: u32, all_mips: bool) -> anyhow::Resu
 /// `all_mips`).
 fn model_textures(spec: &str, dir: &Path, all_mips: bool) -> anyhow::Result<String> {
     let (model, warnings) = crate::load::load(&crate::load::LoadRequest::new(spec))?;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut ids: Vec<_> = model.assets.textures.keys().copied().collect();
-    ids.sort_unstable();
-    let mut files = 0;
-    for id in &ids {
-        let stem = asset_id_string(*id, *id > u64::from(u32::MAX));
-        files += write_texture_pngs(&model.assets.textures[id], &stem, dir, all_mips)?.len();
-    }
+    let files = crate::export::write_model_texture_pngs(&model.assets.textures, dir, all_mips)?;
     let mut text = format!(
         "{}: wrote {files} PNGs of {} textures to {}",
         model.label,
-        ids.len(),
+        model.assets.textures.len(),
         dir.display()
     );
     for w in warnings {
@@ -149,15 +142,12 @@ pub fn import_texture(
             names.join(", ")
         )
     })?;
-    let palette_format = match palette {
-        None => None,
-        Some(p) => Some(match p.to_ascii_uppercase().as_str() {
-            "IA8" => PaletteFormat::Ia8,
-            "RGB565" => PaletteFormat::Rgb565,
-            "RGB5A3" => PaletteFormat::Rgb5A3,
-            _ => bail!("unknown palette format {p:?} (IA8, RGB565 or RGB5A3)"),
-        }),
-    };
+    let palette_format = palette
+        .map(|p| {
+            PaletteFormat::from_name(p)
+                .with_context(|| format!("unknown palette format {p:?} (IA8, RGB565 or RGB5A3)"))
+        })
+        .transpose()?;
     let img = RgbaImage::load_png(png)?;
     let t = Txtr::encode(
         &img,
@@ -177,7 +167,8 @@ pub fn import_texture(
         )
     })?;
     let bytes = t.to_bytes();
-    std::fs::write(out_txtr, &bytes).with_context(|| format!("writing {}", out_txtr.display()))?;
+    crate::atomic::write_atomically(out_txtr, &bytes)
+        .with_context(|| format!("writing {}", out_txtr.display()))?;
     Ok(format!(
         "{}: {}×{} {} with {} levels, {} bytes",
         out_txtr.display(),

@@ -251,7 +251,7 @@ pub fn write_to(dir: &Path) -> Result<Vec<PathBuf>, DemoError> {
     let mut paths = Vec::new();
     for (name, bytes) in &demo.files {
         let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| io(&path, e))?;
+        crate::atomic::write_atomically(&path, bytes).map_err(|e| io(&path, e))?;
         paths.push(path);
     }
     Ok(paths)

@@ -39,7 +39,7 @@ pub fn extract_to_folder(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::
         match archive.read(e) {
             Ok(data) => {
                 let path = out_dir.join(pak.entry_name(e));
-                std::fs::write(&path, &data)
+                crate::atomic::write_atomically(&path, &data)
                     .with_context(|| format!("writing {}", path.display()))?;
                 written += 1;
                 if png && &e.fourcc == b"TXTR" {
@@ -61,7 +61,7 @@ pub fn extract_to_folder(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::
     }
     let report = PakReport::new(pak, &archive.bytes()?, None);
     let json_path = out_dir.join("pak.json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&report)?)
+    crate::atomic::write_atomically(&json_path, serde_json::to_string_pretty(&report)?.as_bytes())
         .with_context(|| format!("writing {}", json_path.display()))?;
     if !failures.is_empty() {
         bail!(

@@ -7,7 +7,7 @@ pub mod textures;
 
 pub use extract::extract_to_folder;
 pub use gltf::{AnimationExport, ExportSummary, GltfExport, GltfOptions, build_gltf};
-pub use textures::{TextureFile, write_texture_pngs};
+pub use textures::{TextureFile, write_model_texture_pngs, write_texture_pngs};
 
 use std::path::{Path, PathBuf};
 

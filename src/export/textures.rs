@@ -72,6 +72,27 @@ pub fn write_texture_pngs(
         .collect()
 }
 
+/// Every texture of a model as `DIR/0xID.png` (and its levels with `all_mips`), in ID
+/// order; returns how many PNGs were written.
+pub fn write_model_texture_pngs(
+    textures: &std::collections::HashMap<u64, TextureData>,
+    dir: &Path,
+    all_mips: bool,
+) -> Result<usize, ExportError> {
+    std::fs::create_dir_all(dir).map_err(|source| ExportError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut ids: Vec<_> = textures.keys().copied().collect();
+    ids.sort_unstable();
+    let mut files = 0;
+    for id in ids {
+        let stem = crate::formats::asset_id_string(id, id > u64::from(u32::MAX));
+        files += write_texture_pngs(&textures[&id], &stem, dir, all_mips)?.len();
+    }
+    Ok(files)
+}
+
 /// Writes mip `level` of `texture` exactly (RGBA8) as a PNG at `path`, through a temporary
 /// file and a rename (`what` names it in errors).
 pub fn write_level_png(

@@ -169,6 +169,16 @@ impl PaletteFormat {
         self as u32
     }
 
+    /// Every palette format, in id order.
+    pub const ALL: [Self; 3] = [Self::Ia8, Self::Rgb565, Self::Rgb5A3];
+
+    /// The format named `name` (case-insensitive), e.g. for a command-line option.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(name))
+    }
+
     /// `IA8`, `RGB565` or `RGB5A3`.
     pub fn name(self) -> &'static str {
         match self {
