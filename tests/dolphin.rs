@@ -13,9 +13,8 @@ use tevscope::render::{AdapterPreference, RenderContext};
 const RATCHET: &[(&str, f64)] = &[
     ("0x7EC00000.CMDL", 0.9997),
     ("pwe/RotateX.CMDL", 0.9975),
-    // TEXC without a texture: tevscope reads 255 (spec default), Dolphin's software
-    // renderer the last texel (here 0).
-    ("pwe/Cube.CMDL", 0.675),
+    // TEXC without a texture reads 255 (spec default): the DFF binds it as a solid tile.
+    ("pwe/Cube.CMDL", 0.9996),
     ("real/randomprime/randovania_gamecube.CMDL", 0.939),
     ("builtin:demo.pak:showcase", 0.945),
     ("builtin:demo.pak:worm_character", 0.938),
