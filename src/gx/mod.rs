@@ -9,6 +9,7 @@ pub mod lights;
 pub mod mp3;
 pub mod names;
 pub mod regs;
+pub mod sampler;
 pub mod tev;
 pub mod texel;
 pub mod types;

@@ -76,6 +76,9 @@ pub struct SceneOptions {
     /// Textures the assets lack draw as a magenta/black checker (the viewer) instead of
     /// the white placeholder (`tevscope render`, so its pixels stay as they were).
     pub missing_checker: bool,
+    /// Filter textures with the host's sampler ([`SamplerMode::GxHost`]: fewer texel reads,
+    /// up to ±1 LSB and other mips) instead of GX's rule in the shader (default).
+    pub host_filtering: bool,
 }
 
 impl Default for SceneOptions {
@@ -90,6 +93,7 @@ impl Default for SceneOptions {
             pose: PoseOptions::default(),
             shader: ShaderPath::Specialized,
             missing_checker: false,
+            host_filtering: false,
         }
     }
 }
@@ -984,7 +988,7 @@ impl Scene {
         if let Some(t) = self.textures.get(&id) {
             return Some(BoundTexture {
                 texture: t.clone(),
-                sampler: gx_sampler(t.mip_count),
+                sampler: gx_sampler(t.mip_count, self.options.host_filtering),
             });
         }
         let problem = match self.cpu.textures.get(&id) {
@@ -995,7 +999,7 @@ impl Scene {
                     Ok(t) => {
                         self.textures.insert(id, t.clone());
                         return Some(BoundTexture {
-                            sampler: gx_sampler(t.mip_count),
+                            sampler: gx_sampler(t.mip_count, self.options.host_filtering),
                             texture: t,
                         });
                     }
@@ -1027,7 +1031,7 @@ impl Scene {
             .ok();
         }
         self.checker.clone().map(|t| BoundTexture {
-            sampler: gx_sampler(t.mip_count),
+            sampler: gx_sampler(t.mip_count, self.options.host_filtering),
             texture: t,
         })
     }
@@ -1935,10 +1939,12 @@ fn effective_material<'a>(
 }
 
 /// Prime's sampling of a model texture (`gx.md` §14): REPEAT, linear, linear-mip-linear
-/// when mipped.
-fn gx_sampler(mip_count: u32) -> SamplerMode {
-    SamplerMode::Gx {
-        wrap: Wrap::Repeat,
-        mip_count,
+/// when mipped; exactly as GX unless `host`.
+fn gx_sampler(mip_count: u32, host: bool) -> SamplerMode {
+    let wrap = Wrap::Repeat;
+    if host {
+        SamplerMode::GxHost { wrap, mip_count }
+    } else {
+        SamplerMode::Gx { wrap, mip_count }
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod debug;
 pub mod interface;
+pub mod sampler;
 pub mod tev;
 pub mod uber;
 pub mod vertex;
