@@ -343,3 +343,33 @@ fn render_writes_an_opaque_png_unless_transparent() {
     assert_eq!(alpha_below_255(false), 0);
     assert!(alpha_below_255(true) > 1000);
 }
+
+/// `dolphin` takes render's shape previews (one material alone) but not the quad preview,
+/// which draws no scene; either way it says what to do before looking for Dolphin.
+#[test]
+fn dolphin_previews_need_a_shape() {
+    let out = std::env::temp_dir().join("tevscope-cli-dolphin-quad.png");
+    let out = out.display().to_string();
+    let (ok, _, err) = tevscope(&[
+        "dolphin",
+        "builtin:demo.pak:showcase",
+        "--preview",
+        "quad",
+        "--material",
+        "1",
+        "-o",
+        &out,
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--preview quad draws no scene"), "{err}");
+    let (ok, _, err) = tevscope(&[
+        "dolphin",
+        "builtin:demo.pak:showcase",
+        "--material",
+        "1",
+        "-o",
+        &out,
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--material selects what --preview shows"), "{err}");
+}

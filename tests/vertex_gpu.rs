@@ -737,6 +737,7 @@ fn lighting_prime_materials_match_the_reference_per_vertex() {
             channels: tevscope::gx::frame::ChannelOptions {
                 color1_lit_black: alt && rng.chance(0.5),
                 alpha_zero: alt,
+                ..Default::default()
             },
             ..Default::default()
         };

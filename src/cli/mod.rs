@@ -185,7 +185,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Render(args) => render(&args)?,
         Command::Dolphin { render, dff, json } => {
-            let req = render_request(&render)?;
+            let req = scene_request(&render)?;
             let (ctx, mut scene, label) = dff_scene(&req)?;
             let size = (req.width, req.height);
             let (diff, w) = (Some(render.output.as_path()), scene.warnings.clone());
@@ -386,6 +386,42 @@ fn compare(args: &RenderArgs, mode: &str, req: &render::RenderRequest) -> anyhow
     crate::views::compare::render_compare(&ctx, sides, image, &compare, &req.output)
 }
 
+/// What a scene draws for `render`'s arguments: the whole model, or one material on a
+/// shape (`--preview sphere|cube|plane|torus --material N`); None for `--preview quad`,
+/// which is no scene.
+fn scene_request_or_quad(args: &RenderArgs) -> anyhow::Result<Option<render::RenderRequest>> {
+    let Some(preview) = args.preview else {
+        if args.material.is_some() && args.stage.is_none() {
+            bail!(
+                "--material selects what --preview shows; add `--preview quad` (or sphere, cube, plane, torus)"
+            );
+        }
+        return render_request(args).map(Some);
+    };
+    let Some(shape) = preview.shape() else {
+        return Ok(None);
+    };
+    Ok(Some(render::RenderRequest {
+        preview: Some(shape),
+        material: args.material.unwrap_or(0),
+        // The preview's model holds the chosen material alone, as material 0.
+        stage_view: args.stage.map(|stage| StageView {
+            material: None,
+            stage,
+        }),
+        ..render_request(args)?
+    }))
+}
+
+/// [`scene_request_or_quad`] for commands that need a scene (`dolphin`).
+fn scene_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
+    scene_request_or_quad(args)?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "--preview quad draws no scene; use --preview plane (or sphere, cube, torus) for a material alone"
+        )
+    })
+}
+
 /// `tevscope render …`.
 fn render(args: &RenderArgs) -> anyhow::Result<String> {
     let (width, height) = args::parse_size(&args.size)?;
@@ -395,39 +431,12 @@ fn render(args: &RenderArgs) -> anyhow::Result<String> {
         return render::render_world_overview(&args.file, world, &args.output, size, bg);
     }
     if let Some(mode) = &args.compare {
-        if args.preview == Some(args::Preview::Quad) {
-            bail!("--compare draws whole models and shape previews, not --preview quad");
-        }
-        let request = render::RenderRequest {
-            preview: args.preview.and_then(args::Preview::shape),
-            material: args.material.unwrap_or(0),
-            ..render_request(args)?
-        };
-        return compare(args, mode, &request).map_err(with_part_flag);
+        return compare(args, mode, &scene_request(args)?).map_err(with_part_flag);
     }
     if args.patch.is_some() {
         bail!("--patch makes the B side of --compare; add `--compare side` (or split, diff)");
     }
-    let Some(preview) = args.preview else {
-        if args.material.is_some() && args.stage.is_none() {
-            bail!(
-                "--material selects what --preview shows; add `--preview quad` (or sphere, cube, plane, torus)"
-            );
-        }
-        let request = render_request(args)?;
-        return render::render_model(&request).map_err(with_part_flag);
-    };
-    if let Some(shape) = preview.shape() {
-        let request = render::RenderRequest {
-            preview: Some(shape),
-            material: args.material.unwrap_or(0),
-            // The preview's model holds the chosen material alone, as material 0.
-            stage_view: args.stage.map(|stage| StageView {
-                material: None,
-                stage,
-            }),
-            ..render_request(args)?
-        };
+    if let Some(request) = scene_request_or_quad(args)? {
         return render::render_model(&request).map_err(with_part_flag);
     }
     if args.model.is_some() || args.skin.is_some() || args.skeleton.is_some() {

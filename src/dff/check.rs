@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::dolphin::{DolphinError, compare, find_dolphin, play_readback};
 use super::scene::{DffError, FrameSpec, scene_dff};
+use crate::gx::lighting::LaccSum;
 use crate::image::RgbaImage;
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{RenderContext, RenderError};
@@ -80,6 +81,7 @@ pub fn check(
     dff_out: Option<&Path>,
 ) -> Result<DolphinReport, CheckError> {
     let bin = find_dolphin().ok_or(DolphinError::NotInstalled)?;
+    let alternatives = software_alternatives(scene, ctx)?;
     let (ours, bytes) = frame_dff(scene, ctx, size, true)?;
     if let Some(p) = dff_out {
         write(p, &bytes)?;
@@ -105,6 +107,25 @@ pub fn check(
         dff: dff_out.map(|p| p.display().to_string()),
         diff_image: diff.map(|p| p.display().to_string()),
         route,
+        software_alternatives: alternatives,
         warnings,
     })
+}
+
+/// Switches the scene to its exact paths (GX integer blending in the shader, `gx.md` §8.2)
+/// and to the §16 alternatives that name Dolphin's software renderer where the spec's
+/// default differs and no register can say which (the DFF carries registers only), and
+/// names the alternatives. Lighting: the lights' float sum truncated once (§10.1 step 4)
+/// instead of rounding per light.
+fn software_alternatives(
+    scene: &mut Scene,
+    ctx: &RenderContext,
+) -> Result<Vec<String>, CheckError> {
+    let mut options = *scene.options();
+    options.frame.channels.lacc_sum = LaccSum::FloatTruncated;
+    options.tev.exact_blend = true;
+    if options.frame != scene.options().frame || options.tev != scene.options().tev {
+        scene.rebuild_materials(ctx, options)?;
+    }
+    Ok(vec!["lacc_sum: float sum truncated once (gx.md §10.1)".into()])
 }

@@ -11,11 +11,12 @@ use crate::gx::frame::{FrameCamera, FrameUpdate};
 use crate::gx::regs::{self, AttrKind, CullHw, PixelFormat, TexFilter, TexWrap};
 use crate::gx::types::{
     AlphaTest, Blend, BlendMode, ChannelControl, ColorSrc, Compare, GX_IDENTITY, GX_PTIDENTITY,
-    Material, TexGen,
+    Material, TevStage, TexGen,
 };
 use crate::gx::wgsl::vertex::{CH_ALPHA0, CH_COLOR0, CH_COLOR1, DrawUniforms, VertexKey};
 use crate::model::{CpuModel, TextureData};
 use crate::render::Scene;
+use crate::render::scene::SceneOptions;
 
 /// The largest EFB a frame may use.
 pub const MAX_WIDTH: u32 = 640;
@@ -81,7 +82,7 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
         .collect();
     frame.update(scene.time(), &camera, scene.lights());
 
-    let textures = place_textures(model, set, &materials)?;
+    let textures = place_textures(model, set, &materials, scene.options())?;
     for t in &textures.images {
         s.memory(t.address, t.bytes.clone(), UPDATE_TEXTURE);
     }
@@ -95,7 +96,13 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
         let Some(u) = frame.uniforms(*block) else {
             continue;
         };
-        material_state(&mut s, material, u, &textures.maps[surface.material]);
+        material_state(
+            &mut s,
+            material,
+            u,
+            &textures.maps[surface.material],
+            Some(textures.fill),
+        );
         draw_triangles(&mut s, model, i, &positions, &normals);
     }
     let mut frames = Vec::new();
@@ -240,7 +247,7 @@ fn readback_frame(s: &mut Stream, w: u32, h: u32) {
         nearest_clamp: true,
     }];
     let u = DrawUniforms::default();
-    material_state(s, &m, &u, &maps);
+    material_state(s, &m, &u, &maps, None);
     // Channel count as XF 0x1009 says (a mismatch draws nothing in Dolphin), no culling.
     s.bp(regs::BP_GENMODE, regs::genmode(1, 2, 1, CullHw::None, 0));
     s.bp(
@@ -291,6 +298,8 @@ struct PlacedTextures {
     images: Vec<PlacedImage>,
     /// Per material, its texture maps.
     maps: Vec<Vec<MapState>>,
+    /// The solid tile a stage without a texture map samples instead ([`fill_missing_maps`]).
+    fill: MapState,
 }
 
 struct PlacedImage {
@@ -299,17 +308,41 @@ struct PlacedImage {
 }
 
 /// Every texture the drawn materials bind, as GX RGBA8 images one after another in MEM1
-/// (missing ones as the renderer's white placeholder).
+/// (missing ones as the texture the renderer substitutes: its white placeholder or, with
+/// `missing_checker`, the checker), then the [`fill_missing_maps`] tile.
 fn place_textures(
     model: &CpuModel,
     set: usize,
     materials: &[Option<(&Material, usize)>],
+    options: &SceneOptions,
 ) -> Result<PlacedTextures, DffError> {
-    let white = TextureData::solid(4, 4, [255; 4]);
+    let placeholder = if options.missing_checker {
+        TextureData::missing_checker()
+    } else {
+        TextureData::solid(4, 4, [255; 4])
+    };
     let mut next = TEXTURE_BASE as u64;
     let mut by_id = std::collections::HashMap::new();
     let mut images = Vec::new();
     let mut maps = Vec::new();
+    let mut place = |tex: &TextureData, nearest_clamp: bool| {
+        let bytes = encode_rgba8_levels(tex);
+        let address = next as u32;
+        next = (next + bytes.len() as u64).div_ceil(32) * 32;
+        if next > super::MEM1_SIZE as u64 {
+            return Err(DffError::Memory {
+                needed: next - TEXTURE_BASE as u64,
+            });
+        }
+        images.push(PlacedImage { address, bytes });
+        Ok(MapState {
+            address,
+            width: tex.width,
+            height: tex.height,
+            levels: tex.levels.len() as u32,
+            nearest_clamp,
+        })
+    };
     for (i, m) in materials.iter().enumerate() {
         let mut list = Vec::new();
         if let Some((m, _)) = m {
@@ -325,23 +358,10 @@ fn place_textures(
                 let state = match by_id.get(&key) {
                     Some(state) => *state,
                     None => {
-                        let tex = key.and_then(|id| model.textures.get(&id)).unwrap_or(&white);
-                        let bytes = encode_rgba8_levels(tex);
-                        let address = next as u32;
-                        next = (next + bytes.len() as u64).div_ceil(32) * 32;
-                        if next > super::MEM1_SIZE as u64 {
-                            return Err(DffError::Memory {
-                                needed: next - TEXTURE_BASE as u64,
-                            });
-                        }
-                        images.push(PlacedImage { address, bytes });
-                        let state = MapState {
-                            address,
-                            width: tex.width,
-                            height: tex.height,
-                            levels: tex.levels.len() as u32,
-                            nearest_clamp: false,
-                        };
+                        let tex = key
+                            .and_then(|id| model.textures.get(&id))
+                            .unwrap_or(&placeholder);
+                        let state = place(tex, false)?;
                         by_id.insert(key, state);
                         state
                     }
@@ -351,7 +371,46 @@ fn place_textures(
         }
         maps.push(list);
     }
-    Ok(PlacedTextures { images, maps })
+    let v = options.tev.missing_texture.value();
+    let fill = place(&TextureData::solid(4, 4, [v; 4]), true)?;
+    Ok(PlacedTextures { images, maps, fill })
+}
+
+/// A stage without a texture map reads a constant in TEXC/TEXA (`gx.md` §2.3: 255 by
+/// default, the `missing_texture` option), which the hardware has no register for: Dolphin's
+/// software renderer reuses the last texel it sampled. So the DFF gives every such stage that
+/// reads the texel the constant as a texture — a solid tile (`fill_map`, nearest, clamp, so
+/// any coordinate reads it) at a free map slot, through an existing texcoord (or an added
+/// identity texgen when the material has none) — and both sides read the same texels. With
+/// all eight map slots bound the material is left as it is.
+fn fill_missing_maps(m: &Material, fill_map: usize) -> std::borrow::Cow<'_, Material> {
+    use crate::gx::types::{AlphaInput, ColorInput, TexGenSrc, TexGenType};
+    let reads_texel = |st: &TevStage| {
+        st.color_in
+            .iter()
+            .any(|i| matches!(i, ColorInput::Texc | ColorInput::Texa))
+            || st.alpha_in.contains(&AlphaInput::Texa)
+    };
+    let needs = |st: &TevStage| st.tex_map.is_none() && reads_texel(st);
+    if fill_map >= 8 || !m.stages.iter().any(needs) {
+        return std::borrow::Cow::Borrowed(m);
+    }
+    let mut out = m.clone();
+    if out.texgens.is_empty() {
+        out.texgens.push(TexGen {
+            kind: TexGenType::Mtx2x4,
+            source: TexGenSrc::Tex(0),
+            gx_tex_mtx: GX_IDENTITY,
+            normalize: false,
+            gx_post_mtx: GX_PTIDENTITY,
+        });
+    }
+    let coords = out.texgens.len().min(8) as u8;
+    for st in out.stages.iter_mut().filter(|st| needs(st)) {
+        st.tex_map = Some(fill_map as u8);
+        st.tex_coord = Some(st.tex_coord.filter(|&c| c < coords).unwrap_or(0));
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A texture's levels in GX RGBA8 layout (`formats.md` §4.2): 4×4 tiles, 32 bytes of A, R
@@ -470,8 +529,21 @@ fn u8_color(c: [f32; 4]) -> [u8; 4] {
     c.map(|v| v.round().clamp(0.0, 255.0) as u8)
 }
 
-/// Every BP/CP/XF register a draw with `m` relies on.
-fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapState]) {
+/// Every BP/CP/XF register a draw with `m` relies on; stages without a texture map that
+/// read the texel sample `fill` ([`fill_missing_maps`]).
+fn material_state(
+    s: &mut Stream,
+    material: &Material,
+    u: &DrawUniforms,
+    maps: &[MapState],
+    fill: Option<MapState>,
+) {
+    let m = match fill {
+        Some(_) => fill_missing_maps(material, maps.len()),
+        None => std::borrow::Cow::Borrowed(material),
+    };
+    let m = &*m;
+    let maps: Vec<MapState> = maps.iter().copied().chain(fill).collect();
     let stages = &m.stages;
     let nstages = stages.len().clamp(1, 16);
     // Both channels computed, as the renderer's vertex stage does.
@@ -559,7 +631,8 @@ fn material_state(s: &mut Stream, m: &Material, u: &DrawUniforms, maps: &[MapSta
         );
         s.bp(r.image3, regs::tex_image3(map.address));
     }
-    for st in stages {
+    // The fill tile reads the same at any scale: its stages leave the texcoord's scale alone.
+    for st in &material.stages {
         if let (Some(map), Some(coord)) = (st.tex_map, st.tex_coord)
             && let Some(t) = maps.get(map as usize)
         {
@@ -711,6 +784,31 @@ fn draw_triangles(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stages_reading_a_missing_map_sample_the_fill_tile() {
+        let mut m = Material::texture_passthrough();
+        m.texgens.clear();
+        m.texture_count = 0;
+        let mut plain = m.stages[0];
+        plain.tex_map = None;
+        plain.tex_coord = None;
+        // A second stage that does not read the texel stays without a map.
+        let mut other = plain;
+        other.color_in = [crate::gx::types::ColorInput::Zero; 4];
+        other.alpha_in = [crate::gx::types::AlphaInput::Zero; 4];
+        m.stages = vec![plain, other];
+        let f = fill_missing_maps(&m, 0);
+        assert_eq!(f.stages[0].tex_map, Some(0));
+        assert_eq!(f.stages[0].tex_coord, Some(0));
+        assert_eq!(f.stages[1].tex_map, None);
+        assert_eq!(f.texgens.len(), 1, "an identity texgen feeds the fill tile");
+        // Eight bound maps: no free slot, the material stays as it is.
+        assert!(matches!(fill_missing_maps(&m, 8), std::borrow::Cow::Borrowed(_)));
+        // A material whose stages all have maps is unchanged.
+        let p = Material::texture_passthrough();
+        assert!(matches!(fill_missing_maps(&p, 1), std::borrow::Cow::Borrowed(_)));
+    }
 
     #[test]
     fn rgba8_tiles_split_ar_and_gb() {

@@ -31,6 +31,9 @@ pub struct ChannelOptions {
     pub color1_lit_black: bool,
     /// *Alt:* alpha channels read 0 (pair with `VertexKeyOptions::alpha_from_register`).
     pub alpha_zero: bool,
+    /// How the lights add up into lacc (Default: rounded per light; Alt: Dolphin's
+    /// software renderer, a float sum truncated once).
+    pub lacc_sum: crate::gx::lighting::LaccSum,
 }
 
 /// All per-frame switches.
@@ -328,7 +331,12 @@ impl FrameUpdate {
             scratch.channel_material = regs.material;
             scratch.channel_lit = regs.lit;
             scratch.lights = frame.lights;
-            scratch.light_mask = [(1u32 << frame.light_count) - 1, 0, 0, 0];
+            scratch.light_mask = [
+                (1u32 << frame.light_count) - 1,
+                options.channels.lacc_sum.uniform_word(),
+                0,
+                0,
+            ];
             if bytemuck::bytes_of(&scratch) != bytemuck::bytes_of(block) {
                 *block = scratch;
                 self.changed.push(index);
@@ -395,6 +403,7 @@ mod tests {
             &ChannelOptions {
                 color1_lit_black: true,
                 alpha_zero: true,
+                ..Default::default()
             },
         );
         assert_eq!(alt.material[1], [0.0; 4]);

@@ -33,6 +33,33 @@ fn v3(a: [f32; 4]) -> Vec3 {
     Vec3::new(a[0], a[1], a[2])
 }
 
+/// How the lights' contributions add up into lacc (`gx.md` §10.1 step 4, §16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum LaccSum {
+    /// Default (the spec): each light's term rounded, then summed as integers (Dolphin's
+    /// GPU path).
+    #[default]
+    RoundedPerLight,
+    /// Alt: the terms summed in float onto the ambient and truncated once (Dolphin's
+    /// software renderer).
+    FloatTruncated,
+}
+
+impl LaccSum {
+    /// The `DrawUniforms.light_mask[1]` word the shader reads.
+    pub fn uniform_word(self) -> u32 {
+        (self == Self::FloatTruncated) as u32
+    }
+
+    pub fn from_uniform_word(w: u32) -> Self {
+        if w != 0 {
+            Self::FloatTruncated
+        } else {
+            Self::RoundedPerLight
+        }
+    }
+}
+
 /// One light's contribution to lacc (step 4), rounded per light. `p` and `n` are in view
 /// space; `light.direction` is GX's stored (negated) direction.
 pub fn light_term(
@@ -42,6 +69,17 @@ pub fn light_term(
     diffuse_fn: DiffuseFn,
     attn_fn: AttnFn,
 ) -> [i32; 4] {
+    light_term_f32(light, p, n, diffuse_fn, attn_fn).map(round_i32)
+}
+
+/// One light's contribution before any rounding.
+pub fn light_term_f32(
+    light: &GpuLight,
+    p: Vec3,
+    n: Vec3,
+    diffuse_fn: DiffuseFn,
+    attn_fn: AttnFn,
+) -> [f32; 4] {
     let v = v3(light.position) - p;
     let dist2 = v.dot(v);
     let dist = dist2.sqrt();
@@ -72,7 +110,7 @@ pub fn light_term(
         }
     };
     let scale = attn * diffuse;
-    light.color.map(|c| round_i32(scale * c))
+    light.color.map(|c| scale * c)
 }
 
 /// A lit channel (steps 3–6) for all four components: ambient plus every light in
@@ -88,14 +126,46 @@ pub fn lit_channel(
     diffuse_fn: DiffuseFn,
     attn_fn: AttnFn,
 ) -> [i32; 4] {
+    lit_channel_summed(
+        LaccSum::RoundedPerLight,
+        mat,
+        amb,
+        lights,
+        mask,
+        p,
+        n,
+        diffuse_fn,
+        attn_fn,
+    )
+}
+
+/// [`lit_channel`] with the lights summed by `sum`.
+#[allow(clippy::too_many_arguments)]
+pub fn lit_channel_summed(
+    sum: LaccSum,
+    mat: [i32; 4],
+    amb: [i32; 4],
+    lights: &[GpuLight; 8],
+    mask: u32,
+    p: Vec3,
+    n: Vec3,
+    diffuse_fn: DiffuseFn,
+    attn_fn: AttnFn,
+) -> [i32; 4] {
     let mut lacc = amb;
+    let mut laccf = amb.map(|v| v as f32);
     for (j, light) in lights.iter().enumerate() {
         if mask & (1 << j) != 0 {
-            let t = light_term(light, p, n, diffuse_fn, attn_fn);
+            let t = light_term_f32(light, p, n, diffuse_fn, attn_fn);
             for k in 0..4 {
-                lacc[k] = lacc[k].wrapping_add(t[k]);
+                lacc[k] = lacc[k].wrapping_add(round_i32(t[k]));
+                laccf[k] += t[k].clamp(-65536.0, 65536.0);
             }
         }
+    }
+    if sum == LaccSum::FloatTruncated {
+        // Truncated toward zero, as a float-to-int conversion does.
+        lacc = laccf.map(|v| v.clamp(-1.0e9, 1.0e9) as i32);
     }
     [0, 1, 2, 3].map(|k| channel_final(mat[k], lacc[k]))
 }
@@ -122,7 +192,8 @@ pub fn eval_channel(
     let mat = src(control.material_src, u.channel_material[ch]);
     if control.lighting && u.channel_lit[index] != 0 {
         let amb = src(control.ambient_src, u.channel_ambient[ch]);
-        lit_channel(
+        lit_channel_summed(
+            LaccSum::from_uniform_word(u.light_mask[1]),
             mat,
             amb,
             &u.lights,
@@ -379,6 +450,37 @@ mod tests {
             AttnFn::Spot,
         );
         assert_eq!(out, [channel_final(200, 100); 4]);
+    }
+
+    #[test]
+    fn float_sum_truncates_once() {
+        // Two lights of 0.6 each on an ambient of 10: per light each rounds to 1 (12);
+        // summed in float, 11.2 truncates to 11.
+        let l = light(
+            [0.0, 0.0, 1.0],
+            [0.0; 3],
+            [0.6; 4],
+            [1.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+        );
+        let mut lights = [GpuLight::zeroed(); 8];
+        lights[0] = l;
+        lights[1] = l;
+        let run = |sum| {
+            lit_channel_summed(
+                sum,
+                [255; 4],
+                [10; 4],
+                &lights,
+                3,
+                Vec3::ZERO,
+                Vec3::Z,
+                DiffuseFn::None,
+                AttnFn::None,
+            )
+        };
+        assert_eq!(run(LaccSum::RoundedPerLight), [channel_final(255, 12); 4]);
+        assert_eq!(run(LaccSum::FloatTruncated), [channel_final(255, 11); 4]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod mp3;
 pub mod names;
 pub mod readable;
 pub mod regs;
+pub mod sampler;
 pub mod tev;
 pub mod texel;
 pub mod types;

@@ -303,7 +303,7 @@ pub fn copy_filter(w: [u32; 7]) -> (u32, u32) {
 pub const IDENTITY_COPY_FILTER: [u32; 7] = [0, 0, 21, 22, 21, 0, 0];
 
 /// Texture wrap of mode 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TexWrap {
     Clamp = 0,
     Repeat = 1,

@@ -31,6 +31,8 @@ pub struct GpuMaterial {
     tev_uniforms: wgpu::Buffer,
     uber_program: wgpu::Buffer,
     uniforms_written: TevUniforms,
+    /// Each map's sampling words (`TevUniforms.samplers`), fixed by the bound textures.
+    samplers: [[u32; 4]; MAX_TEXTURE_MAPS],
     skinned: bool,
     program_written: UberProgram,
     /// Group 0: `DrawUniforms` (supplied by the caller), `TevUniforms`, ubershader program.
@@ -65,7 +67,16 @@ impl GpuMaterial {
     ) -> Self {
         let shader_key = ShaderKey::new(material, &program);
         let uber_key = UberKey::new(material, &program);
-        let uniforms = TevUniforms::from_program(&program);
+        let sampler_words: [[u32; 4]; MAX_TEXTURE_MAPS] = std::array::from_fn(|map| {
+            textures
+                .get(map)
+                .and_then(|t| t.as_ref())
+                .map_or([0; 4], |t| t.sampler.uniform_words())
+        });
+        let uniforms = TevUniforms {
+            samplers: sampler_words,
+            ..TevUniforms::from_program(&program)
+        };
         let packed = UberProgram::from_key(&shader_key.fragment);
         let buffer = |label: &str, bytes: &[u8]| {
             let b = ctx.device.create_buffer(&wgpu::BufferDescriptor {
@@ -120,6 +131,7 @@ impl GpuMaterial {
             tev_uniforms,
             uber_program,
             uniforms_written: uniforms,
+            samplers: sampler_words,
             program_written: packed,
             skinned: false,
             draw_group,
@@ -212,7 +224,10 @@ impl GpuMaterial {
     ) -> bool {
         let mut key = ShaderKey::new(material, &program);
         key.vertex.skinned = self.skinned;
-        let uniforms = TevUniforms::from_program(&program);
+        let uniforms = TevUniforms {
+            samplers: self.samplers,
+            ..TevUniforms::from_program(&program)
+        };
         if uniforms != self.uniforms_written {
             write(&self.tev_uniforms, bytemuck::bytes_of(&uniforms));
             self.uniforms_written = uniforms;

@@ -81,6 +81,9 @@ pub struct SceneOptions {
     pub missing_checker: bool,
     /// Materials drawn as a stage view (`render --stage K`); the others draw as usual.
     pub stage_view: Option<StageView>,
+    /// Filter textures with the host's sampler ([`SamplerMode::GxHost`]: fewer texel reads,
+    /// up to ±1 LSB and other mips) instead of GX's rule in the shader (default).
+    pub host_filtering: bool,
 }
 
 impl SceneOptions {
@@ -106,6 +109,7 @@ impl Default for SceneOptions {
             shader: ShaderPath::Specialized,
             missing_checker: false,
             stage_view: None,
+            host_filtering: false,
         }
     }
 }
@@ -1012,7 +1016,7 @@ impl Scene {
         if let Some(t) = self.textures.get(&id) {
             return Some(BoundTexture {
                 texture: t.clone(),
-                sampler: gx_sampler(t.mip_count),
+                sampler: gx_sampler(t.mip_count, self.options.host_filtering),
             });
         }
         let problem = match self.cpu.textures.get(&id) {
@@ -1023,7 +1027,7 @@ impl Scene {
                     Ok(t) => {
                         self.textures.insert(id, t.clone());
                         return Some(BoundTexture {
-                            sampler: gx_sampler(t.mip_count),
+                            sampler: gx_sampler(t.mip_count, self.options.host_filtering),
                             texture: t,
                         });
                     }
@@ -1055,7 +1059,7 @@ impl Scene {
             .ok();
         }
         self.checker.clone().map(|t| BoundTexture {
-            sampler: gx_sampler(t.mip_count),
+            sampler: gx_sampler(t.mip_count, self.options.host_filtering),
             texture: t,
         })
     }
@@ -1991,10 +1995,12 @@ fn effective_material<'a>(
 }
 
 /// Prime's sampling of a model texture (`gx.md` §14): REPEAT, linear, linear-mip-linear
-/// when mipped.
-fn gx_sampler(mip_count: u32) -> SamplerMode {
-    SamplerMode::Gx {
-        wrap: Wrap::Repeat,
-        mip_count,
+/// when mipped; exactly as GX unless `host`.
+fn gx_sampler(mip_count: u32, host: bool) -> SamplerMode {
+    let wrap = Wrap::Repeat;
+    if host {
+        SamplerMode::GxHost { wrap, mip_count }
+    } else {
+        SamplerMode::Gx { wrap, mip_count }
     }
 }

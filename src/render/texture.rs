@@ -90,6 +90,15 @@ pub enum Wrap {
 }
 
 impl Wrap {
+    fn gx(self) -> crate::gx::regs::TexWrap {
+        use crate::gx::regs::TexWrap;
+        match self {
+            Self::Clamp => TexWrap::Clamp,
+            Self::Repeat => TexWrap::Repeat,
+            Self::Mirror => TexWrap::Mirror,
+        }
+    }
+
     fn address_mode(self) -> wgpu::AddressMode {
         match self {
             Self::Clamp => wgpu::AddressMode::ClampToEdge,
@@ -105,8 +114,24 @@ pub enum SamplerMode {
     /// Nearest texel, level 0 only: bit-exact texels (tests, the TEV quad preview).
     Nearest { wrap: Wrap },
     /// Prime's sampling (`gx.md` §14): linear, linear-mip-linear when mipped with max LOD
-    /// = mips − 1, anisotropy 4 when mipped. Host filtering differs from GX by up to ±1 LSB.
+    /// = mips − 1, filtered exactly as GX does in the shader ([`crate::gx::sampler`]).
     Gx { wrap: Wrap, mip_count: u32 },
+    /// The same with the host's sampler (`textureSampleGrad`, anisotropy 4 when mipped):
+    /// up to ±1 LSB from GX and other mip choices, fewer texel reads.
+    GxHost { wrap: Wrap, mip_count: u32 },
+}
+
+impl SamplerMode {
+    /// The shader's mode words for the map (`TevUniforms.samplers`): exact GX sampling
+    /// for [`SamplerMode::Gx`], the host sampler otherwise.
+    pub fn uniform_words(self) -> [u32; 4] {
+        match self {
+            Self::Gx { wrap, mip_count } => {
+                crate::gx::sampler::GxSampler::prime(wrap.gx(), mip_count).uniform_words()
+            }
+            Self::Nearest { .. } | Self::GxHost { .. } => [0; 4],
+        }
+    }
 }
 
 /// Samplers by mode (a handful exist per session).
@@ -136,7 +161,7 @@ impl SamplerCache {
                         lod_max_clamp: 0.0,
                         ..Default::default()
                     },
-                    SamplerMode::Gx { wrap, mip_count } => {
+                    SamplerMode::Gx { wrap, mip_count } | SamplerMode::GxHost { wrap, mip_count } => {
                         let mipped = mip_count > 1;
                         wgpu::SamplerDescriptor {
                             label: Some("gx"),

@@ -26,6 +26,9 @@ pub struct DolphinReport {
     pub diff_image: Option<String>,
     /// How the frame came back: `texture_dump` (exact) or `xfb` (lossy, `gx.md` §17.7).
     pub route: Route,
+    /// The `gx.md` §16 alternatives tevscope rendered with because Dolphin's software
+    /// renderer follows them and the DFF cannot say otherwise (e.g. how lights sum).
+    pub software_alternatives: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -47,6 +50,9 @@ impl DolphinReport {
             if let Some(p) = p {
                 s += &format!("{what}: {p}\n");
             }
+        }
+        for a in &self.software_alternatives {
+            s += &format!("rendered with the software renderer's alternative {a}\n");
         }
         for w in &self.warnings {
             s += &format!("warning: {w}\n");

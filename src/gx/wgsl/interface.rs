@@ -94,7 +94,7 @@ pub const LOC_DEBUG_NORMAL: u32 = 10;
 /// `debug_normal`, also the view-space normal ([`crate::gx::wgsl::debug`]).
 pub fn vertex_out_struct(texcoord_count: usize, debug_normal: bool) -> String {
     let mut s = String::from(
-        "struct VertexOut {\n    @builtin(position) clip_position: vec4<f32>,\n    @location(0) color0: vec4<f32>,\n    @location(1) color1: vec4<f32>,\n",
+        "struct VertexOut {\n    @builtin(position) clip_position: vec4<f32>,\n    @location(0) @interpolate(linear) color0: vec4<f32>,\n    @location(1) @interpolate(linear) color1: vec4<f32>,\n",
     );
     for i in 0..texcoord_count {
         s += &format!("    @location({}) tc{i}: vec3<f32>,\n", 2 + i);

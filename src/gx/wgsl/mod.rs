@@ -8,6 +8,7 @@
 
 pub mod debug;
 pub mod interface;
+pub mod sampler;
 pub mod stage_view;
 pub mod tev;
 pub mod uber;

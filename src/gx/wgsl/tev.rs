@@ -29,6 +29,9 @@ pub struct TevUniforms {
     pub registers: [[i32; 4]; 4],
     /// x = alpha-test reference 0, y = reference 1.
     pub alpha_refs: [i32; 4],
+    /// Per texture map, how it is sampled: [`crate::gx::sampler::GxSampler::uniform_words`]
+    /// (exact GX filtering), or zeros for the host sampler.
+    pub samplers: [[u32; 4]; 8],
 }
 
 impl TevUniforms {
@@ -42,6 +45,7 @@ impl TevUniforms {
                 0,
                 0,
             ],
+            samplers: [[0; 4]; 8],
         }
     }
 }
@@ -53,6 +57,7 @@ pub fn tev_uniforms_wgsl() -> String {
     konst: array<vec4<i32>, 4>,
     registers: array<vec4<i32>, 4>,
     alpha_refs: vec4<i32>,
+    samplers: array<vec4<u32>, 8>,
 }}
 
 @group({GROUP_DRAW}) @binding({BINDING_TEV_UNIFORMS}) var<uniform> u_tev: TevUniforms;
@@ -92,6 +97,23 @@ const TEV_CMP_RGB8: u32 = 3u;
 // A unorm texel or raster colour as its 8-bit value (exact for 8-bit sources).
 fn tev_u8_from_unorm(c: vec4<f32>) -> vec4<i32> {
     return vec4<i32>(round(clamp(c, vec4<f32>(0.0), vec4<f32>(1.0)) * 255.0));
+}
+
+// An interpolated raster colour as the rasteriser hands it to the TEV: the 8-bit vertex
+// values interpolated across the triangle and truncated (Dolphin's software renderer; a
+// small allowance keeps exact integers exact under float interpolation error).
+fn tev_u8_from_raster(c: vec4<f32>) -> vec4<i32> {
+    return vec4<i32>(floor(clamp(c, vec4<f32>(0.0), vec4<f32>(1.0)) * 255.0 + 0.002));
+}
+
+// Where in the pixel the rasteriser evaluates attributes, from the centre, in pixels
+// (Dolphin's software renderer: 0.495 of the pixel).
+const GX_ATTRIBUTE_OFFSET: f32 = -0.005;
+
+// A varying moved from the pixel centre to GX's attribute point (first order; uniform
+// control flow: it takes derivatives).
+fn gx_attribute_at(v: vec4<f32>) -> vec4<f32> {
+    return v + GX_ATTRIBUTE_OFFSET * (dpdxFine(v) + dpdyFine(v));
 }
 
 // Texture coordinate (s, t, q) -> (s/q, t/q); q = 0 leaves (s, t).
@@ -445,6 +467,7 @@ pub fn generate_fragment_stage(key: &FragmentKey, out: &mut String) {
     generate_bindings(key, out);
     out.push('\n');
     out.push_str(TEV_LIBRARY);
+    out.push_str(super::sampler::SAMPLER_LIBRARY);
     out.push_str(&fs_main(key));
 }
 
@@ -465,8 +488,9 @@ fn fs_main(key: &FragmentKey) -> String {
     }
     for c in &coords {
         let _ = writeln!(o, "    let uv{c} = tev_uv(in.tc{c});");
-        let _ = writeln!(o, "    let uv{c}_dx = dpdx(uv{c});");
-        let _ = writeln!(o, "    let uv{c}_dy = dpdy(uv{c});");
+        // Coarse: one difference per 2×2 quad, as GX computes the LOD.
+        let _ = writeln!(o, "    let uv{c}_dx = dpdxCoarse(uv{c});");
+        let _ = writeln!(o, "    let uv{c}_dy = dpdyCoarse(uv{c});");
     }
     for &(map, coord) in &samples {
         if key.debug.is_some_and(|d| d.white_textures()) {
@@ -483,7 +507,7 @@ fn fs_main(key: &FragmentKey) -> String {
         };
         let _ = writeln!(
             o,
-            "    let {} = tev_u8_from_unorm(textureSampleGrad(t_map{map}, s_map{map}, {uv}, {dx}, {dy}));",
+            "    let {} = gx_sample(t_map{map}, s_map{map}, {uv}, {dx}, {dy}, u_tev.samplers[{map}]);",
             texel_var(map, coord)
         );
     }
@@ -498,7 +522,7 @@ fn fs_main(key: &FragmentKey) -> String {
         o.push_str("    // Lit colour channels as 8-bit values.\n");
     }
     for ch in channels {
-        let _ = writeln!(o, "    let raster{ch} = tev_u8_from_unorm(in.color{ch});");
+        let _ = writeln!(o, "    let raster{ch} = tev_u8_from_raster(gx_attribute_at(in.color{ch}));");
     }
 
     o.push_str("    // Registers start from their programmed values.\n");

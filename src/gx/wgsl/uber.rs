@@ -212,17 +212,18 @@ fn uber_combine(op: u32, a: vec4<i32>, b: vec4<i32>, c: vec4<i32>, d: vec4<i32>,
     return tev_clamp(r, (op & 64u) != 0u);
 }
 
-// Texture map by index (textureSampleGrad: no uniformity requirement inside the loop).
-fn uber_sample(map: u32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>) -> vec4<f32> {
+// Texture map by index (gx_sample: no uniformity requirement inside the loop).
+fn uber_sample(map: u32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>) -> vec4<i32> {
+    let mode = u_tev.samplers[map & 7u];
     switch map {
-        case 0u: { return textureSampleGrad(t_map0, s_map0, uv, dx, dy); }
-        case 1u: { return textureSampleGrad(t_map1, s_map1, uv, dx, dy); }
-        case 2u: { return textureSampleGrad(t_map2, s_map2, uv, dx, dy); }
-        case 3u: { return textureSampleGrad(t_map3, s_map3, uv, dx, dy); }
-        case 4u: { return textureSampleGrad(t_map4, s_map4, uv, dx, dy); }
-        case 5u: { return textureSampleGrad(t_map5, s_map5, uv, dx, dy); }
-        case 6u: { return textureSampleGrad(t_map6, s_map6, uv, dx, dy); }
-        default: { return textureSampleGrad(t_map7, s_map7, uv, dx, dy); }
+        case 0u: { return gx_sample(t_map0, s_map0, uv, dx, dy, mode); }
+        case 1u: { return gx_sample(t_map1, s_map1, uv, dx, dy, mode); }
+        case 2u: { return gx_sample(t_map2, s_map2, uv, dx, dy, mode); }
+        case 3u: { return gx_sample(t_map3, s_map3, uv, dx, dy, mode); }
+        case 4u: { return gx_sample(t_map4, s_map4, uv, dx, dy, mode); }
+        case 5u: { return gx_sample(t_map5, s_map5, uv, dx, dy, mode); }
+        case 6u: { return gx_sample(t_map6, s_map6, uv, dx, dy, mode); }
+        default: { return gx_sample(t_map7, s_map7, uv, dx, dy, mode); }
     }
 }
 ";
@@ -252,6 +253,7 @@ pub fn generate_uber_fragment_stage(texcoord_count: u8, out: &mut String) {
     }
     out.push('\n');
     out.push_str(TEV_LIBRARY);
+    out.push_str(super::sampler::SAMPLER_LIBRARY);
     out.push('\n');
     out.push_str(UBER_BODY);
     out.push_str(super::stage_view::STAGE_VIEW_LIBRARY);
@@ -265,12 +267,12 @@ pub fn generate_uber_fragment_stage(texcoord_count: u8, out: &mut String) {
     for c in 0..texcoord_count.min(8) {
         let _ = writeln!(o, "    let uv{c} = tev_uv(in.tc{c});");
         let _ = writeln!(o, "    uvs[{c}] = uv{c};");
-        let _ = writeln!(o, "    uv_dx[{c}] = dpdx(uv{c});");
-        let _ = writeln!(o, "    uv_dy[{c}] = dpdy(uv{c});");
+        let _ = writeln!(o, "    uv_dx[{c}] = dpdxCoarse(uv{c});");
+        let _ = writeln!(o, "    uv_dy[{c}] = dpdyCoarse(uv{c});");
     }
     o.push_str(
-        "    let raster0 = tev_u8_from_unorm(in.color0);
-    let raster1 = tev_u8_from_unorm(in.color1);
+        "    let raster0 = tev_u8_from_raster(gx_attribute_at(in.color0));
+    let raster1 = tev_u8_from_raster(gx_attribute_at(in.color1));
     let flags = u_program.header.w;
     let sw_quirk = (flags & 1u) != 0u;
     let missing = select(vec4<i32>(255), vec4<i32>(0), (flags & 2u) != 0u);
@@ -292,7 +294,7 @@ pub fn generate_uber_fragment_stage(texcoord_count: u8, out: &mut String) {
                 dx = uv_dx[coord];
                 dy = uv_dy[coord];
             }
-            tex = uber_swap(tev_u8_from_unorm(uber_sample((sel >> 13u) & 7u, uv, dx, dy)), words.w & 255u);
+            tex = uber_swap(uber_sample((sel >> 13u) & 7u, uv, dx, dy), words.w & 255u);
         }
         var ras = vec4<i32>(0);
         let raster_sel = (sel >> 10u) & 3u;

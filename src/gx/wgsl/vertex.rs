@@ -9,7 +9,8 @@
 //! Generated `vs_main` reads like the GX state that produced it: view-space position
 //! and normal, then one block per colour channel (COLOR0, ALPHA0, COLOR1, ALPHA1), then
 //! one block per texgen, each with a comment naming its GX settings. Lighting follows
-//! §10.1: per light in float with rounding per light, then the clamp and the final
+//! §10.1: per light in float with rounding per light (or, as an option, a float sum
+//! truncated once), then the clamp and the final
 //! integer step `(mat · (lacc + (lacc >> 7))) >> 8` in i32.
 //!
 //! `gx::lighting` is the CPU reference of exactly this code (same uniforms, same key).
@@ -160,7 +161,8 @@ pub struct DrawUniforms {
     /// Material register of channel 0 and 1 (RGBA, 0..255).
     pub channel_material: [[f32; 4]; 2],
     pub lights: [GpuLight; 8],
-    /// x = light mask (bit j = light j), yzw unused.
+    /// x = light mask (bit j = light j), y = how lights sum
+    /// ([`crate::gx::lighting::LaccSum::uniform_word`]), zw unused.
     pub light_mask: [u32; 4],
     /// Run-time lighting enable per control, x = COLOR0, y = ALPHA0, z = COLOR1,
     /// w = ALPHA1 (non-zero = lit). Only honoured where the key generated lighting code;
@@ -373,9 +375,9 @@ fn gx_reg(c: vec4<f32>) -> vec4<i32> {
     return vec4<i32>(round(c));
 }
 
-// One light's contribution, rounded per light (gx.md 10.1 step 4). Positions and the
-// normal are in view space; light.direction is GX's stored (negated) direction.
-fn gx_light_term(light: GpuLight, p: vec3<f32>, n: vec3<f32>, diffuse_fn: u32, attn_fn: u32) -> vec4<i32> {
+// One light's contribution before rounding (gx.md 10.1 step 4), bounded. Positions and
+// the normal are in view space; light.direction is GX's stored (negated) direction.
+fn gx_light_term(light: GpuLight, p: vec3<f32>, n: vec3<f32>, diffuse_fn: u32, attn_fn: u32) -> vec4<f32> {
     let v = light.position.xyz - p;
     let dist2 = dot(v, v);
     let dist = sqrt(dist2);
@@ -400,21 +402,27 @@ fn gx_light_term(light: GpuLight, p: vec3<f32>, n: vec3<f32>, diffuse_fn: u32, a
         attn = max(0.0, dot(light.cos_atten.xyz, vec3<f32>(1.0, x, x * x)))
             / dot(light.dist_atten.xyz, vec3<f32>(1.0, x, x * x));
     }
-    // Bounded before the integer conversion; the sum is clamped to 0..255 anyway.
-    return vec4<i32>(clamp(round(attn * diffuse * light.color), vec4<f32>(-65536.0), vec4<f32>(65536.0)));
+    // Bounded before any integer conversion; the sum is clamped to 0..255 anyway.
+    return clamp(attn * diffuse * light.color, vec4<f32>(-65536.0), vec4<f32>(65536.0));
 }
 
 // A lit channel (gx.md 10.1 steps 3-6): ambient plus the masked lights, clamped, then
 // the hardware's final integer step (mat * (lacc + (lacc >> 7))) >> 8.
 fn gx_lit_channel(mat: vec4<i32>, amb: vec4<i32>, p: vec3<f32>, n: vec3<f32>, diffuse_fn: u32, attn_fn: u32) -> vec4<i32> {
     var lacc = amb;
+    var laccf = vec4<f32>(amb);
     let mask = u_draw.light_mask.x;
     // Branch-free on purpose: Mesa's lavapipe inlines a uniform that decides a branch and
     // then recompiles the shader on every bind.
     for (var j = 0u; j < 8u; j = j + 1u) {
         let term = gx_light_term(u_draw.lights[j], p, n, diffuse_fn, attn_fn);
-        lacc = lacc + select(vec4<i32>(0), term, (mask & (1u << j)) != 0u);
+        let on = (mask & (1u << j)) != 0u;
+        lacc = lacc + select(vec4<i32>(0), vec4<i32>(round(term)), on);
+        laccf = laccf + select(vec4<f32>(0.0), term, on);
     }
+    // gx.md 10.1 step 4: rounded per light (Default), or (u_draw.light_mask.y, Alt) summed
+    // in float and truncated once as Dolphin's software renderer does.
+    lacc = select(lacc, vec4<i32>(clamp(laccf, vec4<f32>(-1.0e9), vec4<f32>(1.0e9))), u_draw.light_mask.y != 0u);
     lacc = clamp(lacc, vec4<i32>(0), vec4<i32>(255));
     return (mat * (lacc + (lacc >> vec4<u32>(7u)))) >> vec4<u32>(8u);
 }
