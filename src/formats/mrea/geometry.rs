@@ -130,7 +130,7 @@ pub struct WorldModel {
     pub surfaces: Vec<Surface>,
     pub mp2: Option<Mp2ModelSections>,
     /// MP3: the mesh-info table and the unknown WOBJ section (§13.8).
-    pub mp3: Option<super::mp3::Mp3ModelSections>,
+    pub mp3: Option<super::mp3_sections::Mp3ModelSections>,
 }
 
 impl WorldModel {

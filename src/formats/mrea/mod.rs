@@ -21,6 +21,7 @@ use crate::gx::lights::{Falloff, PrimeLight, PrimeLightType};
 
 pub mod geometry;
 pub mod mp3;
+mod mp3_sections;
 
 pub use geometry::{WorldGeometry, WorldModel, WorldModelHeader};
 pub use mp3::{Dependencies, Dependency, Mp3Geometry, Mp3ModelSections};

@@ -22,54 +22,12 @@ use crate::formats::reader::{Reader, Writer};
 use crate::formats::{FourCc, Game};
 
 use super::geometry::{SectionFn, WORLD_MODEL_HEADER_SIZE};
+pub use super::mp3_sections::{MeshInfo, Mp3ModelSections};
 
 /// WOBJ sections per world model: header, surface offsets, mesh-info table, unknown.
 pub const WOBJ_MODEL_SECTIONS: usize = 4;
 /// GPUD sections per world model besides its surfaces: positions, normals, colours, UVs.
 pub const GPUD_ARRAY_SECTIONS: usize = 4;
-
-/// One entry of a world model's mesh-info table (§13.8 WOBJ item 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct MeshInfo {
-    pub unknown: u16,
-    /// [PWE] groups surfaces into meshes by this ID.
-    pub mesh_id: u16,
-}
-
-/// The MP3-only sections of a world model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Mp3ModelSections {
-    /// The mesh-info section as stored (what is written).
-    pub mesh_info_section: Vec<u8>,
-    /// Its entries; None (with a warning) when the section does not fit the layout.
-    pub mesh_info: Option<Vec<MeshInfo>>,
-    /// WOBJ section 4 of the model, meaning unknown, verbatim.
-    pub unknown_section: Vec<u8>,
-}
-
-impl Mp3ModelSections {
-    /// A mesh-info table giving every surface its own mesh ID, zero-padded to 32 bytes.
-    pub fn for_surfaces(count: usize) -> Self {
-        let mut w = Writer::new();
-        w.u16(count as u16);
-        let mesh_info: Vec<MeshInfo> = (0..count)
-            .map(|i| MeshInfo {
-                unknown: 0,
-                mesh_id: i as u16,
-            })
-            .collect();
-        for m in &mesh_info {
-            w.u16(m.unknown);
-            w.u16(m.mesh_id);
-        }
-        w.pad_to(32, 0);
-        Self {
-            mesh_info_section: w.into_inner(),
-            mesh_info: Some(mesh_info),
-            unknown_section: vec![0; 32],
-        }
-    }
-}
 
 /// An MP3 area's world geometry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
