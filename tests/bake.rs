@@ -202,3 +202,46 @@ fn validate(files: &[PathBuf]) {
         assert_eq!(report["errors"], 0, "{}: {}", file.display(), report["messages"]);
     }
 }
+
+/// `tevscope export FILE --bake [--bake-size N] -o OUT`: every material baked, capped at N,
+/// the view-dependent ones warned about; a malformed `--camera` is refused.
+#[test]
+fn export_bake_command_line() {
+    if RenderContext::for_tests().is_none() {
+        return;
+    }
+    let out = out_dir().join("cli.glb");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tevscope"))
+            .args(["export", SHOWCASE, "--bake", "-o"])
+            .arg(&out)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["--bake-size", "32", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["baked"], report["materials"]);
+    assert!(
+        report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("follow the camera")),
+        "{report}"
+    );
+    let g = gltf::Gltf::open(&out).unwrap();
+    let m = g.materials().next().unwrap();
+    let info = m.pbr_metallic_roughness().base_color_texture().unwrap();
+    let gltf::image::Source::View { view, .. } = info.texture().source().source() else {
+        panic!("embedded image expected");
+    };
+    let blob = g.blob.as_ref().unwrap();
+    let png = &blob[view.offset()..view.offset() + view.length()];
+    let image = RgbaImage::decode_png(png).unwrap();
+    assert!(image.width <= 32 && image.height <= 32, "{image:?}");
+    let o = run(&["--camera", "1,2"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--camera"));
+}
