@@ -731,6 +731,25 @@ mod tests {
         }
     }
 
+    /// A bake rasterises at the chosen UV set, last, after the texgens and lighting that
+    /// still read the real position; skinned or not, the stage validates.
+    #[test]
+    fn bake_stage_places_vertices_at_their_uvs() {
+        for skinned in [false, true] {
+            let mut k = key(
+                vec![tg(TexGenType::Mtx3x4, TexGenSrc::Normal, 30, true, 64)],
+                ChannelControl::from_word(0x3001),
+            );
+            (k.skinned, k.bake_uv) = (skinned, Some(2));
+            let src = vertex_module(&k);
+            validate(&src);
+            let bake = "o.clip_position = vec4<f32>(v.tex2.x * 2.0 - 1.0, 1.0 - v.tex2.y * 2.0, 0.5, 1.0);";
+            let at = src.find(bake).expect("the UV raster");
+            assert!(src.find("o.tc0 =").is_some_and(|tc| tc < at));
+            assert!(src.contains("u_draw.clip_from_model * vec4<f32>(pos_model, 1.0)"));
+        }
+    }
+
     #[test]
     fn skinned_stage_validates() {
         let mut k = key(
