@@ -190,6 +190,7 @@ fn export_all(cases: &[Case], dir: &Path) -> Vec<PathBuf> {
                     skeleton: case.skeleton.as_deref(),
                     texture_dirs: Vec::new(),
                     game: None,
+                    bake: None,
                 },
                 true,
             )
@@ -696,6 +697,7 @@ fn posed_characters_match_tevscope_skinning() {
                     skeleton: None,
                     texture_dirs: Vec::new(),
                     game: None,
+                    bake: None,
                 },
                 false,
             )
@@ -1054,6 +1056,7 @@ fn gpu_skinned_characters_match_the_exported_gltf() {
                 skeleton: None,
                 texture_dirs: Vec::new(),
                 game: None,
+                bake: None,
             },
             false,
         )

@@ -346,15 +346,26 @@ pub struct FrameArgs {
     /// Frame size WxH, up to 640x528 (DFF only).
     #[arg(long, default_value = "640x480")]
     pub size: String,
-    /// Lights, as for `render --lights` (DFF only).
+    /// Lights, as for `render --lights` (DFF and --bake).
     #[arg(long)]
     pub lights: Option<String>,
-    /// yaw,pitch,distance, as for `render --camera` (DFF only).
+    /// Bake what tevscope draws into each material's base colour texture (glTF).
+    #[arg(long)]
+    pub bake: bool,
+    /// Largest side of a baked texture.
+    #[arg(long, default_value_t = crate::views::bake::DEFAULT_MAX_SIZE)]
+    pub bake_size: u32,
+    /// yaw,pitch,distance, as for `render --camera` (DFF and --bake).
     #[arg(long)]
     pub camera: Option<String>,
     /// Append an EFB → RAM RGBA8 copy and a frame that samples it (DFF only).
     #[arg(long)]
     pub readback: bool,
+}
+
+/// Parses `--camera yaw,pitch,distance`.
+pub fn parse_camera(c: Option<&str>) -> anyhow::Result<Option<[f32; 3]>> {
+    c.map(|c| parse_floats::<3>(c, "--camera")).transpose()
 }
 
 /// Parses `WxH`.

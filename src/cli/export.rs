@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::export::{ExportSummary, GltfOptions, build_gltf};
 use crate::formats::Game;
 use crate::load::{LoadRequest, LoadedModel, load};
+use crate::views::bake::{BakeFlags, bake_for_export};
 
 /// What `export` was asked for.
 pub struct ExportRequest<'a> {
@@ -25,6 +26,7 @@ pub struct ExportRequest<'a> {
     /// Folders searched for textures before the input's own.
     pub texture_dirs: Vec<std::path::PathBuf>,
     pub game: Option<Game>,
+    pub bake: Option<BakeFlags>,
 }
 
 /// The `--json` report.
@@ -53,8 +55,13 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
     })?;
-    let options = gltf_options(&model, all, req.set, req.time);
-    let export = build_gltf(&model.assets.cpu_model()?, &options)?;
+    let mut options = gltf_options(&model, all, req.set, req.time);
+    let cpu = std::sync::Arc::new(model.assets.cpu_model()?);
+    if let Some(flags) = &req.bake {
+        let bake = bake_for_export(&cpu, &model.light_layers, req.set, flags)?;
+        (options.baked, warnings) = (bake.images, [warnings, bake.warnings].concat());
+    }
+    let export = build_gltf(&cpu, &options)?;
     export.write(req.output)?;
     warnings.extend(export.warnings.iter().cloned());
     if json {
@@ -65,28 +72,8 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
             warnings: &warnings,
         })?);
     }
-    let s = &export.summary;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{}: wrote {} ({} primitives, {} vertices, {} triangles, {} materials, {} textures, {} joints, {} animations)",
-        model.label,
-        req.output.display(),
-        s.primitives,
-        s.vertices,
-        s.triangles,
-        s.materials,
-        s.textures,
-        s.joints,
-        s.animations.len()
-    );
-    for a in &s.animations {
-        let _ = writeln!(
-            out,
-            "  animation {:?}: {:.4} s, {} keys, {} channels",
-            a.name, a.duration, a.keys, a.channels
-        );
-    }
+    let (label, path) = (&model.label, req.output.display());
+    let mut out = format!("{label}: wrote {path} {}\n", export.summary);
     for w in &warnings {
         let _ = writeln!(out, "warning: {w}");
     }
@@ -116,5 +103,6 @@ pub fn gltf_options(model: &LoadedModel, all: bool, set: usize, time: Option<f32
             .next()
             .unwrap_or(&model.label)
             .to_string(),
+        baked: Vec::new(),
     }
 }

@@ -26,6 +26,7 @@ use crate::formats::{Game, fourcc_string};
 use crate::load::source;
 use crate::render::{RenderContext, Scene};
 use crate::schema::dolphin::DolphinReport;
+use crate::views::bake::BakeFlags;
 use crate::views::compare::{CompareRequest, Sides};
 use args::{Cli, Command, GameArg, RenderArgs, ShaderPath};
 
@@ -97,11 +98,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         {
             let mut req = render::RenderRequest::new(file, "");
             (req.width, req.height) = args::parse_size(&frame.size)?;
-            req.camera = frame
-                .camera
-                .as_deref()
-                .map(|c| args::parse_floats::<3>(c, "--camera"))
-                .transpose()?;
+            req.camera = args::parse_camera(frame.camera.as_deref())?;
             (req.lights, req.time, req.anim) = (frame.lights, time.unwrap_or(0.0), anim);
             (req.model, req.skin, req.skeleton) = (model, skin, skeleton);
             (req.texture_dirs, req.material_set, req.game) = (texture_dir, set, game(g));
@@ -124,7 +121,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             texture_dir,
             json,
             game: g,
-            frame: _,
+            frame,
         } => export::export(
             &export::ExportRequest {
                 file: &file,
@@ -137,6 +134,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 skeleton: skeleton.as_deref(),
                 texture_dirs: texture_dir,
                 game: game(g),
+                bake: frame.bake.then_some(BakeFlags {
+                    size: frame.bake_size,
+                    lights: frame.lights,
+                    camera: args::parse_camera(frame.camera.as_deref())?,
+                }),
             },
             json,
         )
@@ -337,11 +339,7 @@ fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
         skeleton: args.skeleton.clone(),
         texture_dirs: args.texture_dir.clone(),
         lights: args.lights.clone(),
-        camera: args
-            .camera
-            .as_deref()
-            .map(|c| args::parse_floats::<3>(c, "--camera"))
-            .transpose()?,
+        camera: args::parse_camera(args.camera.as_deref())?,
         transparent: args.transparent,
         material_set: args.set,
         game: game(args.game),

@@ -51,6 +51,7 @@ use crate::gx::types::{
     AlphaInput, BlendFactor, BlendMode, ColorInput, Compare, Material as GxMaterial, TexGenSrc,
     flags,
 };
+use crate::image::RgbaImage;
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, CpuSurface};
 
 /// What to export.
@@ -65,6 +66,10 @@ pub struct GltfOptions {
     pub pose: PoseOptions,
     /// Name of the scene and root node.
     pub name: String,
+    /// Baked appearance (`export --bake`), by material index of the set: each image, laid
+    /// out over the material's bake UV set ([`crate::gx::bake::base_color_uv`]), becomes
+    /// the base colour texture (factor 1) in place of the first colour map.
+    pub baked: Vec<Option<RgbaImage>>,
 }
 
 /// One exported animation, for reports and tests.
@@ -90,6 +95,37 @@ pub struct ExportSummary {
     pub materials: usize,
     pub textures: usize,
     pub animations: Vec<AnimationExport>,
+    /// Materials whose base colour is a bake (`export --bake`); counted in `textures`.
+    pub baked: usize,
+}
+
+/// `(N primitives, …)`, then a line per animation: the CLI's report.
+impl std::fmt::Display for ExportSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "({} primitives, {} vertices, {} triangles, {} materials, {} textures, {} joints, {} animations",
+            self.primitives,
+            self.vertices,
+            self.triangles,
+            self.materials,
+            self.textures,
+            self.joints,
+            self.animations.len()
+        )?;
+        if self.baked > 0 {
+            write!(f, ", {} materials baked", self.baked)?;
+        }
+        f.write_str(")")?;
+        for a in &self.animations {
+            write!(
+                f,
+                "\n  animation {:?}: {:.4} s, {} keys, {} channels",
+                a.name, a.duration, a.keys, a.channels
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// A built glTF document and its binary buffer.
@@ -479,7 +515,19 @@ pub fn build_gltf(model: &CpuModel, options: &GltfOptions) -> Result<GltfExport,
             }
             // An unused material constrains no UV set.
             let uv_sets = uv_sets_of_material.get(&i).copied().unwrap_or(8);
-            let mat = material(&mut b, i, m, &texture_of, uv_sets)?;
+            let mut mat = material(&mut b, i, m, &texture_of, uv_sets)?;
+            if let (Some(Some(image)), Ok(gx)) = (options.baked.get(i), &m.gx) {
+                let baked = bake_into(
+                    &mut b,
+                    &mut mat,
+                    (i, image, uses_alpha(m)),
+                    gx,
+                    sampler,
+                    uv_sets,
+                )?;
+                summary.textures += usize::from(baked);
+                summary.baked += usize::from(baked);
+            }
             material_index.insert(i, b.root.push(mat));
         }
     }
@@ -957,6 +1005,67 @@ fn material(
     }
     m.extras = raw_extras(&extras)?;
     Ok(m)
+}
+
+/// Makes material `index`'s baked image (RGBA when the material keeps alpha) its base
+/// colour texture at factor 1 and marks `extras.baked`; the GX material stays in
+/// `extras.gx`. False when its surfaces lack the bake's UV set.
+fn bake_into(
+    b: &mut Builder,
+    m: &mut json::Material,
+    (index, image, alpha): (usize, &RgbaImage, bool),
+    gx: &GxMaterial,
+    sampler: json::Index<json::texture::Sampler>,
+    uv_sets: usize,
+) -> Result<bool, ExportError> {
+    let uv = crate::gx::bake::base_color_uv(gx);
+    if usize::from(uv) >= uv_sets {
+        b.warnings.push(format!(
+            "material {index}: its bake is laid out over UV set {uv}, which its surfaces lack; not baked"
+        ));
+        return Ok(false);
+    }
+    let png = if alpha {
+        image.encode_png()
+    } else {
+        image.encode_rgb_png()
+    }
+    .map_err(|source| ExportError::Png {
+        what: format!("material {index} bake"),
+        source,
+    })?;
+    let name = format!("material {index} baked");
+    let view = b.view(&png, None);
+    let source = b.root.push(json::Image {
+        buffer_view: Some(view),
+        mime_type: Some(json::image::MimeType("image/png".into())),
+        name: Some(name.clone()),
+        uri: None,
+        extensions: None,
+        extras: None,
+    });
+    let texture = b.root.push(json::Texture {
+        name: Some(name),
+        sampler: Some(sampler),
+        source,
+        extensions: None,
+        extras: None,
+    });
+    let pbr = &mut m.pbr_metallic_roughness;
+    pbr.base_color_texture = Some(json::texture::Info {
+        index: texture,
+        tex_coord: u32::from(uv),
+        extensions: None,
+        extras: None,
+    });
+    pbr.base_color_factor = json::material::PbrBaseColorFactor([1.0; 4]);
+    if let Some(extras) = &m.extras {
+        let mut value: serde_json::Value =
+            serde_json::from_str(extras.get()).map_err(|e| ExportError::Invalid(e.to_string()))?;
+        value["baked"] = serde_json::Value::Bool(true);
+        m.extras = raw_extras(&value)?;
+    }
+    Ok(true)
 }
 
 /// A texture ID and whether the materials reading it keep its alpha.

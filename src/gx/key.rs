@@ -28,7 +28,7 @@ impl ShaderKey {
     /// The key for drawing `material` with `program` (built from that material).
     pub fn new(material: &Material, program: &TevProgram) -> Self {
         Self {
-            vertex: VertexKey::for_material(material),
+            vertex: vertex_key(material, program),
             fragment: FragmentKey::from_program(program),
         }
     }
@@ -50,13 +50,24 @@ pub struct UberKey {
 impl UberKey {
     pub fn new(material: &Material, program: &TevProgram) -> Self {
         Self {
-            vertex: VertexKey::for_material(material),
+            vertex: vertex_key(material, program),
             texcoord_count: program.texcoord_count as u8,
         }
     }
 
     pub fn short_hash(&self) -> u64 {
         fnv1a(format!("{self:?}").as_bytes())
+    }
+}
+
+/// The vertex key of `material`, rasterising in its bake UV layout when `program` bakes.
+fn vertex_key(material: &Material, program: &TevProgram) -> VertexKey {
+    VertexKey {
+        bake_uv: program
+            .options
+            .bake
+            .then(|| super::bake::base_color_uv(material)),
+        ..VertexKey::for_material(material)
     }
 }
 

@@ -590,6 +590,7 @@ mod tests {
                 ChannelControl::GX_DEFAULT,
             ],
             skinned: false,
+            bake_uv: None,
         };
         let mut u = DrawUniforms::default();
         // TEXMTX0: scroll by (0.25, 0.5).

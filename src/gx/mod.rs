@@ -1,6 +1,7 @@
 //! The GX state model, exact CPU references and the WGSL generator. Pure: no GPU, and
 //! no dependency on the rest of the crate.
 
+pub mod bake;
 pub mod frame;
 pub mod key;
 pub mod light_file;

@@ -94,6 +94,10 @@ pub struct TevOptions {
     /// stage writes, clamped, without alpha test or blending ([`crate::gx::wgsl::stage_view`]).
     /// Default None. Wins over `debug`.
     pub stage_view: Option<u8>,
+    /// Bake (`export --bake`): the vertex stage rasterises in the base colour's UV layout
+    /// ([`crate::gx::bake::base_color_uv`]) and the TEV's colour and alpha are written as
+    /// they are: no alpha test, no blending, no depth test. Default off.
+    pub bake: bool,
 }
 
 impl Default for TevOptions {
@@ -108,6 +112,7 @@ impl Default for TevOptions {
             depth_write: DepthWriteRule::MaterialFlag,
             debug: None,
             stage_view: None,
+            bake: false,
         }
     }
 }
@@ -245,6 +250,10 @@ impl TevProgram {
             alpha_test = AlphaTest::ALWAYS;
             blend = Blend::OPAQUE;
         }
+        if options.bake {
+            alpha_test = AlphaTest::ALWAYS;
+            blend = Blend::OPAQUE;
+        }
         let write = match options.depth_write {
             DepthWriteRule::MaterialFlag => material.depth_write,
             DepthWriteRule::OffWhenSorted => material.depth_write && !material.depth_sorted,
@@ -257,10 +266,11 @@ impl TevProgram {
             texcoord_count: material.texgens.len().min(MAX_TEXCOORDS),
             alpha_test,
             blend,
+            // A bake has no depth: later triangles over the same texels win.
             depth: DepthState {
-                test: true,
+                test: !options.bake,
                 compare: Compare::LEqual,
-                write,
+                write: write && !options.bake,
             },
             options: *options,
         }

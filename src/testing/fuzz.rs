@@ -277,6 +277,7 @@ pub fn shaders_validate(material: &Material) {
         depth_write: DepthWriteRule::OffWhenSorted,
         debug: None,
         stage_view: None,
+        bake: false,
     };
     use crate::gx::wgsl::debug::DebugView;
     // Debug views: white textures, the extra normal varying, a texgen checker (with the
@@ -294,7 +295,12 @@ pub fn shaders_validate(material: &Material) {
         ..alternatives
     };
     let stages = [0, 16].map(stage_view);
-    for options in [plain, exact, alternatives]
+    // A bake: the vertex stage rasterises in UV space.
+    let bake = TevOptions {
+        bake: true,
+        ..TevOptions::default()
+    };
+    for options in [plain, exact, alternatives, bake]
         .into_iter()
         .chain(views)
         .chain(stages)
@@ -661,7 +667,10 @@ pub fn mp3_mrea(data: &[u8]) {
     let _ = m.section_roles();
     if let Some(d) = &m.dependencies {
         let n: usize = d.layers().iter().map(|l| l.len()).sum::<usize>() + d.area_wide().len();
-        assert!(n <= d.entries.len(), "DEPS layers hold more than its entries");
+        assert!(
+            n <= d.entries.len(),
+            "DEPS layers hold more than its entries"
+        );
     }
     let _ = crate::schema::area::AreaReport::new(
         &m,

@@ -5,10 +5,13 @@
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::export::{GltfOptions, build_gltf, write_texture_pngs};
 use crate::formats::material::MaterialSet;
+use crate::gx::lights::LightSet;
 use crate::model::CpuModel;
+use crate::views::bake::{BakeRequest, DEFAULT_MAX_SIZE, bake_headless};
 
 use super::state::AppState;
 
@@ -63,7 +66,9 @@ impl AppState {
                     (true, Some(i)) => Some(i),
                     (true, None) => anyhow::bail!("no animation is playing (bind pose)"),
                 };
-                export_gltf(&model, &doc.stem, &path, self.session.selection.set, only)
+                let bake = self.export_bake.then_some(&self.session.lights.set);
+                let set = self.session.selection.set;
+                export_gltf(&model, &doc.stem, &path, (set, only), bake)
             }
             ExportKind::TexturePngs => {
                 let dir = path
@@ -101,37 +106,51 @@ pub fn edited_model<'m>(model: &'m CpuModel, edited: Option<&[MaterialSet]>) -> 
 }
 
 /// Writes `model` as glTF to `path` (`.glb` or `.gltf`): material set `set`, every
-/// animation or only `only_animation`. Returns the line the viewer shows.
+/// animation or only `only_animation`, baked under `bake`'s lights when given ("Bake
+/// appearance", on a render context of its own). Returns the line the viewer shows.
 pub fn export_gltf(
     model: &CpuModel,
     name: &str,
     path: &Path,
-    set: usize,
-    only_animation: Option<usize>,
+    (set, only_animation): (usize, Option<usize>),
+    bake: Option<&LightSet>,
 ) -> anyhow::Result<String> {
-    let options = GltfOptions {
+    let mut options = GltfOptions {
         material_set: set,
         animations: only_animation.map(|i| vec![i]),
         name: name.to_string(),
         ..Default::default()
     };
+    let mut warnings = Vec::new();
+    if let Some(lights) = bake {
+        let request = BakeRequest {
+            material_set: set,
+            max_size: DEFAULT_MAX_SIZE,
+            lights: lights.clone(),
+            camera: None,
+        };
+        let bake = bake_headless(&Arc::new(model.clone()), &request)?;
+        (options.baked, warnings) = (bake.images, bake.warnings);
+    }
     let export = build_gltf(model, &options)?;
+    warnings.extend(export.warnings.iter().cloned());
     export.write(path)?;
     let s = &export.summary;
     let mut line = format!(
-        "Exported {} ({} vertices, {} joints, {} animations, {} textures)",
+        "Exported {} ({} vertices, {} joints, {} animations, {} textures{})",
         path.display(),
         s.vertices,
         s.joints,
         s.animations.len(),
-        s.textures
+        s.textures,
+        if s.baked > 0 {
+            format!(", {} materials baked", s.baked)
+        } else {
+            String::new()
+        }
     );
-    if !export.warnings.is_empty() {
-        line.push_str(&format!(
-            "; {} warnings, first: {}",
-            export.warnings.len(),
-            export.warnings[0]
-        ));
+    if let Some(first) = warnings.first() {
+        line.push_str(&format!("; {} warnings, first: {first}", warnings.len()));
     }
     Ok(line)
 }
@@ -170,7 +189,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tevscope-ui-export-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let glb = dir.join("worm.glb");
-        let line = export_gltf(&model, "worm", &glb, 0, Some(1)).unwrap();
+        let line = export_gltf(&model, "worm", &glb, (0, Some(1)), None).unwrap();
         assert!(line.contains("1 animations"), "{line}");
         let g = ::gltf::Gltf::open(&glb).unwrap();
         assert_eq!(g.animations().count(), 1);
@@ -206,7 +225,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let konst_of = |edits: Option<&[MaterialSet]>, file: &str| {
             let glb = dir.join(file);
-            export_gltf(&edited_model(&model, edits), "m", &glb, 0, None).unwrap();
+            export_gltf(&edited_model(&model, edits), "m", &glb, (0, None), None).unwrap();
             let g = ::gltf::Gltf::open(&glb).unwrap();
             let m = g.materials().nth(index).unwrap();
             let extras: serde_json::Value =

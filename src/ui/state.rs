@@ -223,6 +223,8 @@ pub struct AppState {
     /// File → Export: the glTF path, and whether only the playing animation goes in.
     pub export_path: String,
     pub export_current_only: bool,
+    /// File → Export: bake what the viewer draws into the base colour textures.
+    pub export_bake: bool,
     /// The Export… window is open.
     pub export_dialog: bool,
     /// The last export's line (or error), shown in the Export window.
@@ -323,6 +325,7 @@ impl AppState {
             screenshot_transparent: false,
             export_path: String::new(),
             export_current_only: false,
+            export_bake: false,
             export_dialog: false,
             export_result: None,
             viewport_texture: None,

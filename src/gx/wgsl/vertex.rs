@@ -56,6 +56,11 @@ pub struct VertexKey {
     /// per-vertex influences of vertex buffer 1 (see [`SKINNING_WGSL`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skinned: bool,
+    /// UV-space raster (`export --bake`): the clip position comes from vertex UV set N
+    /// (u, v in 0…1 cover the target, v down) while every other output still comes
+    /// from the real position, so the fragment stage evaluates the full TEV.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bake_uv: Option<u8>,
 }
 
 /// Bones the skinning palette holds: 160 × 96 bytes fits the 16 KiB minimum uniform
@@ -119,6 +124,7 @@ impl VertexKey {
             texgens: material.texgens.clone(),
             channels: [color0, alpha, UNLIT_REG, alpha],
             skinned: false,
+            bake_uv: None,
         }
     }
 
@@ -665,6 +671,12 @@ fn vs_main(v: VertexIn) -> VertexOut {
     if debug_normal {
         out.push_str("    o.debug_normal = n_view;\n");
     }
+    if let Some(n) = key.bake_uv {
+        let _ = writeln!(
+            out,
+            "    // Bake: raster in UV set {n}'s layout (texel (u, v) of the bake texture).\n    o.clip_position = vec4<f32>(v.tex{n}.x * 2.0 - 1.0, 1.0 - v.tex{n}.y * 2.0, 0.5, 1.0);"
+        );
+    }
     out.push_str("    return o;\n}\n");
 }
 
@@ -715,6 +727,26 @@ mod tests {
                 ChannelControl::GX_DEFAULT,
             ],
             skinned: false,
+            bake_uv: None,
+        }
+    }
+
+    /// A bake rasterises at the chosen UV set, last, after the texgens and lighting that
+    /// still read the real position; skinned or not, the stage validates.
+    #[test]
+    fn bake_stage_places_vertices_at_their_uvs() {
+        for skinned in [false, true] {
+            let mut k = key(
+                vec![tg(TexGenType::Mtx3x4, TexGenSrc::Normal, 30, true, 64)],
+                ChannelControl::from_word(0x3001),
+            );
+            (k.skinned, k.bake_uv) = (skinned, Some(2));
+            let src = vertex_module(&k);
+            validate(&src);
+            let bake = "o.clip_position = vec4<f32>(v.tex2.x * 2.0 - 1.0, 1.0 - v.tex2.y * 2.0, 0.5, 1.0);";
+            let at = src.find(bake).expect("the UV raster");
+            assert!(src.find("o.tc0 =").is_some_and(|tc| tc < at));
+            assert!(src.contains("u_draw.clip_from_model * vec4<f32>(pos_model, 1.0)"));
         }
     }
 

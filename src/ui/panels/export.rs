@@ -41,6 +41,12 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
                     "only the current animation (else all)",
                 );
             }
+            ui.checkbox(&mut state.export_bake, "Bake appearance")
+                .on_hover_text(
+                    "Draw each material's TEV result under the current lights into a texture over \
+                     its UVs and export that as the base colour (the GX material stays in \
+                     extras.gx); reflections are baked as the default camera sees them",
+                );
             ui.horizontal(|ui| {
                 if ui
                     .button("Export glTF")

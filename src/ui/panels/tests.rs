@@ -1081,6 +1081,46 @@ fn file_export_opens_a_window_with_an_editable_path() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The Export window's "Bake appearance" checkbox bakes what the viewer draws: the written
+/// glTF's materials take baked base colours and keep `extras.gx`.
+#[test]
+fn export_window_bakes_appearance_when_asked() {
+    if crate::render::RenderContext::for_tests().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tevscope-ui-bake-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state = AppState::new(dir.clone());
+    state.open(&demo_spec("showcase"));
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    state.export_dialog = true;
+    let glb = dir.join("baked.glb");
+    state.export_path = glb.display().to_string();
+    let size = egui::vec2(1600.0, 900.0);
+    let ctx = egui::Context::default();
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    let checkbox = text_at(&out, "Bake appearance").expect("the checkbox");
+    assert!(!state.export_bake);
+    click_on(&ctx, &mut state, size, checkbox);
+    assert!(state.export_bake, "the click ticks it");
+    let out = frame_on(&ctx, &mut state, size, vec![]);
+    click_on(&ctx, &mut state, size, text_at(&out, "Export glTF").unwrap());
+    let line = match &state.export_result {
+        Some(Ok(line)) => line.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(line.contains("29 materials baked"), "{line}");
+    let g = ::gltf::Gltf::open(&glb).unwrap();
+    for m in g.materials() {
+        let extras: serde_json::Value =
+            serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
+        assert_eq!(extras["baked"], true, "{:?}", m.name());
+        assert!(extras["gx"].is_object());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A UV animation whose matrix no texgen reads says so next to it, and its fix points
 /// the first texgen on the identity at that matrix.
 #[test]
