@@ -590,6 +590,7 @@ mod tests {
                 ChannelControl::GX_DEFAULT,
             ],
             skinned: false,
+            blended_normals: false,
         };
         let mut u = DrawUniforms::default();
         // TEXMTX0: scroll by (0.25, 0.5).

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use anyhow::{Context as _, Result};
 
 use crate::anim::{
-    AnimError, BankedSkin, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence,
+    AnimError, BankedSkin, Clip, MP3_NORMAL_MODE, NormalMode, Skeleton, SkinBinding, SkinOptions,
+    VertexInfluence,
 };
 use crate::formats::Game;
 use crate::formats::cmdl::{Cmdl, ResolvedVertex};
@@ -241,6 +242,7 @@ fn cpu_skin(
                 skeleton: assets.skeleton.clone(),
                 influences,
                 clips: assets.clips.clone(),
+                normals: MP3_NORMAL_MODE,
             },
             warnings,
         ));
@@ -275,6 +277,7 @@ fn cpu_skin(
             skeleton: assets.skeleton.clone(),
             influences,
             clips: assets.clips.clone(),
+            normals: NormalMode::FirstWeight,
         },
         binding.warnings,
     ))

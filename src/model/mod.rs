@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::anim::pose::{ClipBinding, Pose, PoseOptions};
-use crate::anim::{Clip, Skeleton, VertexInfluence};
+use crate::anim::{Clip, NormalMode, Skeleton, VertexInfluence};
 use crate::geom::Aabb;
 use crate::gx;
 
@@ -116,6 +116,9 @@ pub struct CpuSkin {
     pub influences: Vec<VertexInfluence>,
     /// Named clips (ANCS animation names, or file names).
     pub clips: Vec<(String, Clip)>,
+    /// How normals are skinned: the first weight's rotation (MP1/MP2, `formats.md` §7.5)
+    /// or every weight's, blended (MP3, §13.4).
+    pub normals: NormalMode,
 }
 
 impl CpuModel {

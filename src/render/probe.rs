@@ -439,6 +439,7 @@ mod tests {
             texgens: vec![tg; 3],
             channels: [ChannelControl::GX_DEFAULT; 4],
             skinned: false,
+            blended_normals: false,
         };
         let src = texcoord_probe_wgsl(&key, 16);
         assert!(src.contains("case 2u: { tc = in.tc2; }"));

@@ -47,7 +47,7 @@ use super::pipeline_cache::{
 use super::plan::{DrawPlan, FrontToBack, PlanClass, PlanSurface, draw_plan, front_to_back};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
-use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
+use crate::anim::{ClipBinding, GpuBoneMatrices, NormalMode, Pose, PoseOptions};
 use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
@@ -860,7 +860,7 @@ impl Scene {
             let block = self.frame.add_material(self.model_id, gx);
             let binding = Self::block_binding(&uniforms, stride, block);
             let mut gpu = GpuMaterial::new(ctx, gx, &options.tev_for(i), binding, &bound);
-            gpu.set_skinned(self.skin.is_some());
+            gpu.set_skinned(self.skin.as_ref().and(cpu.skin.as_ref()).map(|k| k.normals));
             let keys = Self::keys(&gpu, &options);
             let line_keys = Self::line_keys(&gpu, &options);
             self.slots.push(Some(MaterialSlot {
@@ -1331,17 +1331,36 @@ impl Scene {
         &mut self,
         ctx: &RenderContext,
     ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
+        self.gpu_skinned(ctx, super::skin_probe::SkinProbe::Positions)
+    }
+
+    /// As [`Scene::gpu_skinned_positions`], the skinned model-space normals, by the
+    /// model's normal rule (unit length only where the rule renormalises).
+    pub fn gpu_skinned_normals(
+        &mut self,
+        ctx: &RenderContext,
+    ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
+        let blended = self.cpu.skin.as_ref().map(|k| k.normals) == Some(NormalMode::Blended);
+        self.gpu_skinned(ctx, super::skin_probe::SkinProbe::Normals { blended })
+    }
+
+    fn gpu_skinned(
+        &mut self,
+        ctx: &RenderContext,
+        what: super::skin_probe::SkinProbe,
+    ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
         self.update_skin(ctx);
         let Some(skin) = &self.skin else {
             return Ok(None);
         };
         let count = self.cpu.mesh.len();
-        super::skin_probe::read_skinned_positions(
+        super::skin_probe::read_skinned(
             ctx,
             &self.vertex_buffer,
             &skin.vertex_buffer,
             &skin.bind_group,
             count as u32,
+            what,
         )
         .map(Some)
     }
