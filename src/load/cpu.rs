@@ -180,6 +180,7 @@ pub fn cpu_material(set: &MaterialSet, m: &crate::formats::material::Material) -
                     })
             })
             .collect(),
+        second_draw: None,
     }
 }
 
@@ -200,9 +201,17 @@ pub fn cpu_mp3_material_set(set: &Mp3MaterialSet) -> CpuMaterialSet {
             .iter()
             .map(|m| {
                 let built = m.program(&SynthesisOptions::default());
+                let second_draw = built.program.second_draw.map(|(gx, _)| {
+                    Box::new(CpuMaterial {
+                        gx: Ok(gx),
+                        textures: built.second_draw_texture_ids.into_iter().map(Ok).collect(),
+                        second_draw: None,
+                    })
+                });
                 CpuMaterial {
                     gx: Ok(built.program.material),
                     textures: built.texture_ids.into_iter().map(Ok).collect(),
+                    second_draw,
                 }
             })
             .collect(),

@@ -106,6 +106,9 @@ pub struct CpuMaterial {
     pub gx: Result<gx::types::Material, String>,
     /// The texture asset ID of each slot (GX map k), or why the slot has none.
     pub textures: Vec<Result<u64, String>>,
+    /// A program drawn again over the same surfaces right after this one, with its own
+    /// blend (MP3's additive INCA draw, `formats.md` §13.3); None for one draw.
+    pub second_draw: Option<Box<CpuMaterial>>,
 }
 
 /// A skeleton, the bone weights of every mesh vertex, and the animations.
