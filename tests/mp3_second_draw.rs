@@ -131,3 +131,52 @@ fn the_inca_second_draw_adds_over_the_first_on_both_paths() {
         }
     }
 }
+
+/// glTF has no second draw (a material is one draw): the export keeps the INCA program
+/// and its texture IDs in the material's `extras.second_draw`, and only there.
+#[test]
+fn gltf_export_keeps_the_second_draw_in_extras() {
+    use tevscope::cli::export::{ExportRequest, export};
+    let Some(dir) = conformance_dir() else {
+        eprintln!("conformance fixtures absent: the second-draw export test is skipped");
+        return;
+    };
+    let dir = dir.join("mp3");
+    let out = tevscope::testing::Scratch::new("mp3-second-draw-gltf");
+    let mut second_draws = Vec::new();
+    for name in ["0x0C3F1E7D00000100.CMDL", "0x0C3F1E7D00000101.CMDL"] {
+        let path = out.join("model.glb");
+        let file = dir.join(name).display().to_string();
+        export(
+            &ExportRequest {
+                file: &file,
+                output: &path,
+                anim: None,
+                set: 0,
+                time: None,
+                model: None,
+                skin: None,
+                skeleton: None,
+                texture_dirs: Vec::new(),
+                game: None,
+            },
+            false,
+        )
+        .unwrap();
+        let g = gltf::Gltf::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        for m in g.document.materials() {
+            let extras: serde_json::Value =
+                serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
+            if let Some(s) = extras.get("second_draw") {
+                second_draws.push(s.clone());
+            }
+        }
+    }
+    let (material, _) = inca_material().unwrap();
+    let second = material.second_draw.unwrap();
+    assert_eq!(second_draws.len(), 1, "{second_draws:?}");
+    let s = &second_draws[0];
+    assert_eq!(s["gx"], serde_json::to_value(second.gx.unwrap()).unwrap());
+    let ids: Vec<u64> = second.textures.iter().map(|t| *t.as_ref().unwrap()).collect();
+    assert_eq!(s["texture_ids"], serde_json::to_value(ids).unwrap());
+}
