@@ -77,6 +77,7 @@ pub fn bare_material(texgens: Vec<crate::gx::types::TexGen>) -> Material {
         registers: Material::DEFAULT_REGISTERS,
         color0: None,
         channel_count: 0,
+        channel_alpha: crate::gx::types::ChannelAlpha::ENGINE,
         blend: Blend::OPAQUE,
         alpha_test: AlphaTest::ALWAYS,
         depth_write: false,

@@ -884,6 +884,7 @@ mod tests {
             registers: Material::DEFAULT_REGISTERS,
             color0: Some(ChannelControl::from_word(0x3001 | 0xFF << 3)),
             channel_count: 1,
+            channel_alpha: crate::gx::types::ChannelAlpha::ENGINE,
             blend: crate::gx::Blend::OPAQUE,
             alpha_test: crate::gx::AlphaTest::ALWAYS,
             depth_write: true,
