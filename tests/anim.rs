@@ -1204,7 +1204,10 @@ fn mp3_gpu_skinned_normals_blend_every_weight_like_the_cpu() {
     let Some(ctx) = tevscope::render::RenderContext::for_tests() else {
         return;
     };
-    let spec = dir.join("mp3/0x0C3F1E7D00000500.CHAR").display().to_string();
+    let spec = dir
+        .join("mp3/0x0C3F1E7D00000500.CHAR")
+        .display()
+        .to_string();
     let (model, _) = load(&LoadRequest::new(&spec)).unwrap();
     let cpu = model.assets.cpu_model().unwrap();
     let skin = cpu.skin.clone().unwrap();
@@ -1224,8 +1227,12 @@ fn mp3_gpu_skinned_normals_blend_every_weight_like_the_cpu() {
             pose.sample(&skin.skeleton, clip, &binding, t, &options);
             let palette = pose.skin_palette(&skin.skeleton, &options);
             let want = skin_vertex_normals(&skin.influences, &palette, &normals, MP3_NORMAL_MODE);
-            let first =
-                skin_vertex_normals(&skin.influences, &palette, &normals, NormalMode::FirstWeight);
+            let first = skin_vertex_normals(
+                &skin.influences,
+                &palette,
+                &normals,
+                NormalMode::FirstWeight,
+            );
             assert_eq!(gpu.len(), want.len());
             for (v, (g, w)) in gpu.iter().zip(&want).enumerate() {
                 assert!(
@@ -1238,5 +1245,8 @@ fn mp3_gpu_skinned_normals_blend_every_weight_like_the_cpu() {
         }
     }
     assert_eq!(compared, 6);
-    assert!(rules_differ, "no vertex where blending differs from the first weight");
+    assert!(
+        rules_differ,
+        "no vertex where blending differs from the first weight"
+    );
 }

@@ -26,9 +26,17 @@ fn inca_material() -> Option<(CpuMaterial, HashMap<u64, [u8; 4]>)> {
     for name in ["0x0C3F1E7D00000100.CMDL", "0x0C3F1E7D00000101.CMDL"] {
         let cmdl = Cmdl::parse(&std::fs::read(dir.join(name)).unwrap(), name).unwrap();
         let set = cpu_mp3_material_set(&cmdl.mp3_materials.unwrap().sets[0]);
-        found.extend(set.materials.into_iter().filter(|m| m.second_draw.is_some()));
+        found.extend(
+            set.materials
+                .into_iter()
+                .filter(|m| m.second_draw.is_some()),
+        );
     }
-    assert_eq!(found.len(), 1, "the fixtures have one material with a second draw");
+    assert_eq!(
+        found.len(),
+        1,
+        "the fixtures have one material with a second draw"
+    );
     let material = found.pop()?;
     let ids = material
         .textures
@@ -73,9 +81,14 @@ fn tev_output(
             [r.color0, r.color1]
         })
         .collect();
-    assert!(raster.windows(2).all(|p| p[0] == p[1]), "even raster colours");
+    assert!(
+        raster.windows(2).all(|p| p[0] == p[1]),
+        "even raster colours"
+    );
     let program = TevProgram::from_material(gx, &scene.options().tev);
-    let inputs = PixelInputs::sampled(&program, raster[0], |map, _| colours[&ids[usize::from(map)]]);
+    let inputs = PixelInputs::sampled(&program, raster[0], |map, _| {
+        colours[&ids[usize::from(map)]]
+    });
     evaluate(&program, &inputs).rgba
 }
 
@@ -94,9 +107,8 @@ fn the_inca_second_draw_adds_over_the_first_on_both_paths() {
         .collect();
     let model = preview_model(PreviewShape::Plane, material.clone(), textures);
     let second = material.second_draw.as_ref().unwrap();
-    let ids = |m: &CpuMaterial| -> Vec<u64> {
-        m.textures.iter().map(|t| *t.as_ref().unwrap()).collect()
-    };
+    let ids =
+        |m: &CpuMaterial| -> Vec<u64> { m.textures.iter().map(|t| *t.as_ref().unwrap()).collect() };
     let first_gx = material.gx.as_ref().unwrap();
     let second_gx = second.gx.as_ref().unwrap();
     assert!(!second_gx.depth_write, "the second draw writes no depth");
@@ -109,7 +121,11 @@ fn the_inca_second_draw_adds_over_the_first_on_both_paths() {
         scene.finish_pipelines(&ctx);
         let (w, h) = (96, 96);
         let image = scene.render_to_image(&ctx, w, h, false).unwrap();
-        assert_eq!(scene.material_count(), 1, "the second draw is no material of its own");
+        assert_eq!(
+            scene.material_count(),
+            1,
+            "the second draw is no material of its own"
+        );
         // The second draw's slot follows the set's materials.
         let out1 = tev_output(&scene, &model, 0, first_gx, &ids(&material), &colours);
         let out2 = tev_output(&scene, &model, 1, second_gx, &ids(second), &colours);
@@ -118,10 +134,17 @@ fn the_inca_second_draw_adds_over_the_first_on_both_paths() {
         let first = blend(first_gx.blend, out1, background, BlendOptions::default());
         let want = blend(second_gx.blend, out2, first, BlendOptions::default());
         assert!(
-            want.iter().zip(&first).take(3).any(|(a, b)| a.abs_diff(*b) > 8),
+            want.iter()
+                .zip(&first)
+                .take(3)
+                .any(|(a, b)| a.abs_diff(*b) > 8),
             "the second draw changes the pixel: {first:?} → {want:?}"
         );
-        for (x, y) in [(w / 2, h / 2), (w / 2 - 6, h / 2 + 5), (w / 2 + 7, h / 2 - 4)] {
+        for (x, y) in [
+            (w / 2, h / 2),
+            (w / 2 - 6, h / 2 + 5),
+            (w / 2 + 7, h / 2 - 4),
+        ] {
             let got = image.pixel(x, y);
             let off = (0..3).map(|c| got[c].abs_diff(want[c])).max().unwrap();
             assert!(
@@ -177,6 +200,10 @@ fn gltf_export_keeps_the_second_draw_in_extras() {
     assert_eq!(second_draws.len(), 1, "{second_draws:?}");
     let s = &second_draws[0];
     assert_eq!(s["gx"], serde_json::to_value(second.gx.unwrap()).unwrap());
-    let ids: Vec<u64> = second.textures.iter().map(|t| *t.as_ref().unwrap()).collect();
+    let ids: Vec<u64> = second
+        .textures
+        .iter()
+        .map(|t| *t.as_ref().unwrap())
+        .collect();
     assert_eq!(s["texture_ids"], serde_json::to_value(ids).unwrap());
 }

@@ -961,7 +961,11 @@ fn material(
     if let Some(second) = &cpu.second_draw
         && let Ok(gx2) = &second.gx
     {
-        let ids: Vec<Option<u64>> = second.textures.iter().map(|t| t.as_ref().ok().copied()).collect();
+        let ids: Vec<Option<u64>> = second
+            .textures
+            .iter()
+            .map(|t| t.as_ref().ok().copied())
+            .collect();
         extras["second_draw"] = serde_json::json!({ "gx": gx2, "texture_ids": ids });
     }
     m.extras = raw_extras(&extras)?;

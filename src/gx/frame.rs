@@ -545,7 +545,10 @@ mod tests {
             assert_eq!(e.channel_ambient[0], ambient, "{preset:?}");
             assert_eq!(e.channel_material[0][3], 255.0, "{preset:?}");
             let o = f.uniforms(own).expect("block");
-            assert_eq!(o.channel_ambient[0], [ambient[0], ambient[1], ambient[2], 0.0]);
+            assert_eq!(
+                o.channel_ambient[0],
+                [ambient[0], ambient[1], ambient[2], 0.0]
+            );
             assert_eq!(o.channel_material[0][..3], material_rgb, "{preset:?}");
             assert_eq!(o.channel_material[0][3], 0.0, "{preset:?}");
             // COLOR1's registers are the engine's.

@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::types::{
-    AlphaInput, AlphaOp, AlphaTest, Blend, BlendFactor, BlendMode, ChannelAlpha, ChannelControl, ColorInput,
-    Compare, GX_IDENTITY, GX_PTIDENTITY, KonstSel, Material, RasterChannel, TevCombine, TevReg,
-    TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
+    AlphaInput, AlphaOp, AlphaTest, Blend, BlendFactor, BlendMode, ChannelAlpha, ChannelControl,
+    ColorInput, Compare, GX_IDENTITY, GX_PTIDENTITY, KonstSel, Material, RasterChannel, TevCombine,
+    TevReg, TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
 };
 
 /// A pass type (§13.2 table).

@@ -1,11 +1,11 @@
 //! A material on the GPU: its TEV program, keys, uniform buffers and bind groups.
 
-use crate::anim::NormalMode;
 use super::context::RenderContext;
 use super::convert::RenderState;
 use super::pipeline_cache::PipelineKey;
 use super::shader_cache::ShaderId;
 use super::texture::{GpuTexture, SamplerMode, Wrap};
+use crate::anim::NormalMode;
 use crate::gx::key::{ShaderKey, UberKey};
 use crate::gx::tev::{MAX_TEXTURE_MAPS, TevOptions, TevProgram};
 use crate::gx::types::Material;

@@ -938,7 +938,12 @@ impl Scene {
         let binding = Self::block_binding(uniforms.0, uniforms.1, block);
         let options = &self.options;
         let mut gpu = GpuMaterial::new(ctx, gx, &options.tev_for(index), binding, bound);
-        gpu.set_skinned(self.skin.as_ref().and(self.cpu.skin.as_ref()).map(|k| k.normals));
+        gpu.set_skinned(
+            self.skin
+                .as_ref()
+                .and(self.cpu.skin.as_ref())
+                .map(|k| k.normals),
+        );
         MaterialSlot {
             line_keys: Self::line_keys(&gpu, options),
             line_pipeline: MaterialPipeline::default(),

@@ -23,7 +23,10 @@ pub(crate) enum SkinProbe {
 
 fn shader_source(height: u32, what: SkinProbe) -> String {
     let (inputs, body) = match what {
-        SkinProbe::Positions => (String::new(), format!("{SKINNED_POSITION}    o.model = pos_model;")),
+        SkinProbe::Positions => (
+            String::new(),
+            format!("{SKINNED_POSITION}    o.model = pos_model;"),
+        ),
         SkinProbe::Normals { blended } => (
             "@location(1) normal: vec3<f32>, ".to_string(),
             format!(

@@ -759,7 +759,10 @@ mod tests {
         let src = vertex_module(&k);
         assert!(src.contains("fn vs_main(v: VertexIn, s: SkinIn)"));
         assert!(src.contains(&format!("array<SkinBone, {MAX_SKIN_BONES}>")));
-        assert!(!src.contains("nrm_sum"), "MP1/MP2: the first weight's rotation");
+        assert!(
+            !src.contains("nrm_sum"),
+            "MP1/MP2: the first weight's rotation"
+        );
         validate(&src);
         k.blended_normals = true;
         let blended = vertex_module(&k);
