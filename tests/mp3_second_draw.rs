@@ -38,17 +38,20 @@ fn inca_material() -> Option<(CpuMaterial, HashMap<u64, [u8; 4]>)> {
         "the fixtures have one material with a second draw"
     );
     let material = found.pop()?;
-    let ids = material
-        .textures
-        .iter()
-        .chain(&material.second_draw.as_ref()?.textures)
-        .map(|t| *t.as_ref().unwrap());
+    let first = material.textures.iter().map(|t| *t.as_ref().unwrap());
     let mut colours = HashMap::new();
-    for (k, id) in ids.enumerate() {
+    for (k, id) in first.enumerate() {
         let k = k as u8;
         colours
             .entry(id)
-            .or_insert([90 + 40 * k, 200 - 30 * k, 60 + 50 * k, 120 + 30 * k]);
+            .or_insert([90 + 40 * k, 170 - 30 * k, 60 + 50 * k, 120 + 30 * k]);
+    }
+    // The additive maps dim, so that the sum stays below saturation and tells values apart.
+    for (k, t) in material.second_draw.as_ref()?.textures.iter().enumerate() {
+        let k = k as u8;
+        colours
+            .entry(*t.as_ref().unwrap())
+            .or_insert([40 + 10 * k, 25, 60 - 10 * k, 200]);
     }
     Some((material, colours))
 }
@@ -133,6 +136,7 @@ fn the_inca_second_draw_adds_over_the_first_on_both_paths() {
         let background = [41, 41, 46, 255];
         let first = blend(first_gx.blend, out1, background, BlendOptions::default());
         let want = blend(second_gx.blend, out2, first, BlendOptions::default());
+        assert!(want[..3].iter().all(|&c| c < 250), "unsaturated: {want:?}");
         assert!(
             want.iter()
                 .zip(&first)
