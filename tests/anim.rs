@@ -1189,3 +1189,64 @@ fn mp3_char_reads_its_sand() {
         "{sources:?}"
     );
 }
+
+/// MP3 skinned normals on the GPU (the colour pass's rule, read back per vertex) equal the
+/// CPU's §13.4 Default (every weight's rotation blended, renormalised) for the fixture
+/// CHAR at several times of both clips, and somewhere differ from MP1/MP2's first-weight
+/// rule, so the comparison tells the rules apart.
+#[test]
+fn mp3_gpu_skinned_normals_blend_every_weight_like_the_cpu() {
+    use tevscope::anim::{MP3_NORMAL_MODE, skin_vertex_normals};
+    use tevscope::load::{LoadRequest, load};
+    let Some(dir) = tevscope::testing::conformance_dir() else {
+        return;
+    };
+    let Some(ctx) = tevscope::render::RenderContext::for_tests() else {
+        return;
+    };
+    let spec = dir
+        .join("mp3/0x0C3F1E7D00000500.CHAR")
+        .display()
+        .to_string();
+    let (model, _) = load(&LoadRequest::new(&spec)).unwrap();
+    let cpu = model.assets.cpu_model().unwrap();
+    let skin = cpu.skin.clone().unwrap();
+    assert_eq!(skin.normals, NormalMode::Blended);
+    let normals: Vec<Vec3> = cpu.mesh.normals.iter().map(|&n| Vec3::from(n)).collect();
+    let mut scene = tevscope::render::Scene::new(&ctx, cpu).unwrap();
+    let options = scene.options().pose;
+    let (mut compared, mut rules_differ) = (0, false);
+    for (ci, (name, clip)) in skin.clips.iter().enumerate() {
+        scene.set_animation(Some(ci));
+        let binding = ClipBinding::new(clip, &skin.skeleton).unwrap();
+        for f in [0.0, 0.37, 0.81] {
+            let t = clip.duration * f;
+            scene.set_time(f64::from(t));
+            let gpu = scene.gpu_skinned_normals(&ctx).unwrap().unwrap();
+            let mut pose = Pose::bind(&skin.skeleton, &options);
+            pose.sample(&skin.skeleton, clip, &binding, t, &options);
+            let palette = pose.skin_palette(&skin.skeleton, &options);
+            let want = skin_vertex_normals(&skin.influences, &palette, &normals, MP3_NORMAL_MODE);
+            let first = skin_vertex_normals(
+                &skin.influences,
+                &palette,
+                &normals,
+                NormalMode::FirstWeight,
+            );
+            assert_eq!(gpu.len(), want.len());
+            for (v, (g, w)) in gpu.iter().zip(&want).enumerate() {
+                assert!(
+                    Vec3::from(*g).abs_diff_eq(*w, 1e-5),
+                    "{name} at {t}s, vertex {v}: GPU {g:?}, CPU {w}"
+                );
+                rules_differ |= !first[v].normalize_or_zero().abs_diff_eq(*w, 1e-3);
+            }
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 6);
+    assert!(
+        rules_differ,
+        "no vertex where blending differs from the first weight"
+    );
+}

@@ -55,6 +55,7 @@ fn a_texture_bakes_to_itself_texel_for_texel() {
     let material = CpuMaterial {
         gx: Ok(Material::texture_passthrough()),
         textures: vec![Ok(id)],
+        second_draw: None,
     };
     let textures = HashMap::from([(
         id,
@@ -164,6 +165,7 @@ fn view_dependent_texgens_are_warned() {
     let material = CpuMaterial {
         gx: Ok(gx),
         textures: Vec::new(),
+        second_draw: None,
     };
     let model = preview_model(PreviewShape::Plane, material, Default::default());
     let bake = bake_materials(&ctx, Arc::new(model), &request(32)).unwrap();

@@ -259,6 +259,7 @@ fn material(stages: Vec<TevStage>, textured: bool) -> Material {
         registers: Material::DEFAULT_REGISTERS,
         color0: Some(VERTEX_COLOR0),
         channel_count: 1,
+        channel_alpha: tevscope::gx::ChannelAlpha::ENGINE,
         blend: Blend::OPAQUE,
         alpha_test: AlphaTest::ALWAYS,
         depth_write: true,

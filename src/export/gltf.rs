@@ -33,6 +33,9 @@
 //!   ones read RGBA PNGs, so a texture both kinds use is written twice.
 //!   `doubleSided` is false: Prime culls back faces on every surface. A lightmapped material
 //!   (flag 0x800) names its lightmap (texture 0) in `extras.lightmap` instead.
+//!   A second draw over the same surfaces (MP3's additive INCA draw, `formats.md` §13.3)
+//!   has no glTF form (a material is one draw): its GX program and texture IDs are kept in
+//!   `extras.second_draw` and the PBR view shows the first draw alone.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::f32::consts::FRAC_PI_2;
@@ -1002,6 +1005,16 @@ fn material(
     });
     if let Some(lightmap) = lightmap {
         extras["lightmap"] = lightmap;
+    }
+    if let Some(second) = &cpu.second_draw
+        && let Ok(gx2) = &second.gx
+    {
+        let ids: Vec<Option<u64>> = second
+            .textures
+            .iter()
+            .map(|t| t.as_ref().ok().copied())
+            .collect();
+        extras["second_draw"] = serde_json::json!({ "gx": gx2, "texture_ids": ids });
     }
     m.extras = raw_extras(&extras)?;
     Ok(m)

@@ -853,6 +853,7 @@ impl Material {
                 .first()
                 .map(|&w| gx::ChannelControl::from_word(w)),
             channel_count: self.color_channels.len() as u32,
+            channel_alpha: gx::ChannelAlpha::ENGINE,
             blend,
             alpha_test: if punch {
                 gx::AlphaTest::PUNCHTHROUGH
@@ -1185,6 +1186,7 @@ impl MaterialBuilder {
                 registers: gx::Material::DEFAULT_REGISTERS,
                 color0: Some(gx::ChannelControl::from_word(0x3001)),
                 channel_count: 1,
+                channel_alpha: gx::ChannelAlpha::ENGINE,
                 blend: gx::Blend::OPAQUE,
                 alpha_test: gx::AlphaTest::ALWAYS,
                 depth_write: true,

@@ -15,7 +15,7 @@ use glam::{Mat4, Vec3};
 use serde::Serialize;
 
 use super::lights::{GxLight, LightSelection, LightSet, MAX_GX_LIGHTS, select_lights};
-use super::types::{Material, UvAnimation};
+use super::types::{ChannelAlpha, Material, UvAnimation};
 use super::uvanim::{self, IDENTITY_3X4, UvAnimInputs, UvAnimOptions};
 use super::wgsl::vertex::{CH_COLOR0, DrawUniforms, GpuLight};
 
@@ -58,6 +58,18 @@ pub struct ChannelRegisters {
     pub ambient: [[f32; 4]; 2],
     pub material: [[f32; 4]; 2],
     pub lit: [u32; 4],
+}
+
+impl ChannelRegisters {
+    /// Writes a material's own COLOR0 ambient and material alphas over the engine's.
+    pub fn set_alpha(&mut self, alpha: ChannelAlpha) {
+        if let Some(a) = alpha.ambient {
+            self.ambient[0][3] = f32::from(a);
+        }
+        if let Some(a) = alpha.material {
+            self.material[0][3] = f32::from(a);
+        }
+    }
 }
 
 fn rgba(c: [u8; 4]) -> [f32; 4] {
@@ -170,6 +182,7 @@ struct MaterialSlot {
     model: usize,
     animations: Vec<UvAnimation>,
     channel_count: u32,
+    channel_alpha: ChannelAlpha,
 }
 
 /// Keeps the vertex uniforms of many materials current.
@@ -227,10 +240,12 @@ impl FrameUpdate {
             model: model.0.min(self.models.len().saturating_sub(1)),
             animations: material.uv_animations.clone(),
             channel_count: material.channel_count,
+            channel_alpha: material.channel_alpha,
         };
         if let Some(shared) = self.materials.iter().position(|m| {
             m.model == slot.model
                 && m.channel_count == slot.channel_count
+                && m.channel_alpha == slot.channel_alpha
                 && m.animations == slot.animations
         }) {
             return shared;
@@ -247,7 +262,9 @@ impl FrameUpdate {
     /// them leaves every material's block where it is).
     pub fn shares_block(&self, block: usize, material: &Material) -> bool {
         self.materials.get(block).is_some_and(|m| {
-            m.channel_count == material.channel_count && m.animations == material.uv_animations
+            m.channel_count == material.channel_count
+                && m.channel_alpha == material.channel_alpha
+                && m.animations == material.uv_animations
         })
     }
 
@@ -321,12 +338,13 @@ impl FrameUpdate {
             scratch.view_from_model = frame.view_from_model;
             scratch.normal_view_from_model = frame.normal_view_from_model;
             fill_uv_matrices(&mut scratch, &mat.animations, &frame.uv_inputs, &options.uv);
-            let regs = channel_registers(
+            let mut regs = channel_registers(
                 mat.channel_count,
                 frame.light_count,
                 lights.ambient,
                 &options.channels,
             );
+            regs.set_alpha(mat.channel_alpha);
             scratch.channel_ambient = regs.ambient;
             scratch.channel_material = regs.material;
             scratch.channel_lit = regs.lit;
@@ -496,6 +514,47 @@ mod tests {
         assert_eq!(u.channel_material[0], [255.0; 4]);
         assert_eq!(u.channel_lit[CH_ALPHA0], 0);
         assert_eq!(u.channel_lit[CH_COLOR1], 0);
+    }
+
+    /// MP3's D10 Default: the material's own COLOR0 ambient and material alphas (0) replace
+    /// the engine's in the registers, with and without lights; RGB stays the engine's, and
+    /// a material without its own alphas keeps them in a block of its own.
+    #[test]
+    fn material_channel_alphas_replace_the_engines() {
+        let mut f = FrameUpdate::new(FrameOptions::default());
+        let m0 = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let mp3 = Material {
+            channel_alpha: ChannelAlpha {
+                ambient: Some(0),
+                material: Some(0),
+            },
+            ..material(vec![], 1)
+        };
+        let engine = f.add_material(m0, &material(vec![], 1));
+        let own = f.add_material(m0, &mp3);
+        assert_ne!(engine, own, "different registers, different blocks");
+        assert!(f.shares_block(own, &mp3) && !f.shares_block(engine, &mp3));
+        for (preset, material_rgb) in [
+            (LightPreset::Basic, [255.0; 3]),
+            (LightPreset::GameNoLights, [255.0; 3]),
+        ] {
+            let lights = preset.light_set();
+            f.update(0.0, &camera(), &lights);
+            let ambient = lights.ambient.map(f32::from);
+            let e = f.uniforms(engine).expect("block");
+            assert_eq!(e.channel_ambient[0], ambient, "{preset:?}");
+            assert_eq!(e.channel_material[0][3], 255.0, "{preset:?}");
+            let o = f.uniforms(own).expect("block");
+            assert_eq!(
+                o.channel_ambient[0],
+                [ambient[0], ambient[1], ambient[2], 0.0]
+            );
+            assert_eq!(o.channel_material[0][..3], material_rgb, "{preset:?}");
+            assert_eq!(o.channel_material[0][3], 0.0, "{preset:?}");
+            // COLOR1's registers are the engine's.
+            assert_eq!(o.channel_ambient[1], e.channel_ambient[1]);
+            assert_eq!(o.channel_material[1], e.channel_material[1]);
+        }
     }
 
     #[test]

@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::types::{
-    AlphaInput, AlphaOp, AlphaTest, Blend, BlendFactor, BlendMode, ChannelControl, ColorInput,
-    Compare, GX_IDENTITY, GX_PTIDENTITY, KonstSel, Material, RasterChannel, TevCombine, TevReg,
-    TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
+    AlphaInput, AlphaOp, AlphaTest, Blend, BlendFactor, BlendMode, ChannelAlpha, ChannelControl,
+    ColorInput, Compare, GX_IDENTITY, GX_PTIDENTITY, KonstSel, Material, RasterChannel, TevCombine,
+    TevReg, TevStage, TexGen, TexGenSrc, TexGenType, UvAnimation,
 };
 
 /// A pass type (§13.2 table).
@@ -655,9 +655,14 @@ impl<'a> Builder<'a> {
             konst_count: self.konst_count,
             // PREV = C0 = C2 = 0; C1 = DIFB (§13.3).
             registers: [[0; 4], [0; 4], d.map(i16::from), [0; 4]],
-            // D10 Default: `gx.md` §10.2 with the typical word 0x3001 (lit, REG, CLAMP, SPOT).
+            // D10 Default: `gx.md` §10.2 with the typical word 0x3001 (lit, REG, CLAMP, SPOT),
+            // material and ambient alpha 0.
             color0: Some(ChannelControl::from_word(0x3001)),
             channel_count: 1,
+            channel_alpha: ChannelAlpha {
+                ambient: Some(0),
+                material: Some(0),
+            },
             blend: Blend {
                 mode: BlendMode::Blend,
                 src: blend.0,
@@ -985,7 +990,14 @@ mod tests {
         let mut i = inputs(0x28, &[(PassType::Diff, 3), (PassType::Inca, 3)]);
         i.opac = 10;
         let p = synthesize(&i, &SynthesisOptions::default());
+        // D10 Default: both draws zero COLOR0's ambient and material alpha.
+        let zero = ChannelAlpha {
+            ambient: Some(0),
+            material: Some(0),
+        };
+        assert_eq!(p.material.channel_alpha, zero);
         let (second, sources) = p.second_draw.unwrap();
+        assert_eq!(second.channel_alpha, zero);
         assert_eq!(sources[0].pass, Some(PassType::Inca));
         assert_eq!(second.blend.dst, BlendFactor::One);
 

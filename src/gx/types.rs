@@ -1018,6 +1018,28 @@ pub mod flags {
     pub const SHORT_UV_ALT: u32 = 0x1000;
 }
 
+/// A material's own alphas for COLOR0's ambient and material registers (None: the alpha
+/// the engine writes there, `gx.md` §10.2). The registers are RGBA on the hardware; MP1
+/// and MP2 materials leave them to the engine, MP3's D10 Default zeroes both
+/// (`formats.md` §13.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct ChannelAlpha {
+    pub ambient: Option<u8>,
+    pub material: Option<u8>,
+}
+
+impl ChannelAlpha {
+    /// Both registers as the engine writes them.
+    pub const ENGINE: Self = Self {
+        ambient: None,
+        material: None,
+    };
+
+    pub fn is_engine(&self) -> bool {
+        *self == Self::ENGINE
+    }
+}
+
 /// Everything GX needs to draw with one material: structure plus values.
 ///
 /// Structure (stages, texgens, channel controls, blend, alpha test) determines the
@@ -1039,6 +1061,10 @@ pub struct Material {
     pub color0: Option<ChannelControl>,
     /// Colour-channel count from the file (0, 1 or 2).
     pub channel_count: u32,
+    /// Alphas the material writes into COLOR0's ambient and material registers (AMB0 and
+    /// MAT0 hold RGBA) after the engine sets them (`gx.md` §10.2); MP3's D10 Default.
+    #[serde(skip_serializing_if = "ChannelAlpha::is_engine")]
+    pub channel_alpha: ChannelAlpha,
     pub blend: Blend,
     pub alpha_test: AlphaTest,
     pub depth_write: bool,
@@ -1062,6 +1088,7 @@ impl Default for Material {
             registers: Self::DEFAULT_REGISTERS,
             color0: None,
             channel_count: 0,
+            channel_alpha: ChannelAlpha::ENGINE,
             blend: Blend::OPAQUE,
             alpha_test: AlphaTest::ALWAYS,
             depth_write: true,
@@ -1114,6 +1141,7 @@ impl Material {
             registers: Material::DEFAULT_REGISTERS,
             color0: None,
             channel_count: 0,
+            channel_alpha: ChannelAlpha::ENGINE,
             blend: Blend::OPAQUE,
             alpha_test: AlphaTest::ALWAYS,
             depth_write: true,

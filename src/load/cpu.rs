@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use anyhow::{Context as _, Result};
 
 use crate::anim::{
-    AnimError, BankedSkin, Clip, Skeleton, SkinBinding, SkinOptions, VertexInfluence,
+    AnimError, BankedSkin, Clip, MP3_NORMAL_MODE, NormalMode, Skeleton, SkinBinding, SkinOptions,
+    VertexInfluence,
 };
 use crate::formats::Game;
 use crate::formats::cmdl::{Cmdl, ResolvedVertex};
@@ -179,6 +180,7 @@ pub fn cpu_material(set: &MaterialSet, m: &crate::formats::material::Material) -
                     })
             })
             .collect(),
+        second_draw: None,
     }
 }
 
@@ -199,9 +201,17 @@ pub fn cpu_mp3_material_set(set: &Mp3MaterialSet) -> CpuMaterialSet {
             .iter()
             .map(|m| {
                 let built = m.program(&SynthesisOptions::default());
+                let second_draw = built.program.second_draw.map(|(gx, _)| {
+                    Box::new(CpuMaterial {
+                        gx: Ok(gx),
+                        textures: built.second_draw_texture_ids.into_iter().map(Ok).collect(),
+                        second_draw: None,
+                    })
+                });
                 CpuMaterial {
                     gx: Ok(built.program.material),
                     textures: built.texture_ids.into_iter().map(Ok).collect(),
+                    second_draw,
                 }
             })
             .collect(),
@@ -241,6 +251,7 @@ fn cpu_skin(
                 skeleton: assets.skeleton.clone(),
                 influences,
                 clips: assets.clips.clone(),
+                normals: MP3_NORMAL_MODE,
             },
             warnings,
         ));
@@ -275,6 +286,7 @@ fn cpu_skin(
             skeleton: assets.skeleton.clone(),
             influences,
             clips: assets.clips.clone(),
+            normals: NormalMode::FirstWeight,
         },
         binding.warnings,
     ))

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::anim::pose::{ClipBinding, Pose, PoseOptions};
-use crate::anim::{Clip, Skeleton, VertexInfluence};
+use crate::anim::{Clip, NormalMode, Skeleton, VertexInfluence};
 use crate::geom::Aabb;
 use crate::gx;
 
@@ -106,6 +106,9 @@ pub struct CpuMaterial {
     pub gx: Result<gx::types::Material, String>,
     /// The texture asset ID of each slot (GX map k), or why the slot has none.
     pub textures: Vec<Result<u64, String>>,
+    /// A program drawn again over the same surfaces right after this one, with its own
+    /// blend (MP3's additive INCA draw, `formats.md` §13.3); None for one draw.
+    pub second_draw: Option<Box<CpuMaterial>>,
 }
 
 /// A skeleton, the bone weights of every mesh vertex, and the animations.
@@ -116,6 +119,9 @@ pub struct CpuSkin {
     pub influences: Vec<VertexInfluence>,
     /// Named clips (ANCS animation names, or file names).
     pub clips: Vec<(String, Clip)>,
+    /// How normals are skinned: the first weight's rotation (MP1/MP2, `formats.md` §7.5)
+    /// or every weight's, blended (MP3, §13.4).
+    pub normals: NormalMode,
 }
 
 impl CpuModel {

@@ -204,9 +204,11 @@ impl CpuModel {
     /// names; None when the model has no such material.
     pub fn material_preview(&self, shape: PreviewShape, set: usize, index: usize) -> Option<Self> {
         let material = self.material_sets.get(set)?.materials.get(index)?.clone();
+        let second = material.second_draw.iter().flat_map(|m| &m.textures);
         let textures = material
             .textures
             .iter()
+            .chain(second)
             .filter_map(|t| t.as_ref().ok())
             .filter_map(|id| Some((*id, self.textures.get(id)?.clone())))
             .collect();

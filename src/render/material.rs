@@ -5,6 +5,7 @@ use super::convert::RenderState;
 use super::pipeline_cache::PipelineKey;
 use super::shader_cache::ShaderId;
 use super::texture::{GpuTexture, SamplerMode, Wrap};
+use crate::anim::NormalMode;
 use crate::gx::key::{ShaderKey, UberKey};
 use crate::gx::tev::{MAX_TEXTURE_MAPS, TevOptions, TevProgram};
 use crate::gx::types::Material;
@@ -33,7 +34,8 @@ pub struct GpuMaterial {
     uniforms_written: TevUniforms,
     /// Each map's sampling words (`TevUniforms.samplers`), fixed by the bound textures.
     samplers: [[u32; 4]; MAX_TEXTURE_MAPS],
-    skinned: bool,
+    /// GPU skinning and how it skins normals (None: not skinned).
+    skinning: Option<NormalMode>,
     program_written: UberProgram,
     /// Group 0: `DrawUniforms` (supplied by the caller), `TevUniforms`, ubershader program.
     pub draw_group: wgpu::BindGroup,
@@ -133,7 +135,7 @@ impl GpuMaterial {
             uniforms_written: uniforms,
             samplers: sampler_words,
             program_written: packed,
-            skinned: false,
+            skinning: None,
             draw_group,
             texture_group,
         }
@@ -223,7 +225,7 @@ impl GpuMaterial {
         mut write: impl FnMut(&wgpu::Buffer, &[u8]),
     ) -> bool {
         let mut key = ShaderKey::new(material, &program);
-        key.vertex.skinned = self.skinned;
+        skin_vertex_key(&mut key.vertex, self.skinning);
         let uniforms = TevUniforms {
             samplers: self.samplers,
             ..TevUniforms::from_program(&program)
@@ -240,7 +242,7 @@ impl GpuMaterial {
                 self.program_written = packed;
             }
             self.uber_key = UberKey::new(material, &program);
-            self.uber_key.vertex.skinned = self.skinned;
+            skin_vertex_key(&mut self.uber_key.vertex, self.skinning);
             self.shader_key = key;
         }
         self.program = program;
@@ -249,14 +251,15 @@ impl GpuMaterial {
 
     /// Switches the vertex stage to GPU skinning (the draw then binds group 2 and vertex
     /// buffer 1). Changes both shader keys.
-    pub fn set_skinned(&mut self, skinned: bool) {
-        self.skinned = skinned;
-        self.shader_key.vertex.skinned = skinned;
-        self.uber_key.vertex.skinned = skinned;
+    /// `skinning` says how normals are skinned (the model's rule; None: not skinned).
+    pub fn set_skinned(&mut self, skinning: Option<NormalMode>) {
+        self.skinning = skinning;
+        skin_vertex_key(&mut self.shader_key.vertex, skinning);
+        skin_vertex_key(&mut self.uber_key.vertex, skinning);
     }
 
     pub fn skinned(&self) -> bool {
-        self.skinned
+        self.skinning.is_some()
     }
 
     /// Pipeline keys of the specialized shader and the ubershader for `state`.
@@ -289,4 +292,10 @@ impl GpuMaterial {
         encoder.set_bind_group(0, Some(&self.draw_group), &[]);
         encoder.set_bind_group(1, Some(&self.texture_group), &[]);
     }
+}
+
+/// Sets a vertex key's skinning fields from the scene's skinning rule.
+fn skin_vertex_key(key: &mut crate::gx::wgsl::vertex::VertexKey, skinning: Option<NormalMode>) {
+    key.skinned = skinning.is_some();
+    key.blended_normals = skinning == Some(NormalMode::Blended);
 }

@@ -30,6 +30,9 @@
 //! above, goes from any such order to any other): [`front_to_back`] draws the nearest
 //! first, so that depth rejects the fragments they hide before they are shaded.
 //!
+//! A material drawn twice (MP3's INCA second draw, blended over the first right after
+//! each surface) is a barrier: the second draw depends on what the first left.
+//!
 //! Skinned models move their vertices every frame, so their boxes are not known: the
 //! scene gives every surface as a barrier (file order). Runs of consecutive surfaces of a
 //! material merge in any case: one draw of contiguous indices is the same as consecutive

@@ -77,6 +77,7 @@ pub fn bare_material(texgens: Vec<crate::gx::types::TexGen>) -> Material {
         registers: Material::DEFAULT_REGISTERS,
         color0: None,
         channel_count: 0,
+        channel_alpha: crate::gx::types::ChannelAlpha::ENGINE,
         blend: Blend::OPAQUE,
         alpha_test: AlphaTest::ALWAYS,
         depth_write: false,
@@ -440,6 +441,7 @@ mod tests {
             channels: [ChannelControl::GX_DEFAULT; 4],
             skinned: false,
             bake_uv: None,
+            blended_normals: false,
         };
         let src = texcoord_probe_wgsl(&key, 16);
         assert!(src.contains("case 2u: { tc = in.tc2; }"));

@@ -47,7 +47,7 @@ use super::pipeline_cache::{
 use super::plan::{DrawPlan, FrontToBack, PlanClass, PlanSurface, draw_plan, front_to_back};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
-use crate::anim::{ClipBinding, GpuBoneMatrices, Pose, PoseOptions};
+use crate::anim::{ClipBinding, GpuBoneMatrices, NormalMode, Pose, PoseOptions};
 use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
@@ -57,7 +57,7 @@ use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::interface::GpuVertex;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
-use crate::model::{CpuModel, CpuSkin, TextureData};
+use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
 
 /// Material flag: an occluder surface (not drawn by default; `formats.md` §3).
 pub const FLAG_OCCLUDER: u32 = 0x200;
@@ -270,62 +270,78 @@ fn uber_draws(draws: &[Draw<'_>]) -> usize {
         .count()
 }
 
-/// Appends the draws of `surfaces`, in order (occluders left out unless shown). A surface
-/// laid out right after the last drawn one of its material extends that draw (the same
-/// primitives in the same order); not for shaders reading the target between draws.
-fn push_draws<'a>(
+/// Appends the draws of `surfaces`, in order (occluders left out unless shown), each
+/// followed by its material's second draw (`second_slot`, per material), which blends over
+/// the pixels its surface just drew. A surface laid out right after the last drawn one of
+/// its slot extends that draw (the same primitives in the same order); not for shaders
+/// reading the target between draws.
+fn push_surface_draws<'a>(
     draws: &mut Vec<Draw<'a>>,
     slots: &'a [Option<MaterialSlot>],
+    second_slot: &[Option<usize>],
     show_occluders: bool,
     surfaces: impl Iterator<Item = &'a SurfaceDraw>,
 ) {
     for s in surfaces {
-        let Some(Some(slot)) = slots.get(s.material) else {
-            continue;
-        };
-        if slot.occluder && !show_occluders {
-            continue;
-        }
-        for (lines, selected, range) in [
-            (
-                false,
-                &slot.selected,
-                s.first_index..s.first_index + s.index_count,
-            ),
-            (
-                true,
-                &slot.line_selected,
-                s.first_line_index..s.first_line_index + s.line_index_count,
-            ),
-        ] {
-            let Some(selected) = selected else { continue };
-            if range.is_empty() {
+        let second = second_slot.get(s.material).copied().flatten();
+        for index in std::iter::once(s.material).chain(second) {
+            let Some(Some(slot)) = slots.get(index) else {
                 continue;
-            }
-            let draw = Draw {
-                material: s.material,
-                slot,
-                selected,
-                lines,
-                range,
-                bounds: s.bounds,
             };
-            if let Some(last) = draws.last_mut()
-                && last.material == draw.material
-                && last.lines == lines
-                && last.range.end == draw.range.start
-                && std::ptr::eq(last.selected, selected)
-                && !draw.reads_destination()
-            {
-                last.range.end = draw.range.end;
-                last.bounds = Aabb {
-                    min: [0, 1, 2].map(|k| last.bounds.min[k].min(draw.bounds.min[k])),
-                    max: [0, 1, 2].map(|k| last.bounds.max[k].max(draw.bounds.max[k])),
-                };
+            if slot.occluder && !show_occluders {
                 continue;
             }
-            draws.push(draw);
+            push_slot_draws(draws, index, slot, s);
         }
+    }
+}
+
+/// Appends surface `s` drawn with slot `index` (its triangles, then its GX lines).
+fn push_slot_draws<'a>(
+    draws: &mut Vec<Draw<'a>>,
+    index: usize,
+    slot: &'a MaterialSlot,
+    s: &'a SurfaceDraw,
+) {
+    for (lines, selected, range) in [
+        (
+            false,
+            &slot.selected,
+            s.first_index..s.first_index + s.index_count,
+        ),
+        (
+            true,
+            &slot.line_selected,
+            s.first_line_index..s.first_line_index + s.line_index_count,
+        ),
+    ] {
+        let Some(selected) = selected else { continue };
+        if range.is_empty() {
+            continue;
+        }
+        let draw = Draw {
+            material: index,
+            slot,
+            selected,
+            lines,
+            range,
+            bounds: s.bounds,
+        };
+        if let Some(last) = draws.last_mut()
+            && last.material == draw.material
+            && last.lines == lines
+            && last.range.end == draw.range.start
+            && std::ptr::eq(last.selected, selected)
+            && !draw.reads_destination()
+        {
+            last.range.end = draw.range.end;
+            last.bounds = Aabb {
+                min: [0, 1, 2].map(|k| last.bounds.min[k].min(draw.bounds.min[k])),
+                max: [0, 1, 2].map(|k| last.bounds.max[k].max(draw.bounds.max[k])),
+            };
+            continue;
+        }
+        draws.push(draw);
     }
 }
 
@@ -529,7 +545,10 @@ pub struct Scene {
     bundle: Option<CachedBundle>,
     bundle_epoch: u64,
     surfaces: Vec<SurfaceDraw>,
+    /// The active set's materials by index, then the second draws' slots.
     slots: Vec<Option<MaterialSlot>>,
+    /// Per material of the active set: the slot of its second draw, if it has one.
+    second_slot: Vec<Option<usize>>,
     textures: HashMap<u64, GpuTexture>,
     frame: FrameUpdate,
     model_id: ModelId,
@@ -707,6 +726,7 @@ impl Scene {
             skin,
             transparent_surfaces: Vec::new(),
             transparent_order: Vec::new(),
+            second_slot: Vec::new(),
             pipelines_settled: false,
             has_lines: Vec::new(),
             pick: None,
@@ -827,7 +847,12 @@ impl Scene {
             .min_uniform_buffer_offset_alignment
             .max(16) as usize;
         let stride = size.next_multiple_of(align);
-        let count = materials.iter().filter(|m| m.gx.is_ok()).count().max(1);
+        let count = materials
+            .iter()
+            .flat_map(|m| std::iter::once(m).chain(m.second_draw.as_deref()))
+            .filter(|m| m.gx.is_ok())
+            .count()
+            .max(1);
         let uniforms = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("DrawUniforms (all materials)"),
             size: (stride * count) as u64,
@@ -842,50 +867,28 @@ impl Scene {
                 self.slots.push(None);
                 continue;
             }
-            let mut bound = Vec::with_capacity(m.textures.len());
-            for (map, slot) in m.textures.iter().enumerate() {
-                match slot {
-                    Ok(id) => bound.push(self.texture(ctx, *id, (i, map))),
-                    Err(e) => {
-                        self.warnings
-                            .push(format!("material {i}: {e}; white placeholder"));
-                        bound.push(None);
-                    }
-                }
-            }
-            let Some(gx) = effective_material(&self.overrides, &cpu, set_index, i) else {
+            let bound = self.bind_textures(ctx, i, &m.textures);
+            let Some(gx) = effective_material(&self.overrides, &cpu, set_index, i).cloned() else {
                 self.slots.push(None);
                 continue;
             };
-            let block = self.frame.add_material(self.model_id, gx);
-            let binding = Self::block_binding(&uniforms, stride, block);
-            let mut gpu = GpuMaterial::new(ctx, gx, &options.tev_for(i), binding, &bound);
-            gpu.set_skinned(self.skin.is_some());
-            let keys = Self::keys(&gpu, &options);
-            let line_keys = Self::line_keys(&gpu, &options);
-            self.slots.push(Some(MaterialSlot {
-                line_keys,
-                line_pipeline: MaterialPipeline::default(),
-                line_selected: None,
-                gpu,
-                block,
-                pipeline: MaterialPipeline::default(),
-                keys,
-                selected: None,
-                transparent: gx.depth_sorted,
-                occluder: gx.flags & FLAG_OCCLUDER != 0,
-            }));
+            let slot = self.material_slot(ctx, (&uniforms, stride), i, &gx, &bound);
+            self.slots.push(Some(slot));
         }
+        self.add_second_draws(ctx, (&uniforms, stride), materials);
         self.uniforms = Some(uniforms);
         self.plan_dirty = true;
         self.bundle_epoch += 1;
         self.pipelines_settled = false;
-        self.has_lines = vec![false; materials.len()];
+        self.has_lines = vec![false; self.slots.len()];
         for (i, s) in self.surfaces.iter().enumerate() {
-            if s.line_index_count > 0
-                && let Some(l) = self.has_lines.get_mut(s.material)
-            {
-                *l = true;
+            if s.line_index_count > 0 {
+                let second = self.second_slot.get(s.material).copied().flatten();
+                for m in std::iter::once(s.material).chain(second) {
+                    if let Some(l) = self.has_lines.get_mut(m) {
+                        *l = true;
+                    }
+                }
             }
             if s.material >= materials.len() {
                 self.warnings.push(format!(
@@ -899,6 +902,86 @@ impl Scene {
         Ok(())
     }
 
+    /// The uploaded textures of `textures` (material `material`'s maps), None where a
+    /// slot has no ID (the white placeholder, with a warning).
+    fn bind_textures(
+        &mut self,
+        ctx: &RenderContext,
+        material: usize,
+        textures: &[Result<u64, String>],
+    ) -> Vec<Option<BoundTexture>> {
+        let mut bound = Vec::with_capacity(textures.len());
+        for (map, slot) in textures.iter().enumerate() {
+            match slot {
+                Ok(id) => bound.push(self.texture(ctx, *id, (material, map))),
+                Err(e) => {
+                    self.warnings
+                        .push(format!("material {material}: {e}; white placeholder"));
+                    bound.push(None);
+                }
+            }
+        }
+        bound
+    }
+
+    /// A slot drawing `gx` (for material `index`'s surfaces) with its uniform block in
+    /// `uniforms` (buffer, stride); pipelines are selected when the frame polls them.
+    fn material_slot(
+        &mut self,
+        ctx: &RenderContext,
+        uniforms: (&wgpu::Buffer, usize),
+        index: usize,
+        gx: &Material,
+        bound: &[Option<BoundTexture>],
+    ) -> MaterialSlot {
+        let block = self.frame.add_material(self.model_id, gx);
+        let binding = Self::block_binding(uniforms.0, uniforms.1, block);
+        let options = &self.options;
+        let mut gpu = GpuMaterial::new(ctx, gx, &options.tev_for(index), binding, bound);
+        gpu.set_skinned(
+            self.skin
+                .as_ref()
+                .and(self.cpu.skin.as_ref())
+                .map(|k| k.normals),
+        );
+        MaterialSlot {
+            line_keys: Self::line_keys(&gpu, options),
+            line_pipeline: MaterialPipeline::default(),
+            line_selected: None,
+            keys: Self::keys(&gpu, options),
+            gpu,
+            block,
+            pipeline: MaterialPipeline::default(),
+            selected: None,
+            transparent: gx.depth_sorted,
+            occluder: gx.flags & FLAG_OCCLUDER != 0,
+        }
+    }
+
+    /// Slots for the materials' second draws (MP3's additive INCA draw, `formats.md`
+    /// §13.3), after the set's own: each drawn over its material's surfaces right after
+    /// them ([`push_surface_draws`]). Its program keeps the synthesis' state: blend
+    /// SRCALPHA/ONE, no depth write, and the GX depth compare (LEQUAL), which passes exactly
+    /// the first draw's fragments since that draw wrote no depth either.
+    fn add_second_draws(
+        &mut self,
+        ctx: &RenderContext,
+        uniforms: (&wgpu::Buffer, usize),
+        materials: &[CpuMaterial],
+    ) {
+        self.second_slot = vec![None; materials.len()];
+        for (i, m) in materials.iter().enumerate() {
+            let (Some(Some(_)), Some(second)) = (self.slots.get(i), &m.second_draw) else {
+                continue;
+            };
+            let Ok(gx) = &second.gx else { continue };
+            let bound = self.bind_textures(ctx, i, &second.textures);
+            let slot = self.material_slot(ctx, uniforms, i, gx, &bound);
+            self.second_slot[i] = Some(self.slots.len());
+            self.slots.push(Some(slot));
+        }
+    }
+
     /// How the draw plan treats material `index`'s surfaces (see [`super::plan`]).
     fn plan_class(&self, index: usize) -> PlanClass {
         let Some(Some(slot)) = self.slots.get(index) else {
@@ -906,6 +989,10 @@ impl Scene {
         };
         if slot.transparent {
             return PlanClass::Elsewhere;
+        }
+        // A second draw blends over the first: its surfaces keep their place.
+        if matches!(self.second_slot.get(index), Some(Some(_))) {
+            return PlanClass::Barrier;
         }
         let plain = |key: &PipelineKey| {
             let s = &key.state;
@@ -1148,7 +1235,7 @@ impl Scene {
 
     /// Number of materials in the active set.
     pub fn material_count(&self) -> usize {
-        self.slots.len()
+        self.second_slot.len()
     }
 
     /// Material `index` of set `set` as drawn: its edit if it has one, else the model's.
@@ -1275,9 +1362,10 @@ impl Scene {
         let mut frame = FrameUpdate::new(self.options.frame);
         let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(self.aabb.center()));
         for (i, slot) in self.slots.iter_mut().enumerate() {
-            if let (Some(slot), Some(m)) =
-                (slot, effective_material(&self.overrides, &self.cpu, set, i))
-            {
+            if let (Some(slot), Some(m)) = (
+                slot,
+                slot_material(&self.overrides, &self.cpu, set, &self.second_slot, i),
+            ) {
                 let block = frame.add_material(model_id, m);
                 if block != slot.block
                     && let Some(buffer) = &self.uniforms
@@ -1331,17 +1419,36 @@ impl Scene {
         &mut self,
         ctx: &RenderContext,
     ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
+        self.gpu_skinned(ctx, super::skin_probe::SkinProbe::Positions)
+    }
+
+    /// As [`Scene::gpu_skinned_positions`], the skinned model-space normals, by the
+    /// model's normal rule (unit length only where the rule renormalises).
+    pub fn gpu_skinned_normals(
+        &mut self,
+        ctx: &RenderContext,
+    ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
+        let blended = self.cpu.skin.as_ref().map(|k| k.normals) == Some(NormalMode::Blended);
+        self.gpu_skinned(ctx, super::skin_probe::SkinProbe::Normals { blended })
+    }
+
+    fn gpu_skinned(
+        &mut self,
+        ctx: &RenderContext,
+        what: super::skin_probe::SkinProbe,
+    ) -> Result<Option<Vec<[f32; 3]>>, RenderError> {
         self.update_skin(ctx);
         let Some(skin) = &self.skin else {
             return Ok(None);
         };
         let count = self.cpu.mesh.len();
-        super::skin_probe::read_skinned_positions(
+        super::skin_probe::read_skinned(
             ctx,
             &self.vertex_buffer,
             &skin.vertex_buffer,
             &skin.bind_group,
             count as u32,
+            what,
         )
         .map(Some)
     }
@@ -1493,10 +1600,12 @@ impl Scene {
         if let Some(index_buffer) = &self.index_buffer {
             // Draw order: opaque surfaces in plan order, then transparent ones back to front.
             let (slots, show_occluders) = (&self.slots, self.options.show_occluders);
+            let second_slot = &self.second_slot;
             let mut sorted = Vec::with_capacity(self.transparent_order.len());
-            push_draws(
+            push_surface_draws(
                 &mut sorted,
                 slots,
+                second_slot,
                 show_occluders,
                 self.transparent_order
                     .iter()
@@ -1509,9 +1618,10 @@ impl Scene {
             let bundled = matches!(&self.bundle, Some(b) if b.epoch == epoch);
             let mut draws = Vec::new();
             if !bundled || sorted_copies {
-                push_draws(
+                push_surface_draws(
                     &mut draws,
                     slots,
+                    second_slot,
                     show_occluders,
                     self.run_order
                         .iter()
@@ -1992,6 +2102,24 @@ fn effective_material<'a>(
 ) -> Option<&'a Material> {
     let own = cpu.material(set, index)?;
     Some(overrides.get(&(set, index)).unwrap_or(own))
+}
+
+/// The material slot `index` draws: material `index` of set `set` (its edit if any) or,
+/// for a second draw's slot (`second_slot`), the second draw of the material owning it.
+fn slot_material<'a>(
+    overrides: &'a HashMap<(usize, usize), Material>,
+    cpu: &'a CpuModel,
+    set: usize,
+    second_slot: &[Option<usize>],
+    index: usize,
+) -> Option<&'a Material> {
+    match second_slot.iter().position(|s| *s == Some(index)) {
+        Some(owner) => {
+            let m = cpu.material_sets.get(set)?.materials.get(owner)?;
+            m.second_draw.as_ref()?.gx.as_ref().ok()
+        }
+        None => effective_material(overrides, cpu, set, index),
+    }
 }
 
 /// Prime's sampling of a model texture (`gx.md` §14): REPEAT, linear, linear-mip-linear

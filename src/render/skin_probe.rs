@@ -12,7 +12,30 @@ use super::probe::{TEXCOORD_FORMAT, float_target, read_texture};
 /// Pixels per row of the readback target.
 const ROW: u32 = 256;
 
-fn shader_source(height: u32) -> String {
+/// What the probe reads back per vertex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SkinProbe {
+    /// Skinned model-space positions.
+    Positions,
+    /// Skinned model-space normals, by the colour pass's rule (`blended`: MP3's).
+    Normals { blended: bool },
+}
+
+fn shader_source(height: u32, what: SkinProbe) -> String {
+    let (inputs, body) = match what {
+        SkinProbe::Positions => (
+            String::new(),
+            format!("{SKINNED_POSITION}    o.model = pos_model;"),
+        ),
+        SkinProbe::Normals { blended } => (
+            "@location(1) normal: vec3<f32>, ".to_string(),
+            format!(
+                "
+    let n_bind = vec4<f32>(normal, 0.0);{}    o.model = nrm_model;",
+                crate::gx::wgsl::vertex::skinned_normal_wgsl(blended)
+            ),
+        ),
+    };
     format!(
         "{skinning}
 struct ProbeOut {{
@@ -21,12 +44,11 @@ struct ProbeOut {{
 }}
 
 @vertex
-fn vs_main(@location(0) position: vec3<f32>, s: SkinIn, @builtin(vertex_index) i: u32) -> ProbeOut {{
-    var o: ProbeOut;{SKINNED_POSITION}
+fn vs_main(@location(0) position: vec3<f32>, {inputs}s: SkinIn, @builtin(vertex_index) i: u32) -> ProbeOut {{
+    var o: ProbeOut;{body}
     let x = (f32(i % {ROW}u) + 0.5) / {ROW}.0;
     let y = (f32(i / {ROW}u) + 0.5) / {height}.0;
     o.position = vec4<f32>(2.0 * x - 1.0, 1.0 - 2.0 * y, 0.0, 1.0);
-    o.model = pos_model;
     return o;
 }}
 
@@ -39,15 +61,16 @@ fn fs_main(i: ProbeOut) -> @location(0) vec4<f32> {{
     )
 }
 
-/// Skinned model-space positions of the first `count` vertices of `vertices` (a
-/// [`crate::gx::wgsl::interface::GpuVertex`] buffer) with influences `influences` and the
-/// palette bound by `palette` (the skin group).
-pub(crate) fn read_skinned_positions(
+/// Skinned model-space positions or normals (`what`) of the first `count` vertices of
+/// `vertices` (a [`crate::gx::wgsl::interface::GpuVertex`] buffer) with influences
+/// `influences` and the palette bound by `palette` (the skin group).
+pub(crate) fn read_skinned(
     ctx: &RenderContext,
     vertices: &wgpu::Buffer,
     influences: &wgpu::Buffer,
     palette: &wgpu::BindGroup,
     count: u32,
+    what: SkinProbe,
 ) -> Result<Vec<[f32; 3]>, RenderError> {
     if count == 0 {
         return Ok(Vec::new());
@@ -57,7 +80,7 @@ pub(crate) fn read_skinned_positions(
     let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("skin probe"),
-        source: wgpu::ShaderSource::Wgsl(shader_source(height).into()),
+        source: wgpu::ShaderSource::Wgsl(shader_source(height, what).into()),
     });
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("skin probe"),

@@ -61,6 +61,10 @@ pub struct VertexKey {
     /// from the real position, so the fragment stage evaluates the full TEV.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bake_uv: Option<u8>,
+    /// Skinned normals blend every weight's rotation and renormalise (MP3, `formats.md`
+    /// §13.4 Default) instead of taking the first weight's (MP1/MP2, §7.5).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub blended_normals: bool,
 }
 
 /// Bones the skinning palette holds: 160 × 96 bytes fits the 16 KiB minimum uniform
@@ -125,6 +129,7 @@ impl VertexKey {
             channels: [color0, alpha, UNLIT_REG, alpha],
             skinned: false,
             bake_uv: None,
+            blended_normals: false,
         }
     }
 
@@ -605,6 +610,32 @@ pub fn generate_vertex_stage(key: &VertexKey, out: &mut String) {
     generate_vertex_stage_with(key, false, out);
 }
 
+/// WGSL computing `nrm_model` from `n_bind` (the bind-pose normal, w = 0) and the skin
+/// inputs `s`: the first weight's rotation (MP1/MP2, `formats.md` §7.5), or with `blended`
+/// every weight's rotation blended and renormalised (MP3, §13.4 Default; a zero sum keeps
+/// the bind normal, as the CPU reference).
+pub fn skinned_normal_wgsl(blended: bool) -> &'static str {
+    if blended {
+        "
+    var nrm_sum = vec3<f32>(0.0);
+    for (var k = 0u; k < 4u; k = k + 1u) {
+        let w = s.bone_weights[k];
+        if (w != 0.0) {
+            nrm_sum = nrm_sum + w * skin_rows(u_skin.bones[s.bone_indices[k]].normal_from_bind, n_bind);
+        }
+    }
+    var nrm_model = n_bind.xyz;
+    if (dot(nrm_sum, nrm_sum) > 0.0) {
+        nrm_model = normalize(nrm_sum);
+    }
+"
+    } else {
+        "
+    let nrm_model = skin_rows(u_skin.bones[s.bone_indices[0]].normal_from_bind, n_bind);
+"
+    }
+}
+
 /// [`generate_vertex_stage`], with `debug_normal` also passing the view-space normal to
 /// the fragment stage (`VertexOut.debug_normal`, the `normals` debug view).
 pub fn generate_vertex_stage_with(key: &VertexKey, debug_normal: bool, out: &mut String) {
@@ -624,8 +655,7 @@ pub fn generate_vertex_stage_with(key: &VertexKey, debug_normal: bool, out: &mut
 fn vs_main(v: VertexIn, s: SkinIn) -> VertexOut {
     var o: VertexOut;
     // Skinned model-space inputs (formats.md 7.5): the position is the weighted sum of
-    // the bones' model_from_bind transforms; the normal is rotated by the first weight's
-    // bone only, as the game does.
+    // the bones' model_from_bind transforms; the normal as `skinned_normal_wgsl` says.
     let p_bind = vec4<f32>(v.position, 1.0);
     var pos_model = vec3<f32>(0.0);
     for (var k = 0u; k < 4u; k = k + 1u) {
@@ -634,9 +664,9 @@ fn vs_main(v: VertexIn, s: SkinIn) -> VertexOut {
             pos_model = pos_model + w * skin_rows(u_skin.bones[s.bone_indices[k]].model_from_bind, p_bind);
         }
     }
-    let nrm_model = skin_rows(u_skin.bones[s.bone_indices[0]].normal_from_bind, vec4<f32>(v.normal, 0.0));
-",
+    let n_bind = vec4<f32>(v.normal, 0.0);",
         );
+        out.push_str(skinned_normal_wgsl(key.blended_normals));
     } else {
         out.push_str(
             "
@@ -728,6 +758,7 @@ mod tests {
             ],
             skinned: false,
             bake_uv: None,
+            blended_normals: false,
         }
     }
 
@@ -760,7 +791,15 @@ mod tests {
         let src = vertex_module(&k);
         assert!(src.contains("fn vs_main(v: VertexIn, s: SkinIn)"));
         assert!(src.contains(&format!("array<SkinBone, {MAX_SKIN_BONES}>")));
+        assert!(
+            !src.contains("nrm_sum"),
+            "MP1/MP2: the first weight's rotation"
+        );
         validate(&src);
+        k.blended_normals = true;
+        let blended = vertex_module(&k);
+        assert!(blended.contains("nrm_sum"), "MP3: every weight's rotation");
+        validate(&blended);
     }
 
     #[test]
@@ -880,6 +919,7 @@ mod tests {
             registers: Material::DEFAULT_REGISTERS,
             color0: Some(ChannelControl::from_word(0x3001 | 0xFF << 3)),
             channel_count: 1,
+            channel_alpha: crate::gx::types::ChannelAlpha::ENGINE,
             blend: crate::gx::Blend::OPAQUE,
             alpha_test: crate::gx::AlphaTest::ALWAYS,
             depth_write: true,
