@@ -1,10 +1,11 @@
 // The pick pass (surface index + depth per pixel), the selection tint and the wireframe
-// view's edges, for unskinned surfaces; src/render/pick.rs appends the skinned vertex stage (`vs_skinned`).
+// view's edges; src/render/pick.rs appends the vertex stages (`vs_plain`, `vs_skinned`) with GX's
+// vertex snapping (`gx_snap`).
 
 // The selection tint, blended over the surface (src/render/pick.rs `TINT_RGBA` matches).
 const TINT_RGBA = vec4<f32>(1.0, 0.78, 0.1, 0.45);
 
-struct PickUniforms { clip_from_model: mat4x4<f32> }
+struct PickUniforms { clip_from_model: mat4x4<f32>, viewport: vec4<f32> }
 @group(0) @binding(0) var<uniform> u_pick: PickUniforms;
 
 struct PickOut {
@@ -36,13 +37,5 @@ fn fs_wire(i: PickOut) -> WireOut {
     var o: WireOut;
     o.color = WIRE_RGBA;
     o.depth = max(i.position.z - 1e-5, 0.0);
-    return o;
-}
-
-@vertex
-fn vs_plain(@location(0) position: vec3<f32>, @builtin(instance_index) surface: u32) -> PickOut {
-    var o: PickOut;
-    o.position = u_pick.clip_from_model * vec4<f32>(position, 1.0);
-    o.surface = surface;
     return o;
 }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::lights::{GxLight, LightSelection, LightSet, MAX_GX_LIGHTS, select_lights};
 use super::types::{ChannelAlpha, Material, UvAnimation};
 use super::uvanim::{self, IDENTITY_3X4, UvAnimInputs, UvAnimOptions};
-use super::wgsl::vertex::{CH_COLOR0, DrawUniforms, GpuLight};
+use super::wgsl::vertex::{CH_COLOR0, DrawUniforms, GpuLight, raster_viewport};
 
 /// GX has 10 texture matrices and 20 post matrices.
 pub const TEX_MTX_SLOTS: usize = 10;
@@ -42,6 +42,11 @@ pub struct FrameOptions {
     pub uv: UvAnimOptions,
     pub channels: ChannelOptions,
     pub light_selection: LightSelection,
+    /// Rasterise with the host GPU's own rules (pixel-centre sample, its sub-pixel
+    /// precision) instead of GX's 1/16-pixel vertex grid and sample position
+    /// ([`crate::gx::wgsl::vertex::GX_SNAP_WGSL`]); for hosts whose rasteriser has fewer
+    /// than 4 sub-pixel bits.
+    pub host_raster: bool,
 }
 
 /// The camera of a frame, in the renderer's (conventional, y-up camera axes) terms.
@@ -194,6 +199,9 @@ pub struct FrameUpdate {
     materials: Vec<MaterialSlot>,
     blocks: Vec<DrawUniforms>,
     changed: Vec<usize>,
+    /// The render target's size in pixels (0 × 0 until [`FrameUpdate::set_target_size`]:
+    /// no vertex snapping).
+    target: [u32; 2],
 }
 
 impl FrameUpdate {
@@ -220,6 +228,12 @@ impl FrameUpdate {
         };
         self.model_frames.push(frame);
         ModelId(self.models.len() - 1)
+    }
+
+    /// The size of the target the next [`FrameUpdate::update`] draws into, which GX's
+    /// vertex snapping needs (the viewport transform happens in the vertex stage).
+    pub fn set_target_size(&mut self, width: u32, height: u32) {
+        self.target = [width, height];
     }
 
     /// Moves a model instance (takes effect at the next [`FrameUpdate::update`]).
@@ -325,6 +339,12 @@ impl FrameUpdate {
 
         self.changed.clear();
         let mut scratch = DrawUniforms::default();
+        let [width, height] = self.target;
+        scratch.viewport = raster_viewport(
+            width,
+            height,
+            width > 0 && height > 0 && !options.host_raster,
+        );
         for (index, (mat, block)) in self
             .materials
             .iter()
@@ -475,6 +495,30 @@ mod tests {
         );
         let lights = LightPreset::Basic.light_set();
         assert_eq!(f.update(1.0, &camera(), &lights).len(), 4);
+    }
+
+    #[test]
+    fn blocks_carry_the_target_size_for_vertex_snapping() {
+        let lights = LightPreset::Basic.light_set();
+        let mut f = FrameUpdate::new(FrameOptions::default());
+        let m0 = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let a = f.add_material(m0, &material(vec![], 1));
+        f.update(0.0, &camera(), &lights);
+        // No size yet: nothing snaps.
+        assert_eq!(f.uniforms(a).unwrap().viewport[2], 0.0);
+        f.set_target_size(640, 480);
+        assert_eq!(f.update(0.0, &camera(), &lights), &[a]);
+        assert_eq!(f.uniforms(a).unwrap().viewport, [640.0, 480.0, 1.0, 0.0]);
+        // The host's own rules: the size stays, snapping is off.
+        let mut h = FrameUpdate::new(FrameOptions {
+            host_raster: true,
+            ..FrameOptions::default()
+        });
+        let m1 = h.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let b = h.add_material(m1, &material(vec![], 1));
+        h.set_target_size(640, 480);
+        h.update(0.0, &camera(), &lights);
+        assert_eq!(h.uniforms(b).unwrap().viewport, [640.0, 480.0, 0.0, 0.0]);
     }
 
     #[test]

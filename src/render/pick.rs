@@ -35,6 +35,17 @@ pub const PICK_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Uint;
 #[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct PickUniforms {
     pub clip_from_model: [[f32; 4]; 4],
+    /// GX vertex snapping, as the colour pass's `DrawUniforms::viewport`.
+    pub viewport: [f32; 4],
+}
+
+impl PickUniforms {
+    pub(crate) fn new(clip_from_model: glam::Mat4, viewport: [f32; 4]) -> Self {
+        Self {
+            clip_from_model: clip_from_model.to_cols_array_2d(),
+            viewport,
+        }
+    }
 }
 
 /// The pass's hand-written part; unskinned surfaces use its `vs_plain`.
@@ -53,6 +64,17 @@ pub(crate) const SKINNED_POSITION: &str = "
     }
 ";
 
+/// The unskinned vertex stage, snapped as the colour pass's (`gx_snap`).
+const PICK_PLAIN: &str = "
+@vertex
+fn vs_plain(@location(0) position: vec3<f32>, @builtin(instance_index) surface: u32) -> PickOut {
+    var o: PickOut;
+    o.position = gx_snap(u_pick.clip_from_model * vec4<f32>(position, 1.0), u_pick.viewport);
+    o.surface = surface;
+    return o;
+}
+";
+
 /// The skinned vertex stage, so picked pixels line up with drawn ones.
 fn pick_skinned() -> String {
     format!(
@@ -60,7 +82,7 @@ fn pick_skinned() -> String {
 @vertex
 fn vs_skinned(@location(0) position: vec3<f32>, s: SkinIn, @builtin(instance_index) surface: u32) -> PickOut {{
     var o: PickOut;{SKINNED_POSITION}
-    o.position = u_pick.clip_from_model * vec4<f32>(pos_model, 1.0);
+    o.position = gx_snap(u_pick.clip_from_model * vec4<f32>(pos_model, 1.0), u_pick.viewport);
     o.surface = surface;
     return o;
 }}
@@ -73,6 +95,8 @@ pub const TINT_RGBA: [f32; 4] = [1.0, 0.78, 0.1, 0.45];
 
 fn shader_source(skinned: bool) -> String {
     let mut s = PICK_WGSL.to_string();
+    s.push_str(crate::gx::wgsl::vertex::GX_SNAP_WGSL);
+    s.push_str(PICK_PLAIN);
     if skinned {
         // The palette sits in group 1 here (the pick pass has no texture group).
         s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));

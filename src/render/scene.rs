@@ -56,7 +56,7 @@ use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::interface::GpuVertex;
-use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES};
+use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES, raster_viewport};
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
 
 /// Material flag: an occluder surface (not drawn by default; `formats.md` §3).
@@ -1539,6 +1539,7 @@ impl Scene {
         let aspect = target.width as f32 / target.height as f32;
         let camera = self.camera.frame_camera(aspect);
         let update_start = Instant::now();
+        self.frame.set_target_size(target.width, target.height);
         self.frame.update(self.time, &camera, &self.lights);
         stats.uniform_blocks_uploaded = self.frame.changed().len();
         let upload = Self::stage_uniforms(
@@ -1568,9 +1569,10 @@ impl Scene {
         // sort's scratch allocation.
         self.transparent_order
             .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let camera_uniforms = PickUniforms {
-            clip_from_model: (camera.clip_from_view * camera.view_from_world).to_cols_array_2d(),
-        };
+        let camera_uniforms = PickUniforms::new(
+            camera.clip_from_view * camera.view_from_world,
+            self.raster_viewport(target.width, target.height),
+        );
         if let (Some(_), Some(tint)) = (self.highlight, &self.tint) {
             tint.write(ctx, &camera_uniforms);
         }
@@ -2015,9 +2017,10 @@ impl Scene {
             None => PickPass::new(ctx, self.skin.is_some(), self.options.cull.face())?,
         };
         let camera = self.camera.frame_camera(width as f32 / height as f32);
-        let uniforms = PickUniforms {
-            clip_from_model: (camera.clip_from_view * camera.view_from_world).to_cols_array_2d(),
-        };
+        let uniforms = PickUniforms::new(
+            camera.clip_from_view * camera.view_from_world,
+            self.raster_viewport(width, height),
+        );
         let surfaces = &self.surfaces;
         let slots = &self.slots;
         let show_occluders = self.options.show_occluders;
@@ -2044,6 +2047,12 @@ impl Scene {
                 .map_or(usize::MAX, |s| s.material),
             depth,
         }))
+    }
+
+    /// The vertex-snapping viewport of a `width` × `height` frame (the colour pass's, so
+    /// picks, tints and edges land on the pixels drawn).
+    fn raster_viewport(&self, width: u32, height: u32) -> [f32; 4] {
+        raster_viewport(width, height, !self.options.frame.host_raster)
     }
 
     /// Renders at `width` × `height` and reads the image written for the user back: opaque

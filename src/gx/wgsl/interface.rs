@@ -102,9 +102,28 @@ pub fn vertex_out_struct(texcoord_count: usize, debug_normal: bool) -> String {
     if debug_normal {
         s += &format!("    @location({LOC_DEBUG_NORMAL}) debug_normal: vec3<f32>,\n");
     }
-    s += "}\n";
+    s += &format!("    @location({LOC_UNSNAP}) @interpolate(linear) unsnap: vec2<f32>,\n}}\n");
+    // Attributes are wanted where GX's setup engine evaluates them: on the triangle the
+    // camera gave (before snapping), at the pixel centre. The snapped triangle maps each
+    // pixel p to p + unsnap of the given one, so one derivative step takes them back.
+    // A true offset is at most 3/32 px a side (rounding plus the sample's 1/16); the
+    // bound keeps a host clipper's stray value (seen on lavapipe at the frame's edge) from
+    // moving a whole triangle's attributes.
+    s += "\n// The attributes of the unsnapped triangle at this pixel's centre (gx_snap).\nfn gx_at_sample(raw: VertexOut) -> VertexOut {\n    var o = raw;\n    let d = clamp(raw.unsnap, vec2<f32>(-0.125), vec2<f32>(0.125));\n";
+    let mut fields = vec!["color0".to_string(), "color1".to_string()];
+    fields.extend((0..texcoord_count).map(|i| format!("tc{i}")));
+    for f in fields {
+        s += &format!(
+            "    o.{f} = raw.{f} - dpdxFine(raw.{f}) * d.x - dpdyFine(raw.{f}) * d.y;\n"
+        );
+    }
+    s += "    return o;\n}\n";
     s
 }
+
+/// Location of `VertexOut.unsnap`: the pixel offset from a snapped vertex to where the
+/// camera put it (`gx::wgsl::vertex::GX_SNAP_WGSL`), interpolated in screen space.
+pub const LOC_UNSNAP: u32 = 11;
 
 #[cfg(test)]
 mod tests {

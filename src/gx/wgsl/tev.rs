@@ -474,7 +474,7 @@ pub fn generate_fragment_stage(key: &FragmentKey, out: &mut String) {
 fn fs_main(key: &FragmentKey) -> String {
     let mut o = String::new();
     let sw_quirk = key.alpha_sub == AlphaSubRounding::SoftwareQuirk;
-    o.push_str("\n@fragment\nfn fs_main(in: VertexOut) -> @location(0) vec4<f32> {\n");
+    o.push_str("\n@fragment\nfn fs_main(raw: VertexOut) -> @location(0) vec4<f32> {\n    let in = gx_at_sample(raw);\n");
 
     // Texture coordinates, derivatives and samples, all at the top (uniform control flow).
     let samples = key.samples();

@@ -259,7 +259,7 @@ pub fn generate_uber_fragment_stage(texcoord_count: u8, out: &mut String) {
     out.push_str(super::stage_view::STAGE_VIEW_LIBRARY);
 
     let mut o = String::new();
-    o.push_str("\n@fragment\nfn fs_main(in: VertexOut) -> @location(0) vec4<f32> {\n");
+    o.push_str("\n@fragment\nfn fs_main(raw: VertexOut) -> @location(0) vec4<f32> {\n    let in = gx_at_sample(raw);\n");
     o.push_str(
         "    // Texture coordinates and their derivatives (at the top: uniform control flow).\n",
     );

@@ -179,7 +179,44 @@ pub struct DrawUniforms {
     /// w = ALPHA1 (non-zero = lit). Only honoured where the key generated lighting code;
     /// the engine clears COLOR0's enable when no lights are active (`gx.md` §10.2).
     pub channel_lit: [u32; 4],
+    /// The render target's size for GX's vertex snapping ([`raster_viewport`]); all zero
+    /// (the default) leaves positions as the camera puts them.
+    pub viewport: [f32; 4],
 }
+
+/// `viewport` of [`DrawUniforms`] (and the pick pass) for a `width` × `height` target:
+/// x, y = size in pixels, z = 1 when positions snap to GX's grid. `exact` false keeps the
+/// host GPU's own rules (a switch for hosts whose rasteriser cannot hold the grid).
+pub fn raster_viewport(width: u32, height: u32, exact: bool) -> [f32; 4] {
+    [width as f32, height as f32, if exact { 1.0 } else { 0.0 }, 0.0]
+}
+
+/// Where a clip-space position lands on GX's raster grid (`gx_snap`): the setup engine
+/// holds screen x and y (after the viewport transform, y down) in 1/16 pixel and tests
+/// coverage at 9/16 of a pixel from its top-left corner, where the host GPU tests at its
+/// centre; so each vertex is rounded to 1/16 and the whole triangle moved up-left by 1/16
+/// px, which puts the GPU's sample where GX's is. Branch-free: lavapipe recompiles a
+/// shader whose branch a uniform decides on every bind. Vertices at or behind the eye
+/// (w <= 0) or more than 8192 px off-screen stay put; the clipper decides those.
+pub const GX_SNAP_WGSL: &str = "
+fn gx_snap(clip: vec4<f32>, vp: vec4<f32>) -> vec4<f32> {
+    let size = max(vp.xy, vec2<f32>(1.0));
+    let ndc = clip.xy / select(1.0, clip.w, clip.w > 0.0);
+    let screen = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5) * size;
+    let snapped = (floor(screen * 16.0 + 0.5) - 1.0) / 16.0;
+    let back = vec2<f32>(snapped.x / size.x * 2.0 - 1.0, 1.0 - snapped.y / size.y * 2.0) * clip.w;
+    // Far off-screen (or near w = 0) f32 holds no 1/16 step: left unsnapped, as the
+    // clipper replaces such vertices with ones on the frame's edges anyway.
+    let near = all(abs(screen - 0.5 * size) < vec2<f32>(8192.0));
+    return select(clip, vec4<f32>(back, clip.zw), vp.z != 0.0 && clip.w > 0.0 && near);
+}
+
+// Pixels (x right, y down) from the snapped position to the given one.
+fn gx_unsnap(clip: vec4<f32>, snapped: vec4<f32>, vp: vec4<f32>) -> vec2<f32> {
+    let w = select(1.0, clip.w, clip.w > 0.0);
+    return (clip.xy - snapped.xy) / w * vec2<f32>(0.5, -0.5) * vp.xy;
+}
+";
 
 impl Default for DrawUniforms {
     fn default() -> Self {
@@ -205,6 +242,7 @@ impl Default for DrawUniforms {
             lights: [GpuLight::zeroed(); 8],
             light_mask: [0; 4],
             channel_lit: [0; 4],
+            viewport: [0.0; 4],
         }
     }
 }
@@ -230,6 +268,7 @@ struct DrawUniforms {
     lights: array<GpuLight, 8>,
     light_mask: vec4<u32>,
     channel_lit: vec4<u32>,
+    viewport: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> u_draw: DrawUniforms;
@@ -646,6 +685,7 @@ pub fn generate_vertex_stage_with(key: &VertexKey, debug_normal: bool, out: &mut
     out.push_str(&vertex_out_struct(key.texgens.len(), debug_normal));
     out.push('\n');
     out.push_str(VERTEX_HELPERS);
+    out.push_str(GX_SNAP_WGSL);
     if key.skinned {
         out.push('\n');
         out.push_str(SKINNING_WGSL);
@@ -680,7 +720,9 @@ fn vs_main(v: VertexIn) -> VertexOut {
         );
     }
     out.push_str(
-        "    o.clip_position = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
+        "    let clip_given = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
+    o.clip_position = gx_snap(clip_given, u_draw.viewport);
+    o.unsnap = gx_unsnap(clip_given, o.clip_position, u_draw.viewport);
     // Lighting happens in view space.
     let p_view = (u_draw.view_from_model * vec4<f32>(pos_model, 1.0)).xyz;
     let n_view = normalize((u_draw.normal_view_from_model * vec4<f32>(nrm_model, 0.0)).xyz);
@@ -836,6 +878,7 @@ mod tests {
             base(u.lights.as_ptr().cast(), p),
             base(u.light_mask.as_ptr().cast(), p),
             base(u.channel_lit.as_ptr().cast(), p),
+            base(u.viewport.as_ptr().cast(), p),
         ];
         assert_eq!(offsets, rust.iter().map(|&x| x as u32).collect::<Vec<_>>());
     }

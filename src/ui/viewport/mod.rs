@@ -11,7 +11,7 @@ use glam::Mat4;
 
 use crate::gx::frame::fill_uv_matrices;
 use crate::gx::uvanim::{UvAnimInputs, UvAnimOptions, prime_view_from_view_matrix, uv_seconds};
-use crate::gx::wgsl::vertex::DrawUniforms;
+use crate::gx::wgsl::vertex::{DrawUniforms, raster_viewport};
 use crate::render::convert::{BlendConversion, CullMode, RenderState};
 use crate::render::material::BoundTexture;
 use crate::render::pipeline_cache::{SelectedPath, ShaderPath};
@@ -482,6 +482,10 @@ impl Viewport {
                         draw.view_from_model = view_from_model.to_cols_array_2d();
                         draw.normal_view_from_model =
                             view_from_model.inverse().transpose().to_cols_array_2d();
+                        // Its silhouette on GX's raster grid, as a scene's (the flat quad
+                        // covers the whole target: nothing to snap).
+                        draw.viewport =
+                            raster_viewport(self.target.width, self.target.height, true);
                         UvAnimInputs::new(
                             seconds,
                             world_from_model,
