@@ -514,7 +514,13 @@ fn read_bounds(r: &mut Reader) -> Result<Vec<SurfaceGroupBounds>> {
         .collect()
 }
 
-pub(crate) fn check_aabb(aabb: &Aabb, file: &str, field: &str, at: u64, warnings: &mut Vec<String>) {
+pub(crate) fn check_aabb(
+    aabb: &Aabb,
+    file: &str,
+    field: &str,
+    at: u64,
+    warnings: &mut Vec<String>,
+) {
     let finite = aabb.min.iter().chain(&aabb.max).all(|x| x.is_finite());
     if !finite || (0..3).any(|k| aabb.min[k] > aabb.max[k]) {
         warnings.push(warning(
@@ -529,19 +535,13 @@ pub(crate) fn check_aabb(aabb: &Aabb, file: &str, field: &str, at: u64, warnings
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn parse_world_model(
-    section: &SectionFn,
-    game: Game,
-    first: usize,
-    limit: usize,
-    layouts: &[crate::formats::cmdl::VertexLayout],
-    options: &CmdlOptions,
+/// Reads a world model's header section (`formats.md` §9.5.3, and §13.8 for MP3): visor
+/// flags, transform, bounds (checked, a warning when odd) and the padding kept verbatim.
+pub(crate) fn read_world_model_header(
+    mut hr: Reader<'_>,
     label: &str,
     warnings: &mut Vec<String>,
-) -> Result<WorldModel> {
-    let mut hr = section(first)?;
-    let file = hr.file();
+) -> Result<WorldModelHeader> {
     if hr.len() < WORLD_MODEL_HEADER_SIZE {
         return Err(hr.err(
             "header",
@@ -558,19 +558,74 @@ fn parse_world_model(
     }
     let aabb_at = hr.abs_pos();
     let aabb = Aabb::read(&mut hr, "header.aabb")?;
-    check_aabb(
-        &aabb,
-        file,
-        &format!("{label}.header.aabb"),
-        aabb_at,
-        warnings,
-    );
-    let header = WorldModelHeader {
+    let field = format!("{label}.header.aabb");
+    check_aabb(&aabb, hr.file(), &field, aabb_at, warnings);
+    Ok(WorldModelHeader {
         visor_flags,
         transform,
         aabb,
         padding: hr.rest().to_vec(),
-    };
+    })
+}
+
+/// What every surface of one world model is read with (all games).
+pub(crate) struct WorldSurface<'m> {
+    pub game: Game,
+    pub layouts: &'m [crate::formats::cmdl::VertexLayout],
+    pub counts: &'m ArrayCounts,
+    pub options: &'m CmdlOptions,
+}
+
+impl WorldSurface<'_> {
+    /// Surface `index` from its section: a display list that stops early is an error under
+    /// `strict_display_lists`, else a warning; its stored bounds are checked.
+    pub(crate) fn parse(
+        &self,
+        mut sr: Reader<'_>,
+        index: usize,
+        short_uvs: bool,
+        slabel: &str,
+        warnings: &mut Vec<String>,
+    ) -> Result<Surface> {
+        let surface_at = sr.abs_pos();
+        let surface = Surface::parse(
+            &mut sr,
+            self.game,
+            self.layouts,
+            self.counts,
+            short_uvs,
+            self.options,
+            slabel,
+            warnings,
+        )
+        .within(|| format!("surface[{index}]"))?;
+        if let Some(e) = &surface.mesh.error {
+            if self.options.strict_display_lists {
+                return Err(e.clone());
+            }
+            warnings.push(format!("{e} (surface decoding stopped there)"));
+        }
+        if let Some(b) = surface.stored_aabb() {
+            let field = format!("{slabel}.extra_data.aabb");
+            let at = surface_at + surface.header_size() as u64;
+            check_aabb(&b, sr.file(), &field, at, warnings);
+        }
+        Ok(surface)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn parse_world_model(
+    section: &SectionFn,
+    game: Game,
+    first: usize,
+    limit: usize,
+    layouts: &[crate::formats::cmdl::VertexLayout],
+    options: &CmdlOptions,
+    label: &str,
+    warnings: &mut Vec<String>,
+) -> Result<WorldModel> {
+    let header = read_world_model_header(section(first)?, label, warnings)?;
     let positions = AttributeArray::parse(&mut section(first + 1)?);
     let normals = Normals::parse(&mut section(first + 2)?, header.short_normals());
     let colors = AttributeArray::parse(&mut section(first + 3)?);
@@ -616,31 +671,19 @@ fn parse_world_model(
         uvs: uvs.len(),
         short_uvs: short_uvs.len(),
     };
+    let world = WorldSurface {
+        game,
+        layouts,
+        counts: &counts,
+        options,
+    };
     let mut surfaces = Vec::with_capacity(n);
     let mut vat_warned = false;
     for j in 0..n {
-        let mut sr = section(first + FIXED_MODEL_SECTIONS + j)?;
-        let surface_at = sr.abs_pos();
+        let sr = section(first + FIXED_MODEL_SECTIONS + j)?;
+        let (surface_at, file) = (sr.abs_pos(), sr.file());
         let slabel = format!("{label}.surface[{j}]");
-        let surface = Surface::parse(
-            &mut sr, game, layouts, &counts, true, options, &slabel, warnings,
-        )
-        .within(|| format!("surface[{j}]"))?;
-        if let Some(e) = &surface.mesh.error {
-            if options.strict_display_lists {
-                return Err(e.clone());
-            }
-            warnings.push(format!("{e} (surface decoding stopped there)"));
-        }
-        if let Some(b) = surface.stored_aabb() {
-            check_aabb(
-                &b,
-                sr.file(),
-                &format!("{slabel}.extra_data.aabb"),
-                surface_at + surface.header_size() as u64,
-                warnings,
-            );
-        }
+        let surface = world.parse(sr, j, true, &slabel, warnings)?;
         // §9.5.5 cross-check: short normals go with VAT 1/2, float normals with VAT 0.
         let bad = surface
             .mesh
@@ -650,7 +693,7 @@ fn parse_world_model(
         if let (Some(p), false) = (bad, vat_warned) {
             vat_warned = true;
             warnings.push(warning(
-                sr.file(),
+                file,
                 &format!("{slabel}.display_list"),
                 surface_at + (surface.display_list_start() + p.offset) as u64,
                 format!(

@@ -10,10 +10,9 @@
 
 use serde::Serialize;
 
-use super::geometry::{WorldModel, WorldModelHeader, check_aabb, tolerant};
+use super::geometry::{WorldModel, WorldSurface, read_world_model_header, tolerant};
 use crate::formats::cmdl::{
-    Aabb, ArrayCounts, AttributeArray, CmdlOptions, Normals, Surface, SurfaceTable,
-    refresh_surface_layout,
+    ArrayCounts, AttributeArray, CmdlOptions, Normals, SurfaceTable, refresh_surface_layout,
 };
 use crate::formats::error::{ErrorKind, FormatError, Result};
 use crate::formats::material::{Within, warning};
@@ -21,7 +20,7 @@ use crate::formats::mp3_material::{Mp3MaterialSet, Mp3Materials, SetLayout};
 use crate::formats::reader::{Reader, Writer};
 use crate::formats::{FourCc, Game};
 
-use super::geometry::{SectionFn, WORLD_MODEL_HEADER_SIZE};
+use super::geometry::SectionFn;
 pub use super::mp3_sections::{MeshInfo, Mp3ModelSections};
 
 /// WOBJ sections per world model: header, surface offsets, mesh-info table, unknown.
@@ -286,36 +285,7 @@ fn parse_model(
     label: &str,
     warnings: &mut Vec<String>,
 ) -> Result<WorldModel> {
-    let mut hr = section(wobj)?;
-    if hr.len() < WORLD_MODEL_HEADER_SIZE {
-        return Err(hr.err(
-            "header",
-            ErrorKind::Truncated {
-                needed: WORLD_MODEL_HEADER_SIZE as u64,
-                available: hr.len() as u64,
-            },
-        ));
-    }
-    let visor_flags = hr.u32("header.visor_flags")?;
-    let mut transform = [0f32; 12];
-    for x in &mut transform {
-        *x = hr.f32("header.transform")?;
-    }
-    let aabb_at = hr.abs_pos();
-    let aabb = Aabb::read(&mut hr, "header.aabb")?;
-    check_aabb(
-        &aabb,
-        hr.file(),
-        &format!("{label}.header.aabb"),
-        aabb_at,
-        warnings,
-    );
-    let header = WorldModelHeader {
-        visor_flags,
-        transform,
-        aabb,
-        padding: hr.rest().to_vec(),
-    };
+    let header = read_world_model_header(section(wobj)?, label, warnings)?;
     let mut tr = section(wobj + 1)?;
     let table_at = tr.abs_pos();
     let (surface_end_offsets, surface_table_padding) =
@@ -386,38 +356,16 @@ fn parse_model(
         uvs: uvs.len(),
         short_uvs: 0,
     };
+    let world = WorldSurface {
+        game: Game::Mp3,
+        layouts,
+        counts: &counts,
+        options,
+    };
     let mut surfaces = Vec::with_capacity(n);
     for j in 0..n {
-        let mut sr = section(first_surface + j)?;
-        let surface_at = sr.abs_pos();
         let slabel = format!("{label}.surface[{j}]");
-        let surface = Surface::parse(
-            &mut sr,
-            Game::Mp3,
-            layouts,
-            &counts,
-            false,
-            options,
-            &slabel,
-            warnings,
-        )
-        .within(|| format!("surface[{j}]"))?;
-        if let Some(e) = &surface.mesh.error {
-            if options.strict_display_lists {
-                return Err(e.clone());
-            }
-            warnings.push(format!("{e} (surface decoding stopped there)"));
-        }
-        if let Some(b) = surface.stored_aabb() {
-            check_aabb(
-                &b,
-                sr.file(),
-                &format!("{slabel}.extra_data.aabb"),
-                surface_at + surface.header_size() as u64,
-                warnings,
-            );
-        }
-        surfaces.push(surface);
+        surfaces.push(world.parse(section(first_surface + j)?, j, false, &slabel, warnings)?);
     }
     Ok(WorldModel {
         header,

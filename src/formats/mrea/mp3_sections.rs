@@ -47,4 +47,3 @@ impl Mp3ModelSections {
         }
     }
 }
-

@@ -746,7 +746,7 @@ fn vs_main(v: VertexIn) -> VertexOut {
     if let Some(n) = key.bake_uv {
         let _ = writeln!(
             out,
-            "    // Bake: raster in UV set {n}'s layout (texel (u, v) of the bake texture).\n    o.clip_position = vec4<f32>(v.tex{n}.x * 2.0 - 1.0, 1.0 - v.tex{n}.y * 2.0, 0.5, 1.0);"
+            "    // Bake: raster in UV set {n}'s layout (texel (u, v) of the bake texture),\n    // not on the screen's snapped grid, so attributes need no step back.\n    o.clip_position = vec4<f32>(v.tex{n}.x * 2.0 - 1.0, 1.0 - v.tex{n}.y * 2.0, 0.5, 1.0);\n    o.unsnap = vec2<f32>(0.0);"
         );
     }
     out.push_str("    return o;\n}\n");
