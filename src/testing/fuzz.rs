@@ -661,7 +661,10 @@ pub fn mp3_mrea(data: &[u8]) {
     }
     let lights = mrea::parse_mrea_lights(data, FILE);
     assert!(
-        lights.is_ok_and(|l| l.lights_section == m.lights_section),
+        // Compared as text: a light's NaN fields (kept as read) are never `==` themselves.
+        lights.is_ok_and(|l| {
+            format!("{:?}", l.lights_section) == format!("{:?}", m.lights_section)
+        }),
         "the lights-only parse disagrees with the full one"
     );
     let _ = m.section_roles();
