@@ -15,6 +15,8 @@ const OP_LOAD_XF: u8 = 0x10;
 const OP_LOAD_BP: u8 = 0x61;
 /// GX_TRIANGLES; the low three bits select the vertex format.
 pub const PRIM_TRIANGLES: u8 = 0x90;
+/// GX_LINES (`formats.md` §2.5): two vertices a segment.
+pub const PRIM_LINES: u8 = 0xA8;
 
 /// Retail RAM sizes (`gx.md` §17.4).
 pub const MEM1_SIZE: u32 = 0x0180_0000;

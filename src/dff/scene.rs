@@ -6,7 +6,7 @@
 
 use glam::{Mat3, Mat4, Vec3};
 
-use super::{Dff, PRIM_TRIANGLES, Registers, Stream, UPDATE_TEXTURE};
+use super::{Dff, PRIM_LINES, PRIM_TRIANGLES, Registers, Stream, UPDATE_TEXTURE};
 use crate::gx::frame::{FrameCamera, FrameUpdate};
 use crate::gx::regs::{self, AttrKind, CullHw, PixelFormat, TexFilter, TexWrap};
 use crate::gx::types::{
@@ -151,6 +151,11 @@ fn frame_setup(s: &mut Stream, w: u32, h: u32, camera: &FrameCamera) {
     s.bp(regs::BP_COPY_FILTER0, f0);
     s.bp(regs::BP_COPY_FILTER1, f1);
     s.bp(regs::BP_FIELD_MASK, 3);
+    // Line width and point size: what the renderer draws (`gx::lines`).
+    s.bp(
+        regs::BP_LPSIZE,
+        regs::lp_size(crate::gx::lines::LINE_WIDTH, crate::gx::lines::POINT_SIZE),
+    );
     s.bp(regs::BP_CONST_ALPHA, 0);
     s.bp(regs::BP_FOG3, 0);
     s.bp(regs::BP_ZTEX, 0);
@@ -749,7 +754,8 @@ fn post_or_identity(tg: &TexGen) -> TexGen {
     }
 }
 
-/// Surface `i`'s triangles as GX_TRIANGLES of direct vertices (vertex format 0).
+/// Surface `i`'s triangles as GX_TRIANGLES, then its line segments as GX_LINES, of
+/// direct vertices (vertex format 0), as the renderer draws them (triangles first).
 fn draw_triangles(
     s: &mut Stream,
     model: &CpuModel,
@@ -758,32 +764,89 @@ fn draw_triangles(
     normals: &[Vec3],
 ) {
     let surface = &model.surfaces[i];
-    let base = surface.vertices.start as usize;
-    let mesh = &model.mesh;
-    // Vertex counts are u16: whole triangles per command.
+    // Vertex counts are u16: whole triangles (segments) per command.
     for chunk in surface.triangles.chunks(21_845) {
         s.draw(PRIM_TRIANGLES, 0, (chunk.len() * 3) as u16);
         for &v in chunk.iter().flatten() {
-            let v = base + v as usize;
-            let p = positions.get(v).copied().unwrap_or(Vec3::ZERO);
-            let n = normals.get(v).copied().unwrap_or(Vec3::Z);
-            for c in [p.x, p.y, p.z, n.x, n.y, n.z] {
-                s.f32(c);
-            }
-            s.u8s(&mesh.colors[0].get(v).copied().unwrap_or([255; 4]));
-            s.u8s(&mesh.colors[1].get(v).copied().unwrap_or([255; 4]));
-            let tex = mesh.tex.get(v).copied().unwrap_or_default();
-            for uv in tex {
-                s.f32(uv[0]);
-                s.f32(uv[1]);
-            }
+            direct_vertex(s, model, i, v, positions, normals);
         }
+    }
+    for chunk in surface.lines.chunks(32_767) {
+        s.draw(PRIM_LINES, 0, (chunk.len() * 2) as u16);
+        for &v in chunk.iter().flatten() {
+            direct_vertex(s, model, i, v, positions, normals);
+        }
+    }
+}
+
+/// Vertex `v` of surface `i` in vertex format 0.
+fn direct_vertex(
+    s: &mut Stream,
+    model: &CpuModel,
+    i: usize,
+    v: u32,
+    positions: &[Vec3],
+    normals: &[Vec3],
+) {
+    let mesh = &model.mesh;
+    let v = model.surfaces[i].vertices.start as usize + v as usize;
+    let p = positions.get(v).copied().unwrap_or(Vec3::ZERO);
+    let n = normals.get(v).copied().unwrap_or(Vec3::Z);
+    for c in [p.x, p.y, p.z, n.x, n.y, n.z] {
+        s.f32(c);
+    }
+    s.u8s(&mesh.colors[0].get(v).copied().unwrap_or([255; 4]));
+    s.u8s(&mesh.colors[1].get(v).copied().unwrap_or([255; 4]));
+    let tex = mesh.tex.get(v).copied().unwrap_or_default();
+    for uv in tex {
+        s.f32(uv[0]);
+        s.f32(uv[1]);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines go out as GX_LINES after the surface's triangles, at the width the renderer
+    /// draws (SU_LPSIZE in every frame's setup).
+    #[test]
+    fn line_segments_are_drawn_as_gx_lines_at_the_renderers_width() {
+        use crate::model::shapes::{PreviewShape, preview_model};
+        let mut model = preview_model(
+            PreviewShape::Plane,
+            crate::model::CpuMaterial {
+                gx: Ok(Material::texture_passthrough()),
+                textures: Vec::new(),
+                second_draw: None,
+            },
+            Default::default(),
+        );
+        let triangles = model.surfaces[0].triangles.len();
+        model.surfaces[0].lines = vec![[0, 1], [1, 2], [2, 3]];
+        let positions: Vec<Vec3> = model.mesh.positions.iter().map(|&p| p.into()).collect();
+        let normals = vec![Vec3::Z; positions.len()];
+        let mut s = Stream::default();
+        draw_triangles(&mut s, &model, 0, &positions, &normals);
+        const VERTEX: usize = 24 + 8 + 64;
+        let lines_at = 3 + triangles * 3 * VERTEX;
+        assert_eq!(s.bytes[0], PRIM_TRIANGLES);
+        assert_eq!(s.bytes[lines_at], PRIM_LINES);
+        assert_eq!(&s.bytes[lines_at + 1..lines_at + 3], &6u16.to_be_bytes());
+        assert_eq!(s.bytes.len(), lines_at + 3 + 6 * VERTEX);
+        // The second segment starts at vertex 1: its position is the first word pair's.
+        let p1 = model.mesh.positions[1];
+        let second = lines_at + 3 + 2 * VERTEX;
+        assert_eq!(&s.bytes[second..second + 4], &p1[0].to_be_bytes());
+
+        let camera = FrameCamera {
+            view_from_world: Mat4::IDENTITY,
+            clip_from_view: Mat4::IDENTITY,
+        };
+        let mut s = Stream::default();
+        frame_setup(&mut s, 64, 64, &camera);
+        assert_eq!(s.regs.bp[regs::BP_LPSIZE as usize], 0x0606);
+    }
 
     #[test]
     fn stages_reading_a_missing_map_sample_the_fill_tile() {
@@ -804,10 +867,16 @@ mod tests {
         assert_eq!(f.stages[1].tex_map, None);
         assert_eq!(f.texgens.len(), 1, "an identity texgen feeds the fill tile");
         // Eight bound maps: no free slot, the material stays as it is.
-        assert!(matches!(fill_missing_maps(&m, 8), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            fill_missing_maps(&m, 8),
+            std::borrow::Cow::Borrowed(_)
+        ));
         // A material whose stages all have maps is unchanged.
         let p = Material::texture_passthrough();
-        assert!(matches!(fill_missing_maps(&p, 1), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            fill_missing_maps(&p, 1),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

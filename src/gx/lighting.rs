@@ -592,6 +592,7 @@ mod tests {
             skinned: false,
             bake_uv: None,
             blended_normals: false,
+            line: false,
         };
         let mut u = DrawUniforms::default();
         // TEXMTX0: scroll by (0.25, 0.5).

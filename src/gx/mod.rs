@@ -7,6 +7,7 @@ pub mod key;
 pub mod light_file;
 pub mod lighting;
 pub mod lights;
+pub mod lines;
 pub mod mp3;
 pub mod names;
 pub mod readable;

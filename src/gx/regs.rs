@@ -15,6 +15,8 @@ pub const BP_GENMODE: u8 = 0x00;
 pub const BP_IND_MASK: u8 = 0x0F;
 pub const BP_SCISSOR_TL: u8 = 0x20;
 pub const BP_SCISSOR_BR: u8 = 0x21;
+/// SU_LPSIZE: line width and point size.
+pub const BP_LPSIZE: u8 = 0x22;
 pub const BP_ZMODE: u8 = 0x40;
 pub const BP_BLENDMODE: u8 = 0x41;
 pub const BP_CONST_ALPHA: u8 = 0x42;
@@ -109,6 +111,12 @@ pub fn genmode(texgens: u32, channels: u32, stages: u32, cull: CullHw, ind_stage
         | (stages.clamp(1, 16) - 1) << 10
         | (cull as u32) << 14
         | (ind_stages & 7) << 16
+}
+
+/// BP 0x22 (SU_LPSIZE): line width 0–7 and point size 8–15 in 1/6 pixel; the line and
+/// point texture-coordinate offsets (16–18, 19–21) 0 (GX_TO_ZERO, GXInit's and Prime's).
+pub fn lp_size(line: u8, point: u8) -> u32 {
+    line as u32 | (point as u32) << 8
 }
 
 /// The 3-bit hardware raster select of a GXChannelID (`gx.md` §6.1).
@@ -589,6 +597,13 @@ pub fn projection(clip_from_view: &[[f32; 4]; 4]) -> ([f32; 6], u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_and_point_size_pack_into_su_lpsize() {
+        // GXInit: line 6, point 6 (one pixel each), offsets GX_TO_ZERO.
+        assert_eq!(lp_size(6, 6), 0x0606);
+        assert_eq!(lp_size(0xFF, 0x01), 0x01FF);
+    }
     use crate::gx::types::{
         AlphaInput, BlendFactor, ColorInput, GX_IDENTITY, GX_PTIDENTITY, KonstSel, Material, TevReg,
     };

@@ -17,7 +17,7 @@ use super::convert::RenderState;
 use super::layouts::{Layouts, capture};
 use super::lru::LruMap;
 use super::shader_cache::{ShaderCache, ShaderId};
-use crate::gx::wgsl::interface::GpuVertex;
+use crate::gx::wgsl::interface::{GpuLineVertex, GpuVertex};
 
 /// Everything a render pipeline is made from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -130,6 +130,18 @@ pub fn skin_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
     }
 }
 
+/// Vertex buffer 1 of GX line draws: [`GpuLineVertex`] (the other end, the side).
+pub fn line_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    const ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![
+        14 => Float32x4,
+    ];
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<GpuLineVertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &ATTRIBUTES,
+    }
+}
+
 /// Per-vertex skinning input (vertex buffer 1, locations 12 and 13): up to four palette
 /// indices and their weights, unused slots weight 0.
 #[repr(C)]
@@ -140,6 +152,15 @@ pub struct SkinVertex {
 }
 
 impl ShaderId {
+    /// Whether the shader draws GX line corners (vertex buffer 1, `gx::lines`).
+    pub fn lines(&self) -> bool {
+        match self {
+            Self::Specialized(k) => k.vertex.line,
+            Self::Uber(k) => k.vertex.line,
+            Self::Source { .. } => false,
+        }
+    }
+
     /// Whether the shader's vertex stage is skinned (group 2 + vertex buffer 1).
     pub fn skinned(&self) -> bool {
         match self {
@@ -168,8 +189,19 @@ pub fn build_pipeline(
 ) -> BuildResult {
     let shader = shaders.get(&key.shader)?;
     let skinned = key.shader.skinned();
-    let buffers = [Some(gpu_vertex_layout()), Some(skin_vertex_layout())];
-    let buffers = if skinned { &buffers[..] } else { &buffers[..1] };
+    let second = if skinned {
+        Some(skin_vertex_layout())
+    } else if key.shader.lines() {
+        Some(line_vertex_layout())
+    } else {
+        None
+    };
+    let buffers = [Some(gpu_vertex_layout()), second];
+    let buffers = if buffers[1].is_some() {
+        &buffers[..]
+    } else {
+        &buffers[..1]
+    };
     let layout = match (skinned, key.shader.reads_destination()) {
         (false, false) => &layouts.pipeline_layout,
         (true, false) => &layouts.skinned_pipeline_layout,

@@ -442,6 +442,7 @@ mod tests {
             skinned: false,
             bake_uv: None,
             blended_normals: false,
+            line: false,
         };
         let src = texcoord_probe_wgsl(&key, 16);
         assert!(src.contains("case 2u: { tc = in.tc2; }"));

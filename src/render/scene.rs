@@ -45,17 +45,19 @@ use super::pipeline_cache::{
     MaterialPipeline, PipelineKey, Selected, SelectedPath, ShaderPath, SkinVertex,
 };
 use super::plan::{DrawPlan, FrontToBack, PlanClass, PlanSurface, draw_plan, front_to_back};
+use super::shader_cache::ShaderId;
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, NormalMode, Pose, PoseOptions};
 use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
+use crate::gx::lines::{LINE_CORNERS, LINE_QUAD};
 use crate::gx::tev::TevOptions;
-use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
-use crate::gx::wgsl::interface::GpuVertex;
+use crate::gx::wgsl::interface::{GpuLineVertex, GpuVertex};
+use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES, raster_viewport};
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
 
@@ -219,11 +221,16 @@ impl Draw<'_> {
     }
 }
 
-/// Binds the scene's index and vertex buffers (and the skin's influences and palette).
+/// The scene's vertex buffer and, for a model with GX lines, the line corners' second
+/// buffer (`GpuLineVertex`, one per vertex of the first).
+type Vertices<'a> = (&'a wgpu::Buffer, Option<&'a wgpu::Buffer>);
+
+/// Binds the scene's index and vertex buffers (and the skin's influences and palette, or
+/// the line corners' input).
 fn bind_geometry<'a>(
     encoder: &mut impl wgpu::util::RenderEncoder<'a>,
     index_buffer: &'a wgpu::Buffer,
-    vertex_buffer: &'a wgpu::Buffer,
+    (vertex_buffer, line_corners): Vertices<'a>,
     skin: Option<&'a SkinGpu>,
 ) {
     encoder.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
@@ -231,6 +238,8 @@ fn bind_geometry<'a>(
     if let Some(skin) = skin {
         encoder.set_vertex_buffer(1, Some(skin.vertex_buffer.slice(..)));
         encoder.set_bind_group(2, Some(&skin.bind_group), &[]);
+    } else if let Some(corners) = line_corners {
+        encoder.set_vertex_buffer(1, Some(corners.slice(..)));
     }
 }
 
@@ -519,6 +528,9 @@ pub struct Scene {
     animation: Option<usize>,
     aabb: Aabb,
     vertex_buffer: wgpu::Buffer,
+    /// With GX lines drawn as quads: vertex buffer 1 of their draws (`GpuLineVertex`,
+    /// one per vertex; the corners follow the model's vertices).
+    line_corners: Option<wgpu::Buffer>,
     index_buffer: Option<wgpu::Buffer>,
     /// Every surface's triangles (absolute indices) in file order, and every surface's
     /// line segments: the index buffer holds the triangles in plan order, then the lines.
@@ -645,13 +657,41 @@ impl Scene {
         // other draw as one range: triangles in plan order, then every surface's lines.
         let mut file_triangles: Vec<u32> = Vec::new();
         let mut lines: Vec<u32> = Vec::new();
+        // A skinned model's lines stay host line lists (its influences are per vertex).
+        let expand_lines = cpu.skin.is_none() && cpu.surfaces.iter().any(|s| !s.lines.is_empty());
+        let mut line_corners: Vec<GpuLineVertex> = Vec::new();
+        if expand_lines {
+            line_corners.resize(vertices.len(), GpuLineVertex::default());
+        }
         let mut surfaces = Vec::with_capacity(cpu.surfaces.len());
         for s in &cpu.surfaces {
             let base = s.vertices.start;
             let file_first = file_triangles.len() as u32;
             file_triangles.extend(s.triangles.iter().flatten().map(|i| i + base));
             let first_line = lines.len() as u32;
-            lines.extend(s.lines.iter().flatten().map(|i| i + base));
+            if expand_lines {
+                // GX lines as quads (`gx::lines`): four corners per segment, appended to
+                // the vertices, each with the other end and its side.
+                for &[a, b] in &s.lines {
+                    let ends = [(a + base) as usize, (b + base) as usize];
+                    let first = vertices.len() as u32;
+                    for (to_b, side) in LINE_CORNERS {
+                        let (end, other) = if to_b {
+                            (ends[1], ends[0])
+                        } else {
+                            (ends[0], ends[1])
+                        };
+                        vertices.push(vertices.get(end).copied().unwrap_or_default());
+                        line_corners.push(GpuLineVertex {
+                            other: mesh.positions.get(other).copied().unwrap_or_default(),
+                            side,
+                        });
+                    }
+                    lines.extend(LINE_QUAD.map(|c| first + c));
+                }
+            } else {
+                lines.extend(s.lines.iter().flatten().map(|i| i + base));
+            }
             let positions = mesh
                 .positions
                 .get(s.vertices.start as usize..s.vertices.end as usize);
@@ -679,6 +719,14 @@ impl Scene {
         if vertices.is_empty() {
             vertices.push(GpuVertex::default());
         }
+        let line_corners = expand_lines.then(|| {
+            ctx.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("line corners"),
+                    contents: bytemuck::cast_slice(&line_corners),
+                    usage: wgpu::BufferUsages::VERTEX,
+                })
+        });
         let vertex_buffer = ctx
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -704,6 +752,7 @@ impl Scene {
             animation: None,
             aabb,
             vertex_buffer,
+            line_corners,
             index_buffer: None,
             file_triangles,
             lines,
@@ -1074,12 +1123,25 @@ impl Scene {
         }
     }
 
-    /// Keys of the line pipeline (GX lines are never culled).
+    /// Keys of the line pipeline (GX lines are never culled): quads of line corners
+    /// (`gx::lines`), or for a skinned model the host's one-pixel line list.
     fn line_keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
         let mut state = Self::state(gpu, options);
-        state.topology = wgpu::PrimitiveTopology::LineList;
         state.cull = None;
-        Self::without_host_blend(gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT)))
+        let mut keys = gpu.pipeline_keys(state, COLOR_FORMAT, Some(DEPTH_FORMAT));
+        if gpu.skinned() {
+            keys.0.state.topology = wgpu::PrimitiveTopology::LineList;
+            keys.1.state.topology = wgpu::PrimitiveTopology::LineList;
+        } else {
+            for key in [&mut keys.0, &mut keys.1] {
+                match &mut key.shader {
+                    ShaderId::Specialized(k) => k.vertex.line = true,
+                    ShaderId::Uber(k) => k.vertex.line = true,
+                    ShaderId::Source { .. } => {}
+                }
+            }
+        }
+        Self::without_host_blend(keys)
     }
 
     /// A specialized shader that blends itself writes its result as is; the ubershader
@@ -1329,9 +1391,10 @@ impl Scene {
                 continue;
             };
             let pending = &mut self.pending_writes;
-            slot.gpu.update_into(m, &self.options.tev_for(i), |buffer, bytes| {
-                pending.push((buffer.clone(), bytes.to_vec()))
-            });
+            slot.gpu
+                .update_into(m, &self.options.tev_for(i), |buffer, bytes| {
+                    pending.push((buffer.clone(), bytes.to_vec()))
+                });
             let class = (m.depth_sorted, m.flags & FLAG_OCCLUDER != 0);
             let keys = Self::keys(&slot.gpu, &self.options);
             let new_keys = keys != slot.keys;
@@ -1639,7 +1702,8 @@ impl Scene {
             if copies {
                 Self::ensure_destination(&mut self.destination, ctx, target);
             }
-            let (vertices, skin) = (&self.vertex_buffer, self.skin.as_ref());
+            let vertices = (&self.vertex_buffer, self.line_corners.as_ref());
+            let skin = self.skin.as_ref();
             let highlight = self.highlight.zip(self.tint.as_ref());
             let mut pass = if !copies {
                 // No pass breaks: the opaque draws replay as a render bundle, recorded again
@@ -1729,7 +1793,7 @@ impl Scene {
                 let show_occluders = self.options.show_occluders;
                 w.draw(
                     &mut pass,
-                    vertices,
+                    vertices.0,
                     skin.map(|s| (&s.vertex_buffer, &s.bind_group)),
                     |i| surfaces[i].draws_triangles(slots, show_occluders),
                 );
@@ -1854,7 +1918,7 @@ impl Scene {
         ctx: &RenderContext,
         draws: &[Draw<'_>],
         index_buffer: &wgpu::Buffer,
-        vertex_buffer: &wgpu::Buffer,
+        vertex_buffer: Vertices<'_>,
         skin: Option<&SkinGpu>,
     ) -> wgpu::RenderBundle {
         let mut e = ctx
@@ -1967,7 +2031,7 @@ impl Scene {
         target: &OffscreenTarget,
         clear: Option<wgpu::Color>,
         index_buffer: &'e wgpu::Buffer,
-        vertex_buffer: &'e wgpu::Buffer,
+        vertex_buffer: Vertices<'e>,
         skin: Option<&'e SkinGpu>,
     ) -> wgpu::RenderPass<'e> {
         let mut pass = target.begin_pass(encoder, clear);

@@ -43,6 +43,18 @@ pub const LOC_COLOR1: u32 = 3;
 pub const LOC_TEX0: u32 = 4;
 pub const LOC_BONE_INDICES: u32 = 12;
 pub const LOC_BONE_WEIGHTS: u32 = 13;
+/// A line corner's other end and side ([`GpuLineVertex`], vertex buffer 1 of line draws).
+pub const LOC_LINE_OTHER: u32 = 14;
+
+/// Per-vertex input of GX line draws (`gx::lines`): each segment becomes four corners, each
+/// a copy of its end's [`GpuVertex`] plus this: the segment's other end (model space) and
+/// which side of the segment the corner lies on (±1).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct GpuLineVertex {
+    pub other: [f32; 3],
+    pub side: f32,
+}
 
 pub const GROUP_DRAW: u32 = 0;
 pub const BINDING_DRAW_UNIFORMS: u32 = 0;
@@ -113,9 +125,7 @@ pub fn vertex_out_struct(texcoord_count: usize, debug_normal: bool) -> String {
     let mut fields = vec!["color0".to_string(), "color1".to_string()];
     fields.extend((0..texcoord_count).map(|i| format!("tc{i}")));
     for f in fields {
-        s += &format!(
-            "    o.{f} = raw.{f} - dpdxFine(raw.{f}) * d.x - dpdyFine(raw.{f}) * d.y;\n"
-        );
+        s += &format!("    o.{f} = raw.{f} - dpdxFine(raw.{f}) * d.x - dpdyFine(raw.{f}) * d.y;\n");
     }
     s += "    return o;\n}\n";
     s

@@ -65,6 +65,11 @@ pub struct VertexKey {
     /// §13.4 Default) instead of taking the first weight's (MP1/MP2, §7.5).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub blended_normals: bool,
+    /// GX lines (`gx::lines`): the draw's vertices are line corners, each moved across its
+    /// segment on screen by half the line width (vertex buffer 1, [`super::interface::GpuLineVertex`]).
+    /// Not with `skinned` (skinned models draw their lines on the host's line list).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub line: bool,
 }
 
 /// Bones the skinning palette holds: 160 × 96 bytes fits the 16 KiB minimum uniform
@@ -130,6 +135,7 @@ impl VertexKey {
             skinned: false,
             bake_uv: None,
             blended_normals: false,
+            line: false,
         }
     }
 
@@ -188,7 +194,12 @@ pub struct DrawUniforms {
 /// x, y = size in pixels, z = 1 when positions snap to GX's grid. `exact` false keeps the
 /// host GPU's own rules (a switch for hosts whose rasteriser cannot hold the grid).
 pub fn raster_viewport(width: u32, height: u32, exact: bool) -> [f32; 4] {
-    [width as f32, height as f32, if exact { 1.0 } else { 0.0 }, 0.0]
+    [
+        width as f32,
+        height as f32,
+        if exact { 1.0 } else { 0.0 },
+        0.0,
+    ]
 }
 
 /// Where a clip-space position lands on GX's raster grid (`gx_snap`): the setup engine
@@ -707,6 +718,24 @@ fn vs_main(v: VertexIn, s: SkinIn) -> VertexOut {
     let n_bind = vec4<f32>(v.normal, 0.0);",
         );
         out.push_str(skinned_normal_wgsl(key.blended_normals));
+    } else if key.line {
+        out.push_str(&crate::gx::lines::line_corner_wgsl());
+        let _ = write!(
+            out,
+            "
+// A line corner: xyz the segment's other end (model space), w the side (+1 or -1).
+struct LineIn {{
+    @location({}) other: vec4<f32>,
+}}
+
+@vertex
+fn vs_main(v: VertexIn, l: LineIn) -> VertexOut {{
+    var o: VertexOut;
+    let pos_model = v.position;
+    let nrm_model = v.normal;
+",
+            super::interface::LOC_LINE_OTHER
+        );
     } else {
         out.push_str(
             "
@@ -719,9 +748,21 @@ fn vs_main(v: VertexIn) -> VertexOut {
 ",
         );
     }
+    if key.line && !key.skinned {
+        out.push_str(
+            "    let clip_end = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
+    let clip_other = u_draw.clip_from_model * vec4<f32>(l.other.xyz, 1.0);
+    let clip_given = gx_line_corner(clip_end, clip_other, l.other.w, u_draw.viewport);
+",
+        );
+    } else {
+        out.push_str(
+            "    let clip_given = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
+",
+        );
+    }
     out.push_str(
-        "    let clip_given = u_draw.clip_from_model * vec4<f32>(pos_model, 1.0);
-    o.clip_position = gx_snap(clip_given, u_draw.viewport);
+        "    o.clip_position = gx_snap(clip_given, u_draw.viewport);
     o.unsnap = gx_unsnap(clip_given, o.clip_position, u_draw.viewport);
     // Lighting happens in view space.
     let p_view = (u_draw.view_from_model * vec4<f32>(pos_model, 1.0)).xyz;
@@ -801,7 +842,22 @@ mod tests {
             skinned: false,
             bake_uv: None,
             blended_normals: false,
+            line: false,
         }
+    }
+
+    /// A line stage reads the corner input and moves the corner before snapping.
+    #[test]
+    fn line_stage_widens_corners_before_snapping() {
+        let mut k = key(Vec::new(), ChannelControl::GX_DEFAULT);
+        k.line = true;
+        let src = vertex_module(&k);
+        validate(&src);
+        assert!(src.contains("fn vs_main(v: VertexIn, l: LineIn)"));
+        let corner = src.find("gx_line_corner(clip_end").expect("corner moved");
+        let snap = src.find("gx_snap(clip_given").expect("snapped");
+        assert!(corner < snap);
+        assert!(!vertex_module(&key(Vec::new(), ChannelControl::GX_DEFAULT)).contains("LineIn"));
     }
 
     /// A bake rasterises at the chosen UV set, last, after the texgens and lighting that
