@@ -487,8 +487,8 @@ fn posed_vertices(scene: &Scene) -> (Vec<Vec3>, Vec<Vec3>) {
 const FLAG_OCCLUDER: u32 = 0x200;
 
 /// The renderer's draw order: opaque surfaces in file order, then depth-sorted ones back to
-/// front by their transformed centre (ties by index). Occluders and unreadable materials
-/// are left out as the renderer leaves them out.
+/// front by their transformed centre (ties by index). Occluders, hidden surfaces and
+/// unreadable materials are left out as the renderer leaves them out.
 fn draw_order(
     scene: &Scene,
     camera: &FrameCamera,
@@ -501,7 +501,9 @@ fn draw_order(
         let Some(Some((m, _))) = materials.get(s.material) else {
             continue;
         };
-        if m.flags & FLAG_OCCLUDER != 0 && !scene.options().show_occluders {
+        if m.flags & FLAG_OCCLUDER != 0 && !scene.options().show_occluders
+            || scene.surface_hidden(i)
+        {
             continue;
         }
         if m.depth_sorted {

@@ -1516,6 +1516,11 @@ impl Scene {
         .map(Some)
     }
 
+    /// Whether surface `i` is left out ([`Scene::set_hidden_surfaces`]).
+    pub fn surface_hidden(&self, i: usize) -> bool {
+        self.surfaces.get(i).is_some_and(|s| s.hidden)
+    }
+
     /// Hides surface i when `hidden[i]` (surfaces past the slice show): a room's world
     /// models toggled off. Only the draw list changes; buffers and pipelines stay.
     pub fn set_hidden_surfaces(&mut self, hidden: &[bool]) {

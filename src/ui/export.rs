@@ -13,6 +13,7 @@ use crate::gx::lights::LightSet;
 use crate::model::CpuModel;
 use crate::views::bake::{BakeRequest, DEFAULT_MAX_SIZE, bake_headless};
 
+use super::export_dff::{DffView, dff_size, export_dff};
 use super::state::AppState;
 
 /// What File → Export writes.
@@ -22,6 +23,8 @@ pub enum ExportKind {
     Gltf,
     /// Its textures as PNGs, into `STEM_textures` next to the export path.
     TexturePngs,
+    /// The current view as a Dolphin FIFO log at [`DffExport::path`].
+    Dff,
 }
 
 impl AppState {
@@ -49,9 +52,16 @@ impl AppState {
         let model = doc
             .cpu_model()
             .ok_or_else(|| anyhow::anyhow!("export works on models, characters and rooms"))?;
-        let path = PathBuf::from(self.export_path.trim());
+        let typed = match kind {
+            ExportKind::Dff => &self.export_dff.path,
+            _ => &self.export_path,
+        };
+        let path = PathBuf::from(typed.trim());
         if path.as_os_str().is_empty() {
-            anyhow::bail!("give a file name (.glb or .gltf)");
+            match kind {
+                ExportKind::Dff => anyhow::bail!("give a file name (.dff)"),
+                _ => anyhow::bail!("give a file name (.glb or .gltf)"),
+            }
         }
         match kind {
             ExportKind::Gltf => {
@@ -69,6 +79,37 @@ impl AppState {
                 let bake = self.export_bake.then_some(&self.session.lights.set);
                 let set = self.session.selection.set;
                 export_gltf(&model, &doc.stem, &path, (set, only), bake)
+            }
+            ExportKind::Dff => {
+                let edited = self.session.document().map(|e| e.material_sets());
+                let model = edited_model(model, edited);
+                let selection = self.session.selection;
+                // A shape preview draws the selected material alone, as the viewer does.
+                let (model, material_set, hidden) = match self.aids.preview {
+                    Some(shape) => {
+                        let preview = model
+                            .material_preview(shape, selection.set, selection.material)
+                            .ok_or_else(|| anyhow::anyhow!("no material to preview"))?;
+                        (preview, 0, None)
+                    }
+                    None => (model.into_owned(), selection.set, self.hidden_surfaces()),
+                };
+                let view = self.viewport_texture.map_or([640, 480], |(_, size)| size);
+                let (size, note) = dff_size(view);
+                let view = DffView {
+                    camera: self.camera,
+                    size,
+                    time: self.settings.time,
+                    animation: self.posed_animation(),
+                    lights: &self.session.lights.set,
+                    material_set,
+                    hidden_surfaces: hidden.as_deref().unwrap_or(&[]),
+                };
+                let line = export_dff(model, &view, &path)?;
+                Ok(match note {
+                    Some(note) => format!("{line}; {note}"),
+                    None => line,
+                })
             }
             ExportKind::TexturePngs => {
                 let dir = path

@@ -18,6 +18,7 @@ pub(crate) mod compositor;
 pub mod edit;
 pub mod editing;
 pub mod export;
+pub mod export_dff;
 pub mod history;
 pub mod light_editor;
 pub mod lights;

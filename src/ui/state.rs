@@ -229,6 +229,8 @@ pub struct AppState {
     pub export_dialog: bool,
     /// The last export's line (or error), shown in the Export window.
     pub export_result: Option<Result<String, String>>,
+    /// File → Export's DFF path.
+    pub export_dff: super::export_dff::DffExport,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     /// The main view draws this stage view (a stage-strip thumbnail was clicked).
@@ -328,6 +330,7 @@ impl AppState {
             export_bake: false,
             export_dialog: false,
             export_result: None,
+            export_dff: Default::default(),
             viewport_texture: None,
             stage_view: None,
             stage_strip_open: true,

@@ -1,5 +1,6 @@
 //! File → Export…: a window with the glTF path (typed, or the desktop's dialog), the
-//! animation choice, and the glTF and texture PNG exports of the open model or character.
+//! animation choice, and the glTF and texture PNG exports of the open model or character;
+//! under them the DFF path and "Export DFF" (the current view as a Dolphin FIFO log).
 
 use egui::{Color32, RichText};
 
@@ -66,6 +67,32 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
                     .clicked()
                 {
                     state.export(ExportKind::TexturePngs);
+                }
+            });
+            ui.separator();
+            if state.export_dff.path.is_empty() {
+                // Beside the glTF by default.
+                let glb = std::path::Path::new(state.export_path.trim());
+                state.export_dff.path = glb.with_extension("dff").display().to_string();
+            }
+            ui.horizontal(|ui| {
+                ui.label("DFF:");
+                ui.add(
+                    egui::TextEdit::singleline(&mut state.export_dff.path)
+                        .desired_width(360.0)
+                        .hint_text("frame.dff"),
+                )
+                .on_hover_text("A Dolphin FIFO log of one frame (plays in Dolphin's FIFO player)");
+                if ui
+                    .button("Export DFF")
+                    .on_hover_text(
+                        "The current view — camera, time, pose, lights, the shape preview — as \
+                         GX commands, as `tevscope export -o X.dff` writes it (at most 640×528: \
+                         a larger view is scaled down)",
+                    )
+                    .clicked()
+                {
+                    state.export(ExportKind::Dff);
                 }
             });
             match &state.export_result {

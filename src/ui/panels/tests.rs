@@ -1081,6 +1081,69 @@ fn file_export_opens_a_window_with_an_editable_path() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The Export window's "Export DFF" writes the current view as a DFF: byte for byte what
+/// `tevscope export -o X.dff` writes for the same camera and size, atomically, with the
+/// outcome in the window.
+#[test]
+fn export_window_writes_the_current_view_as_a_dff() {
+    use crate::render::{AdapterPreference, RenderContext};
+    if RenderContext::for_tests().is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("tevscope-ui-dff-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = demo_spec("showcase");
+    let mut state = AppState::new(dir.clone());
+    state.open(&spec);
+    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    // The command line's frame: the same model, camera and size.
+    let mut req = crate::cli::render::RenderRequest::new(spec, "");
+    (req.width, req.height) = (640, 480);
+    req.camera = Some([30.0, 20.0, 7.0]);
+    let ctx = RenderContext::new(AdapterPreference::Hardware).unwrap();
+    let (mut scene, ..) = crate::cli::render::build_scene(&ctx, &req).unwrap();
+    let (_, expected) = crate::dff::check::frame_dff(&mut scene, &ctx, (640, 480), false).unwrap();
+    state.camera = scene.camera();
+    assert_eq!(
+        &state.session.lights.set,
+        scene.lights(),
+        "the viewer's lights"
+    );
+
+    state.export_dialog = true;
+    let out_path = dir.join("view.dff");
+    state.export_dff.path = out_path.display().to_string();
+    let size = egui::vec2(1600.0, 900.0);
+    let ui = egui::Context::default();
+    let out = frame_on(&ui, &mut state, size, vec![]);
+    click_on(
+        &ui,
+        &mut state,
+        size,
+        text_at(&out, "Export DFF").expect("the button"),
+    );
+    let line = match &state.export_result {
+        Some(Ok(line)) => line.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        line.contains("view.dff") && line.contains("640×480"),
+        "{line}"
+    );
+    let written = std::fs::read(&out_path).unwrap();
+    assert!(
+        written == expected,
+        "the viewer's DFF differs from the command line's"
+    );
+    let out = frame_on(&ui, &mut state, size, vec![]);
+    assert!(drew_text(&out, "Exported"));
+    // No stray temporary files next to it (written atomically).
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The Export window's "Bake appearance" checkbox bakes what the viewer draws: the written
 /// glTF's materials take baked base colours and keep `extras.gx`.
 #[test]
