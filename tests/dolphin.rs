@@ -18,6 +18,10 @@ const RATCHET: &[(&str, f64)] = &[
     // TEXC without a texture reads 255 (spec default): the DFF binds it as a solid tile.
     ("pwe/Cube.CMDL", 1.0),
     ("real/randomprime/randovania_gamecube.CMDL", 0.9996),
+    // MP3 fixtures; 0x…0101 has a material with an INCA second draw (97.61 % before the DFF
+    // wrote it).
+    ("mp3/0x0C3F1E7D00000100.CMDL", 0.9998),
+    ("mp3/0x0C3F1E7D00000101.CMDL", 0.99998),
     ("builtin:demo.pak:showcase", 0.9984),
     ("builtin:demo.pak:worm_character", 0.9996),
     ("builtin:demo.pak:room", 0.9924),

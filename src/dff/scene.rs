@@ -74,36 +74,56 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
     // The uniforms the renderer computes, block per material.
     let mut frame = FrameUpdate::new(scene.options().frame);
     let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(scene.aabb().center()));
-    let materials: Vec<Option<(&Material, usize)>> = (0..scene.material_count())
+    let mut materials: Vec<Option<(&Material, usize)>> = (0..scene.material_count())
         .map(|i| {
             let m = scene.material(set, i)?;
             Some((m, frame.add_material(model_id, m)))
         })
         .collect();
+    let own = |i: usize| model.material_sets.get(set)?.materials.get(i);
+    let mut texture_slots: Vec<&[Result<u64, String>]> = (0..materials.len())
+        .map(|i| own(i).map_or(&[][..], |c| c.textures.as_slice()))
+        .collect();
+    // Second draws (MP3's INCA pass, `formats.md` §13.3) as entries after the set's
+    // materials, as the renderer lays out its slots: `second[i]` is material i's.
+    let mut second = vec![None; materials.len()];
+    for (i, slot) in second.iter_mut().enumerate() {
+        let Some(Some(d)) = materials[i].map(|_| own(i).and_then(|c| c.second_draw.as_deref()))
+        else {
+            continue;
+        };
+        let Ok(gx) = &d.gx else { continue };
+        *slot = Some(materials.len());
+        materials.push(Some((gx, frame.add_material(model_id, gx))));
+        texture_slots.push(&d.textures);
+    }
     frame.update(scene.time(), &camera, scene.lights());
 
-    let textures = place_textures(model, set, &materials, scene.options())?;
+    let textures = place_textures(model, &texture_slots, &materials, scene.options())?;
     for t in &textures.images {
         s.memory(t.address, t.bytes.clone(), UPDATE_TEXTURE);
     }
     let (positions, normals) = posed_vertices(scene);
 
     for i in draw_order(scene, &camera, &materials) {
-        let surface = &model.surfaces[i];
-        let Some(Some((material, block))) = materials.get(surface.material) else {
-            continue;
-        };
-        let Some(u) = frame.uniforms(*block) else {
-            continue;
-        };
-        material_state(
-            &mut s,
-            material,
-            u,
-            &textures.maps[surface.material],
-            Some(textures.fill),
-        );
-        draw_triangles(&mut s, model, i, &positions, &normals);
+        let first = model.surfaces[i].material;
+        // The surface, then its material's second draw over it.
+        for entry in std::iter::once(first).chain(second.get(first).copied().flatten()) {
+            let Some(Some((material, block))) = materials.get(entry) else {
+                continue;
+            };
+            let Some(u) = frame.uniforms(*block) else {
+                continue;
+            };
+            material_state(
+                &mut s,
+                material,
+                u,
+                &textures.maps[entry],
+                Some(textures.fill),
+            );
+            draw_triangles(&mut s, model, i, &positions, &normals);
+        }
     }
     let mut frames = Vec::new();
     if spec.readback {
@@ -317,7 +337,7 @@ struct PlacedImage {
 /// `missing_checker`, the checker), then the [`fill_missing_maps`] tile.
 fn place_textures(
     model: &CpuModel,
-    set: usize,
+    texture_slots: &[&[Result<u64, String>]],
     materials: &[Option<(&Material, usize)>],
     options: &SceneOptions,
 ) -> Result<PlacedTextures, DffError> {
@@ -351,12 +371,7 @@ fn place_textures(
     for (i, m) in materials.iter().enumerate() {
         let mut list = Vec::new();
         if let Some((m, _)) = m {
-            let slots = model
-                .material_sets
-                .get(set)
-                .and_then(|s| s.materials.get(i))
-                .map(|c| c.textures.as_slice())
-                .unwrap_or(&[]);
+            let slots = texture_slots.get(i).copied().unwrap_or(&[]);
             for k in 0..m.texture_count {
                 let id = slots.get(k).and_then(|r| r.as_ref().ok()).copied();
                 let key = id.filter(|id| model.textures.contains_key(id));
@@ -848,6 +863,60 @@ mod tests {
         let mut s = Stream::default();
         frame_setup(&mut s, 64, 64, &camera);
         assert_eq!(s.regs.bp[regs::BP_LPSIZE as usize], 0x0606);
+    }
+
+    /// A material's second draw (MP3's INCA pass) follows its surface with its own blend
+    /// (SRCALPHA/ONE) and no depth write, as the renderer draws it.
+    #[test]
+    fn a_second_draw_follows_its_surface_with_its_blend_and_zmode() {
+        use crate::gx::types::BlendFactor;
+        use crate::model::CpuMaterial;
+        use crate::model::shapes::{PreviewShape, preview_model};
+        let Some(ctx) = crate::render::RenderContext::for_tests() else {
+            return;
+        };
+        let first = Material::texture_passthrough();
+        let mut second = Material::texture_passthrough();
+        second.blend = Blend {
+            mode: BlendMode::Blend,
+            src: BlendFactor::SrcAlpha,
+            dst: BlendFactor::One,
+        };
+        second.depth_write = false;
+        let material = |gx: &Material, second_draw| CpuMaterial {
+            gx: Ok(gx.clone()),
+            textures: Vec::new(),
+            second_draw,
+        };
+        let frame = |second_draw| {
+            let model = preview_model(
+                PreviewShape::Plane,
+                material(&first, second_draw),
+                Default::default(),
+            );
+            let triangles = model.surfaces[0].triangles.len();
+            let scene = Scene::new(&ctx, model).unwrap();
+            let dff = scene_dff(&FrameSpec {
+                scene: &scene,
+                width: 64,
+                height: 48,
+                clear: [0, 0, 0, 255],
+                readback: false,
+            })
+            .unwrap();
+            (dff.frames[0].bytes.len(), dff.frames[0].regs.bp.clone(), triangles)
+        };
+        let (one_len, one, triangles) = frame(None);
+        let (two_len, two, _) = frame(Some(Box::new(material(&second, None))));
+        let (blend, zmode) = (regs::BP_BLENDMODE as usize, regs::BP_ZMODE as usize);
+        assert_eq!(one[blend], regs::blend_mode(&Blend::OPAQUE, true, false));
+        assert_eq!(one[zmode], regs::zmode(true, Compare::LEqual, true));
+        // The frame's last draw is the second one.
+        assert_eq!(two[blend], regs::blend_mode(&second.blend, true, false));
+        assert_eq!(two[zmode], regs::zmode(true, Compare::LEqual, false));
+        // The surface's vertices go out twice.
+        let draw = 3 + triangles * 3 * (24 + 8 + 64);
+        assert!(two_len >= one_len + draw, "{two_len} vs {one_len} + {draw}");
     }
 
     #[test]
