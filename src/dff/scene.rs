@@ -904,7 +904,11 @@ mod tests {
                 readback: false,
             })
             .unwrap();
-            (dff.frames[0].bytes.len(), dff.frames[0].regs.bp.clone(), triangles)
+            (
+                dff.frames[0].bytes.len(),
+                dff.frames[0].regs.bp.clone(),
+                triangles,
+            )
         };
         let (one_len, one, triangles) = frame(None);
         let (two_len, two, _) = frame(Some(Box::new(material(&second, None))));
