@@ -141,3 +141,32 @@ fn lines_cover_the_pixels_of_their_gx_quads_on_both_shader_paths() {
         assert!(covered > 100, "{shader:?}: {covered} pixels covered");
     }
 }
+
+/// The pick pass draws GX line quads too: a pixel a line covers picks its surface, one
+/// beside it picks nothing.
+#[test]
+fn lines_can_be_picked() {
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    // One shallow segment across the middle of the view.
+    let ends = [[-0.8, 0.0, 0.02], [0.8, 0.0, -0.02]];
+    let mut scene = Scene::new(&ctx, lines_model(&ends)).expect("scene");
+    let mut c = scene.camera();
+    (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
+    scene.set_camera(c);
+    scene.finish_pipelines(&ctx);
+    let (w, h) = (160u32, 120u32);
+    let target = OffscreenTarget::new(&ctx, w, h).expect("target");
+    scene
+        .render(&ctx, &target, ClearMode::Color([0.0, 0.0, 0.0, 1.0]))
+        .expect("render");
+    let image = target.read_rgba(&ctx).expect("readback");
+    let x = w / 2;
+    let y = (0..h)
+        .find(|&y| image.pixel(x, y)[0] > 127)
+        .expect("the line is drawn");
+    let hit = scene.pick(&ctx, w, h, x, y).expect("pick");
+    assert_eq!(hit.map(|h| (h.surface, h.material)), Some((0, 0)));
+    assert!(scene.pick(&ctx, w, h, x, y + 3).expect("pick").is_none());
+}

@@ -16,7 +16,7 @@ use wgpu::util::DeviceExt as _;
 use super::RenderError;
 use super::context::RenderContext;
 use super::convert::RenderState;
-use super::pick::{PassPipeline, PickUniforms};
+use super::pick::{PassGeometry, PassPipeline, PickUniforms};
 use super::target::COLOR_FORMAT;
 
 /// Additive blending, no depth test or write: each fragment adds its colour
@@ -93,7 +93,7 @@ impl WireframePass {
             "fs_wire",
             target,
             false,
-            true,
+            PassGeometry::Lines,
         )?;
         let mut all = Vec::new();
         let mut ranges = Vec::new();

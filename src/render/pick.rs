@@ -13,7 +13,7 @@
 
 use super::RenderError;
 use super::context::RenderContext;
-use super::pipeline_cache::{gpu_vertex_layout, skin_vertex_layout};
+use super::pipeline_cache::{gpu_vertex_layout, line_vertex_layout, skin_vertex_layout};
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, read_texture_region};
 
 /// What a pick found under a pixel.
@@ -75,6 +75,20 @@ fn vs_plain(@location(0) position: vec3<f32>, @builtin(instance_index) surface: 
 }
 ";
 
+/// The line-corner vertex stage: a GX line quad's corner, moved and snapped as the colour
+/// pass's (`gx::lines`).
+const PICK_LINE: &str = "
+@vertex
+fn vs_line(@location(0) position: vec3<f32>, @location(14) other: vec4<f32>, @builtin(instance_index) surface: u32) -> PickOut {
+    var o: PickOut;
+    let end = u_pick.clip_from_model * vec4<f32>(position, 1.0);
+    let far_end = u_pick.clip_from_model * vec4<f32>(other.xyz, 1.0);
+    o.position = gx_snap(gx_line_corner(end, far_end, other.w, u_pick.viewport), u_pick.viewport);
+    o.surface = surface;
+    return o;
+}
+";
+
 /// The skinned vertex stage, so picked pixels line up with drawn ones.
 fn pick_skinned() -> String {
     format!(
@@ -97,6 +111,8 @@ fn shader_source(skinned: bool) -> String {
     let mut s = PICK_WGSL.to_string();
     s.push_str(crate::gx::wgsl::vertex::GX_SNAP_WGSL);
     s.push_str(PICK_PLAIN);
+    s.push_str(&crate::gx::lines::line_corner_wgsl());
+    s.push_str(PICK_LINE);
     if skinned {
         // The palette sits in group 1 here (the pick pass has no texture group).
         s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));
@@ -118,7 +134,19 @@ pub(crate) struct PickPass {
     pipeline: wgpu::RenderPipeline,
     uniforms: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
+    /// GX line quads' pipeline, for a scene whose lines are drawn as quads.
+    line_quads: Option<PassPipeline>,
     targets: Option<PickTargets>,
+}
+
+/// What a [`PassPipeline`] draws of the scene's geometry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PassGeometry {
+    Triangles,
+    /// Host line lists (the wireframe's edges).
+    Lines,
+    /// GX line quads from line corners (`gx::lines`; vertex buffer 1 the corners' input).
+    LineQuads,
 }
 
 /// A pipeline over the scene's geometry with the pick vertex stages; group 0 holds one
@@ -130,7 +158,7 @@ pub(crate) struct PassPipeline {
 }
 
 impl PassPipeline {
-    /// A pipeline drawing triangle lists (`lines`: line lists) of the scene's vertices.
+    /// A pipeline drawing `geometry` of the scene's vertices.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         ctx: &RenderContext,
@@ -140,7 +168,7 @@ impl PassPipeline {
         fragment: &str,
         target: wgpu::ColorTargetState,
         depth_write: bool,
-        lines: bool,
+        geometry: PassGeometry,
     ) -> Result<Self, RenderError> {
         let device = &ctx.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -167,15 +195,29 @@ impl PassPipeline {
             bind_group_layouts: if skinned { &groups[..] } else { &groups[..1] },
             immediate_size: 0,
         });
-        let buffers = [Some(gpu_vertex_layout()), Some(skin_vertex_layout())];
+        let quads = geometry == PassGeometry::LineQuads && !skinned;
+        let second = if skinned {
+            Some(skin_vertex_layout())
+        } else {
+            quads.then(line_vertex_layout)
+        };
+        let buffers = [Some(gpu_vertex_layout()), second];
         let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
             layout: Some(&pipeline_layout),
             vertex: wgpu::VertexState {
                 module: &module,
-                entry_point: Some(if skinned { "vs_skinned" } else { "vs_plain" }),
+                entry_point: Some(match (skinned, quads) {
+                    (true, _) => "vs_skinned",
+                    (false, true) => "vs_line",
+                    (false, false) => "vs_plain",
+                }),
                 compilation_options: Default::default(),
-                buffers: if skinned { &buffers[..] } else { &buffers[..1] },
+                buffers: if buffers[1].is_some() {
+                    &buffers[..]
+                } else {
+                    &buffers[..1]
+                },
             },
             fragment: Some(wgpu::FragmentState {
                 module: &module,
@@ -184,7 +226,7 @@ impl PassPipeline {
                 targets: &[Some(target)],
             }),
             primitive: wgpu::PrimitiveState {
-                topology: if lines {
+                topology: if geometry == PassGeometry::Lines {
                     wgpu::PrimitiveTopology::LineList
                 } else {
                     wgpu::PrimitiveTopology::TriangleList
@@ -270,7 +312,7 @@ impl TintPass {
             "fs_tint",
             target,
             false,
-            false,
+            PassGeometry::Triangles,
         )?;
         Ok(Self { inner })
     }
@@ -290,11 +332,13 @@ impl TintPass {
 }
 
 impl PickPass {
-    /// Builds the pipeline for plain or skinned geometry with the scene's face culling.
+    /// Builds the pipeline for plain or skinned geometry with the scene's face culling (and
+    /// with `line_quads` the one for GX line quads, never culled).
     pub fn new(
         ctx: &RenderContext,
         skinned: bool,
         cull: Option<wgpu::Face>,
+        line_quads: bool,
     ) -> Result<Self, RenderError> {
         let target = wgpu::ColorTargetState {
             format: PICK_FORMAT,
@@ -305,11 +349,36 @@ impl PickPass {
             pipeline,
             uniforms,
             bind_group,
-        } = PassPipeline::new(ctx, skinned, cull, "pick", "fs_main", target, true, false)?;
+        } = PassPipeline::new(
+            ctx,
+            skinned,
+            cull,
+            "pick",
+            "fs_main",
+            target.clone(),
+            true,
+            PassGeometry::Triangles,
+        )?;
+        let line_quads = line_quads
+            .then(|| {
+                let geometry = PassGeometry::LineQuads;
+                PassPipeline::new(
+                    ctx,
+                    false,
+                    None,
+                    "pick lines",
+                    "fs_main",
+                    target,
+                    true,
+                    geometry,
+                )
+            })
+            .transpose()?;
         Ok(Self {
             pipeline,
             uniforms,
             bind_group,
+            line_quads,
             targets: None,
         })
     }
@@ -359,7 +428,8 @@ impl PickPass {
     }
 
     /// Records and submits the ID pass (`draw` records the scene's draws: pipeline and
-    /// group 0 are bound), then reads pixel (x, y) back as (surface + 1, depth).
+    /// group 0 are bound; then `draw_lines` its line quads, on their pipeline, when it has
+    /// one), then reads pixel (x, y) back as (surface + 1, depth).
     #[allow(clippy::too_many_arguments)]
     pub fn run(
         &mut self,
@@ -370,6 +440,7 @@ impl PickPass {
         y: u32,
         uniforms: &PickUniforms,
         draw: impl FnOnce(&mut wgpu::RenderPass<'_>),
+        draw_lines: impl FnOnce(&mut wgpu::RenderPass<'_>),
     ) -> Result<Option<(u32, f32)>, RenderError> {
         self.ensure_targets(ctx, width, height);
         let Some(t) = &self.targets else {
@@ -377,6 +448,10 @@ impl PickPass {
         };
         ctx.queue
             .write_buffer(&self.uniforms, 0, bytemuck::bytes_of(uniforms));
+        if let Some(l) = &self.line_quads {
+            ctx.queue
+                .write_buffer(&l.uniforms, 0, bytemuck::bytes_of(uniforms));
+        }
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -409,6 +484,11 @@ impl PickPass {
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, &self.bind_group, &[]);
             draw(&mut pass);
+            if let Some(l) = &self.line_quads {
+                pass.set_pipeline(&l.pipeline);
+                pass.set_bind_group(0, &l.bind_group, &[]);
+                draw_lines(&mut pass);
+            }
         }
         ctx.queue.submit([encoder.finish()]);
         let bytes = read_texture_region(ctx, &t.ids, (x, y), (1, 1), 8)?;

@@ -173,8 +173,16 @@ impl SurfaceDraw {
     /// Whether its triangles are drawn (and can be picked or tinted): visible, with a
     /// usable material, occluders only when shown.
     fn draws_triangles(&self, slots: &[Option<MaterialSlot>], show_occluders: bool) -> bool {
-        self.index_count > 0
-            && !self.hidden
+        self.index_count > 0 && self.shown(slots, show_occluders)
+    }
+
+    /// Whether its GX lines are drawn (and can be picked), as [`Self::draws_triangles`].
+    fn draws_lines(&self, slots: &[Option<MaterialSlot>], show_occluders: bool) -> bool {
+        self.line_index_count > 0 && self.shown(slots, show_occluders)
+    }
+
+    fn shown(&self, slots: &[Option<MaterialSlot>], show_occluders: bool) -> bool {
+        !self.hidden
             && matches!(slots.get(self.material), Some(Some(slot))
                 if show_occluders || !slot.occluder)
     }
@@ -2083,7 +2091,12 @@ impl Scene {
         };
         let mut pass = match self.pick.take() {
             Some(p) => p,
-            None => PickPass::new(ctx, self.skin.is_some(), self.options.cull.face())?,
+            None => PickPass::new(
+                ctx,
+                self.skin.is_some(),
+                self.options.cull.face(),
+                self.line_corners.is_some(),
+            )?,
         };
         let camera = self.camera.frame_camera(width as f32 / height as f32);
         let uniforms = PickUniforms::new(
@@ -2093,7 +2106,7 @@ impl Scene {
         let surfaces = &self.surfaces;
         let slots = &self.slots;
         let show_occluders = self.options.show_occluders;
-        let result = pass.run(ctx, width, height, x, y, &uniforms, |rp| {
+        let draw = |rp: &mut wgpu::RenderPass<'_>| {
             rp.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
             rp.set_vertex_buffer(0, self.vertex_buffer.slice(..));
             if let Some(skin) = &self.skin {
@@ -2106,7 +2119,22 @@ impl Scene {
                     rp.draw_indexed(s.first_index..s.first_index + s.index_count, 0, id..id + 1);
                 }
             }
-        });
+        };
+        // GX line quads (unskinned models): the corners' input in vertex buffer 1.
+        let draw_lines = |rp: &mut wgpu::RenderPass<'_>| {
+            let Some(corners) = &self.line_corners else {
+                return;
+            };
+            rp.set_vertex_buffer(1, corners.slice(..));
+            for (i, s) in surfaces.iter().enumerate() {
+                if s.draws_lines(slots, show_occluders) {
+                    let id = i as u32;
+                    let lines = s.first_line_index..s.first_line_index + s.line_index_count;
+                    rp.draw_indexed(lines, 0, id..id + 1);
+                }
+            }
+        };
+        let result = pass.run(ctx, width, height, x, y, &uniforms, draw, draw_lines);
         self.pick = Some(pass);
         Ok(result?.map(|(surface, depth)| PickHit {
             surface: surface as usize,
