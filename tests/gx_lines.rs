@@ -142,8 +142,8 @@ fn lines_cover_the_pixels_of_their_gx_quads_on_both_shader_paths() {
     }
 }
 
-/// The pick pass draws GX line quads too: a pixel a line covers picks its surface, one
-/// beside it picks nothing.
+/// The pick and selection-tint passes draw GX line quads too: a pixel a line covers picks
+/// its surface and takes the tint when selected, one beside it does neither.
 #[test]
 fn lines_can_be_picked() {
     let Some(ctx) = RenderContext::for_tests() else {
@@ -169,4 +169,14 @@ fn lines_can_be_picked() {
     let hit = scene.pick(&ctx, w, h, x, y).expect("pick");
     assert_eq!(hit.map(|h| (h.surface, h.material)), Some((0, 0)));
     assert!(scene.pick(&ctx, w, h, x, y + 3).expect("pick").is_none());
+    // Selected, the line takes the selection tint (yellow over white) and nothing beside it.
+    assert_eq!(image.pixel(x, y)[..3], [255, 255, 255]);
+    scene.set_highlight(Some(0));
+    scene
+        .render(&ctx, &target, ClearMode::Color([0.0, 0.0, 0.0, 1.0]))
+        .expect("render");
+    let tinted = target.read_rgba(&ctx).expect("readback");
+    let [r, _, b, _] = tinted.pixel(x, y);
+    assert!(r > 250 && b < 200, "{:?}", tinted.pixel(x, y));
+    assert_eq!(tinted.pixel(x, y + 3), image.pixel(x, y + 3));
 }

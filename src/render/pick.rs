@@ -279,6 +279,8 @@ impl PassPipeline {
 /// visible parts of those surfaces change. The target's alpha is kept.
 pub(crate) struct TintPass {
     inner: PassPipeline,
+    /// The same over GX line quads, for a scene whose lines are drawn as quads.
+    line_quads: Option<PassPipeline>,
 }
 
 impl TintPass {
@@ -286,6 +288,7 @@ impl TintPass {
         ctx: &RenderContext,
         skinned: bool,
         cull: Option<wgpu::Face>,
+        line_quads: bool,
     ) -> Result<Self, RenderError> {
         let blend = wgpu::BlendState {
             color: wgpu::BlendComponent {
@@ -310,17 +313,36 @@ impl TintPass {
             cull,
             "selection tint",
             "fs_tint",
-            target,
+            target.clone(),
             false,
             PassGeometry::Triangles,
         )?;
-        Ok(Self { inner })
+        let line_quads = line_quads
+            .then(|| {
+                let geometry = PassGeometry::LineQuads;
+                PassPipeline::new(
+                    ctx,
+                    false,
+                    None,
+                    "tint lines",
+                    "fs_tint",
+                    target,
+                    false,
+                    geometry,
+                )
+            })
+            .transpose()?;
+        Ok(Self { inner, line_quads })
     }
 
     /// Uploads the camera for the next [`TintPass::bind`].
     pub fn write(&self, ctx: &RenderContext, uniforms: &PickUniforms) {
         ctx.queue
             .write_buffer(&self.inner.uniforms, 0, bytemuck::bytes_of(uniforms));
+        if let Some(l) = &self.line_quads {
+            ctx.queue
+                .write_buffer(&l.uniforms, 0, bytemuck::bytes_of(uniforms));
+        }
     }
 
     /// Sets the pipeline and group 0 on a pass (the caller binds buffers and the palette
@@ -328,6 +350,17 @@ impl TintPass {
     pub fn bind(&self, pass: &mut wgpu::RenderPass<'_>) {
         pass.set_pipeline(&self.inner.pipeline);
         pass.set_bind_group(0, &self.inner.bind_group, &[]);
+    }
+
+    /// [`TintPass::bind`] for GX line quads; false when the scene has none (the caller
+    /// binds the corners in vertex buffer 1).
+    pub fn bind_lines(&self, pass: &mut wgpu::RenderPass<'_>) -> bool {
+        let Some(l) = &self.line_quads else {
+            return false;
+        };
+        pass.set_pipeline(&l.pipeline);
+        pass.set_bind_group(0, &l.bind_group, &[]);
+        true
     }
 }
 

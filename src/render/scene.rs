@@ -1600,6 +1600,7 @@ impl Scene {
                 ctx,
                 self.skin.is_some(),
                 self.options.cull.face(),
+                self.line_corners.is_some(),
             )?);
         }
         if self.options.tev.debug == Some(DebugView::Wireframe) && self.wireframe.is_none() {
@@ -1800,6 +1801,15 @@ impl Scene {
                     &self.options,
                     skin,
                 );
+                Self::draw_tint_lines(
+                    &mut pass,
+                    tint,
+                    m,
+                    &self.surfaces,
+                    &self.slots,
+                    &self.options,
+                    self.line_corners.as_ref(),
+                );
             }
             if let (true, Some(w)) = (draws_wireframe, &self.wireframe) {
                 let (surfaces, slots) = (&self.surfaces, &self.slots);
@@ -1923,6 +1933,33 @@ impl Scene {
                 bound = true;
             }
             pass.draw_indexed(s.first_index..s.first_index + s.index_count, 0, 0..1);
+        }
+    }
+
+    /// The selection's GX line quads (unskinned models), tinted like its triangles.
+    fn draw_tint_lines(
+        pass: &mut wgpu::RenderPass<'_>,
+        tint: &TintPass,
+        m: usize,
+        surfaces: &[SurfaceDraw],
+        slots: &[Option<MaterialSlot>],
+        options: &SceneOptions,
+        corners: Option<&wgpu::Buffer>,
+    ) {
+        let Some(corners) = corners else { return };
+        let visible =
+            |s: &&SurfaceDraw| s.material == m && s.draws_lines(slots, options.show_occluders);
+        let mut bound = false;
+        for s in surfaces.iter().filter(visible) {
+            if !bound {
+                if !tint.bind_lines(pass) {
+                    return;
+                }
+                pass.set_vertex_buffer(1, corners.slice(..));
+                bound = true;
+            }
+            let lines = s.first_line_index..s.first_line_index + s.line_index_count;
+            pass.draw_indexed(lines, 0, 0..1);
         }
     }
 
