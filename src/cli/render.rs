@@ -164,7 +164,7 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
     scene.set_time(f64::from(req.time));
     scene.set_animation(model.animation);
     if let Some([yaw, pitch, distance]) = req.camera {
-        let mut c = scene.camera();
+        let mut c = crate::camera::OrbitCamera::framing(&scene.aabb());
         c.yaw_degrees = yaw;
         c.pitch_degrees = pitch;
         c.distance = distance;
@@ -242,7 +242,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
     let frames = frames.max(1);
     let (mut cpu, mut update, mut gpu, mut total) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let camera = scene.camera();
+    let camera = crate::camera::OrbitCamera::framing(&scene.aabb());
     for i in 0..frames {
         let start = Instant::now();
         scene.set_time(f64::from(i) / 60.0);

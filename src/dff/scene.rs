@@ -66,7 +66,7 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
     let scene = spec.scene;
     let model = scene.model();
     let set = scene.material_set();
-    let camera = scene.camera().frame_camera(w as f32 / h as f32);
+    let camera = scene.view().frame_camera(w as f32 / h as f32);
     let mut s = Stream::default();
     frame_setup(&mut s, w, h, &camera);
     clear(&mut s, w, h, spec.clear);
@@ -804,10 +804,16 @@ mod tests {
         assert_eq!(f.stages[1].tex_map, None);
         assert_eq!(f.texgens.len(), 1, "an identity texgen feeds the fill tile");
         // Eight bound maps: no free slot, the material stays as it is.
-        assert!(matches!(fill_missing_maps(&m, 8), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            fill_missing_maps(&m, 8),
+            std::borrow::Cow::Borrowed(_)
+        ));
         // A material whose stages all have maps is unchanged.
         let p = Material::texture_passthrough();
-        assert!(matches!(fill_missing_maps(&p, 1), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            fill_missing_maps(&p, 1),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

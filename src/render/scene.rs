@@ -35,7 +35,6 @@ use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt as _;
 
 use super::RenderError;
-use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
 use super::debug_pass::{WireframePass, overdraw_state};
@@ -48,14 +47,15 @@ use super::plan::{DrawPlan, FrontToBack, PlanClass, PlanSurface, draw_plan, fron
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, NormalMode, Pose, PoseOptions};
+use crate::camera::{CameraView, OrbitCamera};
 use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
 use crate::gx::tev::TevOptions;
-use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::interface::GpuVertex;
+use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES, raster_viewport};
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
 
@@ -513,7 +513,8 @@ pub struct Scene {
     /// Edited materials by (set, index), drawn instead of the model's.
     overrides: HashMap<(usize, usize), Material>,
     options: SceneOptions,
-    camera: OrbitCamera,
+    /// The camera's view this frame (the camera itself is the core's, `session::camera`).
+    view: CameraView,
     lights: LightSet,
     time: f64,
     animation: Option<usize>,
@@ -695,7 +696,7 @@ impl Scene {
         let mut frame = FrameUpdate::new(options.frame);
         let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(aabb.center()));
         let mut scene = Scene {
-            camera: OrbitCamera::framing(&aabb),
+            view: OrbitCamera::framing(&aabb).view(),
             cpu,
             overrides: HashMap::new(),
             options,
@@ -1170,17 +1171,24 @@ impl Scene {
         &self.options
     }
 
-    pub fn camera(&self) -> OrbitCamera {
-        self.camera
+    /// The view drawn (until [`Scene::set_view`]: the model framed from the front-right).
+    pub fn view(&self) -> &CameraView {
+        &self.view
     }
 
+    /// Draws through `view` from the next frame (what the camera's owner hands over).
+    pub fn set_view(&mut self, view: CameraView) {
+        self.view = view;
+    }
+
+    /// Draws through `camera`'s view from the next frame (the scene keeps no camera).
     pub fn set_camera(&mut self, camera: OrbitCamera) {
-        self.camera = camera;
+        self.view = camera.view();
     }
 
-    /// Resets the camera to frame the model.
+    /// Draws the model framed from the front-right again (the view a new scene has).
     pub fn frame_model(&mut self) {
-        self.camera = OrbitCamera::framing(&self.aabb);
+        self.set_camera(OrbitCamera::framing(&self.aabb));
     }
 
     pub fn lights(&self) -> &LightSet {
@@ -1329,9 +1337,10 @@ impl Scene {
                 continue;
             };
             let pending = &mut self.pending_writes;
-            slot.gpu.update_into(m, &self.options.tev_for(i), |buffer, bytes| {
-                pending.push((buffer.clone(), bytes.to_vec()))
-            });
+            slot.gpu
+                .update_into(m, &self.options.tev_for(i), |buffer, bytes| {
+                    pending.push((buffer.clone(), bytes.to_vec()))
+                });
             let class = (m.depth_sorted, m.flags & FLAG_OCCLUDER != 0);
             let keys = Self::keys(&slot.gpu, &self.options);
             let new_keys = keys != slot.keys;
@@ -1537,7 +1546,7 @@ impl Scene {
             )?);
         }
         let aspect = target.width as f32 / target.height as f32;
-        let camera = self.camera.frame_camera(aspect);
+        let camera = self.view.frame_camera(aspect);
         let update_start = Instant::now();
         self.frame.set_target_size(target.width, target.height);
         self.frame.update(self.time, &camera, &self.lights);
@@ -1750,8 +1759,7 @@ impl Scene {
         if !self.plan.has_movable_runs() {
             return;
         }
-        let eye = self.camera.eye();
-        let forward = (Vec3::from(self.camera.target) - eye).normalize_or_zero();
+        let (eye, forward) = (self.view.eye, self.view.forward);
         let size = (Vec3::from(self.aabb.max) - Vec3::from(self.aabb.min)).length();
         if let Some((e, f)) = self.sorted_for
             && f.dot(forward) >= RESORT_COS
@@ -2016,7 +2024,7 @@ impl Scene {
             Some(p) => p,
             None => PickPass::new(ctx, self.skin.is_some(), self.options.cull.face())?,
         };
-        let camera = self.camera.frame_camera(width as f32 / height as f32);
+        let camera = self.view.frame_camera(width as f32 / height as f32);
         let uniforms = PickUniforms::new(
             camera.clip_from_view * camera.view_from_world,
             self.raster_viewport(width, height),

@@ -11,6 +11,7 @@
 //! rewrites uniforms only and copies no model.
 
 pub mod asset;
+pub mod camera;
 mod compare;
 pub mod lights;
 
@@ -106,10 +107,12 @@ pub struct Selection {
     pub chosen: bool,
 }
 
-/// The animation clock (the time itself is the view's, `ViewSettings::time`, which the
-/// renderer and the quad preview read).
+/// The animation clock: the time every view draws at (skeletal and UV animations; the
+/// renderer takes it each frame), and whether and how fast it runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Clock {
+    /// Seconds.
+    pub time: f64,
     pub playing: bool,
     /// Playback rate (1 = real time).
     pub speed: f64,
@@ -120,6 +123,7 @@ pub struct Clock {
 impl Default for Clock {
     fn default() -> Self {
         Self {
+            time: 0.0,
             playing: false,
             speed: 1.0,
             animation: None,
@@ -128,11 +132,12 @@ impl Default for Clock {
 }
 
 /// The open asset and its editable document (see the module docs), the selection, the
-/// clock and the lights.
+/// clock, the camera and the lights.
 #[derive(Default)]
 pub struct Session {
     pub selection: Selection,
     pub clock: Clock,
+    pub camera: camera::Camera,
     pub lights: Lights,
     asset: Option<Asset>,
     document: Option<edit::Document>,
@@ -172,6 +177,18 @@ impl Session {
             document: Some(edit::Document::open(spec)?),
             ..Self::default()
         })
+    }
+
+    /// Frames the camera on the open model posed through `clip` (see
+    /// [`camera::Camera::frame`]); nothing for a texture.
+    pub fn frame_camera(&mut self, clip: Option<usize>, view_size: Option<[u32; 2]>) {
+        if let Some(Asset {
+            content: Content::Model { model, aabb, .. },
+            ..
+        }) = &self.asset
+        {
+            self.camera.frame(model, clip, *aabb, view_size);
+        }
     }
 
     pub fn asset(&self) -> Option<&Asset> {
@@ -277,10 +294,8 @@ impl Session {
         let (Some(document), Some(asset)) = (&self.document, self.asset.as_mut()) else {
             return Change::None;
         };
-        let sets = crate::load::cpu_material_sets(
-            document.material_sets(),
-            document.mp3_materials(),
-        );
+        let sets =
+            crate::load::cpu_material_sets(document.material_sets(), document.mp3_materials());
         if asset.refresh_materials(sets) {
             Change::Model
         } else {

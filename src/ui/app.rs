@@ -165,7 +165,8 @@ impl Host for AppHost<'_> {
         size: Option<(u32, u32)>,
         transparent: bool,
     ) -> Result<String, String> {
-        turntable(self.gpu, path, frames, size, transparent)
+        let camera = self.state.session.camera.orbit;
+        turntable(self.gpu, path, frames, size, transparent, camera)
     }
 }
 
@@ -200,10 +201,11 @@ fn turntable(
     frames: u32,
     size: Option<(u32, u32)>,
     transparent: bool,
+    camera: crate::camera::OrbitCamera,
 ) -> Result<String, String> {
     let files = gpu
         .viewport
-        .save_turntable(&gpu.ctx, transparent, size, frames, path)?;
+        .save_turntable(&gpu.ctx, transparent, size, frames, path, camera)?;
     Ok(format!(
         "Saved a {}-frame turntable: {} …",
         files.len(),
@@ -415,7 +417,8 @@ impl App {
             let transparent = self.state.screenshot_transparent;
             let result = if requests.turntable {
                 let frames = self.state.screenshot.turntable_frames;
-                turntable(gpu, &path, frames, size, transparent)
+                let camera = self.state.session.camera.orbit;
+                turntable(gpu, &path, frames, size, transparent, camera)
             } else {
                 screenshot(gpu, &self.state, &path, size, transparent)
             };

@@ -1,7 +1,7 @@
 //! The viewer's state ([`AppState`]), with no GPU and no egui drawing, so the UI logic runs
 //! headless in tests: the application core ([`Session`]: the open asset, its document, the
 //! selection, the clock, the lights) and around it what only the viewer has (panels,
-//! dialogs, toggles, the camera). GPU work the UI asks for (open, inspect, screenshot) is
+//! dialogs, toggles). GPU work the UI asks for (open, inspect, screenshot) is
 //! queued in [`Requests`] and carried out by the app shell after the frame. Material edits
 //! go through the session (see [`super::editing`]).
 
@@ -103,7 +103,7 @@ pub struct ModelPick {
     /// The displayed pixel, exact RGBA8.
     pub rgba: [u8; 4],
     /// The camera it was picked with (the marker shows only while it is unchanged).
-    pub camera: crate::render::OrbitCamera,
+    pub camera: crate::camera::OrbitCamera,
 }
 
 /// The viewer's words for an open failure: a character part that was not found is named
@@ -179,19 +179,6 @@ impl Default for PanelToggles {
 /// An egui copy of a texture map and its size.
 pub(crate) type Thumbnail = (egui::TextureHandle, [u32; 2]);
 
-/// What the camera is framed on: positions and their bounds (with the file's box).
-struct FramingPoints {
-    points: Vec<glam::Vec3>,
-    bounds: crate::geom::Aabb,
-}
-
-/// [`FramingPoints`] of one model posed through one clip (None: bind pose).
-struct FramingCache {
-    model: std::sync::Arc<crate::model::CpuModel>,
-    clip: Option<usize>,
-    points: std::sync::Arc<FramingPoints>,
-}
-
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -243,12 +230,6 @@ pub struct AppState {
     pub adapter: String,
     pub requests: Requests,
     pub view_mode: ViewMode,
-    /// The model view's camera.
-    pub camera: crate::render::OrbitCamera,
-    /// How the pointer and keys drive it (rooms start in fly mode, models in orbit).
-    pub camera_mode: crate::render::CameraMode,
-    /// Fly mode's speed in world units per second (the scroll wheel changes it).
-    pub fly_speed: f32,
     /// A room's world models: shown (true) or hidden, in the document's order.
     pub world_models_visible: Vec<bool>,
     /// The records `light_set` is built from, as the Lights tab edits them.
@@ -259,12 +240,6 @@ pub struct AppState {
     /// The material under the pointer in the material list this frame (tinted instead of
     /// the selection while hovered).
     pub hovered_material: Option<usize>,
-    /// The camera `frame_model` last set and the view size it fitted: while the camera is
-    /// untouched, a new view size frames the model again.
-    pub(crate) framed: Option<(crate::render::OrbitCamera, [u32; 2])>,
-    /// Framing's points for a model and clip (see [`AppState::framing_points`]): posing
-    /// a character again on every resize frame is not needed.
-    framing_cache: Option<FramingCache>,
     /// Frame the model once the viewport has its size (a newly opened model).
     pub frame_pending: bool,
     /// The open asset and its editable document: the one truth of materials.
@@ -337,16 +312,11 @@ impl AppState {
             adapter: String::new(),
             requests: Requests::default(),
             view_mode: ViewMode::Model,
-            camera: crate::render::OrbitCamera::default(),
-            camera_mode: crate::render::CameraMode::Orbit,
-            fly_speed: 1.0,
             world_models_visible: Vec::new(),
             light_editor: super::light_editor::LightEditor::new(),
             model_pick: None,
             log_open: false,
             hovered_material: None,
-            framed: None,
-            framing_cache: None,
             frame_pending: false,
             session: Session::default(),
             last_edit: None,
@@ -397,96 +367,29 @@ impl AppState {
         self.view_mode == ViewMode::Model && self.model().is_some()
     }
 
-    /// Points the camera at the whole model: its bounding sphere, then (when the
-    /// viewport's size is known) as close as keeps the whole box in view. A character is
-    /// framed as it moves through the clip chosen, not only at its bind pose.
+    /// Points the camera at the whole model (see [`crate::session::camera::Camera::frame`]):
+    /// as it moves through the clip chosen, fitted to the viewport once its size is known;
+    /// a preview shape by its −1…1 box.
     pub fn frame_model(&mut self) {
-        let Some((_, _, file_aabb)) = self.model() else {
+        if self.model().is_none() {
             return;
-        };
+        }
         if self.aids.preview.is_some() {
-            // Every preview shape lies within −1…1.
-            self.camera = crate::render::OrbitCamera::framing(&crate::geom::Aabb {
+            self.session.camera.frame_box(&crate::geom::Aabb {
                 min: [-1.0; 3],
                 max: [1.0; 3],
             });
             return;
         }
-        let framing = self.framing_points();
-        let aabb = framing.as_ref().map_or(file_aabb, |f| f.bounds);
-        self.camera = crate::render::OrbitCamera::framing(&aabb);
-        if let (Some((_, [w, h])), Some(framing)) = (self.viewport_texture, framing)
-            && w > 0
-            && h > 0
-        {
-            let mut camera = self.camera;
-            // Every position (a sample of very large models) inside 90 % of the view.
-            camera.fit_points(&framing.points, w as f32 / h as f32, 0.9);
-            if self.camera_mode == crate::render::CameraMode::Fly {
-                // The same view, pivoting just ahead of the eye (and a depth range
-                // for flying inside).
-                camera.set_pivot_distance(Self::fly_pivot(&aabb));
-            }
-            self.camera = camera;
-            self.framed = Some((camera, [w, h]));
-        }
-    }
-
-    /// The positions framing keeps in view (bind pose, and posed through the chosen clip)
-    /// and their bounds with the file's; made once per model and clip.
-    fn framing_points(&mut self) -> Option<std::sync::Arc<FramingPoints>> {
-        let (_, _, file_aabb) = self.model()?;
-        let model = self.session.asset()?.cpu_model()?.clone();
         let clip = self.posed_animation();
-        if let Some(c) = &self.framing_cache
-            && std::sync::Arc::ptr_eq(&c.model, &model)
-            && c.clip == clip
-        {
-            return Some(c.points.clone());
-        }
-        let options = crate::render::SceneOptions::default().pose;
-        let points = model.animated_points(clip, &options, 20_000);
-        let bounds = crate::geom::Aabb::from_points(
-            points
-                .iter()
-                .map(|p| p.to_array())
-                .chain(file_aabb.corners()),
-        )?;
-        let points = std::sync::Arc::new(FramingPoints { points, bounds });
-        self.framing_cache = Some(FramingCache {
-            model,
-            clip,
-            points: points.clone(),
-        });
-        Some(points)
-    }
-
-    /// The fly camera's pivot distance for a scene of this box: close enough that walls
-    /// near the eye are not clipped, far enough that the far plane covers the room.
-    fn fly_pivot(aabb: &crate::formats::cmdl::Aabb) -> f32 {
-        let size = glam::Vec3::from(aabb.max) - glam::Vec3::from(aabb.min);
-        (size.length() * 0.04).max(1e-3)
+        let size = self.viewport_texture.map(|(_, size)| size);
+        self.session.frame_camera(clip, size);
     }
 
     /// Switches between orbit and fly camera; the view stays where it is.
-    pub fn set_camera_mode(&mut self, mode: crate::render::CameraMode) {
-        if mode == self.camera_mode {
-            return;
-        }
-        self.camera_mode = mode;
-        if let Some((_, _, aabb)) = self.model() {
-            let pivot = match mode {
-                crate::render::CameraMode::Fly => Self::fly_pivot(&aabb),
-                // Orbit about the room's centre depth along the view.
-                crate::render::CameraMode::Orbit => {
-                    let centre = (glam::Vec3::from(aabb.min) + glam::Vec3::from(aabb.max)) * 0.5;
-                    (centre - self.camera.eye())
-                        .length()
-                        .max(Self::fly_pivot(&aabb))
-                }
-            };
-            self.camera.set_pivot_distance(pivot);
-        }
+    pub fn set_camera_mode(&mut self, mode: crate::camera::CameraMode) {
+        let aabb = self.model().map(|(_, _, aabb)| aabb);
+        self.session.camera.set_mode(mode, aabb.as_ref());
     }
 
     /// A room's surfaces hidden with their world models (None when nothing is hidden).
@@ -532,10 +435,7 @@ impl AppState {
     /// Called with the view's size each frame: frames the model again when the size
     /// changed and the camera is still where framing put it (the user has not moved it).
     pub fn keep_framed(&mut self, size: [u32; 2]) {
-        if let Some((camera, framed_size)) = self.framed
-            && framed_size != size
-            && camera == self.camera
-        {
+        if self.session.camera.keeps_framing(size) {
             self.frame_model();
         }
     }
@@ -609,7 +509,9 @@ impl AppState {
             self.worlds.open(folder);
             self.prefs.add_recent(spec);
             self.load_error = None;
-            self.notice = Some(format!("{spec} is a disc image: pick a room in the world tree"));
+            self.notice = Some(format!(
+                "{spec} is a disc image: pick a room in the world tree"
+            ));
             return None;
         }
         let whole_pak = crate::load::source::split_spec(spec)
@@ -713,22 +615,13 @@ impl AppState {
         // Anything that moves starts moving.
         self.session.clock.playing =
             self.session.clock.animation.is_some() || self.has_uv_animations();
-        self.settings.time = 0.0;
+        self.session.clock.time = 0.0;
         self.texture_view.document_opened();
         let room = self.session.asset().is_some_and(|d| d.is_room());
         self.world_models_visible =
             vec![true; self.session.asset().map_or(0, |d| d.world_models.len())];
-        // Rooms are seen from inside: fly; models are turned around: orbit.
-        self.camera_mode = if room {
-            crate::render::CameraMode::Fly
-        } else {
-            crate::render::CameraMode::Orbit
-        };
-        if let Some((_, _, aabb)) = self.model() {
-            let size = glam::Vec3::from(aabb.max) - glam::Vec3::from(aabb.min);
-            // Crossing the room in about four seconds.
-            self.fly_speed = (size.length() * 0.25).max(1e-3);
-        }
+        let aabb = self.model().map(|(_, _, aabb)| aabb);
+        self.session.camera.opened(room, aabb.as_ref());
         self.frame_model();
         self.frame_pending = true;
         if let Some(LightSource::Area { spec, .. }) = self.session.lights.choice.source() {
@@ -834,8 +727,8 @@ impl AppState {
                 Some(d) => (self.anim_view.looping, f64::from(d)),
                 None => (true, 900.0),
             };
-            (self.settings.time, self.session.clock.playing) = super::animation::advance(
-                self.settings.time,
+            (self.session.clock.time, self.session.clock.playing) = super::animation::advance(
+                self.session.clock.time,
                 dt * self.session.clock.speed,
                 period,
                 looping,
@@ -915,7 +808,8 @@ impl AppState {
     pub fn step_frame(&mut self, forward: bool) {
         if let Some(timing) = self.clip_timing() {
             self.session.clock.playing = false;
-            self.settings.time = timing.step(self.settings.time, forward, self.anim_view.looping);
+            self.session.clock.time =
+                timing.step(self.session.clock.time, forward, self.anim_view.looping);
         }
     }
 
@@ -926,7 +820,7 @@ impl AppState {
         let joints = super::animation::posed_joints(
             skin,
             self.posed_animation(),
-            self.settings.time as f32,
+            self.session.clock.time as f32,
             &options,
         );
         Some((&skin.skeleton, joints))

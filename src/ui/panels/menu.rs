@@ -109,8 +109,7 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
     }
     ui.separator();
     if ui.button("Reset camera").clicked() {
-        state.camera = crate::render::OrbitCamera::default();
-        state.framed = None;
+        state.session.camera.reset();
     }
     if ui
         .add_enabled(state.shows_model(), egui::Button::new("Frame model (F)"))

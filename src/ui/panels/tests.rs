@@ -47,7 +47,7 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     // The clock loops over the clip.
     state.tick(duration * 0.75);
     state.tick(duration * 0.5);
-    assert!((state.settings.time - duration * 0.25).abs() < 1e-9);
+    assert!((state.session.clock.time - duration * 0.25).abs() < 1e-9);
     // The MREA of the same PAK is offered, and choosing it loads its lights.
     let doc = state.session.asset().unwrap();
     let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
@@ -59,12 +59,12 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
         crate::gx::lights::LightPreset::Basic.light_set()
     );
     // Frame model puts the camera back on the model's box.
-    let framed = state.camera;
-    state.camera.pan(100.0, 50.0, 500.0);
-    state.camera.zoom(300.0);
-    assert_ne!(state.camera, framed);
+    let framed = state.session.camera.orbit;
+    state.session.camera.orbit.pan(100.0, 50.0, 500.0);
+    state.session.camera.orbit.zoom(300.0);
+    assert_ne!(state.session.camera.orbit, framed);
     state.frame_model();
-    assert_eq!(state.camera, framed);
+    assert_eq!(state.session.camera.orbit, framed);
     state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
     for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
         state.tab = tab;
@@ -603,20 +603,20 @@ fn a_new_view_size_reframes_an_untouched_camera_only() {
     state.open(&demo_spec("showcase"));
     state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
     state.frame_model();
-    let wide = state.camera;
+    let wide = state.session.camera.orbit;
     state.viewport_texture = Some((egui::TextureId::default(), [300, 600]));
     state.keep_framed([300, 600]);
-    let narrow = state.camera;
+    let narrow = state.session.camera.orbit;
     assert!(
         narrow.distance > wide.distance,
         "a narrow view moves the camera back"
     );
     // Once the user moves the camera, resizing keeps it.
-    state.camera.orbit(30.0, 0.0);
-    let moved = state.camera;
+    state.session.camera.orbit.orbit(30.0, 0.0);
+    let moved = state.session.camera.orbit;
     state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
     state.keep_framed([800, 600]);
-    assert_eq!(state.camera, moved);
+    assert_eq!(state.session.camera.orbit, moved);
 }
 
 #[test]
@@ -765,7 +765,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     let mut state = AppState::new(scratch.clone());
     state.open(&spec);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert_eq!(state.camera_mode, crate::render::CameraMode::Fly);
+    assert_eq!(state.session.camera.mode, crate::camera::CameraMode::Fly);
     // Lit by its own layer 0, which has one light of each kind.
     assert!(
         matches!(
@@ -788,8 +788,8 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     // W held for a few frames moves the eye forward, along the view.
     state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
     let ctx = egui::Context::default();
-    let eye = state.camera.eye();
-    let forward = (glam::Vec3::from(state.camera.target) - eye).normalize();
+    let eye = state.session.camera.orbit.eye();
+    let forward = (glam::Vec3::from(state.session.camera.orbit.target) - eye).normalize();
     let mut out = None;
     for frame in 0..4 {
         let input = egui::RawInput {
@@ -814,16 +814,23 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
         o.textures_delta.clear();
         out = Some(o);
     }
-    let moved = state.camera.eye() - eye;
+    let moved = state.session.camera.orbit.eye() - eye;
     assert!(moved.length() > 0.0, "W did not move the camera");
     assert!(moved.normalize().dot(forward) > 0.99, "{moved}");
     assert!(drew_text(&out.unwrap(), "World models (5)"));
 
     // Orbit and back keeps the view.
-    let view = state.camera.view_from_world();
-    state.set_camera_mode(crate::render::CameraMode::Orbit);
-    state.set_camera_mode(crate::render::CameraMode::Fly);
-    assert!(state.camera.view_from_world().abs_diff_eq(view, 1e-3));
+    let view = state.session.camera.orbit.view_from_world();
+    state.set_camera_mode(crate::camera::CameraMode::Orbit);
+    state.set_camera_mode(crate::camera::CameraMode::Fly);
+    assert!(
+        state
+            .session
+            .camera
+            .orbit
+            .view_from_world()
+            .abs_diff_eq(view, 1e-3)
+    );
 
     // Hiding world model 1 hides exactly its surfaces.
     state.world_models_visible[1] = false;
@@ -1105,7 +1112,12 @@ fn export_window_bakes_appearance_when_asked() {
     click_on(&ctx, &mut state, size, checkbox);
     assert!(state.export_bake, "the click ticks it");
     let out = frame_on(&ctx, &mut state, size, vec![]);
-    click_on(&ctx, &mut state, size, text_at(&out, "Export glTF").unwrap());
+    click_on(
+        &ctx,
+        &mut state,
+        size,
+        text_at(&out, "Export glTF").unwrap(),
+    );
     let line = match &state.export_result {
         Some(Ok(line)) => line.clone(),
         other => panic!("{other:?}"),
