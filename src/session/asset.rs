@@ -304,39 +304,22 @@ impl Asset {
         }
     }
 
-    /// Derives the material entries from the document's materials in GX form (`cpu_sets`;
-    /// the model's own materials stay as loaded: the scene draws the entries as per-material
-    /// overrides). True when a texture binding changed: then the CPU model takes the new
-    /// bindings and the scene is rebuilt — the only edit that replaces the model (its vertex
-    /// arrays and textures are copied once; value and structural edits copy nothing).
-    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
+    /// Derives the material entries from the document's materials in GX form (`cpu_sets`).
+    /// The model stays as loaded, texture bindings included: the scene draws the entries
+    /// (materials and their texture IDs) as per-material overrides, so no edit copies it.
+    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) {
         let Content::Model { sets, model, .. } = &mut self.content else {
-            return false;
+            return;
         };
         let mut warnings = Vec::new();
         *sets = material_entries(&cpu_sets, &model.textures, &mut warnings);
-        let same_bindings = model.material_sets.len() == cpu_sets.len()
-            && model.material_sets.iter().zip(&cpu_sets).all(|(a, b)| {
-                a.materials.len() == b.materials.len()
-                    && a.materials
-                        .iter()
-                        .zip(&b.materials)
-                        .all(|(a, b)| a.textures == b.textures)
-            });
-        if same_bindings {
-            return false;
-        }
-        let mut m = (**model).clone();
-        m.material_sets = cpu_sets;
-        *model = Arc::new(m);
-        true
     }
 
     /// Derives material `index` of set `set` alone from the document's `file_set` (a
-    /// material edit: the other entries stay as they are). False when its texture binding
-    /// changed, which [`Asset::refresh_materials`] must then take over.
+    /// material edit: the other entries stay as they are). False when there is no such
+    /// material (then [`Asset::refresh_materials`] derives them all).
     pub fn refresh_material(&mut self, set: usize, index: usize, file_set: &MaterialSet) -> bool {
-        let Content::Model { sets, model, .. } = &mut self.content else {
+        let Content::Model { sets, .. } = &mut self.content else {
             return true;
         };
         let (Some(file), Some(slot)) = (
@@ -345,14 +328,8 @@ impl Asset {
         ) else {
             return false;
         };
-        let cpu = crate::load::cpu_material(file_set, file);
-        let same_binding = model
-            .material_sets
-            .get(set)
-            .and_then(|s| s.materials.get(index))
-            .is_some_and(|m| m.textures == cpu.textures);
-        *slot = entry_of(&cpu);
-        same_binding
+        *slot = entry_of(&crate::load::cpu_material(file_set, file));
+        true
     }
 
     /// A decoded texture of the model by asset ID (None: missing, or not a model).
@@ -398,7 +375,8 @@ fn material_entries(
                     let entry = entry_of(m);
                     if let Ok(entry) = &entry {
                         for id in entry.texture_ids.iter().flatten() {
-                            let w = format!("texture {} not found or unreadable", texture_id_text(*id));
+                            let w =
+                                format!("texture {} not found or unreadable", texture_id_text(*id));
                             if !textures.contains_key(id) && !warnings.contains(&w) {
                                 warnings.push(w);
                             }

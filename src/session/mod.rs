@@ -91,11 +91,10 @@ pub enum PatchRefused {
 pub enum Change {
     /// Nothing changed.
     None,
-    /// Materials changed: the scene takes them as overrides (uniforms, or one material's
-    /// pipeline for a new structure).
+    /// Materials changed: the scene takes them, texture bindings included, as overrides of
+    /// the shared model (uniforms; one material's pipeline for a new structure, its texture
+    /// bind group for new maps). The model itself never changes.
     Materials,
-    /// A texture binding changed: the CPU model was replaced and the scene is rebuilt.
-    Model,
 }
 
 /// The material the front end shows and edits.
@@ -233,7 +232,7 @@ impl Session {
         let document = self.document.as_mut().ok_or(edit::Refusal::NotEditable)?;
         document.edit_material(set, index, material, label, merge)?;
         self.revision += 1;
-        // Only the edited material is derived again, unless its texture binding changed.
+        // Only the edited material is derived again.
         match (self.document.as_ref(), self.asset.as_mut()) {
             (Some(document), Some(asset)) => match document.material_sets().get(set) {
                 Some(file_set) if asset.refresh_material(set, index, file_set) => {
@@ -296,10 +295,7 @@ impl Session {
         };
         let sets =
             crate::load::cpu_material_sets(document.material_sets(), document.mp3_materials());
-        if asset.refresh_materials(sets) {
-            Change::Model
-        } else {
-            Change::Materials
-        }
+        asset.refresh_materials(sets);
+        Change::Materials
     }
 }

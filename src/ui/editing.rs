@@ -348,13 +348,12 @@ impl AppState {
     }
 
     /// Refreshes what the viewer shows of the document after it changed (the session
-    /// derived the materials already): the history, the selected material's edit, and
-    /// the viewport when the model was replaced.
+    /// derived the materials already; the scene takes them, texture bindings included, at
+    /// the next frame): the history and the selected material's edit.
     pub(crate) fn document_changed(&mut self, change: Change) {
         self.sync_history();
-        if change == Change::Model {
-            // Texture bindings changed: the scene is rebuilt from the new model.
-            self.requests.reload_view = true;
+        if change == Change::None {
+            return;
         }
         self.thumbnails = None;
         let material = self

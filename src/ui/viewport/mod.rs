@@ -196,13 +196,14 @@ fn sync_scene(
         && *applied_revision != Some(revision)
     {
         for (index, entry) in materials.iter().enumerate() {
-            if let Ok(entry) = entry
-                && scene
-                    .material(inputs.material_set, index)
-                    .is_some_and(|m| *m != entry.material)
+            let Ok(entry) = entry else { continue };
+            if scene
+                .material(inputs.material_set, index)
+                .is_some_and(|m| *m != entry.material)
             {
                 scene.set_material(inputs.material_set, index, entry.material.clone());
             }
+            scene.set_material_textures(inputs.material_set, index, &entry.texture_ids);
         }
         *applied_revision = Some(revision);
     }
