@@ -46,6 +46,13 @@ pub enum Content {
         animations: Vec<AnimationInfo>,
         /// The model's bounding box (bind pose), for framing the camera.
         aabb: Aabb,
+        /// What the loader calls it (`demo.pak:0xDE060001.ANCS (worm)`).
+        label: String,
+        /// The clip the request chose (`--anim`), if any.
+        animation: Option<usize>,
+        /// The loader's own warnings (the asset's `warnings` add the model's and its
+        /// materials').
+        load_warnings: Vec<String>,
     },
     Texture {
         texture: TextureData,
@@ -79,7 +86,8 @@ pub struct References {
 }
 
 impl References {
-    fn request(&self, spec: &str) -> crate::load::LoadRequest {
+    /// The load request for `spec` with these choices.
+    pub fn request(&self, spec: &str) -> crate::load::LoadRequest {
         let given = |s: &str| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
         crate::load::LoadRequest {
             model: given(&self.model),
@@ -151,16 +159,21 @@ impl Asset {
     /// PAK is not an asset: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
         let (resource, resolver) = source::open(spec)?;
-        Self::from_input(spec, resource, resolver, &References::default())
+        Self::from_input(
+            spec,
+            resource,
+            resolver,
+            &crate::load::LoadRequest::new(spec),
+        )
     }
 
     /// The asset of an input already opened ([`source::open`] gave `resource` and its
-    /// `resolver`), with the user's explicit choices for what a model refers to.
+    /// `resolver`), with the explicit choices of `request` for what a model refers to.
     pub fn from_input(
         spec: &str,
         resource: Resource,
         resolver: Box<dyn Resolver>,
-        references: &References,
+        request: &crate::load::LoadRequest,
     ) -> anyhow::Result<Self> {
         let kinds = AssetKind::openable_list();
         match resource.kind() {
@@ -169,7 +182,7 @@ impl Asset {
             )),
             // An area's world geometry is a model too (see `load::area`).
             Some(kind) if kind.is_model() => {
-                Self::open_model(spec, kind, resource, resolver, references)
+                Self::open_model(spec, kind, resource, resolver, request)
             }
             Some(AssetKind::Texture) => Self::open_texture(spec, &resource),
             _ => {
@@ -216,7 +229,7 @@ impl Asset {
         kind: AssetKind,
         resource: Resource,
         resolver: Box<dyn Resolver>,
-        references: &References,
+        request: &crate::load::LoadRequest,
     ) -> anyhow::Result<Self> {
         // The loader takes the input's bytes; only the fields that name it are kept.
         let named = Resource {
@@ -225,9 +238,10 @@ impl Asset {
             bytes: Vec::new(),
             ..resource
         };
-        let (model, mut warnings) =
-            crate::load::load_input(&references.request(spec), resource, resolver)?;
+        let (model, mut warnings) = crate::load::load_input(request, resource, resolver)?;
+        let load_warnings = warnings.clone();
         let resource = &named;
+        let (label, animation) = (model.label, model.animation);
         let sources = model.sources;
         let world_models = model.world_models;
         let light_layers = model.light_layers;
@@ -261,6 +275,9 @@ impl Asset {
             aabb: model.aabb,
             assets: Arc::new(assets),
             model: Arc::new(model),
+            label,
+            animation,
+            load_warnings,
         };
         Ok(Self {
             warnings,

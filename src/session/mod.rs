@@ -43,6 +43,12 @@ impl Opened {
     /// Opens `spec` once: the loader and the editor share the bytes read (and a PAK
     /// member's archive).
     pub fn load(spec: &str, references: &References) -> Self {
+        Self::load_request(&references.request(spec))
+    }
+
+    /// [`Opened::load`] of a typed request (the CLI's flags: parts, texture folders, game).
+    pub fn load_request(request: &crate::load::LoadRequest) -> Self {
+        let spec = request.file.as_str();
         let (input, resolver) = match crate::load::open(spec) {
             Ok(opened) => opened,
             Err(e) => {
@@ -68,13 +74,28 @@ impl Opened {
             }
             _ => Editing::NotAModel,
         };
-        let asset = Asset::from_input(spec, input, resolver, references);
+        let asset = Asset::from_input(spec, input, resolver, request);
         let editing = match &asset {
             Ok(_) => editing,
             Err(_) => Editing::NotAModel,
         };
         Self { asset, editing }
     }
+}
+
+/// An open model as the loader made it: what a front end draws or exports.
+pub struct Loaded<'a> {
+    pub model: &'a std::sync::Arc<crate::model::CpuModel>,
+    /// What the loader calls it (`demo.pak:0xDE060001.ANCS (worm)`).
+    pub label: &'a str,
+    /// The clip the request chose, if any.
+    pub animation: Option<usize>,
+    /// The loader's warnings.
+    pub warnings: &'a [String],
+    /// A room's light layers (empty for models).
+    pub light_layers: &'a [Vec<crate::gx::lights::PrimeLight>],
+    /// Which file each part came from.
+    pub sources: &'a [String],
 }
 
 /// Why a patch changed nothing.
@@ -162,11 +183,52 @@ impl Session {
         Ok(())
     }
 
-    /// Opens `spec` now, on this thread (the CLI's way; the viewer opens on a worker).
+    /// Opens `spec` now, on this thread (the viewer opens on a worker).
     pub fn open(spec: &str, references: &References) -> anyhow::Result<Self> {
+        Self::open_request(&references.request(spec))
+    }
+
+    /// Opens a typed request now, on this thread (the CLI's way).
+    pub fn open_request(request: &crate::load::LoadRequest) -> anyhow::Result<Self> {
         let mut session = Self::default();
-        session.install(Opened::load(spec, references))?;
+        session.install(Opened::load_request(request))?;
         Ok(session)
+    }
+
+    /// Opens a model (CMDL, character or room) for a front end that draws or exports it; a
+    /// texture is refused.
+    pub fn open_model(request: &crate::load::LoadRequest) -> anyhow::Result<Self> {
+        let session = Self::open_request(request)?;
+        match session.asset() {
+            Some(asset) if session.loaded().is_none() => anyhow::bail!(
+                "{}: expected a CMDL, an ANCS, a CHAR or an MREA, not a TXTR",
+                asset.spec
+            ),
+            _ => Ok(session),
+        }
+    }
+
+    /// The open model as the loader made it (None: a texture, or nothing open).
+    pub fn loaded(&self) -> Option<Loaded<'_>> {
+        let asset = self.asset.as_ref()?;
+        let Content::Model {
+            model,
+            label,
+            animation,
+            load_warnings,
+            ..
+        } = &asset.content
+        else {
+            return None;
+        };
+        Some(Loaded {
+            model,
+            label,
+            animation: *animation,
+            warnings: load_warnings,
+            light_layers: &asset.light_layers,
+            sources: &asset.sources,
+        })
     }
 
     /// Opens `spec` for editing alone (`tevscope edit`): the document, without decoding
