@@ -254,9 +254,7 @@ pub struct AppState {
     /// What waits for the unsaved-edits prompt.
     pub pending: Option<Pending>,
     /// The Save As path field (the fallback when no native dialog is available).
-    pub save_as_text: String,
-    /// The Save As field is shown.
-    pub save_as_open: bool,
+    pub(crate) save_as: super::editing::SaveAsField,
     /// A file opening on the worker thread.
     pub loading: Option<Loading>,
     /// The texture view (a TXTR, or a texture map of the selection).
@@ -323,8 +321,7 @@ impl AppState {
             history: History::default(),
             edit_error: None,
             pending: None,
-            save_as_text: String::new(),
-            save_as_open: false,
+            save_as: Default::default(),
             loading: None,
             texture_view: Default::default(),
             anim_view: Default::default(),
@@ -588,7 +585,7 @@ impl AppState {
             .display()
             .to_string();
         self.export_result = None;
-        self.save_as_text = self
+        self.save_as.text = self
             .session
             .document()
             .map(|e| {

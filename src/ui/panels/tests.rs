@@ -1180,7 +1180,7 @@ fn the_built_in_demo_offers_save_as_in_a_real_folder() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     // Not the built-in path (Save would refuse it), but demo.pak in the last save folder.
     assert_eq!(
-        std::path::PathBuf::from(&state.save_as_text),
+        std::path::PathBuf::from(&state.save_as.text),
         saves.join("demo.pak")
     );
     // Exports and the like go to a real folder too, not a `builtin:` path.

@@ -40,21 +40,21 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
             state.screenshot_dialog = true;
         }
     });
-    if state.save_as_open {
+    if state.save_as.open {
         ui.horizontal(|ui| {
             ui.label("Save as:");
             let field = ui.add(
-                egui::TextEdit::singleline(&mut state.save_as_text)
+                egui::TextEdit::singleline(&mut state.save_as.text)
                     .hint_text("path of the CMDL (or PAK) to write")
                     .desired_width(420.0),
             );
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button("Write").clicked() || enter) && !state.save_as_text.trim().is_empty() {
-                let path = std::path::PathBuf::from(state.save_as_text.trim());
+            if (ui.button("Write").clicked() || enter) && !state.save_as.text.trim().is_empty() {
+                let path = std::path::PathBuf::from(state.save_as.text.trim());
                 state.save_as(&path);
             }
             if ui.button("Cancel").clicked() {
-                state.save_as_open = false;
+                state.save_as.open = false;
             }
         });
     }
