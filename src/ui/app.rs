@@ -406,15 +406,15 @@ impl App {
         // Screenshot: rendered on its own with the chosen background, then the normal frame.
         if requests.screenshot && self.state.texture_view_shown() {
             // What is on screen is a texture: its shown level, exactly, is the screenshot.
-            let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
+            let path = std::path::PathBuf::from(self.state.screenshot.path.trim());
             self.state.export_shown_level(&path);
             if let Some(Err(e)) = &self.state.texture_view.export_result {
                 self.state.load_error = Some(format!("screenshot failed: {e}"));
             }
         } else if requests.screenshot || requests.turntable {
-            let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
+            let path = std::path::PathBuf::from(self.state.screenshot.path.trim());
             let size = self.state.screenshot.size.map(|[w, h]| (w, h));
-            let transparent = self.state.screenshot_transparent;
+            let transparent = self.state.screenshot.transparent;
             let result = if requests.turntable {
                 let frames = self.state.screenshot.turntable_frames;
                 let camera = self.state.session.camera.orbit;

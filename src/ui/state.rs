@@ -121,9 +121,16 @@ fn open_error_message(e: &anyhow::Error) -> String {
     }
 }
 
-/// Screenshot… choices beyond the path and transparency.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The Screenshot… window and what it chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScreenshotOptions {
+    /// Where the PNG goes (the remembered folder and the open file's name).
+    pub path: String,
+    pub transparent: bool,
+    /// The window is open.
+    pub open: bool,
+    /// A path that exists, waiting for "overwrite?".
+    pub overwrite_prompt: Option<PathBuf>,
     /// Render at this size (pixels, up to the GPU's limit, at most 8192) instead of the
     /// view's.
     pub size: Option<[u32; 2]>,
@@ -136,6 +143,10 @@ pub struct ScreenshotOptions {
 impl Default for ScreenshotOptions {
     fn default() -> Self {
         Self {
+            path: String::new(),
+            transparent: false,
+            open: false,
+            overwrite_prompt: None,
             size: None,
             turntable_frames: 36,
             max_side: super::viewport::MAX_SCREENSHOT_SIDE,
@@ -205,8 +216,6 @@ pub struct AppState {
     /// The file last opened (or tried) with `references`: they name its parts, so opening
     /// another file clears them ([`AppState::references_for`]).
     pub references_spec: Option<String>,
-    pub screenshot_path: String,
-    pub screenshot_transparent: bool,
     /// File → Export: the glTF path, and whether only the playing animation goes in.
     pub export_path: String,
     pub export_current_only: bool,
@@ -263,11 +272,7 @@ pub struct AppState {
     pub anim_view: super::animation::AnimView,
     /// Settings remembered between runs (recent files, folders, sizes).
     pub prefs: super::prefs::Prefs,
-    pub screenshot: ScreenshotOptions,
-    /// The Screenshot… window is open.
-    pub screenshot_dialog: bool,
-    /// A screenshot path that exists, waiting for "overwrite?".
-    pub overwrite_prompt: Option<PathBuf>,
+    pub(crate) screenshot: ScreenshotOptions,
     /// The F1 shortcut overlay / the About window is open.
     pub shortcuts_open: bool,
     pub about_open: bool,
@@ -294,8 +299,6 @@ impl AppState {
             open_text: String::new(),
             references: Default::default(),
             references_spec: None,
-            screenshot_path: String::new(),
-            screenshot_transparent: false,
             export_path: String::new(),
             export_current_only: false,
             export_bake: false,
@@ -327,8 +330,6 @@ impl AppState {
             anim_view: Default::default(),
             prefs: Default::default(),
             screenshot: ScreenshotOptions::default(),
-            screenshot_dialog: false,
-            overwrite_prompt: None,
             shortcuts_open: false,
             about_open: false,
             panels: PanelToggles::default(),
@@ -567,7 +568,7 @@ impl AppState {
         // The browser follows what was opened, however it was named.
         self.browser.reveal(&doc.path, doc.member.as_deref());
         // Screenshots go to the remembered folder, never next to the (game's) file.
-        self.screenshot_path = self
+        self.screenshot.path = self
             .prefs
             .screenshot_folder()
             .join(format!("{}.png", doc.stem))

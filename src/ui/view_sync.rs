@@ -39,7 +39,7 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
         state.requests.exit = true;
     }
     if shot_dialog {
-        state.screenshot_dialog = true;
+        state.screenshot.open = true;
     }
     if redo || redo_y {
         state.redo();

@@ -89,7 +89,7 @@ fn file_menu(ui: &mut Ui, state: &mut AppState) {
         state.export_dialog = true;
     }
     if ui.button("Screenshot…").clicked() {
-        state.screenshot_dialog = true;
+        state.screenshot.open = true;
     }
     ui.separator();
     if ui.button("Quit").clicked() && state.request_close() {
@@ -158,7 +158,7 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
                 }
             });
     }
-    if state.screenshot_dialog {
+    if state.screenshot.open {
         screenshot_window(&ctx, state);
     }
     if state.export_dialog {
@@ -177,7 +177,7 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.label("File:");
-                ui.add(egui::TextEdit::singleline(&mut state.screenshot_path).desired_width(320.0));
+                ui.add(egui::TextEdit::singleline(&mut state.screenshot.path).desired_width(320.0));
                 if ui.button("Browse…").clicked() {
                     state.screenshot_path_dialog();
                 }
@@ -209,7 +209,7 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
                     "Rendered at that size (up to {max}×{max}), not scaled"
                 ));
             }
-            ui.checkbox(&mut state.screenshot_transparent, "transparent background");
+            ui.checkbox(&mut state.screenshot.transparent, "transparent background");
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
                     state.confirm_screenshot(false);
@@ -232,13 +232,13 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
             });
         });
     if !open {
-        state.screenshot_dialog = false;
+        state.screenshot.open = false;
     }
 }
 
 /// "Overwrite?" for a screenshot path that exists.
 fn overwrite_prompt(ctx: &egui::Context, state: &mut AppState) {
-    let Some(path) = state.overwrite_prompt.clone() else {
+    let Some(path) = state.screenshot.overwrite_prompt.clone() else {
         return;
     };
     egui::Window::new("Overwrite?")
@@ -249,11 +249,11 @@ fn overwrite_prompt(ctx: &egui::Context, state: &mut AppState) {
             ui.label(format!("{} exists. Replace it?", path.display()));
             ui.horizontal(|ui| {
                 if ui.button("Replace").clicked() {
-                    state.overwrite_prompt = None;
+                    state.screenshot.overwrite_prompt = None;
                     state.requests.screenshot = true;
                 }
                 if ui.button("Cancel").clicked() {
-                    state.overwrite_prompt = None;
+                    state.screenshot.overwrite_prompt = None;
                 }
             });
         });
@@ -263,20 +263,20 @@ impl AppState {
     /// Queues the screenshot (or turntable) at the typed path, `.png` added; an existing
     /// file is asked about first; the folder is remembered.
     pub fn confirm_screenshot(&mut self, turntable: bool) {
-        let typed = PathBuf::from(self.screenshot_path.trim());
+        let typed = PathBuf::from(self.screenshot.path.trim());
         if typed.as_os_str().is_empty() {
             self.load_error = Some("screenshot: give a file name".into());
             return;
         }
         let path = with_png_extension(&typed);
-        self.screenshot_path = path.display().to_string();
+        self.screenshot.path = path.display().to_string();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             self.prefs.screenshot_dir = Some(dir.to_path_buf());
         }
         if turntable {
             self.requests.turntable = true;
         } else if path.exists() {
-            self.overwrite_prompt = Some(path);
+            self.screenshot.overwrite_prompt = Some(path);
         } else {
             self.requests.screenshot = true;
         }
@@ -285,7 +285,7 @@ impl AppState {
     /// Chooses the screenshot path with the native dialog (which asks about overwriting
     /// itself); without one the typed path stays.
     pub fn screenshot_path_dialog(&mut self) {
-        let current = PathBuf::from(self.screenshot_path.trim());
+        let current = PathBuf::from(self.screenshot.path.trim());
         let folder = self.prefs.screenshot_folder();
         let dialog =
             crate::ui::file_dialog(&current, Some(&folder)).add_filter("PNG image", &["png"]);
@@ -294,7 +294,7 @@ impl AppState {
             if let Some(dir) = path.parent() {
                 self.prefs.screenshot_dir = Some(dir.to_path_buf());
             }
-            self.screenshot_path = path.display().to_string();
+            self.screenshot.path = path.display().to_string();
         }
     }
 

@@ -702,11 +702,11 @@ fn screenshots_get_png_an_overwrite_prompt_and_a_remembered_folder() {
     let dir = std::env::temp_dir().join(format!("tevscope-shots-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut state = AppState::new(dir.clone());
-    state.screenshot_path = dir.join("shot").display().to_string();
+    state.screenshot.path = dir.join("shot").display().to_string();
     state.confirm_screenshot(false);
-    assert!(state.requests.screenshot && state.overwrite_prompt.is_none());
+    assert!(state.requests.screenshot && state.screenshot.overwrite_prompt.is_none());
     assert_eq!(
-        state.screenshot_path,
+        state.screenshot.path,
         dir.join("shot.png").display().to_string()
     );
     assert_eq!(state.prefs.screenshot_dir.as_deref(), Some(dir.as_path()));
@@ -716,7 +716,7 @@ fn screenshots_get_png_an_overwrite_prompt_and_a_remembered_folder() {
     state.confirm_screenshot(false);
     assert!(!state.requests.screenshot);
     assert_eq!(
-        state.overwrite_prompt.as_deref(),
+        state.screenshot.overwrite_prompt.as_deref(),
         Some(dir.join("shot.png").as_path())
     );
     let out = run_frames_with(&mut state, Vec::new(), 2);
@@ -733,9 +733,9 @@ fn opening_remembers_the_file_and_screenshots_leave_the_game_folder() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert_eq!(state.prefs.recent, std::slice::from_ref(&spec));
     assert!(
-        state.screenshot_path.starts_with("/tmp/shots-here/"),
+        state.screenshot.path.starts_with("/tmp/shots-here/"),
         "{}",
-        state.screenshot_path
+        state.screenshot.path
     );
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
     assert_eq!(state.prefs.last_open_dir.as_deref(), Some(assets.as_path()));

@@ -26,7 +26,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
             .button("Screenshot")
             .on_hover_text(format!(
                 "Write the 3D view to {} (F12)",
-                state.screenshot_path
+                state.screenshot.path
             ))
             .clicked()
         {
@@ -37,7 +37,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
             .on_hover_text("Screenshot options: file, size, transparency, turntable (Ctrl+F12)")
             .clicked()
         {
-            state.screenshot_dialog = true;
+            state.screenshot.open = true;
         }
     });
     if state.save_as.open {
