@@ -83,6 +83,24 @@ pub enum WgslChoice {
     Uber,
 }
 
+/// The WGSL tab: which source it shows, and the last one generated.
+#[derive(Debug, Clone)]
+pub(crate) struct WgslTab {
+    pub choice: WgslChoice,
+    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
+    pub cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
+}
+
+/// The windows the Help and View menus open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Windows {
+    /// The F1 shortcut overlay.
+    pub shortcuts: bool,
+    pub about: bool,
+    /// The warnings log panel.
+    pub log: bool,
+}
+
 /// What the central view shows for a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewMode {
@@ -204,9 +222,7 @@ pub struct AppState {
     pub aids: super::view_aids::ViewAids,
     pub settings: ViewSettings,
     pub tab: RightTab,
-    pub wgsl_choice: WgslChoice,
-    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
-    pub(crate) wgsl_cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
+    pub(crate) wgsl: WgslTab,
     pub report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
     pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
@@ -244,8 +260,6 @@ pub struct AppState {
     /// The records `light_set` is built from, as the Lights tab edits them.
     pub light_editor: super::light_editor::LightEditor,
     pub model_pick: Option<ModelPick>,
-    /// The warnings log panel is open.
-    pub log_open: bool,
     /// The material under the pointer in the material list this frame (tinted instead of
     /// the selection while hovered).
     pub hovered_material: Option<usize>,
@@ -273,9 +287,8 @@ pub struct AppState {
     /// Settings remembered between runs (recent files, folders, sizes).
     pub prefs: super::prefs::Prefs,
     pub(crate) screenshot: ScreenshotOptions,
-    /// The F1 shortcut overlay / the About window is open.
-    pub shortcuts_open: bool,
-    pub about_open: bool,
+    /// The shortcut overlay, About window and warnings log that are open.
+    pub(crate) windows: Windows,
     pub panels: PanelToggles,
     pub layout: Layout,
 }
@@ -292,8 +305,10 @@ impl AppState {
             aids: Default::default(),
             settings: ViewSettings::default(),
             tab: RightTab::Material,
-            wgsl_choice: WgslChoice::Specialized,
-            wgsl_cache: None,
+            wgsl: WgslTab {
+                choice: WgslChoice::Specialized,
+                cache: None,
+            },
             report: None,
             thumbnails: None,
             open_text: String::new(),
@@ -316,7 +331,6 @@ impl AppState {
             world_models_visible: Vec::new(),
             light_editor: super::light_editor::LightEditor::new(),
             model_pick: None,
-            log_open: false,
             hovered_material: None,
             frame_pending: false,
             session: Session::default(),
@@ -330,8 +344,7 @@ impl AppState {
             anim_view: Default::default(),
             prefs: Default::default(),
             screenshot: ScreenshotOptions::default(),
-            shortcuts_open: false,
-            about_open: false,
+            windows: Windows::default(),
             panels: PanelToggles::default(),
             layout: Layout::default(),
         }
@@ -762,12 +775,12 @@ impl AppState {
     pub(crate) fn wgsl_source(&mut self) -> Option<&str> {
         let key = self.shown_key()?;
         let stale = self
-            .wgsl_cache
+            .wgsl.cache
             .as_ref()
-            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl_choice);
+            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl.choice);
         if stale {
             let edit = self.edit.as_ref()?;
-            let source = match self.wgsl_choice {
+            let source = match self.wgsl.choice {
                 WgslChoice::Specialized => wgsl::generate(&key),
                 WgslChoice::Uber => {
                     let mut uber = UberKey::new(&edit.material, &edit.program);
@@ -775,9 +788,9 @@ impl AppState {
                     wgsl::generate_uber(&uber)
                 }
             };
-            self.wgsl_cache = Some((key, self.wgsl_choice, source));
+            self.wgsl.cache = Some((key, self.wgsl.choice, source));
         }
-        self.wgsl_cache.as_ref().map(|(_, _, s)| s.as_str())
+        self.wgsl.cache.as_ref().map(|(_, _, s)| s.as_str())
     }
 }
 

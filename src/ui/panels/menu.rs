@@ -43,10 +43,10 @@ pub(super) fn menu_bar(ui: &mut Ui, state: &mut AppState) {
         ui.menu_button("View", |ui| view_menu(ui, state));
         ui.menu_button("Help", |ui| {
             if ui.button("Shortcuts (F1)").clicked() {
-                state.shortcuts_open = true;
+                state.windows.shortcuts = true;
             }
             if ui.button("About").clicked() {
-                state.about_open = true;
+                state.windows.about = true;
             }
         });
     });
@@ -101,7 +101,7 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
     ui.checkbox(&mut state.panels.browser, "File browser");
     ui.checkbox(&mut state.panels.right, "Material panel");
     ui.checkbox(&mut state.panels.timeline, "Timeline");
-    ui.checkbox(&mut state.log_open, "Log");
+    ui.checkbox(&mut state.windows.log, "Log");
     ui.separator();
     if state.aids.menu(ui) {
         state.requests.reload_view = true;
@@ -123,14 +123,14 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
 pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
     let ctx = ui.ctx().clone();
     if ui.input(|i| i.key_pressed(egui::Key::F1)) {
-        state.shortcuts_open = !state.shortcuts_open;
+        state.windows.shortcuts = !state.windows.shortcuts;
     }
-    if state.shortcuts_open && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-        state.shortcuts_open = false;
+    if state.windows.shortcuts && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        state.windows.shortcuts = false;
     }
-    if state.shortcuts_open {
+    if state.windows.shortcuts {
         egui::Window::new("Shortcuts")
-            .open(&mut state.shortcuts_open)
+            .open(&mut state.windows.shortcuts)
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
@@ -144,9 +144,9 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
                 });
             });
     }
-    if state.about_open {
+    if state.windows.about {
         egui::Window::new("About tevscope")
-            .open(&mut state.about_open)
+            .open(&mut state.windows.about)
             .collapsible(false)
             .resizable(false)
             .show(&ctx, |ui| {

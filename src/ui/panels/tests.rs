@@ -519,7 +519,7 @@ fn the_view_keeps_sixty_percent_of_the_window_with_every_tab() {
         RightTab::History,
     ] {
         state.tab = tab;
-        state.log_open = true;
+        state.windows.log = true;
         for (w, h) in SIZES {
             run_frames_at(&mut state, w, h, 3);
             let (vw, vh) = state.requests.viewport_size.expect("viewport size asked");
@@ -592,7 +592,7 @@ fn selection_hover_and_warnings_in_the_state() {
     assert_eq!(state.warnings().len(), before + 2);
     let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
     assert!(drew_text(&out, &format!("{} warnings", before + 2)));
-    state.log_open = true;
+    state.windows.log = true;
     let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
     assert!(drew_text(&out, "two"));
 }
@@ -678,7 +678,7 @@ fn f1_shows_every_shortcut_and_the_menu_bar_draws() {
     for menu in ["File", "View", "Help"] {
         assert!(drew_text(&out, menu), "{menu} menu");
     }
-    assert!(!state.shortcuts_open);
+    assert!(!state.windows.shortcuts);
     let (modifiers, key) = crate::ui::script::parse_keys("f1").unwrap();
     let press = egui::Event::Key {
         key,
@@ -688,7 +688,7 @@ fn f1_shows_every_shortcut_and_the_menu_bar_draws() {
         modifiers,
     };
     let out = run_frames_with(&mut state, vec![press], 3);
-    assert!(state.shortcuts_open);
+    assert!(state.windows.shortcuts);
     for (keys, what) in super::menu::SHORTCUTS {
         assert!(
             drew_text(&out, keys) && drew_text(&out, what),
