@@ -97,7 +97,11 @@ impl GltfOptions {
             animations,
             pose_at: time.and_then(|t| pose_clip.map(|c| (c, t))),
             // The label without its folders: `demo.pak:0xDE060001.ANCS (worm)`.
-            name: label.rsplit(['/', '\\']).next().unwrap_or(label).to_string(),
+            name: label
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(label)
+                .to_string(),
             ..Self::default()
         }
     }

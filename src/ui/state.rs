@@ -775,7 +775,8 @@ impl AppState {
     pub(crate) fn wgsl_source(&mut self) -> Option<&str> {
         let key = self.shown_key()?;
         let stale = self
-            .wgsl.cache
+            .wgsl
+            .cache
             .as_ref()
             .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl.choice);
         if stale {
