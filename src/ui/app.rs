@@ -257,7 +257,7 @@ impl App {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into());
         let mut state = AppState::new(start_dir);
-        state.references = options.references.clone();
+        state.opening.references = options.references.clone();
         // A scripted run opens its file as its first step (a failed open fails the run),
         // starts from the default settings and remembers nothing: the same script gives
         // the same window everywhere.

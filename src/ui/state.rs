@@ -101,6 +101,18 @@ pub(crate) struct Windows {
     pub log: bool,
 }
 
+/// What the next open takes from the user: the typed spec and the References choices.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Opening {
+    /// The Open field.
+    pub text: String,
+    /// Explicit choices for what opened models refer to.
+    pub references: crate::session::References,
+    /// The file last opened (or tried) with `references`: they name its parts, so opening
+    /// another file clears them ([`AppState::references_for`]).
+    pub references_spec: Option<String>,
+}
+
 /// What the central view shows for a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewMode {
@@ -226,12 +238,8 @@ pub struct AppState {
     pub report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
     pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
-    pub open_text: String,
-    /// Explicit choices for what opened models refer to.
-    pub references: crate::session::References,
-    /// The file last opened (or tried) with `references`: they name its parts, so opening
-    /// another file clears them ([`AppState::references_for`]).
-    pub references_spec: Option<String>,
+    /// The Open field and the References section (the file browser's).
+    pub(crate) opening: Opening,
     /// File → Export: the glTF path, and whether only the playing animation goes in.
     pub export_path: String,
     pub export_current_only: bool,
@@ -311,9 +319,7 @@ impl AppState {
             },
             report: None,
             thumbnails: None,
-            open_text: String::new(),
-            references: Default::default(),
-            references_spec: None,
+            opening: Opening::default(),
             export_path: String::new(),
             export_current_only: false,
             export_bake: false,
@@ -494,18 +500,23 @@ impl AppState {
     /// the first file, e.g. `view FILE --model M`), cleared when another file opens — a
     /// skin or model chosen for one character is no part of the next file.
     pub(crate) fn references_for(&mut self, spec: &str) -> crate::session::References {
-        if self.references_spec.as_deref().is_some_and(|s| s != spec) {
-            self.references.clear_parts();
+        if self
+            .opening
+            .references_spec
+            .as_deref()
+            .is_some_and(|s| s != spec)
+        {
+            self.opening.references.clear_parts();
         }
-        self.references_spec = Some(spec.to_owned());
-        self.references.clone()
+        self.opening.references_spec = Some(spec.to_owned());
+        self.opening.references.clone()
     }
 
     /// The spec to load for `spec`: itself, or for a whole PAK (expanded in the browser)
     /// its biggest model, else its first viewable resource. None after an error, and for
     /// a folder, which the browser shows instead.
     pub(crate) fn resolve_open(&mut self, spec: &str) -> Option<String> {
-        self.open_text = spec.to_string();
+        self.opening.text = spec.to_string();
         let folder = std::path::Path::new(spec);
         if folder.is_dir() {
             self.browser.set_dir(folder.to_path_buf());
@@ -568,7 +579,7 @@ impl AppState {
 
     /// Takes a loaded file as the open document (or shows why it failed).
     pub(crate) fn finish_open(&mut self, spec: &str, opened: Opened) {
-        self.open_text = spec.to_string();
+        self.opening.text = spec.to_string();
         if let Err(e) = self.session.install(opened) {
             self.load_error = Some(open_error_message(&e));
             return;

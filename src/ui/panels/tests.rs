@@ -86,9 +86,9 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     let textures = base.join("textures");
     std::fs::create_dir_all(&textures).unwrap();
     let mut state = AppState::new(std::env::temp_dir());
-    state.references.texture_dir = textures.display().to_string();
-    state.references.model = demo_spec("worm");
-    state.references.skin = demo_spec("worm_skin");
+    state.opening.references.texture_dir = textures.display().to_string();
+    state.opening.references.model = demo_spec("worm");
+    state.opening.references.skin = demo_spec("worm_skin");
     state.open(&demo_spec("worm_character"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     let sources = state.session.asset().unwrap().sources.join("\n");
@@ -102,9 +102,9 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     }
     // Reopening the same file keeps them.
     state.open(&demo_spec("worm_character"));
-    assert_eq!(state.references.model, demo_spec("worm"));
-    state.references.anim = "0".into();
-    state.references.skeleton = demo_spec("worm_skeleton");
+    assert_eq!(state.opening.references.model, demo_spec("worm"));
+    state.opening.references.anim = "0".into();
+    state.opening.references.skeleton = demo_spec("worm_skeleton");
     // Another file clears every part (the texture folder, a place to search, stays).
     state.open(&demo_spec("room"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
@@ -113,7 +113,7 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
         texture_dir: textures.display().to_string(),
         ..Default::default()
     };
-    assert_eq!(state.references, cleared);
+    assert_eq!(state.opening.references, cleared);
     // A character whose model is ambiguous fails naming the field, and "Reopen with these"
     // opens it (not the room still shown) with the model chosen there.
     let Some(c) = crate::testing::conformance_dir() else {
@@ -137,8 +137,11 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     assert!(error.contains("References → Model"), "{error}");
     assert!(!error.contains("--model"), "{error}");
     assert!(state.session.asset().unwrap().is_room());
-    assert_eq!(state.references_spec.as_deref(), Some(ancs.as_str()));
-    state.references.model = dir.join("cube_b.CMDL").display().to_string();
+    assert_eq!(
+        state.opening.references_spec.as_deref(),
+        Some(ancs.as_str())
+    );
+    state.opening.references.model = dir.join("cube_b.CMDL").display().to_string();
     state.open(&ancs);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     let sources = state.session.asset().unwrap().sources.join("\n");

@@ -10,13 +10,13 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Open:");
         let edit = ui.add(
-            egui::TextEdit::singleline(&mut state.open_text)
+            egui::TextEdit::singleline(&mut state.opening.text)
                 .hint_text("file, file.pak:0xID or a folder")
                 .desired_width(300.0),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Open").clicked() || enter) && !state.open_text.trim().is_empty() {
-            let spec = state.open_text.trim().to_string();
+        if (ui.button("Open").clicked() || enter) && !state.opening.text.trim().is_empty() {
+            let spec = state.opening.text.trim().to_string();
             state.request_open(&spec);
         }
         ui.separator();
