@@ -91,7 +91,7 @@ fn in_process(c: &mut Criterion, spec: &str) {
     });
     let mut scene = open_scene(&ctx, spec);
     scene.finish_pipelines(&ctx);
-    let camera = scene.camera();
+    let camera = tevscope::camera::OrbitCamera::framing(&scene.aabb());
     let mut frame = 0u32;
     group.sample_size(50);
     group.bench_function("cpu_update", |b| {

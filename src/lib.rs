@@ -12,11 +12,12 @@
 //! ```
 //!
 //! `formats` and `anim` know nothing of GPUs; `gx`, `geom` and `image` depend on nothing
-//! else in the crate; `render` owns every wgpu object and reads only the CPU model, never a
+//! else in the crate (`camera`, the camera's math, on `geom` and `gx` only); `render` owns every wgpu object and reads only the CPU model, never a
 //! file format; `ui` owns egui; the CLI is thin.
 
 pub mod anim;
 pub mod atomic;
+pub mod camera;
 pub mod cli;
 pub mod demo;
 pub mod dff;

@@ -193,7 +193,7 @@ fn depth_wireframe_and_overdraw_follow_edits_without_compiling() {
             // The shaded pixels under the edges follow a light edit.
             s.set_lights(LightPreset::GameNoLights.light_set());
         } else {
-            let mut c = s.camera();
+            let mut c = tevscope::camera::OrbitCamera::framing(&s.aabb());
             c.yaw_degrees += 30.0;
             c.distance *= 1.2;
             s.set_camera(c);

@@ -16,14 +16,15 @@ mod golden;
 
 use glam::Vec3;
 use golden::{check_golden, compare, out_dir, project};
+use tevscope::camera::OrbitCamera;
 use tevscope::demo::{self, ShowcaseTile};
 use tevscope::formats::cmdl::Cmdl;
 use tevscope::geom::Aabb;
 use tevscope::image::RgbaImage;
 use tevscope::load::ModelAssets;
 use tevscope::load::{LoadRequest, load, load_lights};
+use tevscope::render::RenderContext;
 use tevscope::render::scene::Scene;
-use tevscope::render::{OrbitCamera, RenderContext};
 
 const PAK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
 /// The showcase's UV animations are shown at this time (seconds).
@@ -143,7 +144,7 @@ fn showcase_golden_images() {
 
 /// The worm camera: from the front-right, backed off so both animations stay in view.
 fn worm_camera(scene: &Scene) -> OrbitCamera {
-    let mut c = scene.camera();
+    let mut c = tevscope::camera::OrbitCamera::framing(&scene.aabb());
     c.distance *= 1.6;
     c
 }

@@ -5,6 +5,8 @@
 //! allocator measures the peak heap growth from the edit to the end of the next frame.
 //! A control in the same test clones the model the way the old viewer did on every edit
 //! and checks the measurement sees it, so the bound cannot pass by measuring nothing.
+//! A texture-binding edit (a material's map pointed at another texture) is bounded the
+//! same way: the scene rebinds that material's maps over the textures it uploaded.
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -19,6 +21,9 @@ use tevscope::session::{Change, References, Session};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
+
+/// The allocator counts every thread: the tests take turns so one does not measure the other.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Heap bytes of the model's vertex arrays and decoded textures: what a copy would cost.
 fn model_bytes(model: &CpuModel) -> usize {
@@ -46,8 +51,8 @@ fn stress_session() -> Session {
     session
 }
 
-/// Hands the session's materials of `set` that differ from what the scene draws to it (as
-/// the viewport does once per document revision).
+/// Hands the session's materials of `set` that differ from what the scene draws to it,
+/// and their texture bindings (as the viewport does once per document revision).
 fn sync_scene(scene: &mut Scene, session: &Session, set: usize) {
     let Some(tevscope::session::Content::Model { sets, .. }) = session.asset().map(|a| &a.content)
     else {
@@ -59,11 +64,116 @@ fn sync_scene(scene: &mut Scene, session: &Session, set: usize) {
         {
             scene.set_material(set, index, entry.material.clone());
         }
+        if let Ok(entry) = entry {
+            scene.set_material_textures(set, index, &entry.texture_ids);
+        }
     }
+}
+
+/// The stress room's scene, drawn twice so pipelines and uploads are settled.
+fn settled_scene(ctx: &RenderContext, model: &Arc<CpuModel>, target: &OffscreenTarget) -> Scene {
+    let mut scene = Scene::new(ctx, Arc::clone(model)).expect("scene");
+    scene.finish_pipelines(ctx);
+    for _ in 0..2 {
+        scene
+            .render(ctx, target, ClearMode::BACKGROUND)
+            .expect("frame");
+    }
+    ctx.wait_idle().expect("idle");
+    scene
+}
+
+#[test]
+fn a_texture_binding_edit_through_the_session_allocates_no_copy_of_the_model() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(ctx) = RenderContext::for_tests() else {
+        return;
+    };
+    let mut session = stress_session();
+    let model: Arc<CpuModel> = session
+        .asset()
+        .and_then(|a| a.cpu_model())
+        .expect("a model")
+        .clone();
+    let size = model_bytes(&model);
+    let target = OffscreenTarget::new(&ctx, 320, 180).expect("target");
+    let mut scene = settled_scene(&ctx, &model, &target);
+    let set = scene.material_set();
+    let file_set = session.document().expect("editable").material_sets()[set].clone();
+    // A material with a map, and another texture of the set that is not the map's.
+    let (index, other) = (0..scene.material_count())
+        .find_map(|i| {
+            let first = *file_set.materials[i].texture_indices.first()?;
+            let other = (0..file_set.texture_ids.len() as u32).find(|&t| {
+                file_set.texture_ids[t as usize] != file_set.texture_ids[first as usize]
+                    && model
+                        .textures
+                        .contains_key(&u64::from(file_set.texture_ids[t as usize]))
+            })?;
+            Some((i, other))
+        })
+        .expect("a textured material and another texture");
+    let before = scene.texture_ids(set, index).expect("bound");
+    let mut edited = file_set.materials[index].clone();
+    edited.texture_indices[0] = other;
+    let new_id = u64::from(file_set.texture_ids[other as usize]);
+    let image_before = target.read_rgba(&ctx).expect("readback");
+
+    // The session's edit and the scene taking it (CPU), then the frame that rebinds the map.
+    let (change, edit_peak) = counting_alloc::peak_during(|| {
+        let change = session
+            .edit_material(set, index, edited.clone(), "texture 0", false)
+            .expect("the edit is accepted");
+        sync_scene(&mut scene, &session, set);
+        change
+    });
+    let ((), frame_peak) = counting_alloc::peak_during(|| {
+        scene
+            .render(&ctx, &target, ClearMode::BACKGROUND)
+            .expect("frame after the edit");
+        ctx.wait_idle().expect("idle");
+    });
+    eprintln!(
+        "texture-binding edit through the session: {edit_peak} bytes peak heap growth; the \
+         frame that rebinds it: {frame_peak} (model: {size} bytes)"
+    );
+    assert_eq!(change, Change::Materials, "a binding edit keeps the model");
+    assert!(
+        (edit_peak + frame_peak) * 4 < size,
+        "a texture-binding edit grew the heap by {edit_peak} + {frame_peak} bytes (the model: \
+         {size})"
+    );
+    assert!(
+        Arc::ptr_eq(
+            session.asset().and_then(|a| a.cpu_model()).expect("model"),
+            &model
+        ),
+        "the session still holds the model it opened"
+    );
+    let bound = scene.texture_ids(set, index).expect("bound");
+    assert_eq!(bound[0], Some(new_id), "the scene draws the new map");
+    assert_eq!(bound[1..], before[1..], "the other maps stay");
+    assert!(
+        target.read_rgba(&ctx).expect("readback") != image_before,
+        "the new map shows"
+    );
+
+    // Undo rebinds the file's map; the frame matches the one before the edit.
+    assert_eq!(session.undo(), Some(Change::Materials));
+    sync_scene(&mut scene, &session, set);
+    scene
+        .render(&ctx, &target, ClearMode::BACKGROUND)
+        .expect("frame after undo");
+    assert_eq!(scene.texture_ids(set, index), Some(before));
+    assert!(
+        target.read_rgba(&ctx).expect("readback") == image_before,
+        "undo draws the frame before the edit"
+    );
 }
 
 #[test]
 fn a_konst_edit_through_the_session_allocates_no_copy_of_the_model() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(ctx) = RenderContext::for_tests() else {
         return;
     };
@@ -77,15 +187,8 @@ fn a_konst_edit_through_the_session_allocates_no_copy_of_the_model() {
     );
     assert!(session.document().is_some(), "the room is editable");
 
-    let mut scene = Scene::new(&ctx, Arc::clone(&model)).expect("scene");
     let target = OffscreenTarget::new(&ctx, 320, 180).expect("target");
-    scene.finish_pipelines(&ctx);
-    for _ in 0..2 {
-        scene
-            .render(&ctx, &target, ClearMode::BACKGROUND)
-            .expect("frame");
-    }
-    ctx.wait_idle().expect("idle");
+    let mut scene = settled_scene(&ctx, &model, &target);
 
     let set = scene.material_set();
     let index = (0..scene.material_count())

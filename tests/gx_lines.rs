@@ -84,7 +84,7 @@ fn lines_cover_the_pixels_of_their_gx_quads_on_both_shader_paths() {
             ..Default::default()
         };
         let mut scene = Scene::with_options(&ctx, lines_model(&ends), options).expect("scene");
-        let mut c = scene.camera();
+        let mut c = tevscope::camera::OrbitCamera::framing(&scene.aabb());
         (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
         scene.set_camera(c);
         scene.finish_pipelines(&ctx);
@@ -95,7 +95,7 @@ fn lines_cover_the_pixels_of_their_gx_quads_on_both_shader_paths() {
         let image = target.read_rgba(&ctx).expect("readback");
 
         // The quads as GX builds them: ends on screen, ± the offset, snapped to 1/16.
-        let cam = scene.camera().frame_camera(w as f32 / h as f32);
+        let cam = scene.view().frame_camera(w as f32 / h as f32);
         let screen = |p: [f32; 3]| {
             let clip = cam.clip_from_view * cam.view_from_world * Vec3::from(p).extend(1.0);
             Vec2::new(
@@ -152,7 +152,7 @@ fn lines_can_be_picked() {
     // One shallow segment across the middle of the view.
     let ends = [[-0.8, 0.0, 0.02], [0.8, 0.0, -0.02]];
     let mut scene = Scene::new(&ctx, lines_model(&ends)).expect("scene");
-    let mut c = scene.camera();
+    let mut c = tevscope::camera::OrbitCamera::framing(&scene.aabb());
     (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
     scene.set_camera(c);
     scene.finish_pipelines(&ctx);

@@ -51,6 +51,14 @@ const FORBIDDEN: &[(&str, &[&str])] = &[
         "load",
         &["render", "ui", "cli", "edit", "export", "session", "dff"],
     ),
+    // The camera's math, under the core and the renderer alike.
+    (
+        "camera",
+        &[
+            "formats", "anim", "model", "load", "render", "ui", "cli", "edit", "export", "schema",
+            "session", "dff",
+        ],
+    ),
     // The application core: no GPU, no egui, no front end.
     ("session", &["render", "ui", "cli", "export", "dff"]),
     ("edit", &["render", "ui", "cli", "export", "session", "dff"]),

@@ -7,14 +7,15 @@
 mod golden;
 
 use golden::compare;
+use tevscope::camera::OrbitCamera;
 use tevscope::gx::light_file;
 use tevscope::gx::lights::{
     Falloff, LightOptions, LightPreset, LightSet, PrimeLight, PrimeLightType,
 };
 use tevscope::image::RgbaImage;
 use tevscope::load::{LoadRequest, load, scene_lights};
+use tevscope::render::RenderContext;
 use tevscope::render::scene::Scene;
-use tevscope::render::{OrbitCamera, RenderContext};
 
 fn demo(name: &str) -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak:").to_string() + name
@@ -116,7 +117,7 @@ fn a_light_set_from_json_renders_as_the_set_built_in_code() {
     let mut scene = scene(&ctx, &demo("worm_character"));
     scene.set_camera(OrbitCamera {
         yaw_degrees: 20.0,
-        ..scene.camera()
+        ..tevscope::camera::OrbitCamera::framing(&scene.aabb())
     });
     let aabb = scene.aabb();
     let centre = std::array::from_fn(|i| (aabb.min[i] + aabb.max[i]) * 0.5);

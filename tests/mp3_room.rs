@@ -13,6 +13,7 @@ mod golden;
 
 use glam::Vec3;
 use golden::{check_golden, compare, project};
+use tevscope::camera::OrbitCamera;
 use tevscope::demo::room_mp3::{self, FLOOR, build_mp3_room, texture_id};
 use tevscope::demo::textures::{ROOM_BLOCK, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES};
 use tevscope::formats::mrea::parse_mrea;
@@ -21,8 +22,8 @@ use tevscope::gx::tev::{PixelInputs, TevProgram, evaluate};
 use tevscope::gx::wgsl::interface::GpuVertex;
 use tevscope::load::{LoadRequest, LoadedModel, ModelAssets, load, scene_lights};
 use tevscope::model::TextureData;
+use tevscope::render::RenderContext;
 use tevscope::render::scene::Scene;
-use tevscope::render::{OrbitCamera, RenderContext};
 use tevscope::testing::Scratch;
 
 /// The room and its textures written to a folder; returns the MREA path.
@@ -461,7 +462,10 @@ fn mp3_occluder_surfaces_are_hidden_unless_shown() {
     let layers = model.light_layers.clone();
     let mut assets = model.assets;
     // The box alone, made an occluder.
-    assets.cmdl.surfaces.retain(|s| s.material_index == room_mp3::BOX);
+    assets
+        .cmdl
+        .surfaces
+        .retain(|s| s.material_index == room_mp3::BOX);
     let set = &mut assets.cmdl.mp3_materials.as_mut().expect("MP3 set").sets[0];
     set.materials[room_mp3::BOX as usize].flags |= 0x100;
     let cpu = assets.into_cpu_model().expect("model");

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use golden::{check_golden, compare, out_dir};
 use tevscope::anim::{Clip, Skeleton};
+use tevscope::camera::OrbitCamera;
 use tevscope::formats::Game;
 use tevscope::formats::anim::Anim;
 use tevscope::formats::cinf::Cinf;
@@ -32,7 +33,7 @@ use tevscope::image::RgbaImage;
 use tevscope::load::{ModelAssets, SkinAssets};
 use tevscope::model::TextureData;
 use tevscope::render::scene::Scene;
-use tevscope::render::{OrbitCamera, RenderContext, ShaderPath};
+use tevscope::render::{RenderContext, ShaderPath};
 
 fn ctx() -> Option<RenderContext> {
     RenderContext::for_tests()
@@ -534,7 +535,7 @@ fn showcase() -> Cmdl {
 }
 
 fn front_camera(scene: &Scene) -> OrbitCamera {
-    let mut c = scene.camera();
+    let mut c = tevscope::camera::OrbitCamera::framing(&scene.aabb());
     c.yaw_degrees = 0.0;
     c.pitch_degrees = 0.0;
     c.distance *= 0.6;
@@ -609,7 +610,7 @@ fn gpu_skinning_matches_cpu_skinning() {
     let mut gpu = Scene::new(&ctx, assets.cpu_model().expect("model")).expect("skinned scene");
     assert!(gpu.is_skinned());
     // The wave moves the cube well outside its bind box: step back.
-    let mut camera = gpu.camera();
+    let mut camera = tevscope::camera::OrbitCamera::framing(&gpu.aabb());
     camera.distance *= 2.5;
     gpu.set_camera(camera);
     let bind = gpu
@@ -694,7 +695,7 @@ fn material_edits_update_the_picture() {
         let mut cpu = assets.cpu_model().expect("model");
         *cpu.material_mut(0, 1).expect("material 1") = material.clone();
         let mut fresh = Scene::new(&ctx, cpu).expect("fresh scene");
-        fresh.set_camera(scene.camera());
+        fresh.set_view(*scene.view());
         fresh
             .render_to_image(&ctx, 160, 100, false)
             .expect("render")
@@ -747,7 +748,7 @@ fn material_edits_update_the_picture() {
         .expect("model"),
     )
     .expect("fresh scene");
-    fresh.set_camera(scene.camera());
+    fresh.set_view(*scene.view());
     let want = fresh
         .render_to_image(&ctx, 160, 100, false)
         .expect("render");
@@ -905,7 +906,7 @@ fn shader_blending_is_exact() {
     }
     let cmdl = b.build().expect("model");
     let camera = |scene: &Scene| {
-        let mut c = scene.camera();
+        let mut c = tevscope::camera::OrbitCamera::framing(&scene.aabb());
         (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
         c
     };
@@ -940,7 +941,7 @@ fn shader_blending_is_exact() {
     let mut host_misses = 0;
     for (i, (blend, front)) in blends.iter().zip(fronts).enumerate() {
         let centre = Vec3::new(i as f32 * 1.5 - 0.5, 0.5, 0.5);
-        let cam = scene.camera().frame_camera(480.0 / 120.0);
+        let cam = scene.view().frame_camera(480.0 / 120.0);
         let clip = cam.clip_from_view * cam.view_from_world * centre.extend(1.0);
         let (x, y) = (
             ((clip.x / clip.w * 0.5 + 0.5) * 480.0) as u32,
@@ -1022,7 +1023,7 @@ fn overlapping_shader_blended_surfaces_read_what_is_behind_them() {
         options,
     )
     .expect("scene");
-    let mut c = scene.camera();
+    let mut c = tevscope::camera::OrbitCamera::framing(&scene.aabb());
     (c.yaw_degrees, c.pitch_degrees) = (0.0, 0.0);
     scene.set_camera(c);
     scene.finish_pipelines(&ctx);
@@ -1032,7 +1033,7 @@ fn overlapping_shader_blended_surfaces_read_what_is_behind_them() {
         .render(&ctx, &target, tevscope::render::ClearMode::BACKGROUND)
         .expect("render");
     let image = target.read_rgba(&ctx).expect("readback");
-    let cam = scene.camera().frame_camera(w as f32 / h as f32);
+    let cam = scene.view().frame_camera(w as f32 / h as f32);
     let pixel = |x: f32, y: f32, z: f32| {
         let clip = cam.clip_from_view * cam.view_from_world * Vec3::new(x, y, z).extend(1.0);
         image.pixel(

@@ -10,6 +10,7 @@ mod golden;
 
 use glam::Vec3;
 use golden::{check_golden, compare, project};
+use tevscope::camera::OrbitCamera;
 use tevscope::demo::room::{self, FLOOR, HALF_X, HALF_Y, floor_lightmap_uv, floor_tile_uv};
 use tevscope::demo::textures::{ROOM_BLOCK, TEX_ROOM_LIGHTMAP, TEX_ROOM_TILES};
 use tevscope::gx::tev::{PixelInputs, TevProgram, evaluate};
@@ -17,7 +18,7 @@ use tevscope::image::RgbaImage;
 use tevscope::load::{LoadRequest, LoadedModel, ModelAssets, load, scene_lights};
 use tevscope::model::{CpuModel, TextureData};
 use tevscope::render::scene::Scene;
-use tevscope::render::{ClearMode, OffscreenTarget, OrbitCamera, RenderContext};
+use tevscope::render::{ClearMode, OffscreenTarget, RenderContext};
 
 const ROOM: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak:room");
 
@@ -248,7 +249,7 @@ fn interleaved_materials_draw_fewer_draws_and_the_same_pixels() {
         scene.set_camera(OrbitCamera {
             yaw_degrees: yaw,
             pitch_degrees: 40.0,
-            ..scene.camera()
+            ..tevscope::camera::OrbitCamera::framing(&scene.aabb())
         });
         scene.set_hidden_surfaces(if hide { &hidden } else { &[] });
         scene.set_draw_plan(true);
@@ -287,7 +288,7 @@ fn a_scene_redrawn_after_visibility_changes_matches_a_fresh_one() {
         scene.set_camera(OrbitCamera {
             yaw_degrees: yaw,
             pitch_degrees: 35.0,
-            ..scene.camera()
+            ..tevscope::camera::OrbitCamera::framing(&scene.aabb())
         });
         scene.set_hidden_surfaces(hidden);
         scene

@@ -7,14 +7,15 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
+use tevscope::camera::OrbitCamera;
 use tevscope::cli::edit::edit;
 use tevscope::edit::{Document, Edited};
 use tevscope::formats::mrea::parse_mrea;
 use tevscope::formats::pak::Pak;
 use tevscope::image::RgbaImage;
 use tevscope::load::{LoadRequest, load};
+use tevscope::render::RenderContext;
 use tevscope::render::scene::Scene;
-use tevscope::render::{OrbitCamera, RenderContext};
 
 const DEMO_PAK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo.pak");
 

@@ -588,7 +588,7 @@ mod model_view {
         h.settled_frame();
         let sv = h.viewport.scene_view().expect("model view");
         let model = sv.scene.model().clone();
-        let camera = sv.scene.camera().frame_camera(W as f32 / H as f32);
+        let camera = sv.scene.view().frame_camera(W as f32 / H as f32);
         let clip_from_world = camera.clip_from_view * camera.view_from_world;
         let mut checked = 0;
         for (i, s) in model.surfaces.iter().enumerate() {
@@ -791,7 +791,7 @@ mod model_view {
             "the first animation plays"
         );
         let at0 = h.settled_frame();
-        h.state.settings.time = 0.5;
+        h.state.session.clock.time = 0.5;
         let at_half = h.settled_frame();
         assert!(
             differing_pixels(&at0, &at_half) > 50,
@@ -800,13 +800,13 @@ mod model_view {
         // The bind pose does not move with time (the worm has no UV animations).
         h.state.session.clock.animation = None;
         let bind_a = h.settled_frame();
-        h.state.settings.time = 1.25;
+        h.state.session.clock.time = 1.25;
         let bind_b = h.settled_frame();
         assert_eq!(differing_pixels(&bind_a, &bind_b), 0);
         assert_ne!(differing_pixels(&bind_a, &at_half), 0);
         // Picking follows the pose: something of the worm is found where it is drawn.
         h.state.session.clock.animation = Some(0);
-        h.state.settings.time = 0.5;
+        h.state.session.clock.time = 0.5;
         let img = h.settled_frame();
         let bg = img.pixel(0, 0);
         let (x, y) = (0..W * H)

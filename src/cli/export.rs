@@ -3,11 +3,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::export::{ExportSummary, GltfOptions, build_gltf};
 use crate::formats::Game;
-use crate::load::{LoadRequest, LoadedModel, load};
+use crate::load::LoadRequest;
+use crate::session::Session;
 use crate::views::bake::{BakeFlags, bake_for_export};
 
 /// What `export` was asked for.
@@ -42,7 +44,7 @@ struct ExportReport<'a> {
 /// Loads the request's model and exports it; returns the printed report.
 pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
     let all = req.anim.is_none_or(|a| a.eq_ignore_ascii_case("all"));
-    let (model, mut warnings) = load(&LoadRequest {
+    let session = Session::open_model(&LoadRequest {
         file: req.file.to_owned(),
         model: req.model.map(str::to_owned),
         skin: req.skin.map(str::to_owned),
@@ -55,54 +57,31 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
     })?;
-    let mut options = gltf_options(&model, all, req.set, req.time);
-    let cpu = std::sync::Arc::new(model.assets.cpu_model()?);
+    let loaded = session.loaded().context("not a model")?;
+    let (cpu, label) = (loaded.model, loaded.label);
+    let mut warnings = loaded.warnings.to_vec();
+    let clips = cpu.skin.as_ref().map_or(0, |s| s.clips.len());
+    let mut options = GltfOptions::for_model(label, loaded.animation, clips, all, req.time);
+    options.material_set = req.set;
     if let Some(flags) = &req.bake {
-        let bake = bake_for_export(&cpu, &model.light_layers, req.set, flags)?;
+        let bake = bake_for_export(cpu, loaded.light_layers, req.set, flags)?;
         (options.baked, warnings) = (bake.images, [warnings, bake.warnings].concat());
     }
-    let export = build_gltf(&cpu, &options)?;
+    let export = build_gltf(cpu, &options)?;
     export.write(req.output)?;
     warnings.extend(export.warnings.iter().cloned());
     if json {
         return Ok(serde_json::to_string_pretty(&ExportReport {
-            input: &model.label,
+            input: label,
             output: req.output.display().to_string(),
             summary: &export.summary,
             warnings: &warnings,
         })?);
     }
-    let (label, path) = (&model.label, req.output.display());
+    let path = req.output.display();
     let mut out = format!("{label}: wrote {path} {}\n", export.summary);
     for w in &warnings {
         let _ = writeln!(out, "warning: {w}");
     }
     Ok(out)
-}
-
-/// Export options for a loaded model: every clip (`all`) or the one it was loaded with,
-/// posed at `time` with that clip (the first when exporting all).
-pub fn gltf_options(model: &LoadedModel, all: bool, set: usize, time: Option<f32>) -> GltfOptions {
-    let clip_count = model.assets.skin.as_ref().map_or(0, |s| s.clips.len());
-    let chosen = model.animation.filter(|&i| i < clip_count);
-    let animations = match (all, chosen) {
-        (false, Some(i)) => Some(vec![i]),
-        (false, None) => Some(Vec::new()),
-        (true, _) => None,
-    };
-    let pose_clip = chosen.or((clip_count > 0).then_some(0));
-    GltfOptions {
-        material_set: set,
-        animations,
-        pose_at: time.and_then(|t| pose_clip.map(|c| (c, t))),
-        pose: Default::default(),
-        // The label without its folders: `demo.pak:0xDE060001.ANCS (worm)`.
-        name: model
-            .label
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(&model.label)
-            .to_string(),
-        baked: Vec::new(),
-    }
 }

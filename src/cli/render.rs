@@ -14,11 +14,14 @@ use anyhow::{Context, Result};
 use crate::formats::Game;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::stage_view::StageView;
-use crate::load::{LoadRequest, load, scene_lights};
+use std::sync::Arc;
+
+use crate::load::{LoadRequest, scene_lights};
 use crate::model::shapes::PreviewShape;
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{OffscreenTarget, RenderContext, ShaderPath};
 use crate::schema::bench::{BenchReport, mean_median, ms};
+use crate::session::Session;
 
 /// Everything `tevscope render` takes.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,7 +98,7 @@ impl RenderRequest {
 pub type Built = (Scene, String, Vec<String>, Vec<String>);
 
 pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
-    let (model, mut warnings) = load(&LoadRequest {
+    let mut session = Session::open_model(&LoadRequest {
         file: req.file.clone(),
         model: req.model.clone(),
         skin: req.skin.clone(),
@@ -104,6 +107,14 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
     })?;
+    let loaded = session.loaded().context("not a model")?;
+    let (cpu, label, animation) = (
+        Arc::clone(loaded.model),
+        loaded.label.to_owned(),
+        loaded.animation,
+    );
+    let (light_layers, sources) = (loaded.light_layers.to_vec(), loaded.sources.to_vec());
+    let mut warnings = loaded.warnings.to_vec();
     let options = crate::render::SceneOptions {
         // A shape preview's model holds the chosen material as its only set.
         material_set: if req.preview.is_some() {
@@ -120,31 +131,22 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         },
         ..Default::default()
     };
-    let cpu = model
-        .assets
-        .into_cpu_model()
-        .with_context(|| format!("preparing {}", model.label))?;
     let (cpu, label) = match req.preview {
-        None => (cpu, model.label),
+        None => (cpu, label),
         Some(shape) => {
             let preview = cpu
                 .material_preview(shape, req.material_set, req.material)
                 .with_context(|| {
                     format!(
                         "{} has no material {} in set {} (it has {} sets; `info` lists them)",
-                        model.label,
+                        label,
                         req.material,
                         req.material_set,
                         cpu.material_sets.len()
                     )
                 })?;
-            let label = format!(
-                "{}, material {} on a {}",
-                model.label,
-                req.material,
-                shape.name()
-            );
-            (preview, label)
+            let label = format!("{}, material {} on a {}", label, req.material, shape.name());
+            (Arc::new(preview), label)
         }
     };
     let mut scene =
@@ -160,18 +162,19 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
             scene.material_count()
         );
     }
-    scene.set_lights(scene_lights(req.lights.as_deref(), &model.light_layers)?);
-    scene.set_time(f64::from(req.time));
-    scene.set_animation(model.animation);
+    scene.set_lights(scene_lights(req.lights.as_deref(), &light_layers)?);
+    session.clock.time = f64::from(req.time);
+    scene.set_time(session.clock.time);
+    scene.set_animation(animation);
+    // The core's camera, framed on what is drawn (a preview shape, or the model).
+    session.camera.frame_box(&scene.aabb());
     if let Some([yaw, pitch, distance]) = req.camera {
-        let mut c = scene.camera();
-        c.yaw_degrees = yaw;
-        c.pitch_degrees = pitch;
-        c.distance = distance;
-        scene.set_camera(c);
+        let c = &mut session.camera.orbit;
+        (c.yaw_degrees, c.pitch_degrees, c.distance) = (yaw, pitch, distance);
     }
+    scene.set_camera(session.camera.orbit);
     warnings.append(&mut scene.warnings.clone());
-    Ok((scene, label, model.sources, warnings))
+    Ok((scene, label, sources, warnings))
 }
 
 /// `tevscope render FILE -o shot.png …`: draws the model offscreen and writes a PNG.
@@ -242,7 +245,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
     let frames = frames.max(1);
     let (mut cpu, mut update, mut gpu, mut total) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let camera = scene.camera();
+    let camera = crate::camera::OrbitCamera::framing(&scene.aabb());
     for i in 0..frames {
         let start = Instant::now();
         scene.set_time(f64::from(i) / 60.0);

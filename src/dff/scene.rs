@@ -66,7 +66,7 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
     let scene = spec.scene;
     let model = scene.model();
     let set = scene.material_set();
-    let camera = scene.camera().frame_camera(w as f32 / h as f32);
+    let camera = scene.view().frame_camera(w as f32 / h as f32);
     let mut s = Stream::default();
     frame_setup(&mut s, w, h, &camera);
     clear(&mut s, w, h, spec.clear);

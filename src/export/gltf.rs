@@ -75,6 +75,38 @@ pub struct GltfOptions {
     pub baked: Vec<Option<RgbaImage>>,
 }
 
+impl GltfOptions {
+    /// Options for a model called `label` with `clip_count` clips: every clip (`all`) or
+    /// the one it was opened with (`animation`), posed at `time` with that clip (the first
+    /// when exporting all).
+    pub fn for_model(
+        label: &str,
+        animation: Option<usize>,
+        clip_count: usize,
+        all: bool,
+        time: Option<f32>,
+    ) -> Self {
+        let chosen = animation.filter(|&i| i < clip_count);
+        let animations = match (all, chosen) {
+            (false, Some(i)) => Some(vec![i]),
+            (false, None) => Some(Vec::new()),
+            (true, _) => None,
+        };
+        let pose_clip = chosen.or((clip_count > 0).then_some(0));
+        Self {
+            animations,
+            pose_at: time.and_then(|t| pose_clip.map(|c| (c, t))),
+            // The label without its folders: `demo.pak:0xDE060001.ANCS (worm)`.
+            name: label
+                .rsplit(['/', '\\'])
+                .next()
+                .unwrap_or(label)
+                .to_string(),
+            ..Self::default()
+        }
+    }
+}
+
 /// One exported animation, for reports and tests.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnimationExport {

@@ -12,14 +12,12 @@
 //! - [`texture`]: RGBA8 upload with mips, samplers, placeholders.
 //! - [`material`]: a material's uniform buffers and bind groups ([`GpuMaterial`]).
 //! - [`target`]: offscreen colour + depth target and readback to [`RgbaImage`].
-//! - [`camera`]: the orbit camera in Prime's Z-up world.
 //! - [`scene`]: [`Scene`], a whole model (skinned, animated, lit) drawn as Prime draws it.
 //! - [`quad`]: drawing a material on a screen-covering quad (CLI preview, TEV tests).
 //! - [`overview`]: the world overview (room geometry from above, flat-shaded per room).
 //! - [`pick`]: the ID pass behind [`Scene::pick`] (surface and material under a pixel).
 //! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
 
-pub mod camera;
 pub mod compare;
 pub mod context;
 pub mod convert;
@@ -40,7 +38,6 @@ pub mod skin_probe;
 pub mod target;
 pub mod texture;
 
-pub use camera::{CameraMode, FlyMove, OrbitCamera};
 pub use context::{AdapterPreference, RenderContext};
 pub use material::GpuMaterial;
 pub use pick::PickHit;

@@ -14,7 +14,8 @@
 //!
 //! Material edits are overrides next to the shared model ([`Scene::set_material`]): a
 //! value edit rewrites that material's uniforms only; a structural edit asks for that
-//! material's new pipeline.
+//! material's new pipeline; a texture-binding edit ([`Scene::set_material_textures`])
+//! makes that material's texture bind group again.
 //!
 //! Typical use (the CLI, the tests and the viewer):
 //!
@@ -35,7 +36,6 @@ use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt as _;
 
 use super::RenderError;
-use super::camera::OrbitCamera;
 use super::context::RenderContext;
 use super::convert::{BlendConversion, CullMode, RenderState};
 use super::debug_pass::{WireframePass, overdraw_state};
@@ -49,6 +49,7 @@ use super::shader_cache::ShaderId;
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT, ImageAlpha, OffscreenTarget, RgbaImage};
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::{ClipBinding, GpuBoneMatrices, NormalMode, Pose, PoseOptions};
+use crate::camera::{CameraView, OrbitCamera};
 use crate::geom::Aabb;
 use crate::gx::frame::{FrameOptions, FrameUpdate, ModelId};
 use crate::gx::lights::{LightPreset, LightSet};
@@ -529,8 +530,14 @@ pub struct Scene {
     cpu: Arc<CpuModel>,
     /// Edited materials by (set, index), drawn instead of the model's.
     overrides: HashMap<(usize, usize), Material>,
+    /// Edited texture bindings by (set, index): TXTR IDs per map, drawn instead of the
+    /// model's (a texture-binding edit rebinds one material; the model is never copied).
+    texture_overrides: HashMap<(usize, usize), Vec<Option<u64>>>,
+    /// Materials of the active set whose texture bindings changed since the last frame.
+    rebind: Vec<usize>,
     options: SceneOptions,
-    camera: OrbitCamera,
+    /// The camera's view this frame (the camera itself is the core's, `session::camera`).
+    view: CameraView,
     lights: LightSet,
     time: f64,
     animation: Option<usize>,
@@ -751,9 +758,11 @@ impl Scene {
         let mut frame = FrameUpdate::new(options.frame);
         let model_id = frame.add_model(Mat4::IDENTITY, Vec3::from(aabb.center()));
         let mut scene = Scene {
-            camera: OrbitCamera::framing(&aabb),
+            view: OrbitCamera::framing(&aabb).view(),
             cpu,
             overrides: HashMap::new(),
+            texture_overrides: HashMap::new(),
+            rebind: Vec::new(),
             options,
             lights: LightPreset::Basic.light_set(),
             time: 0.0,
@@ -885,6 +894,7 @@ impl Scene {
         self.options.material_set = set_index;
         self.slots.clear();
         self.dirty.clear();
+        self.rebind.clear();
         self.pending_writes.clear();
         self.frame = FrameUpdate::new(options.frame);
         self.model_id = self
@@ -924,7 +934,10 @@ impl Scene {
                 self.slots.push(None);
                 continue;
             }
-            let bound = self.bind_textures(ctx, i, &m.textures);
+            let bound = match self.texture_overrides.get(&(set_index, i)).cloned() {
+                Some(ids) => self.bind_texture_ids(ctx, i, &ids),
+                None => self.bind_textures(ctx, i, &m.textures),
+            };
             let Some(gx) = effective_material(&self.overrides, &cpu, set_index, i).cloned() else {
                 self.slots.push(None);
                 continue;
@@ -979,6 +992,20 @@ impl Scene {
             }
         }
         bound
+    }
+
+    /// The uploaded textures of an edited binding (`ids`, TXTR IDs per map of material
+    /// `material`); a map without an ID draws the white placeholder.
+    fn bind_texture_ids(
+        &mut self,
+        ctx: &RenderContext,
+        material: usize,
+        ids: &[Option<u64>],
+    ) -> Vec<Option<BoundTexture>> {
+        ids.iter()
+            .enumerate()
+            .map(|(map, id)| id.and_then(|id| self.texture(ctx, id, (material, map))))
+            .collect()
     }
 
     /// A slot drawing `gx` (for material `index`'s surfaces) with its uniform block in
@@ -1240,17 +1267,24 @@ impl Scene {
         &self.options
     }
 
-    pub fn camera(&self) -> OrbitCamera {
-        self.camera
+    /// The view drawn (until [`Scene::set_view`]: the model framed from the front-right).
+    pub fn view(&self) -> &CameraView {
+        &self.view
     }
 
+    /// Draws through `view` from the next frame (what the camera's owner hands over).
+    pub fn set_view(&mut self, view: CameraView) {
+        self.view = view;
+    }
+
+    /// Draws through `camera`'s view from the next frame (the scene keeps no camera).
     pub fn set_camera(&mut self, camera: OrbitCamera) {
-        self.camera = camera;
+        self.view = camera.view();
     }
 
-    /// Resets the camera to frame the model.
+    /// Draws the model framed from the front-right again (the view a new scene has).
     pub fn frame_model(&mut self) {
-        self.camera = OrbitCamera::framing(&self.aabb);
+        self.set_camera(OrbitCamera::framing(&self.aabb));
     }
 
     pub fn lights(&self) -> &LightSet {
@@ -1339,6 +1373,108 @@ impl Scene {
         if self.overrides.remove(&(set, index)).is_some() {
             self.mark_dirty(set, index);
         }
+        if self.texture_overrides.remove(&(set, index)).is_some() {
+            self.mark_rebind(set, index);
+        }
+    }
+
+    /// The TXTR IDs material `index` of set `set` draws, per map: its edited binding if it
+    /// has one, else the model's (None: no material there).
+    pub fn texture_ids(&self, set: usize, index: usize) -> Option<Vec<Option<u64>>> {
+        if let Some(ids) = self.texture_overrides.get(&(set, index)) {
+            return Some(ids.clone());
+        }
+        let m = self.cpu.material_sets.get(set)?.materials.get(index)?;
+        Some(
+            m.textures
+                .iter()
+                .map(|t| t.as_ref().ok().copied())
+                .collect(),
+        )
+    }
+
+    /// Binds `ids` (TXTR IDs per map) to material `index` of set `set` from the next frame:
+    /// its texture bind group is made again over the uploaded textures (a texture not
+    /// uploaded yet is uploaded once); uniforms, pipelines and the model stay. False (and
+    /// nothing changes) when the model has no material there.
+    pub fn set_material_textures(&mut self, set: usize, index: usize, ids: &[Option<u64>]) -> bool {
+        let Some(own) = self
+            .cpu
+            .material_sets
+            .get(set)
+            .and_then(|s| s.materials.get(index))
+        else {
+            return false;
+        };
+        let drawn = match self.texture_overrides.get(&(set, index)) {
+            Some(current) => current.as_slice() == ids,
+            None => same_ids(&own.textures, ids),
+        };
+        if drawn {
+            return true;
+        }
+        if same_ids(&own.textures, ids) {
+            self.texture_overrides.remove(&(set, index));
+        } else {
+            self.texture_overrides.insert((set, index), ids.to_vec());
+        }
+        self.mark_rebind(set, index);
+        true
+    }
+
+    /// Rebinds material `index`'s textures at the next render when `set` is the active set.
+    fn mark_rebind(&mut self, set: usize, index: usize) {
+        if set == self.options.material_set && !self.rebind.contains(&index) {
+            self.rebind.push(index);
+        }
+    }
+
+    /// Makes the texture bind groups of the materials in `rebind` again (edited texture
+    /// bindings): a new GPU material over the same uniform block; its keys are taken again
+    /// (texture formats may change the sampling), and the recorded draws are re-recorded.
+    fn apply_rebinds(&mut self, ctx: &RenderContext) {
+        if self.rebind.is_empty() {
+            return;
+        }
+        let set = self.options.material_set;
+        for i in std::mem::take(&mut self.rebind) {
+            let ids = match self.texture_ids(set, i) {
+                Some(ids) => ids,
+                None => continue,
+            };
+            let bound = match self.texture_overrides.contains_key(&(set, i)) {
+                true => self.bind_texture_ids(ctx, i, &ids),
+                false => {
+                    let own = self.cpu.material_sets[set].materials[i].textures.clone();
+                    self.bind_textures(ctx, i, &own)
+                }
+            };
+            let skinning = self
+                .skin
+                .as_ref()
+                .and(self.cpu.skin.as_ref())
+                .map(|k| k.normals);
+            let (Some(gx), Some(uniforms)) = (
+                effective_material(&self.overrides, &self.cpu, set, i).cloned(),
+                self.uniforms.as_ref(),
+            ) else {
+                continue;
+            };
+            let Some(Some(slot)) = self.slots.get_mut(i) else {
+                continue;
+            };
+            let binding = Self::block_binding(uniforms, self.uniform_stride, slot.block);
+            let mut gpu = GpuMaterial::new(ctx, &gx, &self.options.tev_for(i), binding, &bound);
+            gpu.set_skinned(skinning);
+            slot.gpu = gpu;
+            slot.keys = Self::keys(&slot.gpu, &self.options);
+            slot.selected = None;
+            slot.line_keys = Self::line_keys(&slot.gpu, &self.options);
+            slot.line_selected = None;
+        }
+        self.pipelines_settled = false;
+        self.plan_dirty = true;
+        self.bundle_epoch += 1;
     }
 
     /// Applies material `index`'s edit at the next render when `set` is the active set
@@ -1588,6 +1724,7 @@ impl Scene {
     ) -> Result<FrameStats, RenderError> {
         let start = Instant::now();
         let mut stats = FrameStats::default();
+        self.apply_rebinds(ctx);
         self.apply_edits(ctx);
         if self.plan_dirty {
             self.refresh_plan(ctx);
@@ -1614,7 +1751,7 @@ impl Scene {
             )?);
         }
         let aspect = target.width as f32 / target.height as f32;
-        let camera = self.camera.frame_camera(aspect);
+        let camera = self.view.frame_camera(aspect);
         let update_start = Instant::now();
         self.frame.set_target_size(target.width, target.height);
         self.frame.update(self.time, &camera, &self.lights);
@@ -1837,8 +1974,7 @@ impl Scene {
         if !self.plan.has_movable_runs() {
             return;
         }
-        let eye = self.camera.eye();
-        let forward = (Vec3::from(self.camera.target) - eye).normalize_or_zero();
+        let (eye, forward) = (self.view.eye, self.view.forward);
         let size = (Vec3::from(self.aabb.max) - Vec3::from(self.aabb.min)).length();
         if let Some((e, f)) = self.sorted_for
             && f.dot(forward) >= RESORT_COS
@@ -2118,6 +2254,7 @@ impl Scene {
         if x >= width || y >= height {
             return Ok(None);
         }
+        self.apply_rebinds(ctx);
         self.apply_edits(ctx);
         if self.plan_dirty {
             self.refresh_plan(ctx);
@@ -2135,7 +2272,7 @@ impl Scene {
                 self.line_corners.is_some(),
             )?,
         };
-        let camera = self.camera.frame_camera(width as f32 / height as f32);
+        let camera = self.view.frame_camera(width as f32 / height as f32);
         let uniforms = PickUniforms::new(
             camera.clip_from_view * camera.view_from_world,
             self.raster_viewport(width, height),
@@ -2234,6 +2371,15 @@ impl Scene {
         ctx.pipelines.get_all_blocking(&keys);
         self.pipelines_settled = false;
     }
+}
+
+/// Whether a model's texture slots (`own`) bind exactly the TXTR IDs `ids`.
+fn same_ids(own: &[Result<u64, String>], ids: &[Option<u64>]) -> bool {
+    own.len() == ids.len()
+        && own
+            .iter()
+            .zip(ids)
+            .all(|(a, b)| a.as_ref().ok() == b.as_ref())
 }
 
 /// Material `index` of set `set` as drawn: the edit in `overrides`, else the model's own.

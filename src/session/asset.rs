@@ -46,6 +46,13 @@ pub enum Content {
         animations: Vec<AnimationInfo>,
         /// The model's bounding box (bind pose), for framing the camera.
         aabb: Aabb,
+        /// What the loader calls it (`demo.pak:0xDE060001.ANCS (worm)`).
+        label: String,
+        /// The clip the request chose (`--anim`), if any.
+        animation: Option<usize>,
+        /// The loader's own warnings (the asset's `warnings` add the model's and its
+        /// materials').
+        load_warnings: Vec<String>,
     },
     Texture {
         texture: TextureData,
@@ -79,7 +86,8 @@ pub struct References {
 }
 
 impl References {
-    fn request(&self, spec: &str) -> crate::load::LoadRequest {
+    /// The load request for `spec` with these choices.
+    pub fn request(&self, spec: &str) -> crate::load::LoadRequest {
         let given = |s: &str| Some(s.trim().to_owned()).filter(|s| !s.is_empty());
         crate::load::LoadRequest {
             model: given(&self.model),
@@ -151,16 +159,21 @@ impl Asset {
     /// PAK is not an asset: the browser lists it instead.
     pub fn open(spec: &str) -> anyhow::Result<Self> {
         let (resource, resolver) = source::open(spec)?;
-        Self::from_input(spec, resource, resolver, &References::default())
+        Self::from_input(
+            spec,
+            resource,
+            resolver,
+            &crate::load::LoadRequest::new(spec),
+        )
     }
 
     /// The asset of an input already opened ([`source::open`] gave `resource` and its
-    /// `resolver`), with the user's explicit choices for what a model refers to.
+    /// `resolver`), with the explicit choices of `request` for what a model refers to.
     pub fn from_input(
         spec: &str,
         resource: Resource,
         resolver: Box<dyn Resolver>,
-        references: &References,
+        request: &crate::load::LoadRequest,
     ) -> anyhow::Result<Self> {
         let kinds = AssetKind::openable_list();
         match resource.kind() {
@@ -169,7 +182,7 @@ impl Asset {
             )),
             // An area's world geometry is a model too (see `load::area`).
             Some(kind) if kind.is_model() => {
-                Self::open_model(spec, kind, resource, resolver, references)
+                Self::open_model(spec, kind, resource, resolver, request)
             }
             Some(AssetKind::Texture) => Self::open_texture(spec, &resource),
             _ => {
@@ -216,7 +229,7 @@ impl Asset {
         kind: AssetKind,
         resource: Resource,
         resolver: Box<dyn Resolver>,
-        references: &References,
+        request: &crate::load::LoadRequest,
     ) -> anyhow::Result<Self> {
         // The loader takes the input's bytes; only the fields that name it are kept.
         let named = Resource {
@@ -225,9 +238,10 @@ impl Asset {
             bytes: Vec::new(),
             ..resource
         };
-        let (model, mut warnings) =
-            crate::load::load_input(&references.request(spec), resource, resolver)?;
+        let (model, mut warnings) = crate::load::load_input(request, resource, resolver)?;
+        let load_warnings = warnings.clone();
         let resource = &named;
+        let (label, animation) = (model.label, model.animation);
         let sources = model.sources;
         let world_models = model.world_models;
         let light_layers = model.light_layers;
@@ -261,6 +275,9 @@ impl Asset {
             aabb: model.aabb,
             assets: Arc::new(assets),
             model: Arc::new(model),
+            label,
+            animation,
+            load_warnings,
         };
         Ok(Self {
             warnings,
@@ -304,39 +321,22 @@ impl Asset {
         }
     }
 
-    /// Derives the material entries from the document's materials in GX form (`cpu_sets`;
-    /// the model's own materials stay as loaded: the scene draws the entries as per-material
-    /// overrides). True when a texture binding changed: then the CPU model takes the new
-    /// bindings and the scene is rebuilt — the only edit that replaces the model (its vertex
-    /// arrays and textures are copied once; value and structural edits copy nothing).
-    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
+    /// Derives the material entries from the document's materials in GX form (`cpu_sets`).
+    /// The model stays as loaded, texture bindings included: the scene draws the entries
+    /// (materials and their texture IDs) as per-material overrides, so no edit copies it.
+    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) {
         let Content::Model { sets, model, .. } = &mut self.content else {
-            return false;
+            return;
         };
         let mut warnings = Vec::new();
         *sets = material_entries(&cpu_sets, &model.textures, &mut warnings);
-        let same_bindings = model.material_sets.len() == cpu_sets.len()
-            && model.material_sets.iter().zip(&cpu_sets).all(|(a, b)| {
-                a.materials.len() == b.materials.len()
-                    && a.materials
-                        .iter()
-                        .zip(&b.materials)
-                        .all(|(a, b)| a.textures == b.textures)
-            });
-        if same_bindings {
-            return false;
-        }
-        let mut m = (**model).clone();
-        m.material_sets = cpu_sets;
-        *model = Arc::new(m);
-        true
     }
 
     /// Derives material `index` of set `set` alone from the document's `file_set` (a
-    /// material edit: the other entries stay as they are). False when its texture binding
-    /// changed, which [`Asset::refresh_materials`] must then take over.
+    /// material edit: the other entries stay as they are). False when there is no such
+    /// material (then [`Asset::refresh_materials`] derives them all).
     pub fn refresh_material(&mut self, set: usize, index: usize, file_set: &MaterialSet) -> bool {
-        let Content::Model { sets, model, .. } = &mut self.content else {
+        let Content::Model { sets, .. } = &mut self.content else {
             return true;
         };
         let (Some(file), Some(slot)) = (
@@ -345,14 +345,8 @@ impl Asset {
         ) else {
             return false;
         };
-        let cpu = crate::load::cpu_material(file_set, file);
-        let same_binding = model
-            .material_sets
-            .get(set)
-            .and_then(|s| s.materials.get(index))
-            .is_some_and(|m| m.textures == cpu.textures);
-        *slot = entry_of(&cpu);
-        same_binding
+        *slot = entry_of(&crate::load::cpu_material(file_set, file));
+        true
     }
 
     /// A decoded texture of the model by asset ID (None: missing, or not a model).
@@ -398,7 +392,8 @@ fn material_entries(
                     let entry = entry_of(m);
                     if let Ok(entry) = &entry {
                         for id in entry.texture_ids.iter().flatten() {
-                            let w = format!("texture {} not found or unreadable", texture_id_text(*id));
+                            let w =
+                                format!("texture {} not found or unreadable", texture_id_text(*id));
                             if !textures.contains_key(id) && !warnings.contains(&w) {
                                 warnings.push(w);
                             }

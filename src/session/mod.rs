@@ -11,6 +11,7 @@
 //! rewrites uniforms only and copies no model.
 
 pub mod asset;
+pub mod camera;
 mod compare;
 pub mod lights;
 
@@ -42,6 +43,12 @@ impl Opened {
     /// Opens `spec` once: the loader and the editor share the bytes read (and a PAK
     /// member's archive).
     pub fn load(spec: &str, references: &References) -> Self {
+        Self::load_request(&references.request(spec))
+    }
+
+    /// [`Opened::load`] of a typed request (the CLI's flags: parts, texture folders, game).
+    pub fn load_request(request: &crate::load::LoadRequest) -> Self {
+        let spec = request.file.as_str();
         let (input, resolver) = match crate::load::open(spec) {
             Ok(opened) => opened,
             Err(e) => {
@@ -67,13 +74,28 @@ impl Opened {
             }
             _ => Editing::NotAModel,
         };
-        let asset = Asset::from_input(spec, input, resolver, references);
+        let asset = Asset::from_input(spec, input, resolver, request);
         let editing = match &asset {
             Ok(_) => editing,
             Err(_) => Editing::NotAModel,
         };
         Self { asset, editing }
     }
+}
+
+/// An open model as the loader made it: what a front end draws or exports.
+pub struct Loaded<'a> {
+    pub model: &'a std::sync::Arc<crate::model::CpuModel>,
+    /// What the loader calls it (`demo.pak:0xDE060001.ANCS (worm)`).
+    pub label: &'a str,
+    /// The clip the request chose, if any.
+    pub animation: Option<usize>,
+    /// The loader's warnings.
+    pub warnings: &'a [String],
+    /// A room's light layers (empty for models).
+    pub light_layers: &'a [Vec<crate::gx::lights::PrimeLight>],
+    /// Which file each part came from.
+    pub sources: &'a [String],
 }
 
 /// Why a patch changed nothing.
@@ -90,11 +112,10 @@ pub enum PatchRefused {
 pub enum Change {
     /// Nothing changed.
     None,
-    /// Materials changed: the scene takes them as overrides (uniforms, or one material's
-    /// pipeline for a new structure).
+    /// Materials changed: the scene takes them, texture bindings included, as overrides of
+    /// the shared model (uniforms; one material's pipeline for a new structure, its texture
+    /// bind group for new maps). The model itself never changes.
     Materials,
-    /// A texture binding changed: the CPU model was replaced and the scene is rebuilt.
-    Model,
 }
 
 /// The material the front end shows and edits.
@@ -106,10 +127,12 @@ pub struct Selection {
     pub chosen: bool,
 }
 
-/// The animation clock (the time itself is the view's, `ViewSettings::time`, which the
-/// renderer and the quad preview read).
+/// The animation clock: the time every view draws at (skeletal and UV animations; the
+/// renderer takes it each frame), and whether and how fast it runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Clock {
+    /// Seconds.
+    pub time: f64,
     pub playing: bool,
     /// Playback rate (1 = real time).
     pub speed: f64,
@@ -120,6 +143,7 @@ pub struct Clock {
 impl Default for Clock {
     fn default() -> Self {
         Self {
+            time: 0.0,
             playing: false,
             speed: 1.0,
             animation: None,
@@ -128,11 +152,12 @@ impl Default for Clock {
 }
 
 /// The open asset and its editable document (see the module docs), the selection, the
-/// clock and the lights.
+/// clock, the camera and the lights.
 #[derive(Default)]
 pub struct Session {
     pub selection: Selection,
     pub clock: Clock,
+    pub camera: camera::Camera,
     pub lights: Lights,
     asset: Option<Asset>,
     document: Option<edit::Document>,
@@ -158,11 +183,52 @@ impl Session {
         Ok(())
     }
 
-    /// Opens `spec` now, on this thread (the CLI's way; the viewer opens on a worker).
+    /// Opens `spec` now, on this thread (the viewer opens on a worker).
     pub fn open(spec: &str, references: &References) -> anyhow::Result<Self> {
+        Self::open_request(&references.request(spec))
+    }
+
+    /// Opens a typed request now, on this thread (the CLI's way).
+    pub fn open_request(request: &crate::load::LoadRequest) -> anyhow::Result<Self> {
         let mut session = Self::default();
-        session.install(Opened::load(spec, references))?;
+        session.install(Opened::load_request(request))?;
         Ok(session)
+    }
+
+    /// Opens a model (CMDL, character or room) for a front end that draws or exports it; a
+    /// texture is refused.
+    pub fn open_model(request: &crate::load::LoadRequest) -> anyhow::Result<Self> {
+        let session = Self::open_request(request)?;
+        match session.asset() {
+            Some(asset) if session.loaded().is_none() => anyhow::bail!(
+                "{}: expected a CMDL, an ANCS, a CHAR or an MREA, not a TXTR",
+                asset.spec
+            ),
+            _ => Ok(session),
+        }
+    }
+
+    /// The open model as the loader made it (None: a texture, or nothing open).
+    pub fn loaded(&self) -> Option<Loaded<'_>> {
+        let asset = self.asset.as_ref()?;
+        let Content::Model {
+            model,
+            label,
+            animation,
+            load_warnings,
+            ..
+        } = &asset.content
+        else {
+            return None;
+        };
+        Some(Loaded {
+            model,
+            label,
+            animation: *animation,
+            warnings: load_warnings,
+            light_layers: &asset.light_layers,
+            sources: &asset.sources,
+        })
     }
 
     /// Opens `spec` for editing alone (`tevscope edit`): the document, without decoding
@@ -172,6 +238,18 @@ impl Session {
             document: Some(edit::Document::open(spec)?),
             ..Self::default()
         })
+    }
+
+    /// Frames the camera on the open model posed through `clip` (see
+    /// [`camera::Camera::frame`]); nothing for a texture.
+    pub fn frame_camera(&mut self, clip: Option<usize>, view_size: Option<[u32; 2]>) {
+        if let Some(Asset {
+            content: Content::Model { model, aabb, .. },
+            ..
+        }) = &self.asset
+        {
+            self.camera.frame(model, clip, *aabb, view_size);
+        }
     }
 
     pub fn asset(&self) -> Option<&Asset> {
@@ -216,7 +294,7 @@ impl Session {
         let document = self.document.as_mut().ok_or(edit::Refusal::NotEditable)?;
         document.edit_material(set, index, material, label, merge)?;
         self.revision += 1;
-        // Only the edited material is derived again, unless its texture binding changed.
+        // Only the edited material is derived again.
         match (self.document.as_ref(), self.asset.as_mut()) {
             (Some(document), Some(asset)) => match document.material_sets().get(set) {
                 Some(file_set) if asset.refresh_material(set, index, file_set) => {
@@ -277,14 +355,9 @@ impl Session {
         let (Some(document), Some(asset)) = (&self.document, self.asset.as_mut()) else {
             return Change::None;
         };
-        let sets = crate::load::cpu_material_sets(
-            document.material_sets(),
-            document.mp3_materials(),
-        );
-        if asset.refresh_materials(sets) {
-            Change::Model
-        } else {
-            Change::Materials
-        }
+        let sets =
+            crate::load::cpu_material_sets(document.material_sets(), document.mp3_materials());
+        asset.refresh_materials(sets);
+        Change::Materials
     }
 }

@@ -152,7 +152,7 @@ pub fn nearest_joint(points: &[Option<[f32; 2]>], cursor: [f32; 2], radius: f32)
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::render::OrbitCamera;
+    use crate::camera::OrbitCamera;
 
     /// The demo's wave: 61 frames at 1/30 s over 2 s.
     const WAVE: ClipTiming = ClipTiming {

@@ -165,7 +165,8 @@ impl Host for AppHost<'_> {
         size: Option<(u32, u32)>,
         transparent: bool,
     ) -> Result<String, String> {
-        turntable(self.gpu, path, frames, size, transparent)
+        let camera = self.state.session.camera.orbit;
+        turntable(self.gpu, path, frames, size, transparent, camera)
     }
 }
 
@@ -200,10 +201,11 @@ fn turntable(
     frames: u32,
     size: Option<(u32, u32)>,
     transparent: bool,
+    camera: crate::camera::OrbitCamera,
 ) -> Result<String, String> {
     let files = gpu
         .viewport
-        .save_turntable(&gpu.ctx, transparent, size, frames, path)?;
+        .save_turntable(&gpu.ctx, transparent, size, frames, path, camera)?;
     Ok(format!(
         "Saved a {}-frame turntable: {} …",
         files.len(),
@@ -255,7 +257,7 @@ impl App {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into());
         let mut state = AppState::new(start_dir);
-        state.references = options.references.clone();
+        state.opening.references = options.references.clone();
         // A scripted run opens its file as its first step (a failed open fails the run),
         // starts from the default settings and remembers nothing: the same script gives
         // the same window everywhere.
@@ -404,18 +406,19 @@ impl App {
         // Screenshot: rendered on its own with the chosen background, then the normal frame.
         if requests.screenshot && self.state.texture_view_shown() {
             // What is on screen is a texture: its shown level, exactly, is the screenshot.
-            let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
+            let path = std::path::PathBuf::from(self.state.screenshot.path.trim());
             self.state.export_shown_level(&path);
             if let Some(Err(e)) = &self.state.texture_view.export_result {
                 self.state.load_error = Some(format!("screenshot failed: {e}"));
             }
         } else if requests.screenshot || requests.turntable {
-            let path = std::path::PathBuf::from(self.state.screenshot_path.trim());
+            let path = std::path::PathBuf::from(self.state.screenshot.path.trim());
             let size = self.state.screenshot.size.map(|[w, h]| (w, h));
-            let transparent = self.state.screenshot_transparent;
+            let transparent = self.state.screenshot.transparent;
             let result = if requests.turntable {
                 let frames = self.state.screenshot.turntable_frames;
-                turntable(gpu, &path, frames, size, transparent)
+                let camera = self.state.session.camera.orbit;
+                turntable(gpu, &path, frames, size, transparent, camera)
             } else {
                 screenshot(gpu, &self.state, &path, size, transparent)
             };

@@ -18,6 +18,13 @@ use super::light_editor::LightStep;
 use super::state::AppState;
 use crate::session::{Change, Editing, Opened};
 
+/// The typed Save As path (shown when no native dialog is available) and whether it shows.
+#[derive(Debug, Default)]
+pub(crate) struct SaveAsField {
+    pub text: String,
+    pub open: bool,
+}
+
 impl AppState {
     /// Opens `spec` once the user has decided what happens to unsaved edits.
     pub fn request_open(&mut self, spec: &str) {
@@ -321,8 +328,8 @@ impl AppState {
             Ok(None) => false,
             Ok(Some(saved)) => {
                 self.edit_error = None;
-                self.save_as_open = false;
-                self.save_as_text = path.display().to_string();
+                self.save_as.open = false;
+                self.save_as.text = path.display().to_string();
                 self.notice = Some(format!("Saved: {saved}"));
                 true
             }
@@ -336,25 +343,24 @@ impl AppState {
     /// Asks for a path with the native dialog; without one (or when it is cancelled) the
     /// typed path field is shown instead.
     pub fn save_as_dialog(&mut self) {
-        let current = PathBuf::from(self.save_as_text.trim());
+        let current = PathBuf::from(self.save_as.text.trim());
         let dialog = super::file_dialog(&current, self.prefs.last_save_dir.as_deref());
         match dialog.save_file() {
             Some(path) => {
                 self.prefs.last_save_dir = path.parent().map(Path::to_path_buf);
                 self.save_as(&path);
             }
-            None => self.save_as_open = true,
+            None => self.save_as.open = true,
         }
     }
 
     /// Refreshes what the viewer shows of the document after it changed (the session
-    /// derived the materials already): the history, the selected material's edit, and
-    /// the viewport when the model was replaced.
+    /// derived the materials already; the scene takes them, texture bindings included, at
+    /// the next frame): the history and the selected material's edit.
     pub(crate) fn document_changed(&mut self, change: Change) {
         self.sync_history();
-        if change == Change::Model {
-            // Texture bindings changed: the scene is rebuilt from the new model.
-            self.requests.reload_view = true;
+        if change == Change::None {
+            return;
         }
         self.thumbnails = None;
         let material = self

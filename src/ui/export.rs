@@ -97,9 +97,9 @@ impl AppState {
                 let view = self.viewport_texture.map_or([640, 480], |(_, size)| size);
                 let (size, note) = dff_size(view);
                 let view = DffView {
-                    camera: self.camera,
+                    camera: self.session.camera.orbit,
                     size,
-                    time: self.settings.time,
+                    time: self.session.clock.time,
                     animation: self.posed_animation(),
                     lights: &self.session.lights.set,
                     material_set,

@@ -33,7 +33,7 @@ pub fn dff_size([w, h]: [u32; 2]) -> ((u32, u32), Option<String>) {
 
 /// The view a DFF export draws: what the viewer shows, at a GX frame size.
 pub struct DffView<'a> {
-    pub camera: crate::render::OrbitCamera,
+    pub camera: crate::camera::OrbitCamera,
     pub size: (u32, u32),
     pub time: f64,
     pub animation: Option<usize>,

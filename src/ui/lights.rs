@@ -123,8 +123,8 @@ impl AppState {
     /// Adds a light of `kind` halfway between the eye and the camera's target (so it is in
     /// view and lights what is looked at; a spot points at the target) and selects it.
     pub fn add_light(&mut self, kind: PrimeLightType) {
-        let target = Vec3::from(self.camera.target);
-        let at = target + (self.camera.eye() - target) * 0.5;
+        let target = Vec3::from(self.session.camera.orbit.target);
+        let at = target + (self.session.camera.orbit.eye() - target) * 0.5;
         let mut light = PrimeLight::new(kind, at.to_array());
         if kind == PrimeLightType::Spot {
             light.direction = (target - at).normalize_or(Vec3::NEG_Z).to_array();

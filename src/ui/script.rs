@@ -370,7 +370,7 @@ impl Runner {
             started: Instant::now(),
             frames: 0,
             counter: 0,
-            last_time: host.state().settings.time,
+            last_time: host.state().session.clock.time,
             captured: None,
         });
     }
@@ -410,8 +410,8 @@ impl Runner {
                 if !seconds.is_finite() || *seconds < 0.0 {
                     return Err(format!("{seconds} is not a time"));
                 }
-                if state.settings.time >= *seconds {
-                    state.settings.time = *seconds;
+                if state.session.clock.time >= *seconds {
+                    state.session.clock.time = *seconds;
                     state.session.clock.playing = false;
                 } else {
                     state.session.clock.playing = true;
@@ -439,7 +439,8 @@ impl Runner {
             }
             Action::Click { x, y } => self.click(egui::pos2(*x, *y)),
             Action::Scroll { x, y, dy } => {
-                self.events.push(egui::Event::PointerMoved(egui::pos2(*x, *y)));
+                self.events
+                    .push(egui::Event::PointerMoved(egui::pos2(*x, *y)));
                 self.events.push(egui::Event::MouseWheel {
                     unit: egui::MouseWheelUnit::Point,
                     delta: egui::vec2(0.0, *dy),
@@ -614,10 +615,10 @@ impl Runner {
             }
             Action::PlayTo { seconds } => {
                 let state = host.state();
-                let t = state.settings.time;
+                let t = state.session.clock.time;
                 // The clock reached the time, or looped past it.
                 if !state.session.clock.playing || t >= *seconds || t < running.last_time {
-                    state.settings.time = *seconds;
+                    state.session.clock.time = *seconds;
                     state.session.clock.playing = false;
                     return Ok(true);
                 }
@@ -766,7 +767,11 @@ fn write_window_shot(
             .and_then(|(h, d)| crate::load::area::world_model_of(&d.world_models, h.surface))
             .map(|(wm, s)| [wm, s]),
         spec: state.session.asset().map(|d| d.spec.clone()),
-        worlds_source: state.worlds.source.as_ref().map(|p| p.display().to_string()),
+        worlds_source: state
+            .worlds
+            .source
+            .as_ref()
+            .map(|p| p.display().to_string()),
         worlds_shown: state.worlds.shown,
         overview_world: state.worlds.overview.map(|o| o.world),
     };

@@ -1,7 +1,7 @@
 //! The viewer's state ([`AppState`]), with no GPU and no egui drawing, so the UI logic runs
 //! headless in tests: the application core ([`Session`]: the open asset, its document, the
 //! selection, the clock, the lights) and around it what only the viewer has (panels,
-//! dialogs, toggles, the camera). GPU work the UI asks for (open, inspect, screenshot) is
+//! dialogs, toggles). GPU work the UI asks for (open, inspect, screenshot) is
 //! queued in [`Requests`] and carried out by the app shell after the frame. Material edits
 //! go through the session (see [`super::editing`]).
 
@@ -83,6 +83,36 @@ pub enum WgslChoice {
     Uber,
 }
 
+/// The WGSL tab: which source it shows, and the last one generated.
+#[derive(Debug, Clone)]
+pub(crate) struct WgslTab {
+    pub choice: WgslChoice,
+    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
+    pub cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
+}
+
+/// The windows the Help and View menus open.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Windows {
+    /// The F1 shortcut overlay.
+    pub shortcuts: bool,
+    pub about: bool,
+    /// The warnings log panel.
+    pub log: bool,
+}
+
+/// What the next open takes from the user: the typed spec and the References choices.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Opening {
+    /// The Open field.
+    pub text: String,
+    /// Explicit choices for what opened models refer to.
+    pub references: crate::session::References,
+    /// The file last opened (or tried) with `references`: they name its parts, so opening
+    /// another file clears them ([`AppState::references_for`]).
+    pub references_spec: Option<String>,
+}
+
 /// What the central view shows for a model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewMode {
@@ -103,7 +133,7 @@ pub struct ModelPick {
     /// The displayed pixel, exact RGBA8.
     pub rgba: [u8; 4],
     /// The camera it was picked with (the marker shows only while it is unchanged).
-    pub camera: crate::render::OrbitCamera,
+    pub camera: crate::camera::OrbitCamera,
 }
 
 /// The viewer's words for an open failure: a character part that was not found is named
@@ -121,9 +151,16 @@ fn open_error_message(e: &anyhow::Error) -> String {
     }
 }
 
-/// Screenshot… choices beyond the path and transparency.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The Screenshot… window and what it chose.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScreenshotOptions {
+    /// Where the PNG goes (the remembered folder and the open file's name).
+    pub path: String,
+    pub transparent: bool,
+    /// The window is open.
+    pub open: bool,
+    /// A path that exists, waiting for "overwrite?".
+    pub overwrite_prompt: Option<PathBuf>,
     /// Render at this size (pixels, up to the GPU's limit, at most 8192) instead of the
     /// view's.
     pub size: Option<[u32; 2]>,
@@ -136,6 +173,10 @@ pub struct ScreenshotOptions {
 impl Default for ScreenshotOptions {
     fn default() -> Self {
         Self {
+            path: String::new(),
+            transparent: false,
+            open: false,
+            overwrite_prompt: None,
             size: None,
             turntable_frames: 36,
             max_side: super::viewport::MAX_SCREENSHOT_SIDE,
@@ -179,19 +220,6 @@ impl Default for PanelToggles {
 /// An egui copy of a texture map and its size.
 pub(crate) type Thumbnail = (egui::TextureHandle, [u32; 2]);
 
-/// What the camera is framed on: positions and their bounds (with the file's box).
-struct FramingPoints {
-    points: Vec<glam::Vec3>,
-    bounds: crate::geom::Aabb,
-}
-
-/// [`FramingPoints`] of one model posed through one clip (None: bind pose).
-struct FramingCache {
-    model: std::sync::Arc<crate::model::CpuModel>,
-    clip: Option<usize>,
-    points: std::sync::Arc<FramingPoints>,
-}
-
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -206,20 +234,12 @@ pub struct AppState {
     pub aids: super::view_aids::ViewAids,
     pub settings: ViewSettings,
     pub tab: RightTab,
-    pub wgsl_choice: WgslChoice,
-    /// (key, choice, source) of the last generated WGSL, so it is built once per shader.
-    pub(crate) wgsl_cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
+    pub(crate) wgsl: WgslTab,
     pub report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
     pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
-    pub open_text: String,
-    /// Explicit choices for what opened models refer to.
-    pub references: crate::session::References,
-    /// The file last opened (or tried) with `references`: they name its parts, so opening
-    /// another file clears them ([`AppState::references_for`]).
-    pub references_spec: Option<String>,
-    pub screenshot_path: String,
-    pub screenshot_transparent: bool,
+    /// The Open field and the References section (the file browser's).
+    pub(crate) opening: Opening,
     /// File → Export: the glTF path, and whether only the playing animation goes in.
     pub export_path: String,
     pub export_current_only: bool,
@@ -245,28 +265,14 @@ pub struct AppState {
     pub adapter: String,
     pub requests: Requests,
     pub view_mode: ViewMode,
-    /// The model view's camera.
-    pub camera: crate::render::OrbitCamera,
-    /// How the pointer and keys drive it (rooms start in fly mode, models in orbit).
-    pub camera_mode: crate::render::CameraMode,
-    /// Fly mode's speed in world units per second (the scroll wheel changes it).
-    pub fly_speed: f32,
     /// A room's world models: shown (true) or hidden, in the document's order.
     pub world_models_visible: Vec<bool>,
     /// The records `light_set` is built from, as the Lights tab edits them.
     pub light_editor: super::light_editor::LightEditor,
     pub model_pick: Option<ModelPick>,
-    /// The warnings log panel is open.
-    pub log_open: bool,
     /// The material under the pointer in the material list this frame (tinted instead of
     /// the selection while hovered).
     pub hovered_material: Option<usize>,
-    /// The camera `frame_model` last set and the view size it fitted: while the camera is
-    /// untouched, a new view size frames the model again.
-    pub(crate) framed: Option<(crate::render::OrbitCamera, [u32; 2])>,
-    /// Framing's points for a model and clip (see [`AppState::framing_points`]): posing
-    /// a character again on every resize frame is not needed.
-    framing_cache: Option<FramingCache>,
     /// Frame the model once the viewport has its size (a newly opened model).
     pub frame_pending: bool,
     /// The open asset and its editable document: the one truth of materials.
@@ -281,9 +287,7 @@ pub struct AppState {
     /// What waits for the unsaved-edits prompt.
     pub pending: Option<Pending>,
     /// The Save As path field (the fallback when no native dialog is available).
-    pub save_as_text: String,
-    /// The Save As field is shown.
-    pub save_as_open: bool,
+    pub(crate) save_as: super::editing::SaveAsField,
     /// A file opening on the worker thread.
     pub loading: Option<Loading>,
     /// The texture view (a TXTR, or a texture map of the selection).
@@ -292,14 +296,9 @@ pub struct AppState {
     pub anim_view: super::animation::AnimView,
     /// Settings remembered between runs (recent files, folders, sizes).
     pub prefs: super::prefs::Prefs,
-    pub screenshot: ScreenshotOptions,
-    /// The Screenshot… window is open.
-    pub screenshot_dialog: bool,
-    /// A screenshot path that exists, waiting for "overwrite?".
-    pub overwrite_prompt: Option<PathBuf>,
-    /// The F1 shortcut overlay / the About window is open.
-    pub shortcuts_open: bool,
-    pub about_open: bool,
+    pub(crate) screenshot: ScreenshotOptions,
+    /// The shortcut overlay, About window and warnings log that are open.
+    pub(crate) windows: Windows,
     pub panels: PanelToggles,
     pub layout: Layout,
 }
@@ -316,15 +315,13 @@ impl AppState {
             aids: Default::default(),
             settings: ViewSettings::default(),
             tab: RightTab::Material,
-            wgsl_choice: WgslChoice::Specialized,
-            wgsl_cache: None,
+            wgsl: WgslTab {
+                choice: WgslChoice::Specialized,
+                cache: None,
+            },
             report: None,
             thumbnails: None,
-            open_text: String::new(),
-            references: Default::default(),
-            references_spec: None,
-            screenshot_path: String::new(),
-            screenshot_transparent: false,
+            opening: Opening::default(),
             export_path: String::new(),
             export_current_only: false,
             export_bake: false,
@@ -340,33 +337,23 @@ impl AppState {
             adapter: String::new(),
             requests: Requests::default(),
             view_mode: ViewMode::Model,
-            camera: crate::render::OrbitCamera::default(),
-            camera_mode: crate::render::CameraMode::Orbit,
-            fly_speed: 1.0,
             world_models_visible: Vec::new(),
             light_editor: super::light_editor::LightEditor::new(),
             model_pick: None,
-            log_open: false,
             hovered_material: None,
-            framed: None,
-            framing_cache: None,
             frame_pending: false,
             session: Session::default(),
             last_edit: None,
             history: History::default(),
             edit_error: None,
             pending: None,
-            save_as_text: String::new(),
-            save_as_open: false,
+            save_as: Default::default(),
             loading: None,
             texture_view: Default::default(),
             anim_view: Default::default(),
             prefs: Default::default(),
             screenshot: ScreenshotOptions::default(),
-            screenshot_dialog: false,
-            overwrite_prompt: None,
-            shortcuts_open: false,
-            about_open: false,
+            windows: Windows::default(),
             panels: PanelToggles::default(),
             layout: Layout::default(),
         }
@@ -400,96 +387,29 @@ impl AppState {
         self.view_mode == ViewMode::Model && self.model().is_some()
     }
 
-    /// Points the camera at the whole model: its bounding sphere, then (when the
-    /// viewport's size is known) as close as keeps the whole box in view. A character is
-    /// framed as it moves through the clip chosen, not only at its bind pose.
+    /// Points the camera at the whole model (see [`crate::session::camera::Camera::frame`]):
+    /// as it moves through the clip chosen, fitted to the viewport once its size is known;
+    /// a preview shape by its −1…1 box.
     pub fn frame_model(&mut self) {
-        let Some((_, _, file_aabb)) = self.model() else {
+        if self.model().is_none() {
             return;
-        };
+        }
         if self.aids.preview.is_some() {
-            // Every preview shape lies within −1…1.
-            self.camera = crate::render::OrbitCamera::framing(&crate::geom::Aabb {
+            self.session.camera.frame_box(&crate::geom::Aabb {
                 min: [-1.0; 3],
                 max: [1.0; 3],
             });
             return;
         }
-        let framing = self.framing_points();
-        let aabb = framing.as_ref().map_or(file_aabb, |f| f.bounds);
-        self.camera = crate::render::OrbitCamera::framing(&aabb);
-        if let (Some((_, [w, h])), Some(framing)) = (self.viewport_texture, framing)
-            && w > 0
-            && h > 0
-        {
-            let mut camera = self.camera;
-            // Every position (a sample of very large models) inside 90 % of the view.
-            camera.fit_points(&framing.points, w as f32 / h as f32, 0.9);
-            if self.camera_mode == crate::render::CameraMode::Fly {
-                // The same view, pivoting just ahead of the eye (and a depth range
-                // for flying inside).
-                camera.set_pivot_distance(Self::fly_pivot(&aabb));
-            }
-            self.camera = camera;
-            self.framed = Some((camera, [w, h]));
-        }
-    }
-
-    /// The positions framing keeps in view (bind pose, and posed through the chosen clip)
-    /// and their bounds with the file's; made once per model and clip.
-    fn framing_points(&mut self) -> Option<std::sync::Arc<FramingPoints>> {
-        let (_, _, file_aabb) = self.model()?;
-        let model = self.session.asset()?.cpu_model()?.clone();
         let clip = self.posed_animation();
-        if let Some(c) = &self.framing_cache
-            && std::sync::Arc::ptr_eq(&c.model, &model)
-            && c.clip == clip
-        {
-            return Some(c.points.clone());
-        }
-        let options = crate::render::SceneOptions::default().pose;
-        let points = model.animated_points(clip, &options, 20_000);
-        let bounds = crate::geom::Aabb::from_points(
-            points
-                .iter()
-                .map(|p| p.to_array())
-                .chain(file_aabb.corners()),
-        )?;
-        let points = std::sync::Arc::new(FramingPoints { points, bounds });
-        self.framing_cache = Some(FramingCache {
-            model,
-            clip,
-            points: points.clone(),
-        });
-        Some(points)
-    }
-
-    /// The fly camera's pivot distance for a scene of this box: close enough that walls
-    /// near the eye are not clipped, far enough that the far plane covers the room.
-    fn fly_pivot(aabb: &crate::formats::cmdl::Aabb) -> f32 {
-        let size = glam::Vec3::from(aabb.max) - glam::Vec3::from(aabb.min);
-        (size.length() * 0.04).max(1e-3)
+        let size = self.viewport_texture.map(|(_, size)| size);
+        self.session.frame_camera(clip, size);
     }
 
     /// Switches between orbit and fly camera; the view stays where it is.
-    pub fn set_camera_mode(&mut self, mode: crate::render::CameraMode) {
-        if mode == self.camera_mode {
-            return;
-        }
-        self.camera_mode = mode;
-        if let Some((_, _, aabb)) = self.model() {
-            let pivot = match mode {
-                crate::render::CameraMode::Fly => Self::fly_pivot(&aabb),
-                // Orbit about the room's centre depth along the view.
-                crate::render::CameraMode::Orbit => {
-                    let centre = (glam::Vec3::from(aabb.min) + glam::Vec3::from(aabb.max)) * 0.5;
-                    (centre - self.camera.eye())
-                        .length()
-                        .max(Self::fly_pivot(&aabb))
-                }
-            };
-            self.camera.set_pivot_distance(pivot);
-        }
+    pub fn set_camera_mode(&mut self, mode: crate::camera::CameraMode) {
+        let aabb = self.model().map(|(_, _, aabb)| aabb);
+        self.session.camera.set_mode(mode, aabb.as_ref());
     }
 
     /// A room's surfaces hidden with their world models (None when nothing is hidden).
@@ -535,10 +455,7 @@ impl AppState {
     /// Called with the view's size each frame: frames the model again when the size
     /// changed and the camera is still where framing put it (the user has not moved it).
     pub fn keep_framed(&mut self, size: [u32; 2]) {
-        if let Some((camera, framed_size)) = self.framed
-            && framed_size != size
-            && camera == self.camera
-        {
+        if self.session.camera.keeps_framing(size) {
             self.frame_model();
         }
     }
@@ -586,18 +503,23 @@ impl AppState {
     /// the first file, e.g. `view FILE --model M`), cleared when another file opens — a
     /// skin or model chosen for one character is no part of the next file.
     pub(crate) fn references_for(&mut self, spec: &str) -> crate::session::References {
-        if self.references_spec.as_deref().is_some_and(|s| s != spec) {
-            self.references.clear_parts();
+        if self
+            .opening
+            .references_spec
+            .as_deref()
+            .is_some_and(|s| s != spec)
+        {
+            self.opening.references.clear_parts();
         }
-        self.references_spec = Some(spec.to_owned());
-        self.references.clone()
+        self.opening.references_spec = Some(spec.to_owned());
+        self.opening.references.clone()
     }
 
     /// The spec to load for `spec`: itself, or for a whole PAK (expanded in the browser)
     /// its biggest model, else its first viewable resource. None after an error, and for
     /// a folder, which the browser shows instead.
     pub(crate) fn resolve_open(&mut self, spec: &str) -> Option<String> {
-        self.open_text = spec.to_string();
+        self.opening.text = spec.to_string();
         let folder = std::path::Path::new(spec);
         if folder.is_dir() {
             self.browser.set_dir(folder.to_path_buf());
@@ -612,7 +534,9 @@ impl AppState {
             self.worlds.open(folder);
             self.prefs.add_recent(spec);
             self.load_error = None;
-            self.notice = Some(format!("{spec} is a disc image: pick a room in the world tree"));
+            self.notice = Some(format!(
+                "{spec} is a disc image: pick a room in the world tree"
+            ));
             return None;
         }
         let whole_pak = crate::load::source::split_spec(spec)
@@ -658,7 +582,7 @@ impl AppState {
 
     /// Takes a loaded file as the open document (or shows why it failed).
     pub(crate) fn finish_open(&mut self, spec: &str, opened: Opened) {
-        self.open_text = spec.to_string();
+        self.opening.text = spec.to_string();
         if let Err(e) = self.session.install(opened) {
             self.load_error = Some(open_error_message(&e));
             return;
@@ -671,7 +595,7 @@ impl AppState {
         // The browser follows what was opened, however it was named.
         self.browser.reveal(&doc.path, doc.member.as_deref());
         // Screenshots go to the remembered folder, never next to the (game's) file.
-        self.screenshot_path = self
+        self.screenshot.path = self
             .prefs
             .screenshot_folder()
             .join(format!("{}.png", doc.stem))
@@ -689,7 +613,7 @@ impl AppState {
             .display()
             .to_string();
         self.export_result = None;
-        self.save_as_text = self
+        self.save_as.text = self
             .session
             .document()
             .map(|e| {
@@ -716,22 +640,13 @@ impl AppState {
         // Anything that moves starts moving.
         self.session.clock.playing =
             self.session.clock.animation.is_some() || self.has_uv_animations();
-        self.settings.time = 0.0;
+        self.session.clock.time = 0.0;
         self.texture_view.document_opened();
         let room = self.session.asset().is_some_and(|d| d.is_room());
         self.world_models_visible =
             vec![true; self.session.asset().map_or(0, |d| d.world_models.len())];
-        // Rooms are seen from inside: fly; models are turned around: orbit.
-        self.camera_mode = if room {
-            crate::render::CameraMode::Fly
-        } else {
-            crate::render::CameraMode::Orbit
-        };
-        if let Some((_, _, aabb)) = self.model() {
-            let size = glam::Vec3::from(aabb.max) - glam::Vec3::from(aabb.min);
-            // Crossing the room in about four seconds.
-            self.fly_speed = (size.length() * 0.25).max(1e-3);
-        }
+        let aabb = self.model().map(|(_, _, aabb)| aabb);
+        self.session.camera.opened(room, aabb.as_ref());
         self.frame_model();
         self.frame_pending = true;
         if let Some(LightSource::Area { spec, .. }) = self.session.lights.choice.source() {
@@ -837,8 +752,8 @@ impl AppState {
                 Some(d) => (self.anim_view.looping, f64::from(d)),
                 None => (true, 900.0),
             };
-            (self.settings.time, self.session.clock.playing) = super::animation::advance(
-                self.settings.time,
+            (self.session.clock.time, self.session.clock.playing) = super::animation::advance(
+                self.session.clock.time,
                 dt * self.session.clock.speed,
                 period,
                 looping,
@@ -874,12 +789,13 @@ impl AppState {
     pub(crate) fn wgsl_source(&mut self) -> Option<&str> {
         let key = self.shown_key()?;
         let stale = self
-            .wgsl_cache
+            .wgsl
+            .cache
             .as_ref()
-            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl_choice);
+            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl.choice);
         if stale {
             let edit = self.edit.as_ref()?;
-            let source = match self.wgsl_choice {
+            let source = match self.wgsl.choice {
                 WgslChoice::Specialized => wgsl::generate(&key),
                 WgslChoice::Uber => {
                     let mut uber = UberKey::new(&edit.material, &edit.program);
@@ -887,9 +803,9 @@ impl AppState {
                     wgsl::generate_uber(&uber)
                 }
             };
-            self.wgsl_cache = Some((key, self.wgsl_choice, source));
+            self.wgsl.cache = Some((key, self.wgsl.choice, source));
         }
-        self.wgsl_cache.as_ref().map(|(_, _, s)| s.as_str())
+        self.wgsl.cache.as_ref().map(|(_, _, s)| s.as_str())
     }
 }
 
@@ -918,7 +834,8 @@ impl AppState {
     pub fn step_frame(&mut self, forward: bool) {
         if let Some(timing) = self.clip_timing() {
             self.session.clock.playing = false;
-            self.settings.time = timing.step(self.settings.time, forward, self.anim_view.looping);
+            self.session.clock.time =
+                timing.step(self.session.clock.time, forward, self.anim_view.looping);
         }
     }
 
@@ -929,7 +846,7 @@ impl AppState {
         let joints = super::animation::posed_joints(
             skin,
             self.posed_animation(),
-            self.settings.time as f32,
+            self.session.clock.time as f32,
             &options,
         );
         Some((&skin.skeleton, joints))

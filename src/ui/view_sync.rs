@@ -39,7 +39,7 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
         state.requests.exit = true;
     }
     if shot_dialog {
-        state.screenshot_dialog = true;
+        state.screenshot.open = true;
     }
     if redo || redo_y {
         state.redo();
@@ -60,6 +60,7 @@ pub(crate) fn shortcuts(ui: &egui::Ui, state: &mut AppState) {
 /// or the material quad / texture preview), then each frame the model view's inputs
 /// (camera, clock, animation, lights, material set, the selected material's edit).
 pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState, reload: bool) {
+    viewport.set_time(state.session.clock.time);
     if reload {
         let model = state.session.asset().and_then(|d| d.cpu_model());
         let selection = state.session.selection;
@@ -122,8 +123,8 @@ fn scene_inputs<'a>(state: &'a AppState, hidden: &'a [bool]) -> SceneInputs<'a> 
     let selection = state.session.selection;
     let previewing = state.aids.preview.is_some();
     SceneInputs {
-        camera: state.camera,
-        time: state.settings.time,
+        camera: state.session.camera.orbit,
+        time: state.session.clock.time,
         animation: state.posed_animation(),
         lights: &state.session.lights.set,
         lights_revision: state.session.lights.revision,
@@ -165,7 +166,10 @@ pub fn sync_strip(
         .filter(|_| state.stage_strip_open && state.shows_model() && state.edit.is_some())
         .filter(|_| state.aids.preview.is_none())
         .and_then(|model| {
-            let (set, material) = (state.session.selection.set, state.session.selection.material);
+            let (set, material) = (
+                state.session.selection.set,
+                state.session.selection.material,
+            );
             let stages = model
                 .material_sets
                 .get(set)?
@@ -224,7 +228,7 @@ pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, 
                 set,
                 hit,
                 rgba,
-                camera: state.camera,
+                camera: state.session.camera.orbit,
             });
         }
         Some(Err(e)) => state.load_error = Some(format!("pick failed: {e}")),

@@ -13,15 +13,16 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
 
+use crate::camera::OrbitCamera;
 use crate::gx::bake::{base_color_map, base_color_uv, view_dependent};
 use crate::gx::lights::{LightSet, PrimeLight};
 use crate::gx::tev::TevOptions;
 use crate::image::RgbaImage;
 use crate::load::scene_lights;
 use crate::model::CpuModel;
+use crate::render::RenderContext;
 use crate::render::convert::CullMode;
 use crate::render::{AdapterPreference, ClearMode, ImageAlpha, OffscreenTarget};
-use crate::render::{OrbitCamera, RenderContext};
 use crate::render::{Scene, SceneOptions};
 
 /// Side of a bake when the material has no base texture.
@@ -107,7 +108,7 @@ pub fn bake_materials(
             yaw_degrees: yaw,
             pitch_degrees: pitch,
             distance,
-            ..scene.camera()
+            ..crate::camera::OrbitCamera::framing(&scene.aabb())
         });
     }
     scene.set_time(0.0);

@@ -14,10 +14,10 @@ use glam::{Vec3, Vec4};
 use tevscope::anim::{
     Clip, ClipBinding, NormalMode, Pose, PoseOptions, Skeleton, SkinBinding, SkinOptions,
 };
+use tevscope::camera::OrbitCamera;
 use tevscope::formats::cmdl::{Cmdl, Normals};
 use tevscope::formats::cskr::Cskr;
 use tevscope::image::RgbaImage;
-use tevscope::render::OrbitCamera;
 
 /// Per-channel tolerance of the golden comparisons.
 pub const TOLERANCE: u8 = 3;

@@ -186,7 +186,7 @@ fn debug_lighting(pixel: vec4<i32>) -> vec4<f32> {
 ";
 
 /// The depth view's mapping (see [`DebugView::Depth`]); the projection's planes are
-/// `crate::render::camera`'s: near = 0.01 × distance, far = 100 × distance.
+/// `crate::camera`'s: near = 0.01 × distance, far = 100 × distance.
 const DEBUG_DEPTH: &str = "
 // Debug view: the eye distance from the window depth as grey. With near = 0.01 d and
 // far = 100 d (d = orbit distance), view depth / d = 0.01 / (1 - z (1 - 1e-4)); white at

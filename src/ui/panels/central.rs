@@ -65,7 +65,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     {
         state.frame_model();
     }
-    let flying = model_view && state.camera_mode == crate::render::CameraMode::Fly;
+    let flying = model_view && state.session.camera.mode == crate::camera::CameraMode::Fly;
     // Space flies up in fly mode; elsewhere it plays and pauses.
     if !flying
         && ui.input(|i| i.key_pressed(egui::Key::Space))
@@ -158,21 +158,21 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
             let d = response.drag_delta() * ppp;
             if response.dragged_by(egui::PointerButton::Primary) {
                 if flying {
-                    state.camera.look(d.x, d.y);
+                    state.session.camera.orbit.look(d.x, d.y);
                 } else {
-                    state.camera.orbit(d.x, d.y);
+                    state.session.camera.orbit.orbit(d.x, d.y);
                 }
             } else if response.dragged_by(egui::PointerButton::Secondary)
                 || response.dragged_by(egui::PointerButton::Middle)
             {
-                state.camera.pan(d.x, d.y, h as f32);
+                state.session.camera.orbit.pan(d.x, d.y, h as f32);
             }
             if response.hovered() {
                 let scroll = ui.input(|i| i.smooth_scroll_delta.y);
                 if scroll != 0.0 && flying {
                     super::room::fly_speed_scroll(state, scroll);
                 } else if scroll != 0.0 {
-                    state.camera.zoom(scroll);
+                    state.session.camera.orbit.zoom(scroll);
                 }
             }
             if response.clicked()
@@ -185,7 +185,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
             if let Some(p) = state
                 .model_pick
                 .as_ref()
-                .filter(|p| p.camera == state.camera)
+                .filter(|p| p.camera == state.session.camera.orbit)
             {
                 let c = rect.min + egui::vec2(p.x as f32 + 0.5, p.y as f32 + 0.5) / ppp;
                 ui.painter()

@@ -179,16 +179,16 @@ fn path_field(ui: &mut Ui, state: &mut AppState) {
 /// Explicit choices for the files a model refers to (otherwise found by asset ID beside it,
 /// by name, or as the only one of their type), and a button to reopen with them.
 fn references(ui: &mut Ui, state: &mut AppState) {
-    let header = if state.references.is_empty() {
+    let header = if state.opening.references.is_empty() {
         "References: automatic".to_owned()
     } else {
         "References: chosen".to_owned()
     };
     egui::CollapsingHeader::new(header)
         .id_salt("references")
-        .default_open(!state.references.is_empty())
+        .default_open(!state.opening.references.is_empty())
         .show(ui, |ui| {
-            let r = &mut state.references;
+            let r = &mut state.opening.references;
             for (label, value, hint) in [
                 ("Textures", &mut r.texture_dir, "folder searched first"),
                 ("Model", &mut r.model, "CMDL file or PAK:ID"),
@@ -209,6 +209,7 @@ fn references(ui: &mut Ui, state: &mut AppState) {
                 // The file they were last tried with: also one that failed to open (a
                 // character whose model is not found).
                 let open = state
+                    .opening
                     .references_spec
                     .clone()
                     .or_else(|| state.session.asset().map(|d| d.spec.clone()));
@@ -220,7 +221,7 @@ fn references(ui: &mut Ui, state: &mut AppState) {
                     state.request_open(&spec);
                 }
                 if ui.button("Clear").clicked() {
-                    state.references = Default::default();
+                    state.opening.references = Default::default();
                 }
             });
         });

@@ -134,22 +134,22 @@ fn frames_step_the_clip_play_once_stops_and_bind_pose_keeps_the_choice() {
     assert_eq!(timing.frame_count, 61);
     state.step_frame(true);
     assert!(!state.session.clock.playing);
-    assert!((state.settings.time - timing.interval).abs() < 1e-9);
+    assert!((state.session.clock.time - timing.interval).abs() < 1e-9);
     state.step_frame(false);
     state.step_frame(false);
     assert!(
-        (state.settings.time - timing.duration).abs() < 1e-6,
+        (state.session.clock.time - timing.duration).abs() < 1e-6,
         "wraps to the end"
     );
     // Once: the clock stops at the end.
     state.anim_view.looping = false;
-    state.settings.time = 0.0;
+    state.session.clock.time = 0.0;
     state.session.clock.playing = true;
     state.tick(timing.duration * 0.5);
     assert!(state.session.clock.playing);
     state.tick(timing.duration);
     assert!(!state.session.clock.playing);
-    assert_eq!(state.settings.time, timing.duration);
+    assert_eq!(state.session.clock.time, timing.duration);
     // Bind pose: the scene gets no clip, the choice stays.
     state.anim_view.bind_pose = true;
     assert_eq!(state.posed_animation(), None);
@@ -165,7 +165,7 @@ fn the_skeleton_overlay_draws_each_joint_and_names_the_hovered_one() {
     state.open(&demo_spec("worm_character"));
     state.viewport_texture = Some((egui::TextureId::User(1), [800, 500]));
     state.session.clock.playing = false;
-    state.settings.time = 0.5;
+    state.session.clock.time = 0.5;
     let joints = |out: &egui::FullOutput| -> Vec<egui::Pos2> {
         shapes(out)
             .into_iter()

@@ -223,7 +223,7 @@ fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
     let kind = r.kind();
     let mut changed = None;
     // Position steps scale with the view so small and large models both edit comfortably.
-    let step = (state.camera.distance * 0.005).max(1e-4);
+    let step = (state.session.camera.orbit.distance * 0.005).max(1e-4);
     egui::Grid::new("light_fields")
         .num_columns(2)
         .spacing([8.0, 6.0])
@@ -362,7 +362,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
     if !state.light_editor.gizmos.shows(lights_tab_open) || state.light_editor.records.is_empty() {
         return;
     }
-    let camera = state.camera;
+    let camera = state.session.camera.orbit;
     let size = [rect.width(), rect.height()];
     let to_screen = |p: Vec3| camera.project(p, size).map(|[x, y]| rect.min + vec2(x, y));
     let painter = ui.painter_at(rect);
@@ -590,7 +590,7 @@ mod tests {
     fn add_remove_duplicate_and_edits_bump_the_revision() {
         let mut s = state();
         assert_eq!(s.session.lights.set, LightPreset::Basic.light_set());
-        s.camera.target = [1.0, 2.0, 3.0];
+        s.session.camera.orbit.target = [1.0, 2.0, 3.0];
         let r0 = s.session.lights.revision;
         s.add_light(PrimeLightType::Spot);
         assert_eq!(s.session.lights.revision, r0 + 1);
@@ -598,10 +598,11 @@ mod tests {
         assert_eq!(s.light_editor.selected, Some(2));
         // Added between the eye and the target, pointing at the target, and it is now a GX
         // light of the set.
-        let at = (glam::Vec3::from(s.camera.target) + s.camera.eye()) * 0.5;
+        let at =
+            (glam::Vec3::from(s.session.camera.orbit.target) + s.session.camera.orbit.eye()) * 0.5;
         let spot = s.light_editor.records[2];
         assert!((glam::Vec3::from(spot.position) - at).length() < 1e-4);
-        let to_target = (glam::Vec3::from(s.camera.target) - at).normalize();
+        let to_target = (glam::Vec3::from(s.session.camera.orbit.target) - at).normalize();
         assert!((glam::Vec3::from(spot.direction) - to_target).length() < 1e-5);
         assert_eq!(lights_of(&s.session.lights.set).len(), 2);
         assert_eq!(lights_of(&s.session.lights.set)[1].position, spot.position);
@@ -809,7 +810,7 @@ mod tests {
         s.tab = RightTab::Lights;
         out = frame(&mut s, vec![]);
         let at = gizmo_centre(&out, spot).expect("the spot's gizmo is drawn");
-        let camera = s.camera;
+        let camera = s.session.camera.orbit;
         let before = s.light_editor.records[spot].position;
         let button = |pos, pressed| egui::Event::PointerButton {
             pos,
@@ -825,7 +826,7 @@ mod tests {
             frame(&mut s, vec![egui::Event::PointerMoved(p)]);
         }
         frame(&mut s, vec![button(p, false)]);
-        assert_eq!(s.camera, camera, "the camera stays");
+        assert_eq!(s.session.camera.orbit, camera, "the camera stays");
         assert_eq!(s.light_editor.selected, Some(spot));
         let after = s.light_editor.records[spot].position;
         assert_ne!(after, before);

@@ -535,7 +535,7 @@ fn quad_settings(ui: &mut Ui, state: &mut AppState) {
             .clicked()
             && flat
         {
-            state.settings.orbit = Some(crate::render::OrbitCamera::facing_plane());
+            state.settings.orbit = Some(crate::camera::OrbitCamera::facing_plane());
         }
     });
 }

@@ -43,10 +43,10 @@ pub(super) fn menu_bar(ui: &mut Ui, state: &mut AppState) {
         ui.menu_button("View", |ui| view_menu(ui, state));
         ui.menu_button("Help", |ui| {
             if ui.button("Shortcuts (F1)").clicked() {
-                state.shortcuts_open = true;
+                state.windows.shortcuts = true;
             }
             if ui.button("About").clicked() {
-                state.about_open = true;
+                state.windows.about = true;
             }
         });
     });
@@ -89,7 +89,7 @@ fn file_menu(ui: &mut Ui, state: &mut AppState) {
         state.export_dialog = true;
     }
     if ui.button("Screenshot…").clicked() {
-        state.screenshot_dialog = true;
+        state.screenshot.open = true;
     }
     ui.separator();
     if ui.button("Quit").clicked() && state.request_close() {
@@ -101,7 +101,7 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
     ui.checkbox(&mut state.panels.browser, "File browser");
     ui.checkbox(&mut state.panels.right, "Material panel");
     ui.checkbox(&mut state.panels.timeline, "Timeline");
-    ui.checkbox(&mut state.log_open, "Log");
+    ui.checkbox(&mut state.windows.log, "Log");
     ui.separator();
     if state.aids.menu(ui) {
         state.requests.reload_view = true;
@@ -109,8 +109,7 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
     }
     ui.separator();
     if ui.button("Reset camera").clicked() {
-        state.camera = crate::render::OrbitCamera::default();
-        state.framed = None;
+        state.session.camera.reset();
     }
     if ui
         .add_enabled(state.shows_model(), egui::Button::new("Frame model (F)"))
@@ -124,14 +123,14 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
 pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
     let ctx = ui.ctx().clone();
     if ui.input(|i| i.key_pressed(egui::Key::F1)) {
-        state.shortcuts_open = !state.shortcuts_open;
+        state.windows.shortcuts = !state.windows.shortcuts;
     }
-    if state.shortcuts_open && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-        state.shortcuts_open = false;
+    if state.windows.shortcuts && ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+        state.windows.shortcuts = false;
     }
-    if state.shortcuts_open {
+    if state.windows.shortcuts {
         egui::Window::new("Shortcuts")
-            .open(&mut state.shortcuts_open)
+            .open(&mut state.windows.shortcuts)
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
@@ -145,9 +144,9 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
                 });
             });
     }
-    if state.about_open {
+    if state.windows.about {
         egui::Window::new("About tevscope")
-            .open(&mut state.about_open)
+            .open(&mut state.windows.about)
             .collapsible(false)
             .resizable(false)
             .show(&ctx, |ui| {
@@ -159,7 +158,7 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
                 }
             });
     }
-    if state.screenshot_dialog {
+    if state.screenshot.open {
         screenshot_window(&ctx, state);
     }
     if state.export_dialog {
@@ -178,7 +177,7 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.label("File:");
-                ui.add(egui::TextEdit::singleline(&mut state.screenshot_path).desired_width(320.0));
+                ui.add(egui::TextEdit::singleline(&mut state.screenshot.path).desired_width(320.0));
                 if ui.button("Browse…").clicked() {
                     state.screenshot_path_dialog();
                 }
@@ -210,7 +209,7 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
                     "Rendered at that size (up to {max}×{max}), not scaled"
                 ));
             }
-            ui.checkbox(&mut state.screenshot_transparent, "transparent background");
+            ui.checkbox(&mut state.screenshot.transparent, "transparent background");
             ui.horizontal(|ui| {
                 if ui.button("Save").clicked() {
                     state.confirm_screenshot(false);
@@ -233,13 +232,13 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
             });
         });
     if !open {
-        state.screenshot_dialog = false;
+        state.screenshot.open = false;
     }
 }
 
 /// "Overwrite?" for a screenshot path that exists.
 fn overwrite_prompt(ctx: &egui::Context, state: &mut AppState) {
-    let Some(path) = state.overwrite_prompt.clone() else {
+    let Some(path) = state.screenshot.overwrite_prompt.clone() else {
         return;
     };
     egui::Window::new("Overwrite?")
@@ -250,11 +249,11 @@ fn overwrite_prompt(ctx: &egui::Context, state: &mut AppState) {
             ui.label(format!("{} exists. Replace it?", path.display()));
             ui.horizontal(|ui| {
                 if ui.button("Replace").clicked() {
-                    state.overwrite_prompt = None;
+                    state.screenshot.overwrite_prompt = None;
                     state.requests.screenshot = true;
                 }
                 if ui.button("Cancel").clicked() {
-                    state.overwrite_prompt = None;
+                    state.screenshot.overwrite_prompt = None;
                 }
             });
         });
@@ -264,20 +263,20 @@ impl AppState {
     /// Queues the screenshot (or turntable) at the typed path, `.png` added; an existing
     /// file is asked about first; the folder is remembered.
     pub fn confirm_screenshot(&mut self, turntable: bool) {
-        let typed = PathBuf::from(self.screenshot_path.trim());
+        let typed = PathBuf::from(self.screenshot.path.trim());
         if typed.as_os_str().is_empty() {
             self.load_error = Some("screenshot: give a file name".into());
             return;
         }
         let path = with_png_extension(&typed);
-        self.screenshot_path = path.display().to_string();
+        self.screenshot.path = path.display().to_string();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             self.prefs.screenshot_dir = Some(dir.to_path_buf());
         }
         if turntable {
             self.requests.turntable = true;
         } else if path.exists() {
-            self.overwrite_prompt = Some(path);
+            self.screenshot.overwrite_prompt = Some(path);
         } else {
             self.requests.screenshot = true;
         }
@@ -286,7 +285,7 @@ impl AppState {
     /// Chooses the screenshot path with the native dialog (which asks about overwriting
     /// itself); without one the typed path stays.
     pub fn screenshot_path_dialog(&mut self) {
-        let current = PathBuf::from(self.screenshot_path.trim());
+        let current = PathBuf::from(self.screenshot.path.trim());
         let folder = self.prefs.screenshot_folder();
         let dialog =
             crate::ui::file_dialog(&current, Some(&folder)).add_filter("PNG image", &["png"]);
@@ -295,7 +294,7 @@ impl AppState {
             if let Some(dir) = path.parent() {
                 self.prefs.screenshot_dir = Some(dir.to_path_buf());
             }
-            self.screenshot_path = path.display().to_string();
+            self.screenshot.path = path.display().to_string();
         }
     }
 

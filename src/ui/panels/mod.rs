@@ -94,7 +94,7 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
     let top = egui::Panel::top("top_bar").show(ui, |ui| top_bar::top_bar(ui, state));
     state.layout.top = Some(top.response.rect);
     egui::Panel::bottom("status_bar").show(ui, |ui| status_bar(ui, state));
-    if state.log_open {
+    if state.windows.log {
         egui::Panel::bottom("log")
             .resizable(true)
             .default_size(140.0)
@@ -167,11 +167,11 @@ fn status_bar(ui: &mut Ui, state: &mut AppState) {
             n => RichText::new(format!("{n} warnings")).color(WARNING),
         };
         if ui
-            .selectable_label(state.log_open, text)
+            .selectable_label(state.windows.log, text)
             .on_hover_text("Show or hide the log")
             .clicked()
         {
-            state.log_open = !state.log_open;
+            state.windows.log = !state.windows.log;
         }
         ui.separator();
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -2,14 +2,14 @@
 
 use egui::{RichText, Ui};
 
-use crate::render::{CameraMode, FlyMove};
+use crate::camera::{CameraMode, FlyMove};
 use crate::ui::state::AppState;
 
 /// Fly mode's keys, read every frame the model view shows: WASD move, Q/Ctrl down,
 /// E/Space up, Shift four times faster. Nothing moves while a text field has the keyboard
 /// or Ctrl is part of a shortcut (Ctrl+S, Ctrl+Z …).
 pub(super) fn fly_keys(ui: &Ui, state: &mut AppState) {
-    if state.camera_mode != CameraMode::Fly || ui.ctx().egui_wants_keyboard_input() {
+    if state.session.camera.mode != CameraMode::Fly || ui.ctx().egui_wants_keyboard_input() {
         return;
     }
     use egui::Key;
@@ -32,20 +32,21 @@ pub(super) fn fly_keys(ui: &Ui, state: &mut AppState) {
     if step.is_zero() {
         return;
     }
-    let speed = state.fly_speed * if fast { 4.0 } else { 1.0 };
-    state.camera.fly(step, speed * dt);
+    let speed = state.session.camera.fly_speed * if fast { 4.0 } else { 1.0 };
+    state.session.camera.orbit.fly(step, speed * dt);
     // Keep frames coming while a key is held.
     ui.ctx().request_repaint();
 }
 
 /// Fly mode's scroll: the speed, by a ratio per notch.
 pub(super) fn fly_speed_scroll(state: &mut AppState, scroll: f32) {
-    state.fly_speed = (state.fly_speed * (scroll * 0.002).exp()).clamp(1e-4, 1e6);
+    state.session.camera.fly_speed =
+        (state.session.camera.fly_speed * (scroll * 0.002).exp()).clamp(1e-4, 1e6);
 }
 
 /// Camera mode switch (and the fly speed) for the model bar.
 pub(super) fn camera_switch(ui: &mut Ui, state: &mut AppState) {
-    let mut mode = state.camera_mode;
+    let mut mode = state.session.camera.mode;
     for m in [CameraMode::Orbit, CameraMode::Fly] {
         ui.selectable_value(&mut mode, m, m.label())
             .on_hover_text(match m {
@@ -59,8 +60,11 @@ pub(super) fn camera_switch(ui: &mut Ui, state: &mut AppState) {
             });
     }
     state.set_camera_mode(mode);
-    if state.camera_mode == CameraMode::Fly {
-        ui.weak(format!("{} u/s", format_speed(state.fly_speed)));
+    if state.session.camera.mode == CameraMode::Fly {
+        ui.weak(format!(
+            "{} u/s",
+            format_speed(state.session.camera.fly_speed)
+        ));
     }
 }
 

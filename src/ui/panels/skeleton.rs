@@ -1,5 +1,5 @@
 //! The skeleton overlay of the model view: the posed bones as lines and joints, projected
-//! with the scene's camera ([`crate::render::OrbitCamera::project`]), and the name of the joint
+//! with the scene's camera ([`crate::camera::OrbitCamera::project`]), and the name of the joint
 //! under the pointer.
 
 use egui::{Color32, Stroke, Ui};
@@ -29,7 +29,9 @@ pub(super) fn skeleton_overlay(
         .iter()
         .map(|&j| {
             state
+                .session
                 .camera
+                .orbit
                 .project(j, target)
                 .map(|[x, y]| [rect.min.x + x / ppp, rect.min.y + y / ppp])
         })

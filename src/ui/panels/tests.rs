@@ -47,7 +47,7 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     // The clock loops over the clip.
     state.tick(duration * 0.75);
     state.tick(duration * 0.5);
-    assert!((state.settings.time - duration * 0.25).abs() < 1e-9);
+    assert!((state.session.clock.time - duration * 0.25).abs() < 1e-9);
     // The MREA of the same PAK is offered, and choosing it loads its lights.
     let doc = state.session.asset().unwrap();
     let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
@@ -59,12 +59,12 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
         crate::gx::lights::LightPreset::Basic.light_set()
     );
     // Frame model puts the camera back on the model's box.
-    let framed = state.camera;
-    state.camera.pan(100.0, 50.0, 500.0);
-    state.camera.zoom(300.0);
-    assert_ne!(state.camera, framed);
+    let framed = state.session.camera.orbit;
+    state.session.camera.orbit.pan(100.0, 50.0, 500.0);
+    state.session.camera.orbit.zoom(300.0);
+    assert_ne!(state.session.camera.orbit, framed);
     state.frame_model();
-    assert_eq!(state.camera, framed);
+    assert_eq!(state.session.camera.orbit, framed);
     state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
     for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
         state.tab = tab;
@@ -86,9 +86,9 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     let textures = base.join("textures");
     std::fs::create_dir_all(&textures).unwrap();
     let mut state = AppState::new(std::env::temp_dir());
-    state.references.texture_dir = textures.display().to_string();
-    state.references.model = demo_spec("worm");
-    state.references.skin = demo_spec("worm_skin");
+    state.opening.references.texture_dir = textures.display().to_string();
+    state.opening.references.model = demo_spec("worm");
+    state.opening.references.skin = demo_spec("worm_skin");
     state.open(&demo_spec("worm_character"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     let sources = state.session.asset().unwrap().sources.join("\n");
@@ -102,9 +102,9 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     }
     // Reopening the same file keeps them.
     state.open(&demo_spec("worm_character"));
-    assert_eq!(state.references.model, demo_spec("worm"));
-    state.references.anim = "0".into();
-    state.references.skeleton = demo_spec("worm_skeleton");
+    assert_eq!(state.opening.references.model, demo_spec("worm"));
+    state.opening.references.anim = "0".into();
+    state.opening.references.skeleton = demo_spec("worm_skeleton");
     // Another file clears every part (the texture folder, a place to search, stays).
     state.open(&demo_spec("room"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
@@ -113,7 +113,7 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
         texture_dir: textures.display().to_string(),
         ..Default::default()
     };
-    assert_eq!(state.references, cleared);
+    assert_eq!(state.opening.references, cleared);
     // A character whose model is ambiguous fails naming the field, and "Reopen with these"
     // opens it (not the room still shown) with the model chosen there.
     let Some(c) = crate::testing::conformance_dir() else {
@@ -137,8 +137,11 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     assert!(error.contains("References → Model"), "{error}");
     assert!(!error.contains("--model"), "{error}");
     assert!(state.session.asset().unwrap().is_room());
-    assert_eq!(state.references_spec.as_deref(), Some(ancs.as_str()));
-    state.references.model = dir.join("cube_b.CMDL").display().to_string();
+    assert_eq!(
+        state.opening.references_spec.as_deref(),
+        Some(ancs.as_str())
+    );
+    state.opening.references.model = dir.join("cube_b.CMDL").display().to_string();
     state.open(&ancs);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     let sources = state.session.asset().unwrap().sources.join("\n");
@@ -519,7 +522,7 @@ fn the_view_keeps_sixty_percent_of_the_window_with_every_tab() {
         RightTab::History,
     ] {
         state.tab = tab;
-        state.log_open = true;
+        state.windows.log = true;
         for (w, h) in SIZES {
             run_frames_at(&mut state, w, h, 3);
             let (vw, vh) = state.requests.viewport_size.expect("viewport size asked");
@@ -592,7 +595,7 @@ fn selection_hover_and_warnings_in_the_state() {
     assert_eq!(state.warnings().len(), before + 2);
     let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
     assert!(drew_text(&out, &format!("{} warnings", before + 2)));
-    state.log_open = true;
+    state.windows.log = true;
     let out = run_frames_at(&mut state, 1366.0, 768.0, 2);
     assert!(drew_text(&out, "two"));
 }
@@ -603,20 +606,20 @@ fn a_new_view_size_reframes_an_untouched_camera_only() {
     state.open(&demo_spec("showcase"));
     state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
     state.frame_model();
-    let wide = state.camera;
+    let wide = state.session.camera.orbit;
     state.viewport_texture = Some((egui::TextureId::default(), [300, 600]));
     state.keep_framed([300, 600]);
-    let narrow = state.camera;
+    let narrow = state.session.camera.orbit;
     assert!(
         narrow.distance > wide.distance,
         "a narrow view moves the camera back"
     );
     // Once the user moves the camera, resizing keeps it.
-    state.camera.orbit(30.0, 0.0);
-    let moved = state.camera;
+    state.session.camera.orbit.orbit(30.0, 0.0);
+    let moved = state.session.camera.orbit;
     state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
     state.keep_framed([800, 600]);
-    assert_eq!(state.camera, moved);
+    assert_eq!(state.session.camera.orbit, moved);
 }
 
 #[test]
@@ -678,7 +681,7 @@ fn f1_shows_every_shortcut_and_the_menu_bar_draws() {
     for menu in ["File", "View", "Help"] {
         assert!(drew_text(&out, menu), "{menu} menu");
     }
-    assert!(!state.shortcuts_open);
+    assert!(!state.windows.shortcuts);
     let (modifiers, key) = crate::ui::script::parse_keys("f1").unwrap();
     let press = egui::Event::Key {
         key,
@@ -688,7 +691,7 @@ fn f1_shows_every_shortcut_and_the_menu_bar_draws() {
         modifiers,
     };
     let out = run_frames_with(&mut state, vec![press], 3);
-    assert!(state.shortcuts_open);
+    assert!(state.windows.shortcuts);
     for (keys, what) in super::menu::SHORTCUTS {
         assert!(
             drew_text(&out, keys) && drew_text(&out, what),
@@ -702,11 +705,11 @@ fn screenshots_get_png_an_overwrite_prompt_and_a_remembered_folder() {
     let dir = std::env::temp_dir().join(format!("tevscope-shots-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut state = AppState::new(dir.clone());
-    state.screenshot_path = dir.join("shot").display().to_string();
+    state.screenshot.path = dir.join("shot").display().to_string();
     state.confirm_screenshot(false);
-    assert!(state.requests.screenshot && state.overwrite_prompt.is_none());
+    assert!(state.requests.screenshot && state.screenshot.overwrite_prompt.is_none());
     assert_eq!(
-        state.screenshot_path,
+        state.screenshot.path,
         dir.join("shot.png").display().to_string()
     );
     assert_eq!(state.prefs.screenshot_dir.as_deref(), Some(dir.as_path()));
@@ -716,7 +719,7 @@ fn screenshots_get_png_an_overwrite_prompt_and_a_remembered_folder() {
     state.confirm_screenshot(false);
     assert!(!state.requests.screenshot);
     assert_eq!(
-        state.overwrite_prompt.as_deref(),
+        state.screenshot.overwrite_prompt.as_deref(),
         Some(dir.join("shot.png").as_path())
     );
     let out = run_frames_with(&mut state, Vec::new(), 2);
@@ -733,9 +736,9 @@ fn opening_remembers_the_file_and_screenshots_leave_the_game_folder() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     assert_eq!(state.prefs.recent, std::slice::from_ref(&spec));
     assert!(
-        state.screenshot_path.starts_with("/tmp/shots-here/"),
+        state.screenshot.path.starts_with("/tmp/shots-here/"),
         "{}",
-        state.screenshot_path
+        state.screenshot.path
     );
     let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
     assert_eq!(state.prefs.last_open_dir.as_deref(), Some(assets.as_path()));
@@ -765,7 +768,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     let mut state = AppState::new(scratch.clone());
     state.open(&spec);
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    assert_eq!(state.camera_mode, crate::render::CameraMode::Fly);
+    assert_eq!(state.session.camera.mode, crate::camera::CameraMode::Fly);
     // Lit by its own layer 0, which has one light of each kind.
     assert!(
         matches!(
@@ -788,8 +791,8 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     // W held for a few frames moves the eye forward, along the view.
     state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
     let ctx = egui::Context::default();
-    let eye = state.camera.eye();
-    let forward = (glam::Vec3::from(state.camera.target) - eye).normalize();
+    let eye = state.session.camera.orbit.eye();
+    let forward = (glam::Vec3::from(state.session.camera.orbit.target) - eye).normalize();
     let mut out = None;
     for frame in 0..4 {
         let input = egui::RawInput {
@@ -814,16 +817,23 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
         o.textures_delta.clear();
         out = Some(o);
     }
-    let moved = state.camera.eye() - eye;
+    let moved = state.session.camera.orbit.eye() - eye;
     assert!(moved.length() > 0.0, "W did not move the camera");
     assert!(moved.normalize().dot(forward) > 0.99, "{moved}");
     assert!(drew_text(&out.unwrap(), "World models (5)"));
 
     // Orbit and back keeps the view.
-    let view = state.camera.view_from_world();
-    state.set_camera_mode(crate::render::CameraMode::Orbit);
-    state.set_camera_mode(crate::render::CameraMode::Fly);
-    assert!(state.camera.view_from_world().abs_diff_eq(view, 1e-3));
+    let view = state.session.camera.orbit.view_from_world();
+    state.set_camera_mode(crate::camera::CameraMode::Orbit);
+    state.set_camera_mode(crate::camera::CameraMode::Fly);
+    assert!(
+        state
+            .session
+            .camera
+            .orbit
+            .view_from_world()
+            .abs_diff_eq(view, 1e-3)
+    );
 
     // Hiding world model 1 hides exactly its surfaces.
     state.world_models_visible[1] = false;
@@ -1104,7 +1114,10 @@ fn export_window_writes_the_current_view_as_a_dff() {
     let ctx = RenderContext::new(AdapterPreference::Hardware).unwrap();
     let (mut scene, ..) = crate::cli::render::build_scene(&ctx, &req).unwrap();
     let (_, expected) = crate::dff::check::frame_dff(&mut scene, &ctx, (640, 480), false).unwrap();
-    state.camera = scene.camera();
+    // The CLI's camera: framed on the model's box, then turned as `req.camera` says.
+    state.session.camera.frame_box(&scene.aabb());
+    let c = &mut state.session.camera.orbit;
+    (c.yaw_degrees, c.pitch_degrees, c.distance) = (30.0, 20.0, 7.0);
     assert_eq!(
         &state.session.lights.set,
         scene.lights(),
@@ -1168,7 +1181,12 @@ fn export_window_bakes_appearance_when_asked() {
     click_on(&ctx, &mut state, size, checkbox);
     assert!(state.export_bake, "the click ticks it");
     let out = frame_on(&ctx, &mut state, size, vec![]);
-    click_on(&ctx, &mut state, size, text_at(&out, "Export glTF").unwrap());
+    click_on(
+        &ctx,
+        &mut state,
+        size,
+        text_at(&out, "Export glTF").unwrap(),
+    );
     let line = match &state.export_result {
         Some(Ok(line)) => line.clone(),
         other => panic!("{other:?}"),
@@ -1231,7 +1249,7 @@ fn the_built_in_demo_offers_save_as_in_a_real_folder() {
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
     // Not the built-in path (Save would refuse it), but demo.pak in the last save folder.
     assert_eq!(
-        std::path::PathBuf::from(&state.save_as_text),
+        std::path::PathBuf::from(&state.save_as.text),
         saves.join("demo.pak")
     );
     // Exports and the like go to a real folder too, not a `builtin:` path.

@@ -46,7 +46,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
             state.session.clock.playing = !state.session.clock.playing;
         }
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
-            state.settings.time = 0.0;
+            state.session.clock.time = 0.0;
         }
         let clips = !animations.is_empty() && state.shows_model();
         if clips {
@@ -77,7 +77,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                                 .clicked()
                             {
                                 state.session.clock.animation = Some(i);
-                                state.settings.time = 0.0;
+                                state.session.clock.time = 0.0;
                             }
                         }
                     })
@@ -95,7 +95,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
             + text_width(ui, "888.888 s", egui::TextStyle::Body);
         fixed_width(ui, slider, |ui| {
             ui.add(
-                egui::Slider::new(&mut state.settings.time, range)
+                egui::Slider::new(&mut state.session.clock.time, range)
                     .text("s")
                     .fixed_decimals(3)
                     .clamping(egui::SliderClamping::Never),
@@ -120,7 +120,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 state.step_frame(true);
             }
             let widest = text_width(ui, READOUT_WIDEST, egui::TextStyle::Monospace);
-            let readout = timing.map_or_else(String::new, |t| t.readout(state.settings.time));
+            let readout = timing.map_or_else(String::new, |t| t.readout(state.session.clock.time));
             let r = fixed_width(ui, widest, |ui| {
                 ui.label(RichText::new(readout).monospace())
             });
@@ -185,11 +185,11 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if state.shows_model() {
             // The model view's controls, always in sight but out of the picture's way.
             ui.separator();
-            ui.weak(match state.camera_mode {
-                crate::render::CameraMode::Orbit => {
+            ui.weak(match state.session.camera.mode {
+                crate::camera::CameraMode::Orbit => {
                     "drag: rotate · right/middle-drag: pan · scroll: zoom · click: pick · F: frame · Space: play · , . : step"
                 }
-                crate::render::CameraMode::Fly => {
+                crate::camera::CameraMode::Fly => {
                     "drag: look · WASD: move · Q/E: down/up · Shift: faster · scroll: speed · click: pick · F: frame"
                 }
             });

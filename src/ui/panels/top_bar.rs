@@ -10,13 +10,13 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Open:");
         let edit = ui.add(
-            egui::TextEdit::singleline(&mut state.open_text)
+            egui::TextEdit::singleline(&mut state.opening.text)
                 .hint_text("file, file.pak:0xID or a folder")
                 .desired_width(300.0),
         );
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Open").clicked() || enter) && !state.open_text.trim().is_empty() {
-            let spec = state.open_text.trim().to_string();
+        if (ui.button("Open").clicked() || enter) && !state.opening.text.trim().is_empty() {
+            let spec = state.opening.text.trim().to_string();
             state.request_open(&spec);
         }
         ui.separator();
@@ -26,7 +26,7 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
             .button("Screenshot")
             .on_hover_text(format!(
                 "Write the 3D view to {} (F12)",
-                state.screenshot_path
+                state.screenshot.path
             ))
             .clicked()
         {
@@ -37,24 +37,24 @@ pub(super) fn top_bar(ui: &mut Ui, state: &mut AppState) {
             .on_hover_text("Screenshot options: file, size, transparency, turntable (Ctrl+F12)")
             .clicked()
         {
-            state.screenshot_dialog = true;
+            state.screenshot.open = true;
         }
     });
-    if state.save_as_open {
+    if state.save_as.open {
         ui.horizontal(|ui| {
             ui.label("Save as:");
             let field = ui.add(
-                egui::TextEdit::singleline(&mut state.save_as_text)
+                egui::TextEdit::singleline(&mut state.save_as.text)
                     .hint_text("path of the CMDL (or PAK) to write")
                     .desired_width(420.0),
             );
             let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if (ui.button("Write").clicked() || enter) && !state.save_as_text.trim().is_empty() {
-                let path = std::path::PathBuf::from(state.save_as_text.trim());
+            if (ui.button("Write").clicked() || enter) && !state.save_as.text.trim().is_empty() {
+                let path = std::path::PathBuf::from(state.save_as.text.trim());
                 state.save_as(&path);
             }
             if ui.button("Cancel").clicked() {
-                state.save_as_open = false;
+                state.save_as.open = false;
             }
         });
     }

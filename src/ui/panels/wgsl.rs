@@ -7,11 +7,11 @@ use crate::ui::state::{AppState, WgslChoice};
 pub(super) fn wgsl_tab(ui: &mut Ui, state: &mut AppState) {
     ui.horizontal(|ui| {
         ui.selectable_value(
-            &mut state.wgsl_choice,
+            &mut state.wgsl.choice,
             WgslChoice::Specialized,
             "specialized",
         );
-        ui.selectable_value(&mut state.wgsl_choice, WgslChoice::Uber, "ubershader");
+        ui.selectable_value(&mut state.wgsl.choice, WgslChoice::Uber, "ubershader");
         if let Some(src) = state.wgsl_source()
             && ui.button("Copy").clicked()
         {

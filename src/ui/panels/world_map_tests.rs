@@ -87,7 +87,7 @@ fn a_pick_in_the_demo_room_names_its_world_model() {
             depth: 0.5,
         }),
         rgba: [1, 2, 3, 255],
-        camera: state.camera,
+        camera: state.session.camera.orbit,
     });
     state.tab = RightTab::Inspector;
     state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));

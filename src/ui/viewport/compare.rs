@@ -28,7 +28,7 @@ pub(crate) struct OpenedSide {
 impl OpenedSide {
     /// Takes B's camera, clock, animation and lights.
     fn follow(&mut self, b: &Scene) {
-        self.scene.set_camera(b.camera());
+        self.scene.set_view(*b.view());
         self.scene.set_time(b.time());
         self.scene.set_animation(b.animation());
         if self.scene.lights() != b.lights() {

@@ -32,7 +32,7 @@ use crate::render::pick::PickHit;
 use crate::render::scene::{ClearMode, FrameStats, Scene, SceneOptions};
 
 use super::edit::MaterialEdit;
-use crate::render::OrbitCamera;
+use crate::camera::OrbitCamera;
 use crate::session::MaterialEntry;
 
 /// The largest screenshot side tevscope renders (when the GPU allows it).
@@ -76,8 +76,6 @@ pub struct ViewSettings {
     pub sampling: Sampling,
     /// Clear colour (RGBA8); alpha 0 gives transparent screenshots.
     pub background: [u8; 4],
-    /// Animation time in seconds.
-    pub time: f64,
     pub alpha_display: AlphaDisplay,
     /// None: the flat, pixel-exact quad. Some: the quad as a plane in 3D seen through an
     /// orbit camera (view-dependent UV animations move; the pixel trace does not apply).
@@ -90,7 +88,6 @@ impl Default for ViewSettings {
             compositing: Compositing::ExactTev,
             sampling: Sampling::Nearest,
             background: [0, 0, 0, 0],
-            time: 0.0,
             alpha_display: AlphaDisplay::Checker,
             orbit: None,
         }
@@ -105,8 +102,8 @@ mod strip;
 
 use display::DisplayPass;
 pub use quad::QuadView;
-pub use strip::{StageStrip, StripRequest, THUMB_SIZE};
 use quad::quad_program;
+pub use strip::{StageStrip, StripRequest, THUMB_SIZE};
 
 /// A whole model drawn by [`Scene`], and what of the UI's state it last took over (so
 /// each change reaches the GPU once).
@@ -131,7 +128,7 @@ pub type PickedPixel = (Option<PickHit>, [u8; 4]);
 /// What the model view takes from the UI each frame.
 #[derive(Debug, Clone, Copy)]
 pub struct SceneInputs<'a> {
-    pub camera: crate::render::OrbitCamera,
+    pub camera: crate::camera::OrbitCamera,
     /// Seconds (skeletal and UV animations).
     pub time: f64,
     pub animation: Option<usize>,
@@ -199,13 +196,14 @@ fn sync_scene(
         && *applied_revision != Some(revision)
     {
         for (index, entry) in materials.iter().enumerate() {
-            if let Ok(entry) = entry
-                && scene
-                    .material(inputs.material_set, index)
-                    .is_some_and(|m| *m != entry.material)
+            let Ok(entry) = entry else { continue };
+            if scene
+                .material(inputs.material_set, index)
+                .is_some_and(|m| *m != entry.material)
             {
                 scene.set_material(inputs.material_set, index, entry.material.clone());
             }
+            scene.set_material_textures(inputs.material_set, index, &entry.texture_ids);
         }
         *applied_revision = Some(revision);
     }
@@ -224,6 +222,9 @@ pub struct Viewport {
     pub status: ViewStatus,
     /// The A/B split's opened side ([`compare`]), while it is on.
     opened: Option<compare::OpenedSide>,
+    /// Seconds the quad preview draws at (the session clock's, handed over each frame by
+    /// [`Viewport::set_time`]; the model scene takes it with [`SceneInputs`]).
+    time: f64,
 }
 
 impl Viewport {
@@ -257,6 +258,7 @@ impl Viewport {
             content: ViewContent::Empty,
             status: ViewStatus::default(),
             opened: None,
+            time: 0.0,
         })
     }
 
@@ -438,6 +440,11 @@ impl Viewport {
         Some(self.read_pixel(ctx, x, y).map(|rgba| (hit, rgba)))
     }
 
+    /// The clock's time for the next frames (UV animations of the quad preview).
+    pub fn set_time(&mut self, seconds: f64) {
+        self.time = seconds;
+    }
+
     /// Draws one frame into the target with the current edit and settings.
     pub fn render(
         &mut self,
@@ -466,7 +473,7 @@ impl Viewport {
                         .update_program(ctx, &edit.material, quad_program(edit));
                     q.revision = edit.revision;
                 }
-                let seconds = uv_seconds(settings.time, &UvAnimOptions::default());
+                let seconds = uv_seconds(self.time, &UvAnimOptions::default());
                 let mut draw = DrawUniforms::default();
                 let inputs = match settings.orbit {
                     // Flat: the quad is the model (identity), camera at the origin.
@@ -683,8 +690,8 @@ impl Viewport {
         Ok(image)
     }
 
-    /// A turntable of the model view: `frames` screenshots at `size`, the camera turned
-    /// 360°/`frames` further each time, written as `<stem>_000.png`, … next to `path`.
+    /// A turntable of the model view: `frames` screenshots at `size`, the camera (from
+    /// `start`) turned 360°/`frames` further each time, written as `<stem>_000.png`, … next to `path`.
     /// Returns the files written.
     pub fn save_turntable(
         &mut self,
@@ -693,6 +700,7 @@ impl Viewport {
         size: Option<(u32, u32)>,
         frames: u32,
         path: &std::path::Path,
+        start: OrbitCamera,
     ) -> Result<Vec<std::path::PathBuf>, String> {
         if frames == 0 {
             return Err("a turntable needs at least one frame".into());
@@ -703,10 +711,9 @@ impl Viewport {
             .filter(|s| !s.is_empty())
             .ok_or("no turntable file name given")?;
         let dir = path.parent().unwrap_or(std::path::Path::new(""));
-        let ViewContent::Scene(sv) = &self.content else {
+        if !matches!(self.content, ViewContent::Scene(_)) {
             return Err("turntables are of the model view (open a model)".into());
-        };
-        let start = sv.scene.camera();
+        }
         let set_camera = |view: &mut Self, camera| {
             if let ViewContent::Scene(sv) = &mut view.content {
                 sv.scene.set_camera(camera);

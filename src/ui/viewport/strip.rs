@@ -17,12 +17,13 @@
 
 use std::sync::Arc;
 
+use crate::camera::OrbitCamera;
 use crate::gx::tev::TevOptions;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::stage_view::StageView;
 use crate::model::CpuModel;
 use crate::render::scene::{ClearMode, Scene, SceneOptions};
-use crate::render::{OffscreenTarget, OrbitCamera, RenderContext};
+use crate::render::{OffscreenTarget, RenderContext};
 
 use super::SceneInputs;
 
@@ -356,8 +357,11 @@ impl StageStrip {
                 resource: wgpu::BindingResource::TextureView(&target.color_view),
             }],
         });
-        let texture_id =
-            egui_renderer.register_native_texture(&ctx.device, &shown_view, wgpu::FilterMode::Linear);
+        let texture_id = egui_renderer.register_native_texture(
+            &ctx.device,
+            &shown_view,
+            wgpu::FilterMode::Linear,
+        );
         Ok(Thumb {
             scene,
             target,

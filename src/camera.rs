@@ -1,4 +1,6 @@
-//! The viewer's orbit camera in Prime's Z-up world.
+//! The camera in Prime's Z-up world: the math of the core's one camera
+//! ([`crate::session::camera`]), and what the renderer takes from it each frame
+//! ([`CameraView`]). Pure glam, below both.
 //!
 //! Prime's world is Z-up and actors face +Y. The camera orbits `target`: yaw turns about
 //! world Z (yaw 0 = looking at the model's front from +Y), pitch raises the eye above the
@@ -39,6 +41,46 @@ impl Default for OrbitCamera {
             distance: 5.0,
             target: [0.0; 3],
             fov_y_degrees: 45.0,
+        }
+    }
+}
+
+/// What the renderer takes from the camera for a frame: the view matrix, the eye and view
+/// direction (draw order), and the projection's parameters (the target's aspect is the
+/// renderer's).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraView {
+    pub view_from_world: Mat4,
+    /// World-space eye position and unit view direction.
+    pub eye: Vec3,
+    pub forward: Vec3,
+    pub fov_y_degrees: f32,
+    /// Near and far planes (view-space distances).
+    pub near: f32,
+    pub far: f32,
+}
+
+impl CameraView {
+    /// Perspective projection for `aspect` (width / height): right-handed view space, wgpu
+    /// clip depth 0 (near) … 1 (far).
+    pub fn clip_from_view(&self, aspect: f32) -> Mat4 {
+        let (near, far) = (self.near, self.far);
+        let h = 1.0 / (self.fov_y_degrees.clamp(1.0, 170.0).to_radians() * 0.5).tan();
+        let w = h / aspect.max(1e-4);
+        let r = far / (near - far);
+        Mat4::from_cols(
+            glam::Vec4::new(w, 0.0, 0.0, 0.0),
+            glam::Vec4::new(0.0, h, 0.0, 0.0),
+            glam::Vec4::new(0.0, 0.0, r, -1.0),
+            glam::Vec4::new(0.0, 0.0, r * near, 0.0),
+        )
+    }
+
+    /// The matrices of a frame of `aspect`.
+    pub fn frame_camera(&self, aspect: f32) -> FrameCamera {
+        FrameCamera {
+            view_from_world: self.view_from_world,
+            clip_from_view: self.clip_from_view(aspect),
         }
     }
 }
@@ -260,18 +302,21 @@ impl OrbitCamera {
     /// Perspective projection for `aspect` (width / height); near and far planes follow
     /// the distance so models of any scale keep depth precision.
     pub fn clip_from_view(&self, aspect: f32) -> Mat4 {
+        self.view().clip_from_view(aspect)
+    }
+
+    /// What the renderer takes for a frame (see [`CameraView`]).
+    pub fn view(&self) -> CameraView {
         let d = self.distance.max(1e-4);
-        let (near, far) = (d * 0.01, d * 100.0);
-        let h = 1.0 / (self.fov_y_degrees.clamp(1.0, 170.0).to_radians() * 0.5).tan();
-        let w = h / aspect.max(1e-4);
-        let r = far / (near - far);
-        // Right-handed view space, wgpu clip depth 0 (near) … 1 (far).
-        Mat4::from_cols(
-            glam::Vec4::new(w, 0.0, 0.0, 0.0),
-            glam::Vec4::new(0.0, h, 0.0, 0.0),
-            glam::Vec4::new(0.0, 0.0, r, -1.0),
-            glam::Vec4::new(0.0, 0.0, r * near, 0.0),
-        )
+        let (eye, _, _, forward) = self.basis();
+        CameraView {
+            view_from_world: self.view_from_world(),
+            eye,
+            forward,
+            fov_y_degrees: self.fov_y_degrees,
+            near: d * 0.01,
+            far: d * 100.0,
+        }
     }
 
     /// Where world point `p` lands in a view `size` (width, height) units big, top-left
@@ -303,10 +348,7 @@ impl OrbitCamera {
     }
 
     pub fn frame_camera(&self, aspect: f32) -> FrameCamera {
-        FrameCamera {
-            view_from_world: self.view_from_world(),
-            clip_from_view: self.clip_from_view(aspect),
-        }
+        self.view().frame_camera(aspect)
     }
 }
 
