@@ -126,12 +126,11 @@ pub fn fps_overlay(ctx: &egui::Context, perf: &PerfState, view: Option<egui::Rec
                 .inner_margin(egui::Margin::symmetric(6, 3))
                 .corner_radius(3.0)
                 .show(ui, |ui| {
-                    ui.label(
-                        RichText::new(text)
-                            .monospace()
-                            .color(Color32::from_rgb(140, 255, 140)),
-                    )
-                    .on_hover_text("frames per second and frame time over the last second");
+                    let text = RichText::new(text)
+                        .monospace()
+                        .color(Color32::from_rgb(140, 255, 140));
+                    ui.add(egui::Label::new(text).wrap_mode(egui::TextWrapMode::Extend))
+                        .on_hover_text("frames per second and frame time over the last second");
                 });
         });
 }
