@@ -28,6 +28,8 @@ pub struct PerfState {
     /// panels that show them. None when no UI pass runs (tests driving the viewport
     /// directly): every thumbnail then counts as shown.
     pub strip_shown: Option<StripShown>,
+    /// Strip thumbnails drawn since the window opened (for measurements).
+    pub strip_draws: u64,
 }
 
 impl PerfState {

@@ -286,6 +286,8 @@ struct LayoutReport {
     /// is shown): frames per second and mean frame time in ms.
     fps: Option<f32>,
     frame_ms: Option<f32>,
+    /// Stage-strip thumbnails drawn since the window opened.
+    strip_draws: u64,
 }
 
 fn rect_px(r: Option<egui::Rect>, ppp: f32) -> Option<[f32; 4]> {
@@ -781,6 +783,7 @@ fn write_window_shot(
         overview_world: state.worlds.overview.map(|o| o.world),
         fps: state.perf.frames.rate().map(|r| r.fps),
         frame_ms: state.perf.frames.rate().map(|r| r.frame_ms),
+        strip_draws: state.perf.strip_draws,
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     let json_path = path.with_extension("json");

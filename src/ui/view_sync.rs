@@ -200,6 +200,7 @@ pub fn sync_strip(
     }
     state.stage_thumbs = strip.textures();
     state.stage_raster_thumb = strip.raster_textures();
+    state.perf.strip_draws = strip.draws;
 }
 
 /// A click on the model at target pixel (x, y): the surface under it selects its

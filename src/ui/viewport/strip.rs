@@ -61,6 +61,9 @@ pub struct StripRequest {
     pub raster_channels: [bool; 2],
 }
 
+/// A shape preview's source: the model, the shape, the material set and the material.
+type PreviewKey = (Arc<CpuModel>, PreviewShape, usize, usize);
+
 /// What a thumbnail was drawn from: when it differs from this frame's, the thumbnail is
 /// out of date.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -147,7 +150,7 @@ pub struct StageStrip {
     last: Option<DrawnFrom>,
     /// The shape preview's model (the selected material alone on a shape), kept while
     /// the same preview shows: (source model, shape, set, material) → model.
-    preview: Option<((Arc<CpuModel>, PreviewShape, usize, usize), Arc<CpuModel>)>,
+    preview: Option<(PreviewKey, Arc<CpuModel>)>,
     /// The egui textures redrawn by the last update (the window repaints where they show).
     redrawn: Vec<egui::TextureId>,
     /// Thumbnail redraws since the strip was made (for tests and measurements).
