@@ -260,6 +260,10 @@ pub struct ViewArgs {
     /// Seconds one script step may take before the run fails.
     #[arg(long = "step-timeout", default_value_t = 120.0)]
     pub step_timeout: f64,
+    /// Show the frame-rate overlay (frames per second and frame time over the last
+    /// second) over the 3D view; View → Frame rate toggles it.
+    #[arg(long)]
+    pub fps: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -64,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             screenshot_window: None,
             size: None,
             step_timeout: 120.0,
+            fps: false,
         });
     };
     let out = match command {
@@ -242,6 +243,7 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
         crate::ui::ViewerOptions::with_file_or_demo(args.file)
     };
     options.references.model = args.model.unwrap_or_default();
+    options.fps = args.fps;
     if let Some(size) = &args.size {
         (options.width, options.height) = args::parse_size(size)?;
         options.size_given = true;

@@ -258,6 +258,7 @@ impl App {
             .unwrap_or_else(|| ".".into());
         let mut state = AppState::new(start_dir);
         state.opening.references = options.references.clone();
+        state.perf.fps_shown = options.fps;
         // A scripted run opens its file as its first step (a failed open fails the run),
         // starts from the default settings and remembers nothing: the same script gives
         // the same window everywhere.
@@ -335,6 +336,7 @@ impl App {
         let now = Instant::now();
         let dt = (now - self.last_frame).as_secs_f64().min(0.25);
         self.last_frame = now;
+        self.state.perf.begin_frame(now);
         self.state.tick(dt);
         let ppp = self.egui_ctx.pixels_per_point();
         if let Some(runner) = self.script.as_mut() {
@@ -369,6 +371,7 @@ impl App {
         let mut full = self.egui_ctx.run_ui(input, |ui| {
             shortcuts(ui, state);
             show(ui, state);
+            super::perf::fps_overlay(ui.ctx(), &state.perf, state.layout.view);
         });
         egui_state.handle_platform_output(&window, full.platform_output);
         // Texture updates are kept until a frame is actually painted (a skipped frame must
@@ -510,6 +513,7 @@ impl App {
                 id: gpu.viewport.texture_id,
                 texture: gpu.viewport.display_texture(),
             }),
+            gpu.strip.redrawn(),
         );
         // A script's window screenshot: the frame just painted, read back.
         if let Some(runner) = self.script.as_mut()

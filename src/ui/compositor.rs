@@ -272,6 +272,23 @@ fn one_to_one_image(
     exact.then_some((index, rect))
 }
 
+/// Where the meshes drawing any of `textures` land (within their clips).
+fn textured_rects<'a>(
+    jobs: &'a [ClippedPrimitive],
+    textures: &'a [TextureId],
+    pixels_per_point: f32,
+    size: [u32; 2],
+) -> impl Iterator<Item = PixelRect> + 'a {
+    jobs.iter().filter_map(move |j| match &j.primitive {
+        Primitive::Mesh(m) if textures.contains(&m.texture_id) => {
+            PixelRect::around_mesh(m, pixels_per_point, size).map(|r| {
+                r.intersect(&PixelRect::from_clip(&j.clip_rect, pixels_per_point, size))
+            })
+        }
+        _ => None,
+    })
+}
+
 /// A job that paints `rect` opaque black: what the full repaint's clear leaves there.
 fn clear_job(rect: PixelRect, pixels_per_point: f32) -> ClippedPrimitive {
     let clip = rect.to_clip(pixels_per_point);
@@ -360,7 +377,8 @@ impl Compositor {
 
     /// Paints `jobs` into `target` (the surface texture, `screen` sized).
     /// `textures_changed`: egui updated managed textures this frame (their pixels may show
-    /// anywhere).
+    /// anywhere). `redrawn`: native textures drawn into this frame (the stage strip's
+    /// thumbnails): where they show is repainted.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn paint(
         &mut self,
@@ -371,6 +389,7 @@ impl Compositor {
         screen: &egui_wgpu::ScreenDescriptor,
         textures_changed: bool,
         view_image: Option<ViewImage<'_>>,
+        redrawn: &[TextureId],
     ) -> PaintStats {
         let size = screen.size_in_pixels;
         let ppp = screen.pixels_per_point;
@@ -410,7 +429,9 @@ impl Compositor {
         let damage = if self.previous.is_empty() || textures_changed {
             Damage::Full
         } else {
-            let always: Vec<PixelRect> = image.map(|(_, r)| r).or(view_rect).into_iter().collect();
+            let mut always: Vec<PixelRect> =
+                image.map(|(_, r)| r).or(view_rect).into_iter().collect();
+            always.extend(textured_rects(&jobs, redrawn, ppp, size));
             damage(&self.previous, &jobs, ppp, size, &always)
         };
 
@@ -641,6 +662,30 @@ mod tests {
     }
 
     #[test]
+    fn a_redrawn_native_texture_damages_where_it_shows() {
+        let id = TextureId::User(3);
+        let mut thumb = rect_job((30.0, 40.0), (50.0, 50.0), Color32::WHITE);
+        if let Primitive::Mesh(m) = &mut thumb.primitive {
+            m.texture_id = id;
+        }
+        let jobs = vec![rect_job((0.0, 0.0), (10.0, 10.0), Color32::RED), thumb];
+        let rects: Vec<PixelRect> = textured_rects(&jobs, &[id], 1.0, SIZE).collect();
+        assert_eq!(
+            rects,
+            vec![PixelRect {
+                min: [29, 39],
+                max: [51, 51]
+            }]
+        );
+        assert_eq!(textured_rects(&jobs, &[TextureId::User(4)], 1.0, SIZE).count(), 0);
+        // The same jobs again: only the redrawn thumbnail is repainted.
+        assert_eq!(
+            damage(&jobs, &jobs, 1.0, SIZE, &rects),
+            Damage::Rects(rects.clone())
+        );
+    }
+
+    #[test]
     fn nearby_rects_merge_and_distant_ones_stay_apart() {
         let merged = merge(vec![
             PixelRect {
@@ -857,6 +902,7 @@ mod tests {
                     &screen,
                     !delta.set.is_empty(),
                     Some(image),
+                    &[],
                 );
                 delta.clear();
             }

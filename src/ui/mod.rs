@@ -23,6 +23,7 @@ pub mod history;
 pub mod light_editor;
 pub mod lights;
 pub mod panels;
+pub mod perf;
 pub mod prefs;
 pub mod script;
 pub mod state;
@@ -50,6 +51,8 @@ pub struct ViewerOptions {
     pub step_timeout: std::time::Duration,
     /// The References the first file opens with (`tevscope view FILE --model M`).
     pub references: crate::session::References,
+    /// Show the frame-rate overlay from the start (`view --fps`).
+    pub fps: bool,
 }
 
 impl Default for ViewerOptions {
@@ -62,6 +65,7 @@ impl Default for ViewerOptions {
             script: None,
             step_timeout: std::time::Duration::from_secs(120),
             references: Default::default(),
+            fps: false,
         }
     }
 }

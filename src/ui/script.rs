@@ -118,12 +118,14 @@ pub enum Action {
         world: usize,
     },
     /// The View menu: `debug` (`shaded` or a `render --debug` view), `preview` (`model` or
-    /// a shape), `compare` (the A/B split on or off) and `split` (0…1); absent ones stay.
+    /// a shape), `compare` (the A/B split on or off), `split` (0…1) and `fps` (the
+    /// frame-rate overlay on or off); absent ones stay.
     ViewAids {
         debug: Option<String>,
         preview: Option<String>,
         compare: Option<bool>,
         split: Option<f32>,
+        fps: Option<bool>,
     },
     /// Let `frames` frames pass.
     WaitFrames {
@@ -280,6 +282,12 @@ struct LayoutReport {
     worlds_shown: bool,
     /// The world whose overview the main view shows.
     overview_world: Option<usize>,
+    /// The frame-rate meter over the last second (measured whether or not its overlay
+    /// is shown): frames per second and mean frame time in ms.
+    fps: Option<f32>,
+    frame_ms: Option<f32>,
+    /// Stage-strip thumbnails drawn since the window opened.
+    strip_draws: u64,
 }
 
 fn rect_px(r: Option<egui::Rect>, ppp: f32) -> Option<[f32; 4]> {
@@ -516,7 +524,11 @@ impl Runner {
                 preview,
                 compare,
                 split,
+                fps,
             } => {
+                if let Some(f) = fps {
+                    state.perf.fps_shown = *f;
+                }
                 let mut aids = state.aids;
                 if let Some(d) = debug {
                     aids.set_debug(d)?;
@@ -774,6 +786,9 @@ fn write_window_shot(
             .map(|p| p.display().to_string()),
         worlds_shown: state.worlds.shown,
         overview_world: state.worlds.overview.map(|o| o.world),
+        fps: state.perf.frames.rate().map(|r| r.fps),
+        frame_ms: state.perf.frames.rate().map(|r| r.frame_ms),
+        strip_draws: state.perf.strip_draws,
     };
     let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     let json_path = path.with_extension("json");

@@ -259,8 +259,10 @@ pub struct AppState {
     pub stage_strip_open: bool,
     /// The strip's thumbnails as egui textures, stage by stage (set each frame).
     pub stage_thumbs: Vec<egui::TextureId>,
-    /// The strip's raster-colour (COLOR0) thumbnail of the material.
-    pub stage_raster_thumb: Option<egui::TextureId>,
+    /// The strip's raster-colour thumbnails of the material (COLOR0, COLOR1).
+    pub stage_raster_thumb: [Option<egui::TextureId>; 2],
+    /// The frame-rate overlay and meter, and which strip thumbnails are on screen.
+    pub perf: super::perf::PerfState,
     pub view_status: ViewStatus,
     pub adapter: String,
     pub requests: Requests,
@@ -332,7 +334,8 @@ impl AppState {
             stage_view: None,
             stage_strip_open: true,
             stage_thumbs: Vec::new(),
-            stage_raster_thumb: None,
+            stage_raster_thumb: [None; 2],
+            perf: Default::default(),
             view_status: ViewStatus::default(),
             adapter: String::new(),
             requests: Requests::default(),

@@ -150,8 +150,9 @@ fn scene_inputs<'a>(state: &'a AppState, hidden: &'a [bool]) -> SceneInputs<'a> 
     }
 }
 
-/// The stage strip of the selected material, while it is open and a model is shown:
-/// builds or drops its thumbnails, redraws some, and hands their textures to the state.
+/// The stage strip of the selected material, while it is open and a model is shown (on
+/// the preview shape during a shape preview): builds or drops its thumbnails, redraws
+/// those on screen that are out of date, and hands their textures to the state.
 pub fn sync_strip(
     strip: &mut StageStrip,
     ctx: &RenderContext,
@@ -162,35 +163,27 @@ pub fn sync_strip(
         .session
         .asset()
         .and_then(|d| d.cpu_model())
-        // The strip draws the model's own materials, so not over a shape preview.
         .filter(|_| state.stage_strip_open && state.shows_model() && state.edit.is_some())
-        .filter(|_| state.aids.preview.is_none())
         .and_then(|model| {
-            let (set, material) = (
-                state.session.selection.set,
-                state.session.selection.material,
-            );
-            let stages = model
-                .material_sets
-                .get(set)?
-                .materials
-                .get(material)?
-                .gx
-                .as_ref()
-                .ok()?
-                .stages
-                .len();
-            // The document's edits may change the stage count before the model does.
-            let stages = state
-                .session
-                .asset()
-                .and_then(|d| d.material(set, material))
-                .map_or(stages, |e| e.material.stages.len());
+            let (set, material) = (state.session.selection.set, state.session.selection.material);
+            let gx = model.material_sets.get(set)?.materials.get(material)?.gx.as_ref().ok()?;
+            // The document's edits may change the stages before the model does.
+            let edited = state.session.asset().and_then(|d| d.material(set, material));
+            let stages = edited.map_or(&gx.stages, |e| &e.material.stages);
+            let raster_channels =
+                [0, 1].map(|c| stages.iter().any(|s| s.raster.channel() == Some(c)));
+            let stages = stages.len();
+            // A shape preview draws the selected material as the shape's only material.
+            let (model, set, material) = match state.aids.preview {
+                Some(shape) => (strip.preview_model(model, shape, set, material)?, 0, 0),
+                None => (Arc::clone(model), set, material),
+            };
             Some(StripRequest {
-                model: Arc::clone(model),
+                model,
                 material_set: set,
                 material,
                 stages,
+                raster_channels,
             })
         });
     match request {
@@ -201,12 +194,14 @@ pub fn sync_strip(
                 egui_renderer,
                 &request,
                 &scene_inputs(state, hidden.as_deref().unwrap_or(&[])),
+                state.perf.strip_shown.as_ref(),
             );
         }
         None => strip.clear(egui_renderer),
     }
     state.stage_thumbs = strip.textures();
-    state.stage_raster_thumb = strip.raster_texture();
+    state.stage_raster_thumb = strip.raster_textures();
+    state.perf.strip_draws = strip.draws;
 }
 
 /// A click on the model at target pixel (x, y): the surface under it selects its

@@ -107,6 +107,8 @@ fn view_menu(ui: &mut Ui, state: &mut AppState) {
         state.requests.reload_view = true;
         state.frame_model();
     }
+    ui.checkbox(&mut state.perf.fps_shown, "Frame rate")
+        .on_hover_text("Frames per second and frame time over the last second, over the view");
     ui.separator();
     if ui.button("Reset camera").clicked() {
         state.session.camera.reset();

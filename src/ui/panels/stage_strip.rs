@@ -9,6 +9,7 @@ use crate::gx::readable::{CombinerInput, InputSource, stage_text};
 use crate::gx::tev::PRIME_SWAP_TABLES;
 use crate::gx::types::{Material, TevStage};
 use crate::gx::wgsl::stage_view::StageView;
+use crate::ui::perf::raster_slot;
 use crate::ui::state::AppState;
 use crate::ui::viewport::THUMB_SIZE;
 
@@ -101,6 +102,7 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
                             ))
                             .inner_margin(1.0);
                         let r = frame.show(ui, |ui| ui.add(image)).inner;
+                        state.perf.mark_shown(ui, k, r.rect);
                         if r.on_hover_text(format!(
                             "Stage {k}: the registers it writes, over the material. Click to show it in the view."
                         ))
@@ -176,7 +178,7 @@ fn equations(ui: &mut Ui, state: &mut AppState, material: &Material) {
 /// stage wrote: that stage's strip thumbnail) or a swatch (konst, initial register).
 fn input_chip(
     ui: &mut Ui,
-    state: &AppState,
+    state: &mut AppState,
     material: &Material,
     stage: &TevStage,
     k: usize,
@@ -206,8 +208,10 @@ fn input_chip(
                 });
                 match writer.and_then(|j| state.stage_thumbs.get(j).map(|&id| (j, id))) {
                     Some((j, id)) => {
-                        ui.add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
+                        let r = ui
+                            .add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
                             .on_hover_text(format!("as stage {j} wrote it"));
+                        state.perf.mark_shown(ui, j, r.rect);
                     }
                     None if writer.is_none() => {
                         let v = material.registers[reg.index()];
@@ -241,14 +245,16 @@ fn input_chip(
                         ));
                 }
             }
-            // Lit channel 0 as the raster debug view draws it (channel 1 and the alpha
-            // have no thumbnail).
+            // The lit colour channel the stage reads, over the material (the alpha has no
+            // thumbnail).
             InputSource::Raster { alpha: false } => {
-                if stage.raster.channel() == Some(0)
-                    && let Some(id) = state.stage_raster_thumb
+                if let Some(c) = stage.raster.channel()
+                    && let Some(id) = state.stage_raster_thumb[c]
                 {
-                    ui.add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
-                        .on_hover_text("lit colour channel 0 over the material");
+                    let r = ui
+                        .add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
+                        .on_hover_text(format!("lit colour channel {c} over the material"));
+                    state.perf.mark_shown(ui, raster_slot(c), r.rect);
                 }
             }
             InputSource::Raster { alpha: true } | InputSource::Constant => {}
