@@ -7,8 +7,9 @@
 
 use serde::Serialize;
 
+use super::sampler::MapSampling;
 use super::tev::{
-    AlphaSubRounding, FinalRegister, IDENTITY_SWAP, MAX_STAGES, MissingTexture, StageOrigin,
+    AlphaSubRounding, FinalRegister, IDENTITY_SWAP, MAX_STAGES, MAX_TEXTURE_MAPS, MissingTexture, StageOrigin,
     StageReads, SwapTable, TevProgram, stage_texcoord, stage_texture_map,
 };
 use super::types::{
@@ -99,6 +100,9 @@ pub struct FragmentKey {
     /// A stage view: the (already cut) program's last stage's registers, clamped, are the
     /// pixel ([`crate::gx::wgsl::stage_view`]).
     pub stage_view: bool,
+    /// How each sampled map filters (others stay `Dynamic`); set from the bound textures
+    /// by [`FragmentKey::with_sampling`], `Dynamic` for a key built from a program alone.
+    pub sampling: [MapSampling; MAX_TEXTURE_MAPS],
 }
 
 /// One stage's structure.
@@ -245,7 +249,21 @@ impl FragmentKey {
                 .then_some(program.blend),
             debug,
             stage_view,
+            sampling: [MapSampling::Dynamic; MAX_TEXTURE_MAPS],
         }
+    }
+
+    /// The key with the sampling of the maps it samples taken from `maps` (one per map,
+    /// [`MapSampling::from_words`] of the bound textures); unsampled maps stay `Dynamic`
+    /// so that materials differing only there share a shader.
+    pub fn with_sampling(mut self, maps: &[MapSampling; MAX_TEXTURE_MAPS]) -> Self {
+        self.sampling = [MapSampling::Dynamic; MAX_TEXTURE_MAPS];
+        for map in self.texture_maps() {
+            if let Some(s) = maps.get(map as usize) {
+                self.sampling[map as usize] = *s;
+            }
+        }
+        self
     }
 
     /// Whether the shader reads the destination (group 3, `t_dst`).

@@ -18,14 +18,73 @@
 //!   the coordinate has the size bit set, then ANDs (both assume power-of-two sizes, as the
 //!   hardware does).
 
+use serde::Serialize;
+
 use crate::gx::regs::TexWrap;
 
 /// Mipmap filter of texture mode 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum MipFilter {
     None,
     Nearest,
     Linear,
+}
+
+/// The structure of one map's sampling as a specialized shader's key holds it: which path
+/// and which filters run. Fixed while a material's textures stay bound (wraps and LODs
+/// are values in the mode words), it lets the compiler drop the paths a map never takes
+/// (a software rasteriser runs both sides of a branch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+pub enum MapSampling {
+    /// Decided per pixel from the mode words (keys built from a program alone).
+    #[default]
+    Dynamic,
+    /// The host sampler (mode words with bit 0 clear).
+    Host,
+    /// GX's rule with these filters.
+    Exact {
+        mag_linear: bool,
+        min_linear: bool,
+        mip: MipFilter,
+    },
+}
+
+impl MapSampling {
+    /// The structure [`GxSampler::uniform_words`] (or zeros, the host sampler) encode.
+    pub fn from_words(words: [u32; 4]) -> Self {
+        let flags = words[0];
+        if flags & 1 == 0 {
+            return Self::Host;
+        }
+        Self::Exact {
+            mag_linear: flags & 2 != 0,
+            min_linear: flags & 4 != 0,
+            mip: match (flags >> 3) & 3 {
+                0 => MipFilter::None,
+                2 => MipFilter::Linear,
+                // 3 is not written; the shader treats it as nearest.
+                _ => MipFilter::Nearest,
+            },
+        }
+    }
+
+    /// The filter bits of the mode word (`gx_sample_exact`'s `filters`).
+    pub fn filter_bits(&self) -> Option<u32> {
+        let Self::Exact {
+            mag_linear,
+            min_linear,
+            mip,
+        } = *self
+        else {
+            return None;
+        };
+        let mip = match mip {
+            MipFilter::None => 0,
+            MipFilter::Nearest => 1,
+            MipFilter::Linear => 2,
+        };
+        Some((mag_linear as u32) << 1 | (min_linear as u32) << 2 | mip << 3)
+    }
 }
 
 /// One texture map's sampling state (BP texture modes 0 and 1).
@@ -301,5 +360,30 @@ mod tests {
         assert_eq!(s.lod(0.25), (0, false));
         let words = GxSampler::prime(TexWrap::Repeat, 3).uniform_words();
         assert_eq!(words, [1 | 2 | 4 | 2 << 3 | 1 << 5 | 1 << 7, 0, 32, 0]);
+    }
+
+    #[test]
+    fn map_sampling_reads_the_filter_bits_back() {
+        let words = GxSampler::prime(TexWrap::Mirror, 3).uniform_words();
+        let s = MapSampling::from_words(words);
+        assert_eq!(
+            s,
+            MapSampling::Exact {
+                mag_linear: true,
+                min_linear: true,
+                mip: MipFilter::Linear
+            }
+        );
+        // Wraps stay values: only bits 1–4 are structure.
+        assert_eq!(s.filter_bits(), Some(words[0] & 0x1E));
+        let near = GxSampler {
+            mag_linear: false,
+            mip: MipFilter::Nearest,
+            ..GxSampler::prime(TexWrap::Clamp, 1)
+        };
+        let s = MapSampling::from_words(near.uniform_words());
+        assert_eq!(s.filter_bits(), Some(near.uniform_words()[0] & 0x1E));
+        assert_eq!(MapSampling::from_words([0; 4]), MapSampling::Host);
+        assert_eq!(MapSampling::Host.filter_bits(), None);
     }
 }

@@ -7,6 +7,7 @@ use super::shader_cache::ShaderId;
 use super::texture::{GpuTexture, SamplerMode, Wrap};
 use crate::anim::NormalMode;
 use crate::gx::key::{ShaderKey, UberKey};
+use crate::gx::sampler::MapSampling;
 use crate::gx::tev::{MAX_TEXTURE_MAPS, TevOptions, TevProgram};
 use crate::gx::types::Material;
 use crate::gx::wgsl::interface::{
@@ -67,7 +68,6 @@ impl GpuMaterial {
         draw_uniforms: wgpu::BufferBinding<'_>,
         textures: &[Option<BoundTexture>],
     ) -> Self {
-        let shader_key = ShaderKey::new(material, &program);
         let uber_key = UberKey::new(material, &program);
         let sampler_words: [[u32; 4]; MAX_TEXTURE_MAPS] = std::array::from_fn(|map| {
             textures
@@ -75,6 +75,7 @@ impl GpuMaterial {
                 .and_then(|t| t.as_ref())
                 .map_or([0; 4], |t| t.sampler.uniform_words())
         });
+        let shader_key = specialized_key(material, &program, &sampler_words);
         let uniforms = TevUniforms {
             samplers: sampler_words,
             ..TevUniforms::from_program(&program)
@@ -224,7 +225,7 @@ impl GpuMaterial {
         program: TevProgram,
         mut write: impl FnMut(&wgpu::Buffer, &[u8]),
     ) -> bool {
-        let mut key = ShaderKey::new(material, &program);
+        let mut key = specialized_key(material, &program, &self.samplers);
         skin_vertex_key(&mut key.vertex, self.skinning);
         let uniforms = TevUniforms {
             samplers: self.samplers,
@@ -292,6 +293,20 @@ impl GpuMaterial {
         encoder.set_bind_group(0, Some(&self.draw_group), &[]);
         encoder.set_bind_group(1, Some(&self.texture_group), &[]);
     }
+}
+
+/// The specialized shader's key: the program's structure and how its maps filter (the
+/// bound textures' mode words decide it; they stay as long as the textures do).
+fn specialized_key(
+    material: &Material,
+    program: &TevProgram,
+    sampler_words: &[[u32; 4]; MAX_TEXTURE_MAPS],
+) -> ShaderKey {
+    let mut key = ShaderKey::new(material, program);
+    key.fragment = key
+        .fragment
+        .with_sampling(&sampler_words.map(MapSampling::from_words));
+    key
 }
 
 /// Sets a vertex key's skinning fields from the scene's skinning rule.

@@ -156,6 +156,62 @@ mod tests {
         }
     }
 
+    /// A key that knows its maps' sampling calls one path with the filters as constants
+    /// (the compiler then drops the others); the key built from the program alone keeps
+    /// the per-pixel choice. Unsampled maps stay out of the key.
+    #[test]
+    fn keyed_sampling_calls_one_path() {
+        use crate::gx::sampler::{GxSampler, MapSampling};
+        use crate::gx::tev::MAX_TEXTURE_MAPS;
+        let st = TevStage::from_words(
+            TevStage::color_inputs_word([
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Texc,
+            ]),
+            TevStage::alpha_inputs_word([
+                AlphaInput::Zero,
+                AlphaInput::Zero,
+                AlphaInput::Zero,
+                AlphaInput::Texa,
+            ]),
+            0x100,
+            0x100,
+            0x0C,
+            0xFF,
+            0,
+            0,
+            0,
+        )
+        .expect("stage");
+        let mut second = st;
+        second.tex_map = Some(1);
+        let m = material(vec![st, second], 1);
+        let p = TevProgram::from_material(&m, &TevOptions::default());
+        let plain = ShaderKey::new(&m, &p);
+        assert!(generate(&plain).contains("= gx_sample(t_map0"));
+        let words = GxSampler::prime(crate::gx::regs::TexWrap::Repeat, 4).uniform_words();
+        let mut maps = [MapSampling::Host; MAX_TEXTURE_MAPS];
+        maps[0] = MapSampling::from_words(words);
+        let mut key = plain.clone();
+        key.fragment = key.fragment.with_sampling(&maps);
+        assert_eq!(key.fragment.sampling[2], MapSampling::Dynamic);
+        let src = generate(&key);
+        let bits = words[0] & 0x1E;
+        assert!(
+            src.contains(&format!(
+                "= gx_sample_exact(t_map0, uv0, uv0_dx, uv0_dy, u_tev.samplers[0], {bits}u);"
+            )),
+            "{src}"
+        );
+        assert!(src.contains("= tev_u8_from_unorm(textureSampleGrad(t_map1, s_map1,"));
+        assert!(!src.contains("= gx_sample("), "{src}");
+        if let Err(e) = validate(src.clone()) {
+            panic!("{e}\n{src}");
+        }
+    }
+
     #[test]
     fn invalid_source_is_an_error_not_a_panic() {
         let e = validate("fn broken( {".into()).expect_err("must fail");

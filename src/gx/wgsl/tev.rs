@@ -13,6 +13,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::interface::{BINDING_TEV_UNIFORMS, GROUP_DESTINATION, GROUP_DRAW, GROUP_TEXTURES};
 use crate::gx::key::{AlphaTestKey, FragmentKey, OpKey, StageKey};
+use crate::gx::sampler::MapSampling;
 use crate::gx::tev::{AlphaSubRounding, StageOrigin, SwapTable, TevProgram};
 use crate::gx::types::{
     AlphaInput, AlphaOp, Blend, BlendFactor, BlendMode, ColorInput, CombineKind, Compare,
@@ -505,11 +506,22 @@ fn fs_main(key: &FragmentKey) -> String {
                 "vec2<f32>(0.0)".to_string(),
             ),
         };
-        let _ = writeln!(
-            o,
-            "    let {} = gx_sample(t_map{map}, s_map{map}, {uv}, {dx}, {dy}, u_tev.samplers[{map}]);",
-            texel_var(map, coord)
-        );
+        let texel = texel_var(map, coord);
+        let _ = match key.sampling.get(map as usize).copied().unwrap_or_default() {
+            MapSampling::Dynamic => writeln!(
+                o,
+                "    let {texel} = gx_sample(t_map{map}, s_map{map}, {uv}, {dx}, {dy}, u_tev.samplers[{map}]);"
+            ),
+            MapSampling::Host => writeln!(
+                o,
+                "    let {texel} = tev_u8_from_unorm(textureSampleGrad(t_map{map}, s_map{map}, {uv}, {dx}, {dy}));"
+            ),
+            exact => writeln!(
+                o,
+                "    let {texel} = gx_sample_exact(t_map{map}, {uv}, {dx}, {dy}, u_tev.samplers[{map}], {}u); // {exact:?}",
+                exact.filter_bits().unwrap_or(0)
+            ),
+        };
     }
     let mut channels: Vec<u8> = key
         .stages
