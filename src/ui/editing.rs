@@ -18,13 +18,6 @@ use super::light_editor::LightStep;
 use super::state::AppState;
 use crate::session::{Change, Editing, Opened};
 
-/// The typed Save As path (shown when no native dialog is available) and whether it shows.
-#[derive(Debug, Default)]
-pub(crate) struct SaveAsField {
-    pub text: String,
-    pub open: bool,
-}
-
 impl AppState {
     /// Opens `spec` once the user has decided what happens to unsaved edits.
     pub fn request_open(&mut self, spec: &str) {

@@ -220,6 +220,13 @@ impl Default for PanelToggles {
 /// An egui copy of a texture map and its size.
 pub(crate) type Thumbnail = (egui::TextureHandle, [u32; 2]);
 
+/// The typed Save As path (shown when no native dialog is available) and whether it shows.
+#[derive(Debug, Default)]
+pub(crate) struct SaveAsField {
+    pub text: String,
+    pub open: bool,
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -289,7 +296,7 @@ pub struct AppState {
     /// What waits for the unsaved-edits prompt.
     pub pending: Option<Pending>,
     /// The Save As path field (the fallback when no native dialog is available).
-    pub(crate) save_as: super::editing::SaveAsField,
+    pub(crate) save_as: SaveAsField,
     /// A file opening on the worker thread.
     pub loading: Option<Loading>,
     /// The texture view (a TXTR, or a texture map of the selection).
