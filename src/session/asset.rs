@@ -306,9 +306,11 @@ impl Asset {
 
     /// Derives the material entries from the document's materials in GX form (`cpu_sets`;
     /// the model's own materials stay as loaded: the scene draws the entries as per-material
-    /// overrides). True when a texture binding changed: then the CPU model takes the new
-    /// bindings and the scene is rebuilt — the only edit that replaces the model (its vertex
-    /// arrays and textures are copied once; value and structural edits copy nothing).
+    /// overrides). True when a texture binding or a second draw (MP3's INCA draw, which the
+    /// scene reads from the CPU model, not from the entries) changed: then the CPU model
+    /// takes the new materials and the scene is rebuilt — the only edits that replace the
+    /// model (its vertex arrays and textures are copied once; value and structural edits of
+    /// first draws copy nothing).
     pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
         let Content::Model { sets, model, .. } = &mut self.content else {
             return false;
@@ -321,7 +323,7 @@ impl Asset {
                     && a.materials
                         .iter()
                         .zip(&b.materials)
-                        .all(|(a, b)| a.textures == b.textures)
+                        .all(|(a, b)| a.textures == b.textures && a.second_draw == b.second_draw)
             });
         if same_bindings {
             return false;

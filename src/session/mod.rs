@@ -93,7 +93,8 @@ pub enum Change {
     /// Materials changed: the scene takes them as overrides (uniforms, or one material's
     /// pipeline for a new structure).
     Materials,
-    /// A texture binding changed: the CPU model was replaced and the scene is rebuilt.
+    /// A texture binding or a second draw changed: the CPU model was replaced and the scene
+    /// is rebuilt.
     Model,
 }
 
