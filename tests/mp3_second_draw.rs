@@ -25,7 +25,7 @@ fn inca_material() -> Option<(CpuMaterial, HashMap<u64, [u8; 4]>)> {
     let mut found = Vec::new();
     for name in ["0x0C3F1E7D00000100.CMDL", "0x0C3F1E7D00000101.CMDL"] {
         let cmdl = Cmdl::parse(&std::fs::read(dir.join(name)).unwrap(), name).unwrap();
-        let set = cpu_mp3_material_set(&cmdl.mp3_materials.unwrap().sets[0]);
+        let set = cpu_mp3_material_set(&cmdl.mp3_materials.unwrap().sets[0], &Default::default());
         found.extend(
             set.materials
                 .into_iter()
@@ -233,7 +233,7 @@ fn an_edit_derives_the_second_draw_again() {
     };
     let derived = |s: &Session| {
         let sets = &s.document().unwrap().mp3_materials().unwrap().sets;
-        cpu_mp3_material_set(&sets[0]).materials[3].clone()
+        cpu_mp3_material_set(&sets[0], &Default::default()).materials[3].clone()
     };
     let before = drawn(&session);
     let second = before.second_draw.as_ref().expect("material 3 draws twice");

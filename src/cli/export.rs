@@ -54,6 +54,7 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         },
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
+        mp3_alts: Default::default(),
     })?;
     let mut options = gltf_options(&model, all, req.set, req.time);
     let cpu = std::sync::Arc::new(model.assets.cpu_model()?);

@@ -76,6 +76,8 @@ pub struct References {
     pub skeleton: String,
     /// An animation name of the character, or an ANIM file or `PAK:ID`.
     pub anim: String,
+    /// The MP3 Alts the model is derived with (the viewer's toggles; no part of a file).
+    pub mp3_alts: crate::load::Mp3Alts,
 }
 
 impl References {
@@ -90,12 +92,18 @@ impl References {
                 .map(PathBuf::from)
                 .into_iter()
                 .collect(),
+            mp3_alts: self.mp3_alts,
             ..crate::load::LoadRequest::new(spec)
         }
     }
 
+    /// No file chosen (the MP3 Alts are no reference).
     pub fn is_empty(&self) -> bool {
-        *self == Self::default()
+        *self
+            == Self {
+                mp3_alts: self.mp3_alts,
+                ..Self::default()
+            }
     }
 
     /// Forgets the choices that name one file's parts (model, skin, skeleton, animation);
@@ -103,6 +111,7 @@ impl References {
     pub fn clear_parts(&mut self) {
         *self = Self {
             texture_dir: std::mem::take(&mut self.texture_dir),
+            mp3_alts: self.mp3_alts,
             ..Self::default()
         };
     }
@@ -302,6 +311,40 @@ impl Asset {
             Content::Model { model, .. } => Some(model),
             Content::Texture { .. } => None,
         }
+    }
+
+    /// Whether the open model is an MP3 one (its materials are synthesised, §13.3).
+    pub fn is_mp3_model(&self) -> bool {
+        matches!(&self.content, Content::Model { assets, .. } if assets.cmdl.mp3_materials.is_some())
+    }
+
+    /// The MP3 Alts the model was derived with (the Defaults for a texture).
+    pub fn mp3_alts(&self) -> crate::load::Mp3Alts {
+        match &self.content {
+            Content::Model { assets, .. } => assets.mp3_alts,
+            Content::Texture { .. } => crate::load::Mp3Alts::default(),
+        }
+    }
+
+    /// Rebuilds the CPU model and its material entries with `alts` (false: they are already
+    /// in force, or this is no model).
+    pub fn set_mp3_alts(&mut self, alts: crate::load::Mp3Alts) -> anyhow::Result<bool> {
+        let Content::Model {
+            sets, model, assets, ..
+        } = &mut self.content
+        else {
+            return Ok(false);
+        };
+        if assets.mp3_alts == alts {
+            return Ok(false);
+        }
+        let mut changed = (**assets).clone();
+        changed.mp3_alts = alts;
+        let rebuilt = changed.cpu_model()?;
+        *sets = material_entries(&rebuilt.material_sets, &rebuilt.textures, &mut Vec::new());
+        *model = Arc::new(rebuilt);
+        *assets = Arc::new(changed);
+        Ok(true)
     }
 
     /// Derives the material entries from the document's materials in GX form (`cpu_sets`;
