@@ -81,14 +81,21 @@ fn the_cli_flag_changes_the_reported_program() {
     let mut differs = 0;
     for alt in MP3_ALTS.iter().filter(|a| a.name != "first-weight-normals") {
         let out = run(&["--mp3-alt", alt.name]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         differs += usize::from(out.stdout != plain.stdout);
     }
     assert!(differs >= 1, "no Alt changes model 100's report");
     let bad = run(&["--mp3-alt", "nope"]);
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("unknown MP3 Alt") && err.contains("optimized-opaque"), "{err}");
+    assert!(
+        err.contains("unknown MP3 Alt") && err.contains("optimized-opaque"),
+        "{err}"
+    );
 }
 
 /// The viewer's toggle: the session derives the open model again with the Alt, keeping the
@@ -98,11 +105,23 @@ fn the_session_derives_the_open_model_with_an_alt() {
     let Some(dir) = mp3_dir() else { return };
     let spec = dir.join(MODELS[0]).display().to_string();
     let mut session = Session::open(&spec, &References::default()).unwrap();
-    let materials = |s: &Session| s.asset().unwrap().cpu_model().unwrap().material_sets.clone();
+    let materials = |s: &Session| {
+        s.asset()
+            .unwrap()
+            .cpu_model()
+            .unwrap()
+            .material_sets
+            .clone()
+    };
     let entries = |s: &Session| {
         let n = materials(s)[0].materials.len();
         (0..n)
-            .map(|i| s.asset().unwrap().material(0, i).map(|e| e.material.clone()))
+            .map(|i| {
+                s.asset()
+                    .unwrap()
+                    .material(0, i)
+                    .map(|e| e.material.clone())
+            })
             .collect::<Vec<_>>()
     };
     let (before, before_entries) = (materials(&session), entries(&session));
@@ -110,9 +129,16 @@ fn the_session_derives_the_open_model_with_an_alt() {
     assert_eq!(session.set_mp3_alts(alt).unwrap(), Change::Model);
     assert_eq!(session.mp3_alts(), alt);
     assert_ne!(materials(&session), before);
-    assert_ne!(entries(&session), before_entries, "the drawn entries follow");
+    assert_ne!(
+        entries(&session),
+        before_entries,
+        "the drawn entries follow"
+    );
     assert_eq!(session.set_mp3_alts(alt).unwrap(), Change::None);
-    assert_eq!(session.set_mp3_alts(Mp3Alts::default()).unwrap(), Change::Model);
+    assert_eq!(
+        session.set_mp3_alts(Mp3Alts::default()).unwrap(),
+        Change::Model
+    );
     assert_eq!(materials(&session), before);
     assert_eq!(entries(&session), before_entries);
     assert!(session.document().is_some());
@@ -144,7 +170,10 @@ fn first_weight_normals_change_the_characters_skinned_normals() {
         .copied()
         .filter(|i| i.count > 1)
         .collect();
-    assert!(!multi.is_empty(), "the character has vertices with several weights");
+    assert!(
+        !multi.is_empty(),
+        "the character has vertices with several weights"
+    );
     let mut differs = false;
     for (_, clip) in &blended.clips {
         let skeleton = &blended.skeleton;
@@ -157,7 +186,10 @@ fn first_weight_normals_change_the_characters_skinned_normals() {
         let b = skin_vertex_normals(&multi, &palette, &normals, first.normals);
         differs |= a.iter().zip(&b).any(|(a, b)| a.distance(*b) > 1e-3);
     }
-    assert!(differs, "first-weight normals equal the blended ones at every pose");
+    assert!(
+        differs,
+        "first-weight normals equal the blended ones at every pose"
+    );
 }
 
 /// D8 applies to an unlit material without a CLR pass: fixture 101's material 3 (DIFF,

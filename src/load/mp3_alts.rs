@@ -117,10 +117,19 @@ mod tests {
             assert_ne!(alts, Mp3Alts::default(), "{}", alt.name);
             assert_eq!(alts.names(), [alt.name]);
             for (j, other) in MP3_ALTS.iter().enumerate() {
-                assert_eq!(alts.is_on(other), i == j, "{} sets {}", alt.name, other.name);
+                assert_eq!(
+                    alts.is_on(other),
+                    i == j,
+                    "{} sets {}",
+                    alt.name,
+                    other.name
+                );
             }
         }
         let e = Mp3Alts::from_names(&["nope"]).unwrap_err();
-        assert!(e.contains("nope") && e.contains("first-weight-normals"), "{e}");
+        assert!(
+            e.contains("nope") && e.contains("first-weight-normals"),
+            "{e}"
+        );
     }
 }
