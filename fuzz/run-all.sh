@@ -10,8 +10,8 @@ set -uo pipefail
 fuzz_dir="$(cd "$(dirname "$0")" && pwd)"
 LOG_DIR="${LOG_DIR:-$fuzz_dir/logs}"
 RUNS="${RUNS:-3000000}"
-# The *_shaders targets run the WGSL generators and naga on every new shader key: about
-# 600 executions a second against thousands for the parser targets, so they get fewer.
+# The *_shaders targets run the WGSL generators and naga on every new shader key: a few
+# hundred executions a second against thousands for the parser targets, so they get fewer.
 SHADER_RUNS="${SHADER_RUNS:-300000}"
 MAX_TIME="${MAX_TIME:-0}"   # seconds per target, 0 = no limit
 mkdir -p "$LOG_DIR"
