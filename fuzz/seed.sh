@@ -15,12 +15,15 @@ declare -A exts=(
   [pak]="pak"
   [pak_ranged]="pak"
   [cmdl]="cmdl"
+  [cmdl_shaders]="cmdl"
   [mp3_material]="cmdl"
+  [mp3_material_shaders]="cmdl"
   [txtr]="txtr"
   [anim]="anim cinf cskr"
   [ancs_char]="ancs char"
   [mrea]="mrea"
   [mp3_mrea]="mrea"
+  [mp3_mrea_shaders]="mrea"
   [mlvl]="mlvl"
   [strg]="strg"
   [mp3_cskr]="cskr"
@@ -51,14 +54,25 @@ else
   echo "!!!!!!!! conformance fixtures not found at $conformance: seeding without them" >&2
 fi
 
+# TEVSCOPE_BIN: a built tevscope to extract with (say from another checkout, so a frozen
+# fuzzing copy need not build one); otherwise `cargo run` builds this repository's.
+tevscope() {
+  if [ -n "${TEVSCOPE_BIN:-}" ]; then
+    (cd "$repo" && "$TEVSCOPE_BIN" "$@")
+  else
+    (cd "$repo" && cargo run -q --bin tevscope -- "$@")
+  fi
+}
+
 demo="$(mktemp -d)"
 trap 'rm -rf "$demo"' EXIT
 cp "$repo/assets/"*.pak "$repo/assets/"*.MREA "$demo/"
-(cd "$repo" && cargo run -q --bin tevscope -- extract assets/demo.pak -o "$demo/demo")
-(cd "$repo" && cargo run -q --bin tevscope -- extract assets/demo_mp3.pak -o "$demo/demo_mp3")
-# The world fixtures keep their MLVLs and STRGs inside PAKs: extract them too.
-for p in "$conformance"/worlds/*.pak; do
-  [ -f "$p" ] && (cd "$repo" && cargo run -q --bin tevscope -- extract "$p" -o "$demo/$(basename "$p" .pak)")
+tevscope extract assets/demo.pak -o "$demo/demo"
+tevscope extract assets/demo_mp3.pak -o "$demo/demo_mp3"
+# The world fixtures keep their MLVLs and STRGs inside PAKs, the MP3 fixtures their
+# version-5 CMDLs and the rest (CMPD-compressed): extract them too.
+for p in "$conformance"/worlds/*.pak "$conformance"/mp3/*.pak; do
+  [ -f "$p" ] && tevscope extract "$p" -o "$demo/$(basename "$p" .pak)"
 done
 copy_matching "$demo"
 

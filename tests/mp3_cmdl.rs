@@ -432,17 +432,18 @@ fn every_fixture_material_synthesises_the_expected_program() {
     }
 }
 
-/// The `mp3_material` and `cmdl` fuzz harnesses on both models and on truncations and byte
-/// flips of them: errors are fine, panics (round trip, report read-back, naga) are not.
+/// The `mp3_material` and `cmdl` fuzz harnesses (their shader variants, which run the
+/// parser ones' checks too) on both models and on truncations and byte flips of them:
+/// errors are fine, panics (round trip, report read-back, naga) are not.
 #[test]
 fn fuzz_harnesses_take_the_models_and_their_corruptions() {
-    use tevscope::testing::fuzz::{cmdl, mp3_material};
+    use tevscope::testing::fuzz::{cmdl_shaders, mp3_material_shaders as mp3_material};
     for name in MODELS {
         let Some((bytes, _)) = fixture(name) else {
             return;
         };
         mp3_material(&bytes);
-        cmdl(&bytes);
+        cmdl_shaders(&bytes);
         for len in (0..bytes.len()).step_by(61) {
             mp3_material(&bytes[..len]);
         }

@@ -25,7 +25,7 @@ fn inca_material() -> Option<(CpuMaterial, HashMap<u64, [u8; 4]>)> {
     let mut found = Vec::new();
     for name in ["0x0C3F1E7D00000100.CMDL", "0x0C3F1E7D00000101.CMDL"] {
         let cmdl = Cmdl::parse(&std::fs::read(dir.join(name)).unwrap(), name).unwrap();
-        let set = cpu_mp3_material_set(&cmdl.mp3_materials.unwrap().sets[0]);
+        let set = cpu_mp3_material_set(&cmdl.mp3_materials.unwrap().sets[0], &Default::default());
         found.extend(
             set.materials
                 .into_iter()
@@ -211,4 +211,66 @@ fn gltf_export_keeps_the_second_draw_in_extras() {
         .map(|t| *t.as_ref().unwrap())
         .collect();
     assert_eq!(s["texture_ids"], serde_json::to_value(ids).unwrap());
+}
+
+/// A viewer edit of an MP3 material derives both of its draws again: the INCA second draw
+/// the scene draws (the CPU model's `second_draw`) follows the document, whether the edit
+/// changes the second draw's texture or removes it (no INCA pass left); neither changes the
+/// first draw's texture binding.
+#[test]
+fn an_edit_derives_the_second_draw_again() {
+    use tevscope::session::{Change, References, Session};
+    let Some(dir) = conformance_dir() else {
+        eprintln!("conformance fixtures absent: the second-draw edit test is skipped");
+        return;
+    };
+    let spec = dir.join("mp3/0x0C3F1E7D00000101.CMDL").display().to_string();
+    let mut session = Session::open(&spec, &References::default()).unwrap();
+    // Material 3: DIFF, CLR, INCA (texture 0x…1004) with an OPAC; flags 0x28.
+    let drawn = |s: &Session| {
+        let model = s.asset().unwrap().cpu_model().unwrap();
+        model.material_sets[0].materials[3].clone()
+    };
+    let derived = |s: &Session| {
+        let sets = &s.document().unwrap().mp3_materials().unwrap().sets;
+        cpu_mp3_material_set(&sets[0], &Default::default()).materials[3].clone()
+    };
+    let before = drawn(&session);
+    let second = before.second_draw.as_ref().expect("material 3 draws twice");
+    assert_eq!(second.textures, [Ok(0x0C3F_1E7D_0000_1004)]);
+    let patch = |path: &str, value: serde_json::Value| -> json_patch::Patch {
+        serde_json::from_value(serde_json::json!([
+            {"op": "replace", "path": format!("/material_sets/0/materials/3/{path}"), "value": value}
+        ]))
+        .unwrap()
+    };
+    // The INCA pass samples another of the model's textures: only the second draw's binding
+    // changes.
+    let change = session
+        .apply_patch(
+            &patch("elements/2/texture_id", "0x0C3F1E7D00001003".into()),
+            "INCA texture",
+        )
+        .unwrap();
+    assert_eq!(change, Change::Model, "the scene must rebuild its second draw");
+    let after = drawn(&session);
+    assert_eq!(after.textures, before.textures, "the first draw's binding is the same");
+    assert_eq!(
+        after.second_draw.as_ref().unwrap().textures,
+        [Ok(0x0C3F_1E7D_0000_1003)]
+    );
+    assert_eq!(after, derived(&session));
+    // The INCA pass becomes an XRAY pass (not drawn): NoBloomTransparent, one draw.
+    let change = session
+        .apply_patch(&patch("elements/2/type", "XRAY".into()), "no INCA")
+        .unwrap();
+    assert_eq!(change, Change::Model);
+    let plain = drawn(&session);
+    assert_eq!(plain.textures, before.textures);
+    assert!(plain.second_draw.is_none(), "{:?}", plain.second_draw);
+    assert_eq!(plain, derived(&session));
+    // Undo brings both draws back.
+    session.undo().unwrap();
+    session.undo().unwrap();
+    assert_eq!(drawn(&session), before);
 }

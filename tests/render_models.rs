@@ -606,6 +606,7 @@ fn gpu_skinning_matches_cpu_skinning() {
             cskr: cube.cskr.clone(),
             clips: vec![("wave".into(), cube.clip.clone())],
         }),
+        mp3_alts: Default::default(),
     };
     let mut gpu = Scene::new(&ctx, assets.cpu_model().expect("model")).expect("skinned scene");
     assert!(gpu.is_skinned());

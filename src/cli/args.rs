@@ -76,6 +76,9 @@ pub enum Command {
         /// Game, for formats that carry no version (CINF, CSKR, ANIM).
         #[arg(long, value_enum)]
         game: Option<GameArg>,
+        /// An MP3 Alt of the spec to switch on (see README "MP3 Alts"); may be repeated.
+        #[arg(long = "mp3-alt", value_name = "ALT", value_parser = crate::load::mp3_alts::parse_alt_name)]
+        mp3_alt: Vec<String>,
     },
     /// List the worlds (named MLVLs) of a disc image, a folder of PAKs or a PAK, rooms by name.
     Worlds {
@@ -340,6 +343,9 @@ pub struct RenderArgs {
     /// Blend in the shader with GX's integer rule (exact) instead of host blending.
     #[arg(long)]
     pub exact_blend: bool,
+    /// An MP3 Alt of the spec to switch on (see README "MP3 Alts"); may be repeated.
+    #[arg(long = "mp3-alt", value_name = "ALT", value_parser = crate::load::mp3_alts::parse_alt_name)]
+    pub mp3_alt: Vec<String>,
     #[arg(long, value_enum)]
     pub game: Option<GameArg>,
 }

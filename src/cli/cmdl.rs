@@ -4,30 +4,37 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use crate::formats::cmdl::{Cmdl, CmdlOptions};
+use crate::gx::mp3::SynthesisOptions;
 use crate::schema::CmdlInfo;
 use crate::schema::cmdl_mp3::Mp3CmdlInfo;
 use crate::schema::cmdl_text::cmdl_text;
 
 /// Describes a CMDL file: text by default, JSON when `json` (default parse options).
 pub fn info_cmdl(bytes: &[u8], label: &str, json: bool) -> anyhow::Result<String> {
-    info_cmdl_with(bytes, label, json, &CmdlOptions::default())
+    info_cmdl_with(
+        bytes,
+        label,
+        json,
+        &CmdlOptions::default(),
+        &SynthesisOptions::default(),
+    )
 }
 
-/// [`info_cmdl`] with explicit parse options (alt switches, lenient materials).
+/// [`info_cmdl`] with explicit parse options (alt switches, lenient materials) and, for
+/// MP3 models, the synthesis' Alts (`--mp3-alt`).
 pub fn info_cmdl_with(
     bytes: &[u8],
     label: &str,
     json: bool,
     options: &CmdlOptions,
+    synthesis: &SynthesisOptions,
 ) -> anyhow::Result<String> {
     let cmdl = Cmdl::parse_with(bytes, label, options)
         .with_context(|| format!("cannot read {label} as a CMDL model"))?;
     if json && cmdl.mp3_materials.is_some() {
-        Ok(serde_json::to_string_pretty(&Mp3CmdlInfo::new(
-            &cmdl,
-            label,
-            bytes.len(),
-        ))?)
+        Ok(serde_json::to_string_pretty(
+            &Mp3CmdlInfo::new(&cmdl, label, bytes.len()).with_synthesis(&cmdl, synthesis),
+        )?)
     } else if json {
         Ok(serde_json::to_string_pretty(&CmdlInfo::new(
             &cmdl,

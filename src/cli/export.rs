@@ -56,6 +56,7 @@ pub fn export(req: &ExportRequest, json: bool) -> anyhow::Result<String> {
         },
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
+        mp3_alts: Default::default(),
     })?;
     let loaded = session.loaded().context("not a model")?;
     let (cpu, label) = (loaded.model, loaded.label);

@@ -23,7 +23,7 @@ use clap::Parser as _;
 use crate::dff::check;
 use crate::gx::wgsl::stage_view::StageView;
 use crate::formats::{Game, fourcc_string};
-use crate::load::source;
+use crate::load::{Mp3Alts, source};
 use crate::render::{RenderContext, Scene};
 use crate::schema::dolphin::DolphinReport;
 use crate::views::bake::BakeFlags;
@@ -72,7 +72,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             file,
             json,
             game: g,
-        } => info(&file, json, game(g))?,
+            mp3_alt,
+        } => info_with(&file, json, game(g), &mp3_alts(&mp3_alt)?)?,
         Command::Texture {
             file,
             output,
@@ -277,6 +278,21 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
 
 /// `tevscope info FILE [--json]`.
 pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String> {
+    info_with(spec, json, game, &Mp3Alts::default())
+}
+
+/// The Alts `--mp3-alt` names (clap checked each name).
+fn mp3_alts(names: &[String]) -> anyhow::Result<Mp3Alts> {
+    Mp3Alts::from_names(names).map_err(|e| anyhow::anyhow!("--mp3-alt: {e}"))
+}
+
+/// [`info`] with MP3 Alts: an MP3 CMDL's `gx` programs are synthesised with them.
+pub fn info_with(
+    spec: &str,
+    json: bool,
+    game: Option<Game>,
+    alts: &Mp3Alts,
+) -> anyhow::Result<String> {
     if let Some(text) = crate::load::disc::info(std::path::Path::new(spec), json)? {
         return Ok(text);
     }
@@ -287,7 +303,13 @@ pub fn info(spec: &str, json: bool, game: Option<Game>) -> anyhow::Result<String
     match &res.type_code()? {
         b"PAK " => pak_txtr::info_pak(&res, json),
         b"TXTR" => pak_txtr::info_txtr(&res, json),
-        b"CMDL" => cmdl::info_cmdl(bytes, label, json),
+        b"CMDL" => cmdl::info_cmdl_with(
+            bytes,
+            label,
+            json,
+            &crate::formats::cmdl::CmdlOptions::default(),
+            &alts.synthesis,
+        ),
         b"CINF" => anim::info_cinf(bytes, label, g, json),
         b"CSKR" => anim::info_cskr(bytes, label, g, json),
         b"ANIM" => anim::info_anim(bytes, label, g, json),
@@ -347,6 +369,7 @@ fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
         game: game(args.game),
         shader: args.shader.into(),
         exact_blend: args.exact_blend,
+        mp3_alts: mp3_alts(&args.mp3_alt)?,
         debug: debug_view(args)?,
         stage_view: args.stage.map(|stage| StageView {
             material: args.material,

@@ -16,7 +16,7 @@ use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::stage_view::StageView;
 use std::sync::Arc;
 
-use crate::load::{LoadRequest, scene_lights};
+use crate::load::{LoadRequest, Mp3Alts, scene_lights};
 use crate::model::shapes::PreviewShape;
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{OffscreenTarget, RenderContext, ShaderPath};
@@ -55,6 +55,8 @@ pub struct RenderRequest {
     pub shader: ShaderPath,
     /// Exact GX blending in the shader (`TevOptions::exact_blend`).
     pub exact_blend: bool,
+    /// MP3 Alts switched on (`--mp3-alt`).
+    pub mp3_alts: Mp3Alts,
     /// Draw material `material` of set `material_set` alone on this shape instead of the
     /// model (`--preview sphere|cube|plane|torus`).
     pub preview: Option<PreviewShape>,
@@ -86,6 +88,7 @@ impl RenderRequest {
             game: None,
             shader: ShaderPath::Specialized,
             exact_blend: false,
+            mp3_alts: Mp3Alts::default(),
             preview: None,
             material: 0,
             debug: None,
@@ -106,6 +109,7 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         anim: req.anim.clone(),
         texture_dirs: req.texture_dirs.clone(),
         game: req.game,
+        mp3_alts: req.mp3_alts,
     })?;
     let loaded = session.loaded().context("not a model")?;
     let (cpu, label, animation) = (

@@ -113,12 +113,17 @@ pub struct SynthesisOptions {
     pub forced_swap_channels: bool,
     /// D3 Alt ([PWE] literal): MaterialAlphaCompare's R2 writes RASA/APREV, not TEXA(CLR).
     pub alpha_compare_literal: bool,
+    /// D5 Alt ([PWE]): FullRenderOpaque with DIFF and CLR passes becomes
+    /// OptimizedDiffuseLightingColorOpaque (RFLD, INCA and the bloom passes dropped).
+    pub optimized_opaque: bool,
 }
 
 /// Step 1's configuration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Configuration {
     FullRenderOpaque,
+    /// Only with the D5 Alt.
+    OptimizedDiffuseLightingColorOpaque,
     NoBloomTransparent,
     NoBloomAdditiveIncandescence,
     MaterialAlphaCompare,
@@ -731,8 +736,15 @@ pub fn synthesize(inputs: &SynthesisInputs, options: &SynthesisOptions) -> Mp3Pr
             ));
         }
     }
-    let config = configuration(inputs);
+    let mut config = configuration(inputs);
     let mut b = Builder::new(inputs, *options);
+    if options.optimized_opaque
+        && config == Configuration::FullRenderOpaque
+        && b.has(PassType::Diff)
+        && b.has(PassType::Clr)
+    {
+        config = Configuration::OptimizedDiffuseLightingColorOpaque;
+    }
     use BlendFactor as B;
     let transparent = (B::SrcAlpha, B::InvSrcAlpha);
     let mut second_draw = None;
@@ -745,6 +757,18 @@ pub fn synthesize(inputs: &SynthesisInputs, options: &SynthesisOptions) -> Mp3Pr
             b.r5();
             b.r6();
             b.r7();
+            b.material((B::One, B::Zero), true, false)
+        }
+        Configuration::OptimizedDiffuseLightingColorOpaque => {
+            // D5 Alt: R1 with alpha 0, then PREV.rgb ← 2·C0·TEXC(CLR), alpha passing.
+            b.lit = true;
+            let mut s = S::new("R1", c_mad(C::Rasc, C::Texc, C::C1), a_one(A::Zero))
+                .pass(PassType::Diff);
+            s.color_dest = TevReg::C0;
+            b.emit(s);
+            let mut s = S::new("R2", c_mul(C::C0, C::Texc), a_pass()).pass(PassType::Clr);
+            s.color_x2 = true;
+            b.emit(s);
             b.material((B::One, B::Zero), true, false)
         }
         Configuration::NoBloomTransparent | Configuration::NoBloomAdditiveIncandescence => {
@@ -877,6 +901,40 @@ mod tests {
         let mut half = inputs(0x10, &[]);
         half.opac = 128;
         assert_eq!(configuration(&half), Configuration::NoBloomTransparent);
+    }
+
+    #[test]
+    fn d5_alt_drops_reflection_incandescence_and_bloom_from_opaque_diffuse_colour() {
+        let i = inputs(
+            0,
+            &[
+                (PassType::Diff, 3),
+                (PassType::Clr, 3),
+                (PassType::Rfld, 3),
+                (PassType::Inca, 3),
+            ],
+        );
+        let default = synthesize(&i, &SynthesisOptions::default());
+        assert_eq!(default.configuration, Configuration::FullRenderOpaque);
+        let alt = SynthesisOptions {
+            optimized_opaque: true,
+            ..SynthesisOptions::default()
+        };
+        let p = synthesize(&i, &alt);
+        assert_eq!(
+            p.configuration,
+            Configuration::OptimizedDiffuseLightingColorOpaque
+        );
+        assert_eq!(recipes(&p), ["R1", "R2"]);
+        assert_eq!(p.texture_passes, [PassType::Diff, PassType::Clr]);
+        assert_eq!(p.material.stages[0].alpha_in, a_one(A::Zero));
+        assert_eq!(p.material.stages[1].color_in, c_mul(C::C0, C::Texc));
+        assert_eq!(p.material.stages[1].color_op.scale, 1, "×2");
+        assert_eq!(p.material.stages[1].alpha_in, a_pass());
+        assert!(p.material.depth_write && p.lit);
+        // Without a CLR pass the Alt changes nothing.
+        let no_clr = inputs(0, &[(PassType::Diff, 3), (PassType::Rfld, 3)]);
+        assert_eq!(synthesize(&no_clr, &alt), synthesize(&no_clr, &SynthesisOptions::default()));
     }
 
     #[test]

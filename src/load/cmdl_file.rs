@@ -46,6 +46,7 @@ impl OpenCmdl {
         let mut sets = cpu_material_sets(
             &self.cmdl.material_sets,
             self.cmdl.mp3_materials.as_ref(),
+            &Default::default(),
         );
         let count = sets.len();
         if set >= count {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use anyhow::{Context as _, Result};
 
 use crate::anim::{
-    AnimError, BankedSkin, Clip, MP3_NORMAL_MODE, NormalMode, Skeleton, SkinBinding, SkinOptions,
+    AnimError, BankedSkin, Clip, NormalMode, Skeleton, SkinBinding, SkinOptions,
     VertexInfluence,
 };
 use crate::formats::Game;
@@ -65,6 +65,8 @@ pub struct ModelAssets {
     pub textures: HashMap<u64, TextureData>,
     /// Skeleton, skin and animations; None draws unskinned.
     pub skin: Option<SkinAssets>,
+    /// The MP3 Alts its materials and skin are derived with.
+    pub mp3_alts: super::Mp3Alts,
 }
 
 impl ModelAssets {
@@ -73,6 +75,7 @@ impl ModelAssets {
             cmdl,
             textures: HashMap::new(),
             skin: None,
+            mp3_alts: super::Mp3Alts::default(),
         }
     }
 
@@ -91,7 +94,11 @@ impl ModelAssets {
     fn describe(&self, textures: HashMap<u64, TextureData>) -> Result<CpuModel> {
         let cmdl = &self.cmdl;
         let mut warnings = Vec::new();
-        let material_sets = cpu_material_sets(&cmdl.material_sets, cmdl.mp3_materials.as_ref());
+        let material_sets = cpu_material_sets(
+            &cmdl.material_sets,
+            cmdl.mp3_materials.as_ref(),
+            &self.mp3_alts.synthesis,
+        );
 
         let mut mesh = CpuMesh::default();
         let mut position_of_vertex: Vec<u16> = Vec::new();
@@ -134,7 +141,7 @@ impl ModelAssets {
         let aabb = Aabb::from_points(cmdl.positions.values.iter().copied()).unwrap_or(cmdl.aabb);
         let skin = match &self.skin {
             Some(s) => {
-                let (skin, skin_warnings) = cpu_skin(cmdl, s, &position_of_vertex)?;
+                let (skin, skin_warnings) = cpu_skin(cmdl, s, &position_of_vertex, &self.mp3_alts)?;
                 warnings.extend(skin_warnings.iter().map(|w| format!("skin: {w}")));
                 Some(skin)
             }
@@ -184,23 +191,33 @@ pub fn cpu_material(set: &MaterialSet, m: &crate::formats::material::Material) -
     }
 }
 
-/// Every material set of a model in GX form: the MP1/MP2 sets, or an MP3 model's.
-pub fn cpu_material_sets(sets: &[MaterialSet], mp3: Option<&Mp3Materials>) -> Vec<CpuMaterialSet> {
+/// Every material set of a model in GX form: the MP1/MP2 sets, or an MP3 model's
+/// (synthesised with `options`).
+pub fn cpu_material_sets(
+    sets: &[MaterialSet],
+    mp3: Option<&Mp3Materials>,
+    options: &SynthesisOptions,
+) -> Vec<CpuMaterialSet> {
     match mp3 {
-        Some(m) => m.sets.iter().map(cpu_mp3_material_set).collect(),
+        Some(m) => m
+            .sets
+            .iter()
+            .map(|s| cpu_mp3_material_set(s, options))
+            .collect(),
         None => sets.iter().map(cpu_material_set).collect(),
     }
 }
 
 /// An MP3 material set in GX form: each material's program as the PASS → TEV synthesis
-/// builds it (`formats.md` §13.3, Defaults), with the TXTR ID of each texture map.
-pub fn cpu_mp3_material_set(set: &Mp3MaterialSet) -> CpuMaterialSet {
+/// builds it (`formats.md` §13.3; its Defaults unless `options` turns Alts on), with the
+/// TXTR ID of each texture map.
+pub fn cpu_mp3_material_set(set: &Mp3MaterialSet, options: &SynthesisOptions) -> CpuMaterialSet {
     CpuMaterialSet {
         materials: set
             .materials
             .iter()
             .map(|m| {
-                let built = m.program(&SynthesisOptions::default());
+                let built = m.program(options);
                 let second_draw = built.program.second_draw.map(|(gx, _)| {
                     Box::new(CpuMaterial {
                         gx: Ok(gx),
@@ -243,6 +260,7 @@ fn cpu_skin(
     cmdl: &Cmdl,
     assets: &SkinAssets,
     position_of_vertex: &[u16],
+    alts: &super::Mp3Alts,
 ) -> Result<(CpuSkin, Vec<String>)> {
     if assets.cskr.game == Game::Mp3 {
         let (influences, warnings) = banked_influences(cmdl, assets).context("skin")?;
@@ -251,7 +269,7 @@ fn cpu_skin(
                 skeleton: assets.skeleton.clone(),
                 influences,
                 clips: assets.clips.clone(),
-                normals: MP3_NORMAL_MODE,
+                normals: alts.normal_mode(),
             },
             warnings,
         ));

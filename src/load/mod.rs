@@ -10,6 +10,7 @@ pub mod cpu;
 pub mod disc;
 pub mod kind;
 pub mod model;
+pub mod mp3_alts;
 pub mod overview;
 pub mod parts;
 pub mod source;
@@ -24,5 +25,6 @@ pub use cpu::{
 };
 pub use cmdl_file::{OpenCmdl, open_cmdl};
 pub use kind::AssetKind;
+pub use mp3_alts::{MP3_ALTS, Mp3Alt, Mp3Alts};
 pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_input};
 pub use source::{Resolver, Resource, open, split_spec};

@@ -179,6 +179,7 @@ pub fn load_input(
                 cskr,
                 clips,
             }),
+            mp3_alts: req.mp3_alts,
         };
         return Ok((
             LoadedModel {
@@ -218,6 +219,7 @@ pub fn load_input(
                         cskr: c.skin,
                         clips,
                     }),
+                    mp3_alts: req.mp3_alts,
                 },
                 animation,
                 sources,
@@ -253,6 +255,7 @@ pub fn load_input(
                     cmdl,
                     textures,
                     skin: None,
+                    mp3_alts: req.mp3_alts,
                 },
                 animation: None,
                 sources,
@@ -326,6 +329,7 @@ pub fn load_input(
                 cmdl,
                 textures,
                 skin: skin_assets,
+                mp3_alts: req.mp3_alts,
             },
             animation,
             sources,

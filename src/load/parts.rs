@@ -29,6 +29,8 @@ pub struct LoadRequest {
     /// Folders searched for textures (and other resources) before the input's own.
     pub texture_dirs: Vec<std::path::PathBuf>,
     pub game: Option<Game>,
+    /// The MP3 Alts switched on (`--mp3-alt`).
+    pub mp3_alts: super::Mp3Alts,
 }
 
 impl LoadRequest {

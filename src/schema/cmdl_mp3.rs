@@ -446,7 +446,12 @@ pub struct Mp3GxInfo {
 
 impl Mp3GxInfo {
     pub fn new(m: &Mp3Material) -> Self {
-        let built = m.program(&SynthesisOptions::default());
+        Self::with_options(m, &SynthesisOptions::default())
+    }
+
+    /// The program the synthesis builds with `options` (Alts switched on).
+    pub fn with_options(m: &Mp3Material, options: &SynthesisOptions) -> Self {
+        let built = m.program(options);
         let Mp3Program {
             configuration,
             material: gm,
@@ -732,6 +737,17 @@ pub struct Mp3CmdlInfo {
 }
 
 impl Mp3CmdlInfo {
+    /// Each material's `gx` as synthesised with `options` instead of the Defaults.
+    pub fn with_synthesis(mut self, cmdl: &Cmdl, options: &SynthesisOptions) -> Self {
+        let sets = cmdl.mp3_materials.iter().flat_map(|m| &m.sets);
+        for (info, set) in self.material_sets.iter_mut().zip(sets) {
+            for (info, m) in info.materials.iter_mut().zip(&set.materials) {
+                info.gx = Some(Mp3GxInfo::with_options(m, options));
+            }
+        }
+        self
+    }
+
     pub fn new(cmdl: &Cmdl, label: &str, size: usize) -> Self {
         let counts = cmdl.array_counts();
         let sections = cmdl.data_sections();

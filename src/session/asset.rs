@@ -83,6 +83,8 @@ pub struct References {
     pub skeleton: String,
     /// An animation name of the character, or an ANIM file or `PAK:ID`.
     pub anim: String,
+    /// The MP3 Alts the model is derived with (the viewer's toggles; no part of a file).
+    pub mp3_alts: crate::load::Mp3Alts,
 }
 
 impl References {
@@ -98,12 +100,18 @@ impl References {
                 .map(PathBuf::from)
                 .into_iter()
                 .collect(),
+            mp3_alts: self.mp3_alts,
             ..crate::load::LoadRequest::new(spec)
         }
     }
 
+    /// No file chosen (the MP3 Alts are no reference).
     pub fn is_empty(&self) -> bool {
-        *self == Self::default()
+        *self
+            == Self {
+                mp3_alts: self.mp3_alts,
+                ..Self::default()
+            }
     }
 
     /// Forgets the choices that name one file's parts (model, skin, skeleton, animation);
@@ -111,6 +119,7 @@ impl References {
     pub fn clear_parts(&mut self) {
         *self = Self {
             texture_dir: std::mem::take(&mut self.texture_dir),
+            mp3_alts: self.mp3_alts,
             ..Self::default()
         };
     }
@@ -321,15 +330,67 @@ impl Asset {
         }
     }
 
+    /// Whether the open model is an MP3 one (its materials are synthesised, §13.3).
+    pub fn is_mp3_model(&self) -> bool {
+        matches!(&self.content, Content::Model { assets, .. } if assets.cmdl.mp3_materials.is_some())
+    }
+
+    /// The MP3 Alts the model was derived with (the Defaults for a texture).
+    pub fn mp3_alts(&self) -> crate::load::Mp3Alts {
+        match &self.content {
+            Content::Model { assets, .. } => assets.mp3_alts,
+            Content::Texture { .. } => crate::load::Mp3Alts::default(),
+        }
+    }
+
+    /// Rebuilds the CPU model and its material entries with `alts` (false: they are already
+    /// in force, or this is no model).
+    pub fn set_mp3_alts(&mut self, alts: crate::load::Mp3Alts) -> anyhow::Result<bool> {
+        let Content::Model {
+            sets, model, assets, ..
+        } = &mut self.content
+        else {
+            return Ok(false);
+        };
+        if assets.mp3_alts == alts {
+            return Ok(false);
+        }
+        let mut changed = (**assets).clone();
+        changed.mp3_alts = alts;
+        let rebuilt = changed.cpu_model()?;
+        *sets = material_entries(&rebuilt.material_sets, &rebuilt.textures, &mut Vec::new());
+        *model = Arc::new(rebuilt);
+        *assets = Arc::new(changed);
+        Ok(true)
+    }
+
     /// Derives the material entries from the document's materials in GX form (`cpu_sets`).
     /// The model stays as loaded, texture bindings included: the scene draws the entries
-    /// (materials and their texture IDs) as per-material overrides, so no edit copies it.
-    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) {
+    /// (materials and their texture IDs) as per-material overrides, so no such edit copies
+    /// it. True when a second draw (MP3's INCA draw, which the scene builds from the CPU
+    /// model, not from the entries) changed: then the CPU model takes the new materials and
+    /// the scene is rebuilt — the only edit that replaces the model.
+    pub fn refresh_materials(&mut self, cpu_sets: Vec<CpuMaterialSet>) -> bool {
         let Content::Model { sets, model, .. } = &mut self.content else {
-            return;
+            return false;
         };
         let mut warnings = Vec::new();
         *sets = material_entries(&cpu_sets, &model.textures, &mut warnings);
+        let same_second_draws = model.material_sets.len() == cpu_sets.len()
+            && model.material_sets.iter().zip(&cpu_sets).all(|(a, b)| {
+                a.materials.len() == b.materials.len()
+                    && a.materials
+                        .iter()
+                        .zip(&b.materials)
+                        .all(|(a, b)| a.second_draw == b.second_draw)
+            });
+        if same_second_draws {
+            return false;
+        }
+        let mut m = (**model).clone();
+        m.material_sets = cpu_sets;
+        *model = Arc::new(m);
+        true
     }
 
     /// Derives material `index` of set `set` alone from the document's `file_set` (a

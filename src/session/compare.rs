@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::Session;
 use crate::edit::Document;
+use crate::load::Mp3Alts;
 use crate::model::{CpuMaterialSet, CpuModel};
 
 impl Session {
@@ -19,7 +20,7 @@ impl Session {
             Some(document) => {
                 let mut opened = document.clone();
                 while opened.undo() {}
-                with_materials_of(model, &opened)
+                with_materials_of(model, &opened, &self.mp3_alts())
             }
             None => Arc::clone(model),
         })
@@ -27,21 +28,23 @@ impl Session {
 
     /// The document's current materials in GX form (None: nothing editable is open).
     pub fn document_materials(&self) -> Option<Vec<CpuMaterialSet>> {
-        self.document().map(gx_materials)
+        let alts = self.mp3_alts();
+        self.document().map(|d| gx_materials(d, &alts))
     }
 }
 
 /// `document`'s materials in GX form, derived as edits are.
-fn gx_materials(document: &Document) -> Vec<CpuMaterialSet> {
+fn gx_materials(document: &Document, alts: &Mp3Alts) -> Vec<CpuMaterialSet> {
     crate::load::cpu_material_sets(
         document.material_sets(),
         document.cmdl().and_then(|c| c.mp3_materials.as_ref()),
+        &alts.synthesis,
     )
 }
 
 /// `model` drawing `document`'s materials (the same model when they already are its own).
-fn with_materials_of(model: &Arc<CpuModel>, document: &Document) -> Arc<CpuModel> {
-    let sets = gx_materials(document);
+fn with_materials_of(model: &Arc<CpuModel>, document: &Document, alts: &Mp3Alts) -> Arc<CpuModel> {
+    let sets = gx_materials(document, alts);
     if sets == model.material_sets {
         return Arc::clone(model);
     }

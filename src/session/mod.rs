@@ -116,6 +116,9 @@ pub enum Change {
     /// the shared model (uniforms; one material's pipeline for a new structure, its texture
     /// bind group for new maps). The model itself never changes.
     Materials,
+    /// A second draw changed (MP3's INCA draw, which the scene builds from the CPU model):
+    /// the CPU model was replaced and the scene is rebuilt. Texture bindings are overrides.
+    Model,
 }
 
 /// The material the front end shows and edits.
@@ -349,15 +352,44 @@ impl Session {
         self.document.as_mut().map(|d| d.save_as(path)).transpose()
     }
 
+    /// The MP3 Alts the open model was derived with (the Defaults when none is open).
+    pub fn mp3_alts(&self) -> crate::load::Mp3Alts {
+        self.asset.as_ref().map(Asset::mp3_alts).unwrap_or_default()
+    }
+
+    /// Derives the open model again with other MP3 Alts (the viewer's toggles), keeping
+    /// the document and its history: the CPU model is rebuilt (skin normals included) and
+    /// the document's materials derived over it.
+    pub fn set_mp3_alts(&mut self, alts: crate::load::Mp3Alts) -> anyhow::Result<Change> {
+        let Some(asset) = self.asset.as_mut() else {
+            return Ok(Change::None);
+        };
+        if !asset.set_mp3_alts(alts)? {
+            return Ok(Change::None);
+        }
+        if self.document.is_some() {
+            self.derive();
+        } else {
+            self.revision += 1;
+        }
+        Ok(Change::Model)
+    }
+
     /// Derives the asset's materials from the document after it changed.
     fn derive(&mut self) -> Change {
         self.revision += 1;
         let (Some(document), Some(asset)) = (&self.document, self.asset.as_mut()) else {
             return Change::None;
         };
-        let sets =
-            crate::load::cpu_material_sets(document.material_sets(), document.mp3_materials());
-        asset.refresh_materials(sets);
-        Change::Materials
+        let sets = crate::load::cpu_material_sets(
+            document.material_sets(),
+            document.mp3_materials(),
+            &asset.mp3_alts().synthesis,
+        );
+        if asset.refresh_materials(sets) {
+            Change::Model
+        } else {
+            Change::Materials
+        }
     }
 }

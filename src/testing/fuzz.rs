@@ -52,16 +52,19 @@ const GAMES: [Option<Game>; 3] = [None, Some(Game::Mp1), Some(Game::Mp2)];
 pub type Harness = fn(&[u8]);
 
 /// The harness of each fuzz target, by target name.
-pub const TARGETS: [(&str, Harness); 15] = [
+pub const TARGETS: [(&str, Harness); 18] = [
     ("pak", pak),
     ("pak_ranged", pak_ranged),
     ("cmdl", cmdl),
+    ("cmdl_shaders", cmdl_shaders),
     ("mp3_material", mp3_material),
+    ("mp3_material_shaders", mp3_material_shaders),
     ("txtr", txtr),
     ("anim", anim),
     ("ancs_char", ancs_char),
     ("mrea", mrea),
     ("mp3_mrea", mp3_mrea),
+    ("mp3_mrea_shaders", mp3_mrea_shaders),
     ("mlvl", mlvl),
     ("strg", strg),
     ("mp3_cskr", mp3_cskr),
@@ -127,9 +130,17 @@ pub fn pak(data: &[u8]) {
     }
 }
 
+/// CMDL: [`cmdl_materials`], then every material's TEV programs and shader keys (no
+/// generation: [`cmdl_shaders`] does that, slower).
+pub fn cmdl(data: &[u8]) {
+    for m in cmdl_materials(data) {
+        shader_keys(&m);
+    }
+}
+
 /// CMDL: [`cmdl_materials`], then both WGSL generators on every material, validated with
 /// naga.
-pub fn cmdl(data: &[u8]) {
+pub fn cmdl_shaders(data: &[u8]) {
     for m in cmdl_materials(data) {
         shaders_validate(&m);
     }
@@ -218,11 +229,27 @@ fn cmdl_first_section(data: &[u8]) -> Option<(usize, &[u8])> {
     Some((m.min(64), data.get(start..start.checked_add(size)?)?))
 }
 
+/// MP3 material sets (`formats.md` §13.2): [`mp3_material_programs`], then each program's
+/// TEV programs and shader keys (no generation: [`mp3_material_shaders`] does that).
+pub fn mp3_material(data: &[u8]) {
+    for program in mp3_material_programs(data) {
+        shader_keys(&program);
+    }
+}
+
+/// [`mp3_material_programs`], then every synthesised program must generate WGSL that naga
+/// accepts.
+pub fn mp3_material_shaders(data: &[u8]) {
+    for program in mp3_material_programs(data) {
+        shaders_validate(&program);
+    }
+}
+
 /// MP3 material sets (`formats.md` §13.2): the input is one material section holding one
 /// set, or a whole CMDL whose first section is read with its header's set count. Written
-/// back it must reproduce the section; every material's report must read back to it; every
-/// synthesised program must generate WGSL that naga accepts.
-pub fn mp3_material(data: &[u8]) {
+/// back it must reproduce the section; every material's report must read back to it. The
+/// synthesised programs (and second draws) are returned.
+pub fn mp3_material_programs(data: &[u8]) -> Vec<Material> {
     let (sets, section) = cmdl_first_section(data).unwrap_or((1, data));
     let mut warnings = Vec::new();
     let Ok(parsed) = Mp3Materials::parse(
@@ -231,19 +258,18 @@ pub fn mp3_material(data: &[u8]) {
         SetLayout::OneSection,
         &mut warnings,
     ) else {
-        return;
+        return Vec::new();
     };
     assert!(
         parsed.sections().first().map(Vec::as_slice) == Some(section),
         "MP3 material section written back differs from its input"
     );
-    for set in &parsed.sets {
-        for m in &set.materials {
-            for program in mp3_programs(m) {
-                shaders_validate(&program);
-            }
-        }
-    }
+    parsed
+        .sets
+        .iter()
+        .flat_map(|set| &set.materials)
+        .flat_map(mp3_programs)
+        .collect()
 }
 
 /// Keys whose shaders already validated (generation is a pure function of the key), so
@@ -256,11 +282,43 @@ enum ValidatedKey {
     Uber(UberKey),
 }
 
-/// Generates the specialized shader and the ubershader of `material` (for the default
-/// program, the exact-blend one, the one with every alternative switch, debug and stage
-/// views), and panics with the source when naga rejects one: a material that
+/// Generates the specialized shader and the ubershader of `material` (for every program
+/// of [`shader_keys`]), and panics with the source when naga rejects one: a material that
 /// converts must draw.
 pub fn shaders_validate(material: &Material) {
+    for key in shader_keys(material) {
+        let seen = VALIDATED
+            .lock()
+            .map(|s| s.as_ref().is_some_and(|s| s.contains(&key)))
+            .unwrap_or(false);
+        if seen {
+            continue;
+        }
+        let source = match &key {
+            ValidatedKey::Specialized(k) => wgsl::generate(k),
+            ValidatedKey::Uber(k) => wgsl::generate_uber(k),
+        };
+        if let Err(e) = wgsl::validate(source) {
+            panic!(
+                "material converts to gx but its shader does not validate: {e}\n{material:?}\n{}",
+                e.source_text()
+            );
+        }
+        if let Ok(mut s) = VALIDATED.lock() {
+            let s = s.get_or_insert_with(HashSet::new);
+            // Bounded: a long run forgets and re-validates rather than growing.
+            if s.len() >= 4096 {
+                s.clear();
+            }
+            s.insert(key);
+        }
+    }
+}
+
+/// The TEV programs of `material` (the default program, the exact-blend one, the one with
+/// every alternative switch, a bake, debug and stage views), their uniforms, and the
+/// specialized and ubershader keys they draw with: everything before shader generation.
+fn shader_keys(material: &Material) -> Vec<ValidatedKey> {
     let plain = TevOptions::default();
     let exact = TevOptions {
         exact_blend: true,
@@ -300,45 +358,19 @@ pub fn shaders_validate(material: &Material) {
         bake: true,
         ..TevOptions::default()
     };
-    for options in [plain, exact, alternatives, bake]
+    [plain, exact, alternatives, bake]
         .into_iter()
         .chain(views)
         .chain(stages)
-    {
-        let program = TevProgram::from_material(material, &options);
-        let _ = crate::gx::wgsl::tev::TevUniforms::from_program(&program);
-        let keys = [
-            ValidatedKey::Specialized(ShaderKey::new(material, &program)),
-            ValidatedKey::Uber(UberKey::new(material, &program)),
-        ];
-        for key in keys {
-            let seen = VALIDATED
-                .lock()
-                .map(|s| s.as_ref().is_some_and(|s| s.contains(&key)))
-                .unwrap_or(false);
-            if seen {
-                continue;
-            }
-            let source = match &key {
-                ValidatedKey::Specialized(k) => wgsl::generate(k),
-                ValidatedKey::Uber(k) => wgsl::generate_uber(k),
-            };
-            if let Err(e) = wgsl::validate(source) {
-                panic!(
-                    "material converts to gx but its shader does not validate: {e}\n{material:?}\n{}",
-                    e.source_text()
-                );
-            }
-            if let Ok(mut s) = VALIDATED.lock() {
-                let s = s.get_or_insert_with(HashSet::new);
-                // Bounded: a long run forgets and re-validates rather than growing.
-                if s.len() >= 4096 {
-                    s.clear();
-                }
-                s.insert(key);
-            }
-        }
-    }
+        .flat_map(|options| {
+            let program = TevProgram::from_material(material, &options);
+            let _ = crate::gx::wgsl::tev::TevUniforms::from_program(&program);
+            [
+                ValidatedKey::Specialized(ShaderKey::new(material, &program)),
+                ValidatedKey::Uber(UberKey::new(material, &program)),
+            ]
+        })
+        .collect()
 }
 
 /// TXTR: parse, check that writing it back reproduces the input, decode every declared
@@ -650,11 +682,26 @@ pub fn mrea_materials(data: &[u8]) -> Vec<Material> {
 /// MP3 MREA (`formats.md` §13.8): parse (WOBJ/GPUD world geometry, DEPS, the four LITE
 /// layers); written back it must reproduce the input; an unchanged MP3 geometry's runs must
 /// give back the sections read; the section roles, DEPS layers and the `info` report; the
-/// geometry merged into the drawable version-5 model and its synthesised materials through
-/// both generators and naga (as [`mrea`]). A lights-only parse must agree on the lights.
+/// geometry merged into the drawable version-5 model, its synthesised materials to TEV
+/// programs and shader keys. A lights-only parse must agree on the lights.
 pub fn mp3_mrea(data: &[u8]) {
+    for material in mp3_mrea_materials(data) {
+        shader_keys(&material);
+    }
+}
+
+/// [`mp3_mrea_materials`], then both generators and naga on every material (as [`mrea`]).
+pub fn mp3_mrea_shaders(data: &[u8]) {
+    for material in mp3_mrea_materials(data) {
+        shaders_validate(&material);
+    }
+}
+
+/// The checks of [`mp3_mrea`] short of shaders; the world geometry's drawable materials
+/// are returned.
+pub fn mp3_mrea_materials(data: &[u8]) -> Vec<Material> {
     let Ok(m) = mrea::parse_mrea(data, FILE) else {
-        return;
+        return Vec::new();
     };
     if let Ok(bytes) = m.to_bytes() {
         assert!(bytes == data, "MREA written back differs from its input");
@@ -681,15 +728,14 @@ pub fn mp3_mrea(data: &[u8]) {
         FILE,
         &crate::gx::lights::LightOptions::default(),
     );
-    if let Some(g) = &m.mp3_geometry {
-        let parts = crate::load::area::mp3_world_model_parts(g);
-        assert_eq!(parts.len(), g.world_models.len());
-        if let Ok(model) = mp3_area_model(g) {
-            for material in model_materials(&model) {
-                shaders_validate(&material);
-            }
-        }
-    }
+    let Some(g) = &m.mp3_geometry else {
+        return Vec::new();
+    };
+    let parts = crate::load::area::mp3_world_model_parts(g);
+    assert_eq!(parts.len(), g.world_models.len());
+    mp3_area_model(g)
+        .map(|model| model_materials(&model))
+        .unwrap_or_default()
 }
 
 /// MLVL: parse, then what a room listing does with each area: dependency layers, modules,

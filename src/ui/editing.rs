@@ -355,6 +355,10 @@ impl AppState {
         if change == Change::None {
             return;
         }
+        if change == Change::Model {
+            // A second draw changed: the scene is rebuilt from the new model.
+            self.requests.reload_view = true;
+        }
         self.thumbnails = None;
         let material = self
             .session

@@ -956,6 +956,12 @@ impl Mrea {
     /// fields, the other sections as read.
     pub fn section_bytes(&self) -> Vec<Vec<u8>> {
         let mut sections = self.raw.sections.clone();
+        // Before the runs are spliced: DEPS's index counts the sections as read.
+        if let Some(d) = &self.dependencies
+            && let Some(s) = sections.get_mut(d.index as usize)
+        {
+            *s = d.to_bytes();
+        }
         if let Some(g) = &self.geometry {
             let first = g.first_section.min(sections.len());
             let end = (first + self.raw.geometry_sections).min(sections.len());
@@ -974,12 +980,28 @@ impl Mrea {
                 sections.splice(first..end, bytes);
             }
         }
-        if let Some(d) = &self.dependencies
-            && let Some(s) = sections.get_mut(d.index as usize)
-        {
-            *s = d.to_bytes();
-        }
         sections
+    }
+
+    /// The runs of data sections the parsed world geometry writes, in file order: (first
+    /// section as read, sections as read, sections now). Adding or removing surfaces or
+    /// world models changes the counts; MP1/MP2 have one run, MP3 two (WOBJ, GPUD).
+    fn geometry_runs(&self) -> Vec<(usize, usize, usize)> {
+        let mut runs = Vec::new();
+        if let Some(g) = &self.geometry {
+            runs.push((
+                g.first_section,
+                self.raw.geometry_sections,
+                g.section_count(),
+            ));
+        }
+        if let Some(g) = &self.mp3_geometry {
+            let [(wobj, wobj_len), (gpud, gpud_len)] = self.raw.mp3_runs;
+            runs.push((wobj, wobj_len, g.wobj_sections().len()));
+            runs.push((gpud, gpud_len, g.gpud_sections().len()));
+        }
+        runs.sort_unstable();
+        runs
     }
 
     /// What each data section holds: the geometry run's roles
@@ -1010,9 +1032,10 @@ impl Mrea {
 
     /// Serialises the area. A parsed, unchanged area gives back the input bytes; blocks
     /// (MP2/MP3) whose sections are unchanged keep their stored compressed bytes, edited
-    /// ones are recompressed. The world geometry may gain or lose sections (surfaces): the
-    /// header's section indices after the run shift, and in a compressed area the block
-    /// holding the run's last section takes the difference.
+    /// ones are recompressed. The world geometry may gain or lose sections (surfaces, world
+    /// models): the header's section indices (MP3: the section-ID table, DEPS, LITE, … and
+    /// GPUD after WOBJ) after each run shift, and in a compressed area the block holding a
+    /// run's last section takes its difference.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         self.write_sections(self.section_bytes(), &self.raw.sections)
     }
@@ -1024,27 +1047,41 @@ impl Mrea {
         let invalid = |field: &str, message: String| {
             FormatError::new("MREA writer", field, 0, ErrorKind::Invalid(message))
         };
-        if delta != 0 && self.mp3_geometry.is_some() {
+        // (first section as read, sections it gained or lost) per changed run.
+        let runs: Vec<(usize, usize, i64)> = self
+            .geometry_runs()
+            .into_iter()
+            .map(|(first, old, new)| (first, old, new as i64 - old as i64))
+            .filter(|&(_, _, d)| d != 0)
+            .collect();
+        if runs.iter().map(|r| r.2).sum::<i64>() != delta {
             return Err(invalid(
                 "data_section_count",
                 format!(
-                    "the MP3 world geometry changed its section count by {delta} (surfaces added or removed); only edits that keep the sections can be written"
+                    "{} sections to write for {} read, not what the world geometry's runs account for",
+                    sections.len(),
+                    as_read.len()
                 ),
             ));
         }
         let count = super::cinf::len_u32(sections.len(), "data_section_count")?;
-        let first = self.geometry.as_ref().map_or(0, |g| g.first_section);
+        // A section after a run's first moves with the sections the run gained or lost.
         let index = |s: &NamedSection| -> u32 {
-            if delta != 0 && s.index != u32::MAX && s.index as usize > first {
-                (s.index as i64 + delta) as u32
-            } else {
-                s.index
+            if s.index == u32::MAX {
+                return s.index;
             }
+            let shift: i64 = runs
+                .iter()
+                .filter(|r| s.index as usize > r.0)
+                .map(|r| r.2)
+                .sum();
+            (i64::from(s.index) + shift) as u32
         };
-        let world_models = self
-            .geometry
-            .as_ref()
-            .map_or(self.world_model_count, |g| g.world_models.len() as u32);
+        let world_models = match (&self.geometry, &self.mp3_geometry) {
+            (Some(g), _) => g.world_models.len() as u32,
+            (None, Some(g)) => super::cinf::len_u32(g.world_models.len(), "world_model_count")?,
+            (None, None) => self.world_model_count,
+        };
         let mut w = Writer::new();
         w.u32(self.magic);
         w.u32(self.version);
@@ -1073,8 +1110,8 @@ impl Mrea {
             .iter()
             .map(|b| b.section_count)
             .collect();
-        if delta != 0 {
-            let last = first + self.raw.geometry_sections.saturating_sub(1);
+        for &(first, old, delta) in &runs {
+            let last = first + old.saturating_sub(1);
             let b = self
                 .compressed_blocks
                 .iter()
@@ -1154,7 +1191,7 @@ impl Mrea {
                     invalid("section_id.fourcc", format!("{:?} is not a FourCC", s.name))
                 })?;
                 w.bytes(&fourcc);
-                w.u32(s.index);
+                w.u32(index(s));
             }
             w.bytes(&pad_like(pads.get(3), w.len()));
         }

@@ -643,13 +643,90 @@ mod tests {
         assert!(write_mp3_area(&moved, &room_dependencies(), &room_lights()).is_err());
     }
 
+    /// Writes `m`, parses it again and checks what an edit that adds or removes sections
+    /// must keep: the geometry as edited, DEPS, the lights, the section-ID table naming
+    /// the same sections, and a second write giving the same bytes.
+    fn round_trip(m: &Mrea) -> Mrea {
+        let bytes = m.to_bytes().expect("writes");
+        let got = parse_mrea(&bytes, "edited.MREA").expect("parses");
+        assert!(got.warnings.is_empty(), "{:?}", got.warnings);
+        let (a, b) = (
+            got.mp3_geometry.as_ref().expect("geometry"),
+            m.mp3_geometry.as_ref().expect("geometry"),
+        );
+        assert_eq!(a.world_models, b.world_models);
+        assert_eq!(a.materials, b.materials);
+        let deps = |m: &Mrea| m.dependencies.as_ref().map(Dependencies::to_bytes);
+        assert_eq!(deps(&got), deps(m));
+        assert_eq!(
+            format!("{:?}", got.lights_section),
+            format!("{:?}", m.lights_section)
+        );
+        let names = |m: &Mrea| -> Vec<String> {
+            let roles = m.section_roles();
+            m.section_index
+                .iter()
+                .map(|s| format!("{} {}", s.name, roles[s.index as usize]))
+                .collect()
+        };
+        assert_eq!(names(&got), names(&room()), "the IDs name the same sections");
+        assert_eq!(got.to_bytes().expect("writes again"), bytes);
+        got
+    }
+
     #[test]
-    fn a_changed_section_count_is_refused_when_writing() {
-        let mut m = room();
+    fn an_area_that_loses_a_surface_is_written_and_reads_back() {
+        let before = room();
+        let mut m = before.clone();
         let g = m.mp3_geometry.as_mut().expect("geometry");
         g.world_models[2].surfaces.pop();
         g.refresh_layout();
-        let e = m.to_bytes().expect_err("a surface fewer");
-        assert!(e.to_string().contains("section count"), "{e}");
+        let got = round_trip(&m);
+        assert_eq!(
+            got.data_section_count,
+            before.data_section_count - 1,
+            "one GPUD section fewer"
+        );
+        let section = |m: &Mrea, name: &str| {
+            m.section_index
+                .iter()
+                .find(|s| s.name == name)
+                .map(|s| s.index)
+        };
+        // DEPS and LITE follow GPUD: one index lower; WOBJ and GPUD stay.
+        for name in ["DEPS", "LITE"] {
+            assert_eq!(section(&got, name), section(&before, name).map(|i| i - 1));
+        }
+        for name in ["WOBJ", "GPUD"] {
+            assert_eq!(section(&got, name), section(&before, name));
+        }
+    }
+
+    #[test]
+    fn an_area_that_gains_a_surface_or_loses_a_world_model_is_written_and_reads_back() {
+        let before = room();
+        let mut m = before.clone();
+        let g = m.mp3_geometry.as_mut().expect("geometry");
+        let copy = g.world_models[0].surfaces[0].clone();
+        g.world_models[0].surfaces.push(copy);
+        g.refresh_layout();
+        let triangles = g.triangle_count();
+        let got = round_trip(&m);
+        assert_eq!(got.data_section_count, before.data_section_count + 1);
+        assert_eq!(
+            got.mp3_geometry.as_ref().expect("geometry").triangle_count(),
+            triangles
+        );
+        // Both runs shrink: WOBJ by 4 sections, GPUD by 4 + the model's surfaces.
+        let mut m = before.clone();
+        let g = m.mp3_geometry.as_mut().expect("geometry");
+        let gone = g.world_models.remove(1);
+        g.refresh_layout();
+        let got = round_trip(&m);
+        assert_eq!(
+            got.data_section_count,
+            before.data_section_count - 8 - gone.surfaces.len() as u32
+        );
+        assert_eq!(got.world_model_count, before.world_model_count - 1);
     }
 }

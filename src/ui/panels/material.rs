@@ -208,6 +208,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if let Some(note) = state.session.read_only_note() {
         ui.colored_label(Color32::from_rgb(240, 200, 80), note);
     }
+    super::mp3_material::mp3_alt_toggles(ui, state);
     if super::mp3_material::mp3_material_editor(ui, state) {
         return;
     }

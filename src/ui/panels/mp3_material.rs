@@ -24,6 +24,32 @@ fn selected(state: &AppState) -> Option<Mp3Material> {
     )
 }
 
+/// The spec's MP3 Alts (`load::MP3_ALTS`) as toggles, for an MP3 model: a change derives
+/// the open model again (edits and history kept) and is kept for the next file opened.
+pub(super) fn mp3_alt_toggles(ui: &mut Ui, state: &mut AppState) {
+    if !state.session.asset().is_some_and(|a| a.is_mp3_model()) {
+        return;
+    }
+    let mut alts = state.session.mp3_alts();
+    let mut changed = false;
+    ui.collapsing("MP3 Alts (formats.md §13)", |ui| {
+        for alt in &crate::load::MP3_ALTS {
+            changed |= ui
+                .checkbox((alt.flag)(&mut alts), alt.name)
+                .on_hover_text(format!("{}: {}", alt.spec, alt.what))
+                .changed();
+        }
+        ui.weak("Alts change how the model is derived and drawn, not the file.");
+    });
+    if changed {
+        state.opening.references.mp3_alts = alts;
+        match state.session.set_mp3_alts(alts) {
+            Ok(change) => state.document_changed(change),
+            Err(e) => state.edit_error = Some(format!("MP3 Alts: {e:#}")),
+        }
+    }
+}
+
 /// Draws the editor; false when the open model is not an MP3 one (the caller draws its own).
 pub(super) fn mp3_material_editor(ui: &mut Ui, state: &mut AppState) -> bool {
     let Some(m) = selected(state) else {
@@ -42,7 +68,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
         selection.set, selection.material
     );
     let mut ops: Vec<(Value, String)> = Vec::new();
-    let gx = Mp3GxInfo::new(m);
+    let gx = Mp3GxInfo::with_options(m, &state.session.mp3_alts().synthesis);
     ui.label(format!(
         "{:?} · {} TEV stages ({})",
         gx.configuration,
