@@ -11,13 +11,8 @@ use crate::schema::cmdl_text::cmdl_text;
 
 /// Describes a CMDL file: text by default, JSON when `json` (default parse options).
 pub fn info_cmdl(bytes: &[u8], label: &str, json: bool) -> anyhow::Result<String> {
-    info_cmdl_with(
-        bytes,
-        label,
-        json,
-        &CmdlOptions::default(),
-        &SynthesisOptions::default(),
-    )
+    let defaults = (CmdlOptions::default(), SynthesisOptions::default());
+    info_cmdl_with(bytes, label, json, &defaults.0, &defaults.1)
 }
 
 /// [`info_cmdl`] with explicit parse options (alt switches, lenient materials) and, for
@@ -31,18 +26,15 @@ pub fn info_cmdl_with(
 ) -> anyhow::Result<String> {
     let cmdl = Cmdl::parse_with(bytes, label, options)
         .with_context(|| format!("cannot read {label} as a CMDL model"))?;
+    let size = bytes.len();
     if json && cmdl.mp3_materials.is_some() {
-        Ok(serde_json::to_string_pretty(
-            &Mp3CmdlInfo::new(&cmdl, label, bytes.len()).with_synthesis(&cmdl, synthesis),
-        )?)
+        let info = Mp3CmdlInfo::new(&cmdl, label, size).with_synthesis(&cmdl, synthesis);
+        Ok(serde_json::to_string_pretty(&info)?)
     } else if json {
-        Ok(serde_json::to_string_pretty(&CmdlInfo::new(
-            &cmdl,
-            label,
-            bytes.len(),
-        ))?)
+        let info = CmdlInfo::new(&cmdl, label, size);
+        Ok(serde_json::to_string_pretty(&info)?)
     } else {
-        Ok(cmdl_text(&cmdl, label, bytes.len()))
+        Ok(cmdl_text(&cmdl, label, size))
     }
 }
 

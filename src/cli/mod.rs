@@ -17,7 +17,7 @@ pub mod worlds;
 
 use std::process::ExitCode;
 
-use anyhow::{Context as _, bail};
+use anyhow::{Context as _, Result, bail};
 use clap::Parser as _;
 
 use crate::dff::check;
@@ -287,12 +287,7 @@ fn mp3_alts(names: &[String]) -> anyhow::Result<Mp3Alts> {
 }
 
 /// [`info`] with MP3 Alts: an MP3 CMDL's `gx` programs are synthesised with them.
-pub fn info_with(
-    spec: &str,
-    json: bool,
-    game: Option<Game>,
-    alts: &Mp3Alts,
-) -> anyhow::Result<String> {
+pub fn info_with(spec: &str, json: bool, game: Option<Game>, alts: &Mp3Alts) -> Result<String> {
     if let Some(text) = crate::load::disc::info(std::path::Path::new(spec), json)? {
         return Ok(text);
     }
@@ -303,13 +298,7 @@ pub fn info_with(
     match &res.type_code()? {
         b"PAK " => pak_txtr::info_pak(&res, json),
         b"TXTR" => pak_txtr::info_txtr(&res, json),
-        b"CMDL" => cmdl::info_cmdl_with(
-            bytes,
-            label,
-            json,
-            &crate::formats::cmdl::CmdlOptions::default(),
-            &alts.synthesis,
-        ),
+        b"CMDL" => cmdl::info_cmdl_with(bytes, label, json, &Default::default(), &alts.synthesis),
         b"CINF" => anim::info_cinf(bytes, label, g, json),
         b"CSKR" => anim::info_cskr(bytes, label, g, json),
         b"ANIM" => anim::info_anim(bytes, label, g, json),

@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -14,8 +15,6 @@ use anyhow::{Context, Result};
 use crate::formats::Game;
 use crate::gx::wgsl::debug::DebugView;
 use crate::gx::wgsl::stage_view::StageView;
-use std::sync::Arc;
-
 use crate::load::{LoadRequest, Mp3Alts, scene_lights};
 use crate::model::shapes::PreviewShape;
 use crate::render::scene::{ClearMode, Scene};
@@ -112,11 +111,8 @@ pub fn build_scene(ctx: &RenderContext, req: &RenderRequest) -> Result<Built> {
         mp3_alts: req.mp3_alts,
     })?;
     let loaded = session.loaded().context("not a model")?;
-    let (cpu, label, animation) = (
-        Arc::clone(loaded.model),
-        loaded.label.to_owned(),
-        loaded.animation,
-    );
+    let cpu = Arc::clone(loaded.model);
+    let (label, animation) = (loaded.label.to_owned(), loaded.animation);
     let (light_layers, sources) = (loaded.light_layers.to_vec(), loaded.sources.to_vec());
     let mut warnings = loaded.warnings.to_vec();
     let options = crate::render::SceneOptions {
