@@ -29,7 +29,7 @@ pub enum ExportKind {
 
 impl AppState {
     /// Writes `kind` for the open model at the typed export path; the outcome goes to
-    /// `export_result` (shown in the Export window) and to the notice or error line.
+    /// `export.result` (shown in the Export window) and to the notice or error line.
     pub fn export(&mut self, kind: ExportKind) {
         let result = self
             .try_export(kind)
@@ -41,7 +41,7 @@ impl AppState {
             }
             Err(e) => self.load_error = Some(e.clone()),
         }
-        self.export_result = Some(result);
+        self.export.result = Some(result);
     }
 
     fn try_export(&self, kind: ExportKind) -> anyhow::Result<String> {
@@ -53,8 +53,8 @@ impl AppState {
             .cpu_model()
             .ok_or_else(|| anyhow::anyhow!("export works on models, characters and rooms"))?;
         let typed = match kind {
-            ExportKind::Dff => &self.export_dff.path,
-            _ => &self.export_path,
+            ExportKind::Dff => &self.export.dff.path,
+            _ => &self.export.path,
         };
         let path = PathBuf::from(typed.trim());
         if path.as_os_str().is_empty() {
@@ -69,14 +69,14 @@ impl AppState {
                 let edited = self.session.document().map(|e| e.material_sets());
                 let model = edited_model(model, edited);
                 let only = match (
-                    self.export_current_only && model.skin.is_some(),
+                    self.export.current_only && model.skin.is_some(),
                     self.session.clock.animation,
                 ) {
                     (false, _) => None,
                     (true, Some(i)) => Some(i),
                     (true, None) => anyhow::bail!("no animation is playing (bind pose)"),
                 };
-                let bake = self.export_bake.then_some(&self.session.lights.set);
+                let bake = self.export.bake.then_some(&self.session.lights.set);
                 let set = self.session.selection.set;
                 export_gltf(&model, &doc.stem, &path, (set, only), bake)
             }
@@ -124,11 +124,11 @@ impl AppState {
     /// Chooses the export path with the desktop's dialog; without one (or when it is
     /// cancelled) the typed path stays.
     pub fn export_path_dialog(&mut self) {
-        let current = PathBuf::from(self.export_path.trim());
+        let current = PathBuf::from(self.export.path.trim());
         let dialog = super::file_dialog(&current, self.prefs.last_save_dir.as_deref())
             .add_filter("glTF", &["glb", "gltf"]);
         if let Some(path) = dialog.save_file() {
-            self.export_path = path.display().to_string();
+            self.export.path = path.display().to_string();
         }
     }
 }

@@ -227,6 +227,23 @@ pub(crate) struct SaveAsField {
     pub open: bool,
 }
 
+/// File → Export's window (glTF and DFF): what it writes and what the last export said.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ExportDialog {
+    /// The glTF path.
+    pub path: String,
+    /// Only the playing animation goes in.
+    pub current_only: bool,
+    /// Bake what the viewer draws into the base colour textures.
+    pub bake: bool,
+    /// The window is open.
+    pub open: bool,
+    /// The last export's line (or error).
+    pub result: Option<Result<String, String>>,
+    /// The DFF part: where "Export DFF" writes.
+    pub dff: super::export_dff::DffExport,
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -247,17 +264,8 @@ pub struct AppState {
     pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
     /// The Open field and the References section (the file browser's).
     pub(crate) opening: Opening,
-    /// File → Export: the glTF path, and whether only the playing animation goes in.
-    pub export_path: String,
-    pub export_current_only: bool,
-    /// File → Export: bake what the viewer draws into the base colour textures.
-    pub export_bake: bool,
-    /// The Export… window is open.
-    pub export_dialog: bool,
-    /// The last export's line (or error), shown in the Export window.
-    pub export_result: Option<Result<String, String>>,
-    /// File → Export's DFF path.
-    pub export_dff: super::export_dff::DffExport,
+    /// File → Export's window: the glTF and DFF paths, options and last result.
+    pub(crate) export: ExportDialog,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     /// The main view draws this stage view (a stage-strip thumbnail was clicked).
@@ -331,12 +339,7 @@ impl AppState {
             report: None,
             thumbnails: None,
             opening: Opening::default(),
-            export_path: String::new(),
-            export_current_only: false,
-            export_bake: false,
-            export_dialog: false,
-            export_result: None,
-            export_dff: Default::default(),
+            export: ExportDialog::default(),
             viewport_texture: None,
             stage_view: None,
             stage_strip_open: true,
@@ -617,12 +620,12 @@ impl AppState {
         {
             self.prefs.last_open_dir = Some(dir.to_path_buf());
         }
-        self.export_path = doc
+        self.export.path = doc
             .dir
             .join(format!("{}.glb", doc.stem))
             .display()
             .to_string();
-        self.export_result = None;
+        self.export.result = None;
         self.save_as.text = self
             .session
             .document()

@@ -7,7 +7,7 @@ use egui::{Color32, RichText};
 use crate::ui::export::ExportKind;
 use crate::ui::state::AppState;
 
-/// The Export window (open while `state.export_dialog`).
+/// The Export window (open while `state.export.open`).
 pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
     let mut open = true;
     egui::Window::new("Export")
@@ -27,7 +27,7 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
             ui.horizontal(|ui| {
                 ui.label("File:");
                 ui.add(
-                    egui::TextEdit::singleline(&mut state.export_path)
+                    egui::TextEdit::singleline(&mut state.export.path)
                         .desired_width(360.0)
                         .hint_text("model.glb"),
                 )
@@ -38,11 +38,11 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
             });
             if skinned {
                 ui.checkbox(
-                    &mut state.export_current_only,
+                    &mut state.export.current_only,
                     "only the current animation (else all)",
                 );
             }
-            ui.checkbox(&mut state.export_bake, "Bake appearance")
+            ui.checkbox(&mut state.export.bake, "Bake appearance")
                 .on_hover_text(
                     "Draw each material's TEV result under the current lights into a texture over \
                      its UVs and export that as the base colour (the GX material stays in \
@@ -70,15 +70,15 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
                 }
             });
             ui.separator();
-            if state.export_dff.path.is_empty() {
+            if state.export.dff.path.is_empty() {
                 // Beside the glTF by default.
-                let glb = std::path::Path::new(state.export_path.trim());
-                state.export_dff.path = glb.with_extension("dff").display().to_string();
+                let glb = std::path::Path::new(state.export.path.trim());
+                state.export.dff.path = glb.with_extension("dff").display().to_string();
             }
             ui.horizontal(|ui| {
                 ui.label("DFF:");
                 ui.add(
-                    egui::TextEdit::singleline(&mut state.export_dff.path)
+                    egui::TextEdit::singleline(&mut state.export.dff.path)
                         .desired_width(360.0)
                         .hint_text("frame.dff"),
                 )
@@ -95,7 +95,7 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
                     state.export(ExportKind::Dff);
                 }
             });
-            match &state.export_result {
+            match &state.export.result {
                 Some(Ok(line)) => {
                     ui.add(egui::Label::new(line.as_str()).wrap());
                 }
@@ -109,6 +109,6 @@ pub(super) fn export_window(ctx: &egui::Context, state: &mut AppState) {
             }
         });
     if !open {
-        state.export_dialog = false;
+        state.export.open = false;
     }
 }

@@ -86,7 +86,7 @@ fn file_menu(ui: &mut Ui, state: &mut AppState) {
     }
     ui.separator();
     if ui.button("Export…").clicked() {
-        state.export_dialog = true;
+        state.export.open = true;
     }
     if ui.button("Screenshot…").clicked() {
         state.screenshot.open = true;
@@ -163,7 +163,7 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
     if state.screenshot.open {
         screenshot_window(&ctx, state);
     }
-    if state.export_dialog {
+    if state.export.open {
         super::export::export_window(&ctx, state);
     }
     overwrite_prompt(&ctx, state);

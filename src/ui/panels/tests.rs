@@ -1049,11 +1049,11 @@ fn file_export_opens_a_window_with_an_editable_path() {
         size,
         text_at(&out, "Export…").expect("File → Export…"),
     );
-    assert!(state.export_dialog);
+    assert!(state.export.open);
     let out = frame_on(&ctx, &mut state, size, vec![]);
     assert!(drew_text(&out, "Export glTF"));
     // Click into the path, select it all and type another.
-    let field = text_at(&out, &state.export_path).expect("the path field");
+    let field = text_at(&out, &state.export.path).expect("the path field");
     click_on(&ctx, &mut state, size, field);
     let typed = dir.join("typed.glb").display().to_string();
     let select_all = egui::Event::Key {
@@ -1070,9 +1070,9 @@ fn file_export_opens_a_window_with_an_editable_path() {
         size,
         vec![egui::Event::Text(typed.clone())],
     );
-    assert_eq!(state.export_path, typed);
+    assert_eq!(state.export.path, typed);
     let out = frame_on(&ctx, &mut state, size, vec![]);
-    assert!(state.export_dialog, "typing keeps the window open");
+    assert!(state.export.open, "typing keeps the window open");
     click_on(
         &ctx,
         &mut state,
@@ -1080,9 +1080,9 @@ fn file_export_opens_a_window_with_an_editable_path() {
         text_at(&out, "Export glTF").unwrap(),
     );
     assert!(
-        matches!(&state.export_result, Some(Ok(line)) if line.contains("typed.glb")),
+        matches!(&state.export.result, Some(Ok(line)) if line.contains("typed.glb")),
         "{:?}",
-        state.export_result
+        state.export.result
     );
     assert!(dir.join("typed.glb").is_file());
     // The outcome shows in the window.
@@ -1124,9 +1124,9 @@ fn export_window_writes_the_current_view_as_a_dff() {
         "the viewer's lights"
     );
 
-    state.export_dialog = true;
+    state.export.open = true;
     let out_path = dir.join("view.dff");
-    state.export_dff.path = out_path.display().to_string();
+    state.export.dff.path = out_path.display().to_string();
     let size = egui::vec2(1600.0, 900.0);
     let ui = egui::Context::default();
     let out = frame_on(&ui, &mut state, size, vec![]);
@@ -1136,7 +1136,7 @@ fn export_window_writes_the_current_view_as_a_dff() {
         size,
         text_at(&out, "Export DFF").expect("the button"),
     );
-    let line = match &state.export_result {
+    let line = match &state.export.result {
         Some(Ok(line)) => line.clone(),
         other => panic!("{other:?}"),
     };
@@ -1170,16 +1170,16 @@ fn export_window_bakes_appearance_when_asked() {
     let mut state = AppState::new(dir.clone());
     state.open(&demo_spec("showcase"));
     assert!(state.load_error.is_none(), "{:?}", state.load_error);
-    state.export_dialog = true;
+    state.export.open = true;
     let glb = dir.join("baked.glb");
-    state.export_path = glb.display().to_string();
+    state.export.path = glb.display().to_string();
     let size = egui::vec2(1600.0, 900.0);
     let ctx = egui::Context::default();
     let out = frame_on(&ctx, &mut state, size, vec![]);
     let checkbox = text_at(&out, "Bake appearance").expect("the checkbox");
-    assert!(!state.export_bake);
+    assert!(!state.export.bake);
     click_on(&ctx, &mut state, size, checkbox);
-    assert!(state.export_bake, "the click ticks it");
+    assert!(state.export.bake, "the click ticks it");
     let out = frame_on(&ctx, &mut state, size, vec![]);
     click_on(
         &ctx,
@@ -1187,7 +1187,7 @@ fn export_window_bakes_appearance_when_asked() {
         size,
         text_at(&out, "Export glTF").unwrap(),
     );
-    let line = match &state.export_result {
+    let line = match &state.export.result {
         Some(Ok(line)) => line.clone(),
         other => panic!("{other:?}"),
     };
@@ -1254,14 +1254,14 @@ fn the_built_in_demo_offers_save_as_in_a_real_folder() {
     );
     // Exports and the like go to a real folder too, not a `builtin:` path.
     assert!(
-        !state.export_path.starts_with("builtin:"),
+        !state.export.path.starts_with("builtin:"),
         "{}",
-        state.export_path
+        state.export.path
     );
     assert!(
-        std::path::Path::new(&state.export_path).is_absolute(),
+        std::path::Path::new(&state.export.path).is_absolute(),
         "{}",
-        state.export_path
+        state.export.path
     );
 }
 
