@@ -105,7 +105,7 @@ fn the_strip_has_a_live_thumbnail_per_stage_and_follows_the_selection() {
     // Showcase material 12: 4 stages; stage 0 writes C0 = TEXC (a checker), stage 3 PREV.
     h.state.select_material(0, 12);
     h.settle();
-    assert_eq!(h.state.stage_thumbs.len(), 4);
+    assert_eq!(h.state.strip.thumbs.len(), 4);
     let thumbs: Vec<RgbaImage> = (0..4).map(|k| h.thumbnail(k)).collect();
     let background = thumbs[0].pixel(0, 0);
     for (k, t) in thumbs.iter().enumerate() {
@@ -115,8 +115,8 @@ fn the_strip_has_a_live_thumbnail_per_stage_and_follows_the_selection() {
     }
     assert!(differing(&thumbs[0], &thumbs[3]) > 100);
     // The raster-colour thumbnail for RASC inputs (stage 2 of material 12 reads one).
-    assert!(h.state.stage_raster_thumb[0].is_some());
-    assert!(h.state.stage_raster_thumb[1].is_none(), "no stage reads COLOR1");
+    assert!(h.state.strip.raster_thumbs[0].is_some());
+    assert!(h.state.strip.raster_thumbs[1].is_none(), "no stage reads COLOR1");
     // Live: the clock moves the UV animations and lights; thumbnails are redrawn in turn.
     let again = h.thumbnail(0);
     assert_eq!(again.pixels, thumbs[0].pixels, "deterministic when nothing moves");
@@ -124,12 +124,12 @@ fn the_strip_has_a_live_thumbnail_per_stage_and_follows_the_selection() {
     // Another material: its stage count.
     h.state.select_material(0, 14);
     h.frame(false);
-    assert_eq!(h.state.stage_thumbs.len(), 3);
+    assert_eq!(h.state.strip.thumbs.len(), 3);
     // Closed: no thumbnails are kept or drawn.
-    h.state.stage_strip_open = false;
+    h.state.strip.open = false;
     h.frame(false);
-    assert!(h.state.stage_thumbs.is_empty());
-    assert_eq!(h.state.stage_raster_thumb, [None, None]);
+    assert!(h.state.strip.thumbs.is_empty());
+    assert_eq!(h.state.strip.raster_thumbs, [None, None]);
 }
 
 #[test]
@@ -137,13 +137,13 @@ fn a_picked_stage_shows_in_the_main_view_and_back() {
     let Some(mut h) = Harness::open() else { return };
     h.state.select_material(0, 12);
     let shaded = h.frame(false);
-    h.state.stage_view = Some(StageView {
+    h.state.strip.view = Some(StageView {
         material: Some(12),
         stage: 0,
     });
     let stage0 = h.frame(false);
     assert!(differing(&shaded, &stage0) > 20, "the stage view shows");
-    h.state.stage_view = None;
+    h.state.strip.view = None;
     let back = h.frame(false);
     assert_eq!(back.pixels, shaded.pixels);
 }
@@ -222,7 +222,7 @@ fn a_stage_reading_colour_channel_1_gets_its_raster_thumbnail() {
     m.tev_stages[2].raster = 5;
     h.state.apply_material(m, "COLOR1");
     h.settle();
-    assert!(h.state.stage_raster_thumb[1].is_some());
+    assert!(h.state.strip.raster_thumbs[1].is_some());
     let lit = h
         .strip
         .raster_image(&h.ctx, 1)
@@ -253,8 +253,8 @@ fn the_strip_stays_live_on_a_preview_shape() {
     h.state.requests.reload_view = true;
     h.state.frame_model();
     h.settle();
-    assert_eq!(h.state.stage_thumbs.len(), 4);
-    assert!(h.state.stage_raster_thumb[0].is_some());
+    assert_eq!(h.state.strip.thumbs.len(), 4);
+    assert!(h.state.strip.raster_thumbs[0].is_some());
     for (k, model) in on_model.iter().enumerate() {
         let sphere = h.thumbnail(k);
         let background = sphere.pixel(0, 0);

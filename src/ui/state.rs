@@ -244,6 +244,31 @@ pub(crate) struct ExportDialog {
     pub dff: super::export_dff::DffExport,
 }
 
+/// The stage strip's panel state; the app sets the thumbnails each frame from the
+/// viewport's strip renderer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StripPanel {
+    /// The main view draws this stage view (a stage-strip thumbnail was clicked).
+    pub view: Option<crate::gx::wgsl::stage_view::StageView>,
+    /// The strip is open (its thumbnails are rendered).
+    pub open: bool,
+    /// The thumbnails as egui textures, stage by stage.
+    pub thumbs: Vec<egui::TextureId>,
+    /// The raster-colour thumbnails of the material (COLOR0, COLOR1).
+    pub raster_thumbs: [Option<egui::TextureId>; 2],
+}
+
+impl Default for StripPanel {
+    fn default() -> Self {
+        Self {
+            view: None,
+            open: true,
+            thumbs: Vec::new(),
+            raster_thumbs: [None; 2],
+        }
+    }
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -268,14 +293,8 @@ pub struct AppState {
     pub(crate) export: ExportDialog,
     /// The viewport's egui texture and its size in physical pixels.
     pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
-    /// The main view draws this stage view (a stage-strip thumbnail was clicked).
-    pub stage_view: Option<crate::gx::wgsl::stage_view::StageView>,
-    /// The stage strip under the stage list is open (its thumbnails are rendered).
-    pub stage_strip_open: bool,
-    /// The strip's thumbnails as egui textures, stage by stage (set each frame).
-    pub stage_thumbs: Vec<egui::TextureId>,
-    /// The strip's raster-colour thumbnails of the material (COLOR0, COLOR1).
-    pub stage_raster_thumb: [Option<egui::TextureId>; 2],
+    /// The stage strip under the stage list: open, its thumbnails, the stage the view shows.
+    pub strip: StripPanel,
     /// The frame-rate overlay and meter, and which strip thumbnails are on screen.
     pub perf: super::perf::PerfState,
     pub view_status: ViewStatus,
@@ -341,10 +360,7 @@ impl AppState {
             opening: Opening::default(),
             export: ExportDialog::default(),
             viewport_texture: None,
-            stage_view: None,
-            stage_strip_open: true,
-            stage_thumbs: Vec::new(),
-            stage_raster_thumb: [None; 2],
+            strip: StripPanel::default(),
             perf: Default::default(),
             view_status: ViewStatus::default(),
             adapter: String::new(),

@@ -146,7 +146,7 @@ fn scene_inputs<'a>(state: &'a AppState, hidden: &'a [bool]) -> SceneInputs<'a> 
         selected: (state.edit.as_ref()).map(|_| if previewing { 0 } else { selection.material }),
         highlight: state.highlighted_material().filter(|_| !previewing),
         hidden_surfaces: if previewing { &[] } else { hidden },
-        stage_view: state.stage_view,
+        stage_view: state.strip.view,
     }
 }
 
@@ -163,7 +163,7 @@ pub fn sync_strip(
         .session
         .asset()
         .and_then(|d| d.cpu_model())
-        .filter(|_| state.stage_strip_open && state.shows_model() && state.edit.is_some())
+        .filter(|_| state.strip.open && state.shows_model() && state.edit.is_some())
         .and_then(|model| {
             let (set, material) = (state.session.selection.set, state.session.selection.material);
             let gx = model.material_sets.get(set)?.materials.get(material)?.gx.as_ref().ok()?;
@@ -199,8 +199,8 @@ pub fn sync_strip(
         }
         None => strip.clear(egui_renderer),
     }
-    state.stage_thumbs = strip.textures();
-    state.stage_raster_thumb = strip.raster_textures();
+    state.strip.thumbs = strip.textures();
+    state.strip.raster_thumbs = strip.raster_textures();
     state.perf.strip_draws = strip.draws;
 }
 

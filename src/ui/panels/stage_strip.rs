@@ -62,28 +62,30 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
     // A stage view belongs to the material it was picked on: another selection shows the
     // model shaded again.
     if state
-        .stage_view
+        .strip
+        .view
         .is_some_and(|v| v.material != Some(material_index))
     {
-        state.stage_view = None;
+        state.strip.view = None;
     }
     ui.separator();
     ui.horizontal(|ui| {
         ui.heading("Stage views");
-        ui.checkbox(&mut state.stage_strip_open, "live")
+        ui.checkbox(&mut state.strip.open, "live")
             .on_hover_text("Render a thumbnail of every stage's output (model view)");
     });
     let shown = state
-        .stage_view
+        .strip
+        .view
         .filter(|v| v.material == Some(material_index))
         .map(|v| v.stage);
     let mut click = None;
-    if state.stage_strip_open && !state.stage_thumbs.is_empty() {
+    if state.strip.open && !state.strip.thumbs.is_empty() {
         // Rows that fit the panel (it scrolls sideways, so wrapping would not happen).
         let cell = STRIP_WIDTH + ui.spacing().item_spacing.x + 8.0;
         let visible = ui.clip_rect().right() - ui.cursor().left();
         let per_row = ((visible / cell).floor() as usize).clamp(1, 16);
-        for (row, ids) in state.stage_thumbs.chunks(per_row).enumerate() {
+        for (row, ids) in state.strip.thumbs.chunks(per_row).enumerate() {
             ui.horizontal(|ui| {
                 for (i, &id) in ids.iter().enumerate() {
                     let k = row * per_row + i;
@@ -115,7 +117,7 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
                 }
             });
         }
-    } else if state.stage_strip_open && !state.shows_model() {
+    } else if state.strip.open && !state.shows_model() {
         ui.weak("(thumbnails show in the model view)");
     }
     ui.horizontal(|ui| {
@@ -128,7 +130,7 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
         }
     });
     if let Some(c) = click {
-        state.stage_view = after_click(state.stage_view, material_index, c);
+        state.strip.view = after_click(state.strip.view, material_index, c);
     }
     equations(ui, state, &material);
 }
@@ -206,7 +208,7 @@ fn input_chip(
                         s.color_op.out_reg == reg
                     }
                 });
-                match writer.and_then(|j| state.stage_thumbs.get(j).map(|&id| (j, id))) {
+                match writer.and_then(|j| state.strip.thumbs.get(j).map(|&id| (j, id))) {
                     Some((j, id)) => {
                         let r = ui
                             .add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
@@ -249,7 +251,7 @@ fn input_chip(
             // thumbnail).
             InputSource::Raster { alpha: false } => {
                 if let Some(c) = stage.raster.channel()
-                    && let Some(id) = state.stage_raster_thumb[c]
+                    && let Some(id) = state.strip.raster_thumbs[c]
                 {
                     let r = ui
                         .add(egui::Image::new((id, thumb_size(INPUT_WIDTH))))
