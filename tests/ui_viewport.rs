@@ -619,13 +619,13 @@ mod model_view {
         let shown = h.frame();
         let (x, y) = (W / 2, H / 2);
         pick(&mut h.viewport, &h.ctx, &mut h.state, x, y);
-        let p = h.state.model_pick.clone().expect("pick report");
+        let p = h.state.picking.pick.clone().expect("pick report");
         let hit = p.hit.expect("the centre is covered");
         assert_eq!(h.state.session.selection.material, hit.material);
         assert_eq!(h.state.edit.as_ref().map(|e| e.revision), Some(0));
         assert_eq!(p.rgba, shown.pixel(x, y));
         pick(&mut h.viewport, &h.ctx, &mut h.state, 0, 0);
-        assert_eq!(h.state.model_pick.as_ref().and_then(|p| p.hit), None);
+        assert_eq!(h.state.picking.pick.as_ref().and_then(|p| p.hit), None);
         assert_eq!(
             h.state.session.selection.material, hit.material,
             "background keeps the selection"
@@ -692,7 +692,7 @@ mod model_view {
         assert!(others > 100, "{others} pixels of other content checked");
         // The pixel inspector reports the model's pixel, not the tinted one.
         pick(&mut h.viewport, &h.ctx, &mut h.state, x, y);
-        let p = h.state.model_pick.clone().expect("pick report");
+        let p = h.state.picking.pick.clone().expect("pick report");
         assert_eq!(p.hit.map(|hit| hit.material), Some(material));
         assert_eq!(p.rgba, plain.pixel(x, y));
         // Screenshots are the model's pixels, without the tint.
@@ -711,9 +711,9 @@ mod model_view {
         std::fs::remove_file(&shot).ok();
         assert_eq!(differing_pixels(&saved, &opaque(&plain)), 0);
         // Hovering another material in the list moves the tint there.
-        h.state.hovered_material = Some(material + 1);
+        h.state.picking.hovered_material = Some(material + 1);
         assert_eq!(h.state.highlighted_material(), Some(material + 1));
-        h.state.hovered_material = None;
+        h.state.picking.hovered_material = None;
         h.state.prefs.tint_selection = false;
         assert_eq!(differing_pixels(&h.settled_frame(), &plain), 0);
     }
@@ -830,7 +830,7 @@ mod model_view {
                     .map(|hit| (hit, (x, y)))
             });
         let (hit, (hx, hy)) = hit.expect("a worm surface");
-        h.state.hovered_material = Some(hit.material);
+        h.state.picking.hovered_material = Some(hit.material);
         let tinted = h.settled_frame();
         assert_ne!(
             tinted.pixel(hx, hy),

@@ -767,12 +767,14 @@ fn write_window_shot(
             .map(|_| state.session.selection.material),
         tinted_material: state.highlighted_material(),
         picked_material: state
-            .model_pick
+            .picking
+            .pick
             .as_ref()
             .and_then(|p| p.hit.as_ref())
             .map(|h| h.material),
         picked_world_model: state
-            .model_pick
+            .picking
+            .pick
             .as_ref()
             .and_then(|p| p.hit.as_ref())
             .zip(state.session.asset())

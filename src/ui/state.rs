@@ -269,6 +269,16 @@ impl Default for StripPanel {
     }
 }
 
+/// What the pointer points at: a click on the model, a row of the material list.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Picking {
+    /// The last click on the model and what it hit.
+    pub pick: Option<ModelPick>,
+    /// The material under the pointer in the material list this frame (tinted instead of
+    /// the selection while hovered).
+    pub hovered_material: Option<usize>,
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
@@ -305,10 +315,8 @@ pub struct AppState {
     pub world_models_visible: Vec<bool>,
     /// The records `light_set` is built from, as the Lights tab edits them.
     pub light_editor: super::light_editor::LightEditor,
-    pub model_pick: Option<ModelPick>,
-    /// The material under the pointer in the material list this frame (tinted instead of
-    /// the selection while hovered).
-    pub hovered_material: Option<usize>,
+    /// What the pointer found: the last model pick and the hovered material row.
+    pub picking: Picking,
     /// Frame the model once the viewport has its size (a newly opened model).
     pub frame_pending: bool,
     /// The open asset and its editable document: the one truth of materials.
@@ -368,8 +376,7 @@ impl AppState {
             view_mode: ViewMode::Model,
             world_models_visible: Vec::new(),
             light_editor: super::light_editor::LightEditor::new(),
-            model_pick: None,
-            hovered_material: None,
+            picking: Picking::default(),
             frame_pending: false,
             session: Session::default(),
             last_edit: None,
@@ -475,7 +482,7 @@ impl AppState {
     /// The material the model view tints: the hovered one, else the selection (when
     /// tinting is on and the user selected it).
     pub fn highlighted_material(&self) -> Option<usize> {
-        self.hovered_material.or_else(|| {
+        self.picking.hovered_material.or_else(|| {
             (self.prefs.tint_selection && self.session.selection.chosen && self.edit.is_some())
                 .then_some(self.session.selection.material)
         })
@@ -658,7 +665,7 @@ impl AppState {
             })
             .unwrap_or_default();
         self.edit = None;
-        self.model_pick = None;
+        self.picking.pick = None;
         // A room opened from the world overview (or anywhere) shows in its place.
         self.worlds.overview = None;
         self.session.selection.set = 0;

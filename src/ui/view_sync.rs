@@ -217,7 +217,7 @@ pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, 
             {
                 state.select_material(set, h.material);
             }
-            state.model_pick = Some(ModelPick {
+            state.picking.pick = Some(ModelPick {
                 x,
                 y,
                 set,

@@ -183,7 +183,8 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 state.tab = RightTab::Material;
             }
             if let Some(p) = state
-                .model_pick
+                .picking
+                .pick
                 .as_ref()
                 .filter(|p| p.camera == state.session.camera.orbit)
             {

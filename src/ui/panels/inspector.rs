@@ -15,7 +15,7 @@ fn rgba_cell(ui: &mut Ui, v: [i32; 4]) {
 }
 
 fn model_inspector(ui: &mut Ui, state: &mut AppState) {
-    let Some(p) = &state.model_pick else {
+    let Some(p) = &state.picking.pick else {
         ui.weak("Click the model to see the surface, material and exact pixel under the cursor.");
         return;
     };

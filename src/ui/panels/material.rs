@@ -129,7 +129,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         state.select_material(s, m);
     }
     if hovered.is_some() {
-        state.hovered_material = hovered;
+        state.picking.hovered_material = hovered;
     }
 
     // The quad preview's own settings (the model view draws with Prime's blending and

@@ -87,7 +87,7 @@ impl SidePanels {
 
 /// Draws the whole UI for one frame.
 pub fn show(ui: &mut Ui, state: &mut AppState) {
-    state.hovered_material = None;
+    state.picking.hovered_material = None;
     let panels = SidePanels::for_width(ui.available_width());
     state.layout = super::state::Layout::default();
     egui::Panel::top("menu_bar").show(ui, |ui| menu::menu_bar(ui, state));

@@ -584,9 +584,9 @@ fn selection_hover_and_warnings_in_the_state() {
     assert_eq!(state.highlighted_material(), None);
     state.select_material(0, 4);
     assert_eq!(state.highlighted_material(), Some(4));
-    state.hovered_material = Some(9);
+    state.picking.hovered_material = Some(9);
     assert_eq!(state.highlighted_material(), Some(9));
-    state.hovered_material = None;
+    state.picking.hovered_material = None;
     state.prefs.tint_selection = false;
     assert_eq!(state.highlighted_material(), None);
     // Warnings: the document's and the view's, each once; the status bar counts them.

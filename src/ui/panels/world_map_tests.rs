@@ -77,7 +77,7 @@ fn a_pick_in_the_demo_room_names_its_world_model() {
         crate::load::area::world_model_of(&parts, parts[4].surfaces.end),
         None
     );
-    state.model_pick = Some(ModelPick {
+    state.picking.pick = Some(ModelPick {
         x: 10,
         y: 10,
         set: 0,
