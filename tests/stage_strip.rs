@@ -39,7 +39,11 @@ impl Harness {
         let pak = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak");
         let mut state = AppState::new(std::env::temp_dir());
         state.open(&format!("{}:showcase", pak.display()));
-        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert!(
+            state.messages.load_error.is_none(),
+            "{:?}",
+            state.messages.load_error
+        );
         state.session.clock.playing = false;
         state.prefs.tint_selection = false;
         let mut h = Self {

@@ -97,7 +97,11 @@ fn viewport_matches_the_cpu_trace_for_every_material_and_edit() {
 
     let mut state = AppState::new(dir.clone());
     state.open(dir.join("0x7EC00000.CMDL").to_str().expect("utf-8 path"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     for i in 0..48 {
         state.select_material(0, i);
         let edit = state.edit.as_ref().expect("material converts");
@@ -152,7 +156,11 @@ fn texture_preview_shows_the_texels() {
     let (_egui_renderer, mut viewport) = viewport_of(&ctx, 16, 8);
     let mut state = AppState::new(dir.clone());
     state.open(dir.join("mp1_i8_16x8.TXTR").to_str().expect("utf-8 path"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let edit = state.edit.as_ref().expect("preview material");
     let textures = state.current_textures();
     viewport.show_material(&ctx, edit, &textures, state.settings.sampling);
@@ -293,7 +301,11 @@ mod model_view {
             let (_egui_renderer, viewport) = super::viewport_of(&ctx, W, H);
             let mut state = AppState::new(std::env::temp_dir());
             state.open(spec);
-            assert!(state.load_error.is_none(), "{:?}", state.load_error);
+            assert!(
+                state.messages.load_error.is_none(),
+                "{:?}",
+                state.messages.load_error
+            );
             assert!(state.shows_model(), "a model opens in the model view");
             state.session.clock.playing = false;
             // Exact comparisons with `tevscope render`: no selection tint unless a test
@@ -481,7 +493,7 @@ mod model_view {
         let konsts = m.konst_colors.as_ref().map_or(0, Vec::len);
         m.konst_colors = Some(vec![0xFF00_FFFF; konsts.max(1)]);
         h.state.apply_material(m, "konsts magenta");
-        assert_eq!(h.state.edit_error, None);
+        assert_eq!(h.state.messages.edit_error, None);
         assert_eq!(
             h.state.edit.as_ref().expect("edit").last_edit,
             EditKind::Value
@@ -861,7 +873,11 @@ mod conformance_character {
         let (_egui_renderer, mut viewport) = super::viewport_of(&ctx, 64, 64);
         let mut state = AppState::new(std::env::temp_dir());
         state.open(&spec);
-        assert!(state.load_error.is_none(), "{:?}", state.load_error);
+        assert!(
+            state.messages.load_error.is_none(),
+            "{:?}",
+            state.messages.load_error
+        );
         assert_eq!(
             state.session.asset().map(|d| d.areas.len()),
             Some(1),

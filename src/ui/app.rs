@@ -272,7 +272,7 @@ impl App {
             let (prefs, warning) = Prefs::load();
             if let Some(w) = warning {
                 log::warn!("{w}");
-                state.notice = Some(w);
+                state.messages.notice = Some(w);
             }
             if options.file.is_none()
                 && let Some(dir) = prefs.last_open_dir.as_ref().filter(|d| d.is_dir())
@@ -285,7 +285,7 @@ impl App {
             Some(_) if script.is_some() => {}
             Some(f) => state.requests.open = Some(f.clone()),
             None => {
-                state.notice = Some(
+                state.messages.notice = Some(
                     "No file given. Browse on the left, drop a file on the window, or type a spec above."
                         .into(),
                 )
@@ -382,7 +382,7 @@ impl App {
         // Requests.
         let mut requests = std::mem::take(&mut self.state.requests);
         if let Some(spec) = requests.open.take() {
-            self.state.notice = None;
+            self.state.messages.notice = None;
             self.state.start_open(&spec);
         }
         // Opening, edits and saves change the title.
@@ -412,7 +412,7 @@ impl App {
             let path = std::path::PathBuf::from(self.state.screenshot.path.trim());
             self.state.export_shown_level(&path);
             if let Some(Err(e)) = &self.state.texture_view.export_result {
-                self.state.load_error = Some(format!("screenshot failed: {e}"));
+                self.state.messages.load_error = Some(format!("screenshot failed: {e}"));
             }
         } else if requests.screenshot || requests.turntable {
             let path = std::path::PathBuf::from(self.state.screenshot.path.trim());
@@ -427,11 +427,11 @@ impl App {
             };
             match result {
                 Ok(line) => {
-                    self.state.load_error = None;
+                    self.state.messages.load_error = None;
                     log::info!("{line}");
-                    self.state.notice = Some(line);
+                    self.state.messages.notice = Some(line);
                 }
-                Err(e) => self.state.load_error = Some(format!("screenshot failed: {e}")),
+                Err(e) => self.state.messages.load_error = Some(format!("screenshot failed: {e}")),
             }
         }
 

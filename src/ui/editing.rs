@@ -78,7 +78,7 @@ impl AppState {
                     rx,
                 })
             }
-            Err(e) => self.load_error = Some(format!("cannot start opening {spec}: {e}")),
+            Err(e) => self.messages.load_error = Some(format!("cannot start opening {spec}: {e}")),
         }
     }
 
@@ -131,10 +131,10 @@ impl AppState {
         {
             Ok(change) => {
                 self.last_edit = Some((label, Instant::now()));
-                self.edit_error = None;
+                self.messages.edit_error = None;
                 self.document_changed(change);
             }
-            Err(e) => self.edit_error = Some(format!("{label} refused: {e}")),
+            Err(e) => self.messages.edit_error = Some(format!("{label} refused: {e}")),
         }
     }
 
@@ -320,14 +320,14 @@ impl AppState {
         match self.session.save_as(path) {
             Ok(None) => false,
             Ok(Some(saved)) => {
-                self.edit_error = None;
+                self.messages.edit_error = None;
                 self.save_as.open = false;
                 self.save_as.text = path.display().to_string();
-                self.notice = Some(format!("Saved: {saved}"));
+                self.messages.notice = Some(format!("Saved: {saved}"));
                 true
             }
             Err(e) => {
-                self.edit_error = Some(format!("save failed: {e}"));
+                self.messages.edit_error = Some(format!("save failed: {e}"));
                 false
             }
         }

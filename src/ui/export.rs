@@ -36,10 +36,10 @@ impl AppState {
             .map_err(|e| format!("export failed: {e:#}"));
         match &result {
             Ok(line) => {
-                self.load_error = None;
-                self.notice = Some(line.clone());
+                self.messages.load_error = None;
+                self.messages.notice = Some(line.clone());
             }
-            Err(e) => self.load_error = Some(e.clone()),
+            Err(e) => self.messages.load_error = Some(e.clone()),
         }
         self.export.result = Some(result);
     }

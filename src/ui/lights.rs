@@ -169,7 +169,7 @@ impl AppState {
                 self.light_editor.error = None;
                 self.light_editor.path_open = false;
                 self.light_editor.path_text = path.display().to_string();
-                self.notice = Some(format!("Saved lights to {}", path.display()));
+                self.messages.notice = Some(format!("Saved lights to {}", path.display()));
                 true
             }
             Err(e) => {

@@ -388,7 +388,7 @@ impl Runner {
         let state = host.state();
         match action {
             Action::Open { spec } => {
-                state.load_error = None;
+                state.messages.load_error = None;
                 state.request_open(spec);
                 if state.pending.is_some() {
                     return Err("the open file has unsaved edits (save first)".into());
@@ -498,7 +498,7 @@ impl Runner {
                     return Err("the open file is not an editable model".into());
                 }
                 if !state.save() {
-                    return Err(state.edit_error.clone().unwrap_or_default());
+                    return Err(state.messages.edit_error.clone().unwrap_or_default());
                 }
             }
             Action::SaveAs { path } => {
@@ -506,7 +506,7 @@ impl Runner {
                     return Err("the open file is not an editable model".into());
                 }
                 if !state.save_as(path) {
-                    return Err(state.edit_error.clone().unwrap_or_default());
+                    return Err(state.messages.edit_error.clone().unwrap_or_default());
                 }
             }
             Action::Overview { world } => {
@@ -617,7 +617,7 @@ impl Runner {
                 }
                 // A disc image or folder opens in the world tree only.
                 let listed = state.worlds.source.as_deref() == Some(Path::new(spec));
-                match &state.load_error {
+                match &state.messages.load_error {
                     Some(e) => Err(e.clone()),
                     None if state.session.asset().is_none() && !listed => {
                         Err("nothing was opened".into())

@@ -279,14 +279,24 @@ pub struct Picking {
     pub hovered_material: Option<usize>,
 }
 
+/// The one-line messages the panels show (each cleared when what it reports is redone).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Messages {
+    /// Why the last open failed.
+    pub load_error: Option<String>,
+    /// A one-line message (demo missing, screenshot saved, …).
+    pub notice: Option<String>,
+    /// The last refused edit or failed save.
+    pub edit_error: Option<String>,
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub browser: Browser,
     /// The game browser: worlds and rooms of a disc, folder or PAK (the demo's at start).
     pub worlds: super::worlds::WorldTree,
-    pub load_error: Option<String>,
-    /// A one-line message (demo missing, screenshot saved, …).
-    pub notice: Option<String>,
+    /// The message lines under the top bar: load error, notice, refused edit.
+    pub messages: Messages,
     pub edit: Option<MaterialEdit>,
     pub tev_options: TevOptions,
     /// The View menu's debug view, preview shape and A/B split.
@@ -326,8 +336,6 @@ pub struct AppState {
     pub(crate) last_edit: Option<(String, std::time::Instant)>,
     /// Material and light edits in order, for undo and redo.
     pub(crate) history: History,
-    /// The last refused edit or failed save.
-    pub edit_error: Option<String>,
     /// What waits for the unsaved-edits prompt.
     pub pending: Option<Pending>,
     /// The Save As path field (the fallback when no native dialog is available).
@@ -352,8 +360,7 @@ impl AppState {
         Self {
             browser: Browser::new(start_dir),
             worlds: super::worlds::WorldTree::with_demo(),
-            load_error: None,
-            notice: None,
+            messages: Messages::default(),
             edit: None,
             tev_options: TevOptions::default(),
             aids: Default::default(),
@@ -381,7 +388,6 @@ impl AppState {
             session: Session::default(),
             last_edit: None,
             history: History::default(),
-            edit_error: None,
             pending: None,
             save_as: Default::default(),
             loading: None,
@@ -501,7 +507,7 @@ impl AppState {
     pub fn set_lights(&mut self, choice: LightChoice) {
         match choice.records() {
             Some(Ok(records)) => self.use_lights(choice, records),
-            Some(Err(e)) => self.load_error = Some(format!("lights: {e:#}")),
+            Some(Err(e)) => self.messages.load_error = Some(format!("lights: {e:#}")),
             None => {}
         }
     }
@@ -560,8 +566,8 @@ impl AppState {
         if folder.is_dir() {
             self.browser.set_dir(folder.to_path_buf());
             self.worlds.open(folder);
-            self.load_error = None;
-            self.notice = Some(format!(
+            self.messages.load_error = None;
+            self.messages.notice = Some(format!(
                 "{spec} is a folder: the file browser and the world tree show it"
             ));
             return None;
@@ -569,8 +575,8 @@ impl AppState {
         if crate::load::disc::is_disc_image(folder) {
             self.worlds.open(folder);
             self.prefs.add_recent(spec);
-            self.load_error = None;
-            self.notice = Some(format!(
+            self.messages.load_error = None;
+            self.messages.notice = Some(format!(
                 "{spec} is a disc image: pick a room in the world tree"
             ));
             return None;
@@ -601,13 +607,13 @@ impl AppState {
                 .or_else(|| rows.iter().find(|r| r.opens()))
                 .map(|r| r.spec.clone()),
             Some(Err(e)) => {
-                self.load_error = Some(e.clone());
+                self.messages.load_error = Some(e.clone());
                 return None;
             }
             None => None,
         };
         if first.is_none() {
-            self.load_error = Some(format!(
+            self.messages.load_error = Some(format!(
                 "{}: no {} in this archive",
                 pak.display(),
                 AssetKind::openable_list()
@@ -620,14 +626,14 @@ impl AppState {
     pub(crate) fn finish_open(&mut self, spec: &str, opened: Opened) {
         self.opening.text = spec.to_string();
         if let Err(e) = self.session.install(opened) {
-            self.load_error = Some(open_error_message(&e));
+            self.messages.load_error = Some(open_error_message(&e));
             return;
         }
         let Some(doc) = self.session.asset() else {
             return;
         };
-        self.load_error = None;
-        self.edit_error = None;
+        self.messages.load_error = None;
+        self.messages.edit_error = None;
         // The browser follows what was opened, however it was named.
         self.browser.reveal(&doc.path, doc.member.as_deref());
         // Screenshots go to the remembered folder, never next to the (game's) file.

@@ -36,7 +36,7 @@ impl AppState {
         };
         if let Ok(line) = &result {
             self.texture_view.export_open = false;
-            self.notice = Some(line.clone());
+            self.messages.notice = Some(line.clone());
         }
         self.texture_view.export_result = Some(result);
     }

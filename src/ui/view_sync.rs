@@ -226,7 +226,7 @@ pub fn pick(viewport: &mut Viewport, ctx: &RenderContext, state: &mut AppState, 
                 camera: state.session.camera.orbit,
             });
         }
-        Some(Err(e)) => state.load_error = Some(format!("pick failed: {e}")),
+        Some(Err(e)) => state.messages.load_error = Some(format!("pick failed: {e}")),
         None => {}
     }
 }

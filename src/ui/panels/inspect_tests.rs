@@ -59,7 +59,11 @@ fn uploaded(state: &AppState) -> (egui::TextureId, [usize; 2]) {
 fn a_txtr_shows_at_its_aspect_with_only_the_shown_level_uploaded() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("tex_worm_skin"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.texture_view_shown());
     let ctx = egui::Context::default();
     for _ in 0..3 {

@@ -51,7 +51,11 @@ fn text_rect(out: &egui::FullOutput, start: &str) -> Option<egui::Rect> {
 fn opened(spec: &str) -> AppState {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(spec);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
     state
 }
@@ -65,9 +69,9 @@ fn messages_never_move_the_layout() {
         let ctx = egui::Context::default();
         frames_on(&ctx, &mut state, size, 3);
         let quiet: Layout = state.layout;
-        state.notice = Some("Saved a notice".into());
-        state.load_error = Some("an error\nover two lines".into());
-        state.edit_error = Some("an edit refused".into());
+        state.messages.notice = Some("Saved a notice".into());
+        state.messages.load_error = Some("an error\nover two lines".into());
+        state.messages.edit_error = Some("an edit refused".into());
         state.start_open(&demo_spec("worm_character"));
         assert!(state.loading.is_some());
         let out = frames_on(&ctx, &mut state, size, 2);
@@ -75,9 +79,9 @@ fn messages_never_move_the_layout() {
         assert!(drew_text(&out, "Opening ") && drew_text(&out, "an error over two lines"));
         let messages = super::messages(&state);
         assert_eq!(messages.len(), 4, "{messages:?}");
-        state.notice = None;
-        state.load_error = None;
-        state.edit_error = None;
+        state.messages.notice = None;
+        state.messages.load_error = None;
+        state.messages.edit_error = None;
         state.loading = None;
         frames_on(&ctx, &mut state, size, 2);
         assert_eq!(state.layout, quiet, "{size:?}: back");
@@ -179,7 +183,11 @@ fn the_browser_follows_what_is_opened_and_lists_rooms() {
     let out = frames_on(&egui::Context::default(), &mut state, (1366.0, 768.0), 2);
     assert!(drew_text(&out, "MREA 0x"), "rooms are listed");
     state.open(&room);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.session.asset().unwrap().is_room());
     assert_eq!(state.browser.selected.as_deref(), Some(room.as_str()));
 
@@ -187,9 +195,20 @@ fn the_browser_follows_what_is_opened_and_lists_rooms() {
     let folder = std::env::temp_dir().join(format!("tevscope-x-{}.CMDL", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     state.open(folder.to_str().unwrap());
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert_eq!(state.browser.dir, folder.canonicalize().unwrap());
-    assert!(state.notice.as_deref().unwrap().contains("is a folder"));
+    assert!(
+        state
+            .messages
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("is a folder")
+    );
     // The room stays open.
     assert!(state.session.asset().unwrap().is_room());
     let _ = std::fs::remove_dir_all(&folder);

@@ -840,7 +840,11 @@ mod tests {
     fn the_room_offers_its_layers_and_the_tab_and_gizmos_draw() {
         let mut s = state();
         s.open(&demo_spec("room"));
-        assert!(s.load_error.is_none(), "{:?}", s.load_error);
+        assert!(
+            s.messages.load_error.is_none(),
+            "{:?}",
+            s.messages.load_error
+        );
         let starts = s.light_starts();
         let room_layer1 = starts
             .iter()
@@ -854,7 +858,11 @@ mod tests {
             .expect("the room's layer 0 is offered");
         assert_eq!(room_layer0.1, Some(4));
         s.set_lights(room_layer0.0.clone());
-        assert!(s.load_error.is_none(), "{:?}", s.load_error);
+        assert!(
+            s.messages.load_error.is_none(),
+            "{:?}",
+            s.messages.load_error
+        );
         let kinds: Vec<_> = s.light_editor.records.iter().map(|r| r.kind()).collect();
         for k in PrimeLightType::ALL {
             assert!(kinds.contains(&k), "{k:?} in {kinds:?}");
@@ -964,7 +972,11 @@ mod tests {
     fn looking_at_light_fields_changes_nothing() {
         let mut s = state();
         s.open(&demo_spec("room"));
-        assert!(s.load_error.is_none(), "{:?}", s.load_error);
+        assert!(
+            s.messages.load_error.is_none(),
+            "{:?}",
+            s.messages.load_error
+        );
         let records = s.light_editor.records.clone();
         assert!(
             records.iter().any(|r| r.brightness == 56_250.0),
@@ -1036,7 +1048,11 @@ mod tests {
         let mut m = s.file_material().unwrap().clone();
         m.group_index ^= 1;
         s.apply_material(m, "group");
-        assert!(s.edit_error.is_none(), "{:?}", s.edit_error);
+        assert!(
+            s.messages.edit_error.is_none(),
+            "{:?}",
+            s.messages.edit_error
+        );
         s.add_light(PrimeLightType::Spot);
         let label = format!("light {point}: brightness");
         let (done, undone) = s.history_labels();

@@ -267,7 +267,7 @@ impl AppState {
     pub fn confirm_screenshot(&mut self, turntable: bool) {
         let typed = PathBuf::from(self.screenshot.path.trim());
         if typed.as_os_str().is_empty() {
-            self.load_error = Some("screenshot: give a file name".into());
+            self.messages.load_error = Some("screenshot: give a file name".into());
             return;
         }
         let path = with_png_extension(&typed);
@@ -313,7 +313,7 @@ impl AppState {
         }
         match dialog.pick_file() {
             Some(path) => self.request_open(&path.display().to_string()),
-            None => self.notice = Some("Type a file or PAK:ID in the Open field".into()),
+            None => self.messages.notice = Some("Type a file or PAK:ID in the Open field".into()),
         }
     }
 }

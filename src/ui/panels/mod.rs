@@ -197,10 +197,13 @@ pub(super) fn messages(state: &AppState) -> Vec<(String, Color32)> {
             Color32::LIGHT_GRAY,
         ));
     }
-    for e in [&state.load_error, &state.edit_error].into_iter().flatten() {
+    for e in [&state.messages.load_error, &state.messages.edit_error]
+        .into_iter()
+        .flatten()
+    {
         out.push((e.clone(), ERROR));
     }
-    if let Some(n) = &state.notice {
+    if let Some(n) = &state.messages.notice {
         out.push((n.clone(), Color32::LIGHT_GREEN));
     }
     out

@@ -45,7 +45,7 @@ pub(super) fn mp3_alt_toggles(ui: &mut Ui, state: &mut AppState) {
         state.opening.references.mp3_alts = alts;
         match state.session.set_mp3_alts(alts) {
             Ok(change) => state.document_changed(change),
-            Err(e) => state.edit_error = Some(format!("MP3 Alts: {e:#}")),
+            Err(e) => state.messages.edit_error = Some(format!("MP3 Alts: {e:#}")),
         }
     }
 }
@@ -204,13 +204,13 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
             });
         match result {
             Ok(change) => {
-                state.edit_error = None;
+                state.messages.edit_error = None;
                 state.document_changed(change);
             }
-            Err(e) => state.edit_error = Some(format!("{label} refused: {e}")),
+            Err(e) => state.messages.edit_error = Some(format!("{label} refused: {e}")),
         }
     }
-    if let Some(e) = &state.edit_error {
+    if let Some(e) = &state.messages.edit_error {
         ui.colored_label(Color32::from_rgb(255, 110, 110), e);
     }
 }

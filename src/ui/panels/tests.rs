@@ -30,7 +30,11 @@ pub(super) fn demo_spec(name: &str) -> String {
 fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("worm_character"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.shows_model());
     // A character is shown read-only, with the reason.
     assert!(state.session.document().is_none());
@@ -52,7 +56,11 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     let doc = state.session.asset().unwrap();
     let (label, spec) = doc.areas.first().cloned().expect("demo.pak:lights");
     state.set_lights(LightChoice::area(label, spec, 0));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert_eq!(state.session.lights.revision, 1);
     assert_ne!(
         state.session.lights.set,
@@ -90,7 +98,11 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     state.opening.references.model = demo_spec("worm");
     state.opening.references.skin = demo_spec("worm_skin");
     state.open(&demo_spec("worm_character"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let sources = state.session.asset().unwrap().sources.join("\n");
     for part in ["model: ", "skin: "] {
         assert!(
@@ -107,7 +119,11 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     state.opening.references.skeleton = demo_spec("worm_skeleton");
     // Another file clears every part (the texture folder, a place to search, stays).
     state.open(&demo_spec("room"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.session.asset().unwrap().is_room());
     let cleared = crate::session::References {
         texture_dir: textures.display().to_string(),
@@ -133,7 +149,11 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     }
     let ancs = dir.join("cube.ANCS").display().to_string();
     state.open(&ancs);
-    let error = state.load_error.clone().expect("two CMDLs: no guess");
+    let error = state
+        .messages
+        .load_error
+        .clone()
+        .expect("two CMDLs: no guess");
     assert!(error.contains("References → Model"), "{error}");
     assert!(!error.contains("--model"), "{error}");
     assert!(state.session.asset().unwrap().is_room());
@@ -143,7 +163,11 @@ fn references_apply_to_their_file_and_clear_when_another_opens() {
     );
     state.opening.references.model = dir.join("cube_b.CMDL").display().to_string();
     state.open(&ancs);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let sources = state.session.asset().unwrap().sources.join("\n");
     assert!(
         sources.contains("cube_b.CMDL (chosen explicitly)"),
@@ -168,7 +192,11 @@ fn opening_a_whole_pak_expands_it_and_opens_its_model() {
     };
     let mut state = AppState::new(std::env::temp_dir());
     state.open(dir.join("tev_cases.pak").to_str().unwrap());
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let doc = state.session.asset().unwrap();
     assert!(doc.spec.ends_with(".CMDL"), "{}", doc.spec);
     assert!(state.edit.is_some());
@@ -180,7 +208,7 @@ fn opening_a_whole_pak_expands_it_and_opens_its_model() {
 fn open_error_is_shown_not_fatal() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open("/nonexistent/model.CMDL");
-    assert!(state.load_error.is_some());
+    assert!(state.messages.load_error.is_some());
     run_frame(&mut state);
 }
 
@@ -191,7 +219,11 @@ fn every_tab_of_the_tev_cases_model_draws() {
     };
     let mut state = AppState::new(dir.clone());
     state.open(dir.join("0x7EC00000.CMDL").to_str().unwrap());
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.requests.reload_view);
     assert!(state.edit.is_some());
     state.viewport_texture = Some((egui::TextureId::User(1), [256, 256]));
@@ -279,14 +311,22 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     };
     let mut state = AppState::new(scratch.clone());
     state.open(&spec);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.session.document().is_some() && !state.is_dirty());
     assert!(!state.title().starts_with('●'));
     let original = state.edit.as_ref().unwrap().program.clone();
     let revision = state.session.revision();
 
     set_konst0(&mut state, [1, 2, 3, 4], "K0 colour");
-    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    assert!(
+        state.messages.edit_error.is_none(),
+        "{:?}",
+        state.messages.edit_error
+    );
     assert!(state.is_dirty());
     assert!(state.title().starts_with('●'), "{}", state.title());
     assert!(state.session.revision() > revision);
@@ -330,7 +370,7 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     let mut m = state.file_material().unwrap().clone();
     m.tev_stages = vec![m.tev_stages[0]; 17];
     state.apply_material(m, "too many stages");
-    assert!(state.edit_error.is_some());
+    assert!(state.messages.edit_error.is_some());
     assert_eq!(state.session.document().unwrap().history().count(), 2);
 
     // Every tab draws with the history.
@@ -361,7 +401,11 @@ fn save_and_reopen_gives_the_edited_material() {
         });
     m.texgens.push(m.texgens.first().copied().unwrap_or(0x3C1));
     state.apply_material(m, "rotate");
-    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    assert!(
+        state.messages.edit_error.is_none(),
+        "{:?}",
+        state.messages.edit_error
+    );
     let edited = state.file_material().unwrap().clone();
     assert_eq!(edited.uv_animation_count, edited.uv_animations.len() as u32);
 
@@ -374,7 +418,11 @@ fn save_and_reopen_gives_the_edited_material() {
     assert_ne!(before.material_sets()[0].materials[3], edited);
     let mut reopened = AppState::new(scratch.clone());
     reopened.open(out.to_str().unwrap());
-    assert!(reopened.load_error.is_none(), "{:?}", reopened.load_error);
+    assert!(
+        reopened.messages.load_error.is_none(),
+        "{:?}",
+        reopened.messages.load_error
+    );
     reopened.select_material(0, 3);
     assert_eq!(reopened.file_material(), Some(&edited));
     assert_eq!(
@@ -457,7 +505,11 @@ fn files_open_on_a_worker_thread() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     assert!(state.loading.is_none());
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.session.document().is_some() && state.edit.is_some());
     let _ = std::fs::remove_dir_all(&scratch);
 }
@@ -514,7 +566,11 @@ fn side_panel_limits_leave_the_view_sixty_percent() {
 fn the_view_keeps_sixty_percent_of_the_window_with_every_tab() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     for tab in [
         RightTab::Material,
         RightTab::Wgsl,
@@ -634,7 +690,11 @@ fn a_missing_texture_slot_names_the_id_and_where_it_was_looked_for() {
     std::fs::copy(dir.join("0x7EC00000.CMDL"), &cmdl).unwrap();
     let mut state = AppState::new(std::env::temp_dir());
     state.open(cmdl.to_str().unwrap());
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     state.select_material(0, 0);
     state.tab = RightTab::Material;
     let entry = state
@@ -733,7 +793,11 @@ fn opening_remembers_the_file_and_screenshots_leave_the_game_folder() {
     state.prefs.screenshot_dir = Some("/tmp/shots-here".into());
     let spec = demo_spec("showcase");
     state.open(&spec);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert_eq!(state.prefs.recent, std::slice::from_ref(&spec));
     assert!(
         state.screenshot.path.starts_with("/tmp/shots-here/"),
@@ -767,7 +831,11 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     let spec = format!("{}:room", pak.display());
     let mut state = AppState::new(scratch.clone());
     state.open(&spec);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert_eq!(state.session.camera.mode, crate::camera::CameraMode::Fly);
     // Lit by its own layer 0, which has one light of each kind.
     assert!(
@@ -777,7 +845,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
         ),
         "{:?} {:?}",
         state.session.lights.choice,
-        state.load_error
+        state.messages.load_error
     );
     assert_eq!(state.light_editor.records.len(), 4);
     assert_eq!(state.world_models_visible, vec![true; 5]);
@@ -845,7 +913,11 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
 
     // The room's material is edited and saved into the PAK.
     set_konst0(&mut state, [9, 8, 7, 255], "K0 colour");
-    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    assert!(
+        state.messages.edit_error.is_none(),
+        "{:?}",
+        state.messages.edit_error
+    );
     assert!(state.is_dirty());
     assert!(state.save());
     let reopened = crate::edit::Document::open(&spec).unwrap();
@@ -880,7 +952,11 @@ fn the_short_uv_flags_are_shown_fixed_by_the_geometry_and_cannot_be_toggled() {
     use crate::gx::types::flags;
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let materials = &state.session.document().unwrap().material_sets()[0].materials;
     let index = materials
         .iter()
@@ -931,7 +1007,11 @@ fn the_short_uv_flags_are_shown_fixed_by_the_geometry_and_cannot_be_toggled() {
     for name in ["short UVs (0x2000)", "short UVs, alt (0x1000)"] {
         let rect = text_rect(&out, name).unwrap_or_else(|| panic!("{name} is shown"));
         out = frames.click(&mut state, rect.center());
-        assert!(state.edit_error.is_none(), "{name}: {:?}", state.edit_error);
+        assert!(
+            state.messages.edit_error.is_none(),
+            "{name}: {:?}",
+            state.messages.edit_error
+        );
         assert!(!state.is_dirty(), "{name} was toggled");
     }
     assert!(state.file_material().unwrap().flags & flags::SHORT_UV != 0);
@@ -1004,7 +1084,7 @@ fn save_as_adds_the_open_files_extension() {
     assert!(
         state.save_as(&scratch.join("renamed")),
         "{:?}",
-        state.edit_error
+        state.messages.edit_error
     );
     let written = scratch.join("renamed.CMDL");
     assert!(written.is_file() && !scratch.join("renamed").exists());
@@ -1037,7 +1117,11 @@ fn file_export_opens_a_window_with_an_editable_path() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut state = AppState::new(dir.clone());
     state.open(&demo_spec("showcase"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let size = egui::vec2(1600.0, 900.0);
     let ctx = egui::Context::default();
     let out = frame_on(&ctx, &mut state, size, vec![]);
@@ -1106,7 +1190,11 @@ fn export_window_writes_the_current_view_as_a_dff() {
     let spec = demo_spec("showcase");
     let mut state = AppState::new(dir.clone());
     state.open(&spec);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     // The command line's frame: the same model, camera and size.
     let mut req = crate::cli::render::RenderRequest::new(spec, "");
     (req.width, req.height) = (640, 480);
@@ -1169,7 +1257,11 @@ fn export_window_bakes_appearance_when_asked() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut state = AppState::new(dir.clone());
     state.open(&demo_spec("showcase"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     state.export.open = true;
     let glb = dir.join("baked.glb");
     state.export.path = glb.display().to_string();
@@ -1222,7 +1314,11 @@ fn a_uv_animation_no_texgen_uses_says_so() {
         params: [0.0f32, 0.0, 1.0, 1.0].map(f32::to_bits).to_vec(),
     }];
     state.apply_material(m, "identity texgens, a scroll");
-    assert!(state.edit_error.is_none(), "{:?}", state.edit_error);
+    assert!(
+        state.messages.edit_error.is_none(),
+        "{:?}",
+        state.messages.edit_error
+    );
     state.tab = RightTab::Material;
     // Tall enough that the whole material panel shows without scrolling.
     let size = egui::vec2(1600.0, 4000.0);
@@ -1246,7 +1342,11 @@ fn the_built_in_demo_offers_save_as_in_a_real_folder() {
     let saves = std::env::temp_dir().join(format!("tevscope-builtin-save-{}", std::process::id()));
     state.prefs.last_save_dir = Some(saves.clone());
     state.open(&crate::load::builtin::demo_spec("showcase"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     // Not the built-in path (Save would refuse it), but demo.pak in the last save folder.
     assert_eq!(
         std::path::PathBuf::from(&state.save_as.text),
@@ -1279,7 +1379,11 @@ fn mp3_model_opens_edits_undoes_and_saves_byte_identically() {
     std::fs::create_dir_all(&scratch).unwrap();
     let mut state = AppState::new(scratch.clone());
     state.open(source.to_str().unwrap());
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let asset = state.session.asset().unwrap();
     let entry = asset.material(0, 0).unwrap().clone();
     assert_eq!(entry.texture_ids, [Some(0x0C3F_1E7D_0000_1000)]);
@@ -1310,7 +1414,7 @@ fn mp3_model_opens_edits_undoes_and_saves_byte_identically() {
     let undone = state.session.asset().unwrap().material(0, 0).unwrap();
     assert_eq!(undone.material.konst[0], [208, 128, 64, 255]);
     let out = scratch.join("saved.CMDL");
-    assert!(state.save_as(&out), "{:?}", state.edit_error);
+    assert!(state.save_as(&out), "{:?}", state.messages.edit_error);
     assert!(std::fs::read(&out).unwrap() == std::fs::read(&source).unwrap());
     std::fs::remove_dir_all(&scratch).ok();
 }

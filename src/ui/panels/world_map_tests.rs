@@ -56,7 +56,11 @@ fn the_overview_places_the_demo_rooms_and_a_click_opens_one() {
     assert!(spec.ends_with(":0xDE070001.MREA"), "{spec}");
     // The room opens in the overview's place.
     state.open(&spec);
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     assert!(state.worlds.overview.is_none());
 }
 
@@ -64,7 +68,11 @@ fn the_overview_places_the_demo_rooms_and_a_click_opens_one() {
 fn a_pick_in_the_demo_room_names_its_world_model() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("room"));
-    assert!(state.load_error.is_none(), "{:?}", state.load_error);
+    assert!(
+        state.messages.load_error.is_none(),
+        "{:?}",
+        state.messages.load_error
+    );
     let parts = state.session.asset().unwrap().world_models.clone();
     assert_eq!(parts.len(), 5);
     let part = &parts[2];
