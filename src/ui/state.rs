@@ -292,9 +292,9 @@ pub struct Messages {
 
 /// Everything the panels show and edit.
 pub struct AppState {
-    pub browser: Browser,
+    pub(crate) browser: Browser,
     /// The game browser: worlds and rooms of a disc, folder or PAK (the demo's at start).
-    pub worlds: super::worlds::WorldTree,
+    pub(crate) worlds: super::worlds::WorldTree,
     /// The message lines under the top bar: load error, notice, refused edit.
     pub messages: Messages,
     pub edit: Option<MaterialEdit>,
@@ -304,7 +304,7 @@ pub struct AppState {
     pub settings: ViewSettings,
     pub tab: RightTab,
     pub(crate) wgsl: WgslTab,
-    pub report: Option<PixelReport>,
+    pub(crate) report: Option<PixelReport>,
     /// egui copies of the selection's texture maps, made on first display.
     pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
     /// The Open field and the References section (the file browser's).
@@ -312,23 +312,23 @@ pub struct AppState {
     /// File → Export's window: the glTF and DFF paths, options and last result.
     pub(crate) export: ExportDialog,
     /// The viewport's egui texture and its size in physical pixels.
-    pub viewport_texture: Option<(egui::TextureId, [u32; 2])>,
+    pub(crate) viewport_texture: Option<(egui::TextureId, [u32; 2])>,
     /// The stage strip under the stage list: open, its thumbnails, the stage the view shows.
     pub strip: StripPanel,
     /// The frame-rate overlay and meter, and which strip thumbnails are on screen.
     pub perf: super::perf::PerfState,
     pub view_status: ViewStatus,
-    pub adapter: String,
+    pub(crate) adapter: String,
     pub requests: Requests,
-    pub view_mode: ViewMode,
+    pub(crate) view_mode: ViewMode,
     /// A room's world models: shown (true) or hidden, in the document's order.
-    pub world_models_visible: Vec<bool>,
+    pub(crate) world_models_visible: Vec<bool>,
     /// The records `light_set` is built from, as the Lights tab edits them.
-    pub light_editor: super::light_editor::LightEditor,
+    pub(crate) light_editor: super::light_editor::LightEditor,
     /// What the pointer found: the last model pick and the hovered material row.
     pub picking: Picking,
     /// Frame the model once the viewport has its size (a newly opened model).
-    pub frame_pending: bool,
+    pub(crate) frame_pending: bool,
     /// The open asset and its editable document: the one truth of materials.
     pub session: Session,
     /// Label and time of the last edit, material or lights (same-field edits within a
@@ -337,22 +337,22 @@ pub struct AppState {
     /// Material and light edits in order, for undo and redo.
     pub(crate) history: History,
     /// What waits for the unsaved-edits prompt.
-    pub pending: Option<Pending>,
+    pub(crate) pending: Option<Pending>,
     /// The Save As path field (the fallback when no native dialog is available).
     pub(crate) save_as: SaveAsField,
     /// A file opening on the worker thread.
-    pub loading: Option<Loading>,
+    pub(crate) loading: Option<Loading>,
     /// The texture view (a TXTR, or a texture map of the selection).
-    pub texture_view: super::texture_view::TextureView,
+    pub(crate) texture_view: super::texture_view::TextureView,
     /// The character animation's controls (loop, bind pose, skeleton overlay).
-    pub anim_view: super::animation::AnimView,
+    pub(crate) anim_view: super::animation::AnimView,
     /// Settings remembered between runs (recent files, folders, sizes).
     pub prefs: super::prefs::Prefs,
     pub(crate) screenshot: ScreenshotOptions,
     /// The shortcut overlay, About window and warnings log that are open.
     pub(crate) windows: Windows,
-    pub panels: PanelToggles,
-    pub layout: Layout,
+    pub(crate) panels: PanelToggles,
+    pub(crate) layout: Layout,
 }
 
 impl AppState {
