@@ -349,7 +349,7 @@ impl App {
         }
 
         // UI pass: edits state, queues requests.
-        self.state.viewport_texture = Some((
+        self.state.central.texture = Some((
             gpu.viewport.texture_id,
             [gpu.viewport.target.width, gpu.viewport.target.height],
         ));

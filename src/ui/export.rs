@@ -94,7 +94,7 @@ impl AppState {
                     }
                     None => (model.into_owned(), selection.set, self.hidden_surfaces()),
                 };
-                let view = self.viewport_texture.map_or([640, 480], |(_, size)| size);
+                let view = self.central.texture.map_or([640, 480], |(_, size)| size);
                 let (size, note) = dff_size(view);
                 let view = DffView {
                     camera: self.session.camera.orbit,

@@ -691,7 +691,7 @@ impl Runner {
                         .is_some_and(|(w, h)| (w, h) != view);
                     state.loading.is_some()
                         || state.requests.open.is_some()
-                        || (state.frame_pending && state.shows_model())
+                        || (state.central.frame_pending && state.shows_model())
                         || pending
                         || wanted
                 };

@@ -290,6 +290,15 @@ pub struct Messages {
     pub edit_error: Option<String>,
 }
 
+/// The central panel's 3D view: the image the viewport rendered, and a pending framing.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct CentralView {
+    /// The viewport's egui texture and its size in physical pixels.
+    pub texture: Option<(egui::TextureId, [u32; 2])>,
+    /// Frame the model once the viewport has its size (a newly opened model).
+    pub frame_pending: bool,
+}
+
 /// Everything the panels show and edit.
 pub struct AppState {
     pub(crate) browser: Browser,
@@ -311,8 +320,8 @@ pub struct AppState {
     pub(crate) opening: Opening,
     /// File → Export's window: the glTF and DFF paths, options and last result.
     pub(crate) export: ExportDialog,
-    /// The viewport's egui texture and its size in physical pixels.
-    pub(crate) viewport_texture: Option<(egui::TextureId, [u32; 2])>,
+    /// The 3D view's image in the central panel, and whether it waits to frame the model.
+    pub(crate) central: CentralView,
     /// The stage strip under the stage list: open, its thumbnails, the stage the view shows.
     pub strip: StripPanel,
     /// The frame-rate overlay and meter, and which strip thumbnails are on screen.
@@ -327,8 +336,6 @@ pub struct AppState {
     pub(crate) light_editor: super::light_editor::LightEditor,
     /// What the pointer found: the last model pick and the hovered material row.
     pub picking: Picking,
-    /// Frame the model once the viewport has its size (a newly opened model).
-    pub(crate) frame_pending: bool,
     /// The open asset and its editable document: the one truth of materials.
     pub session: Session,
     /// Label and time of the last edit, material or lights (same-field edits within a
@@ -374,7 +381,7 @@ impl AppState {
             thumbnails: None,
             opening: Opening::default(),
             export: ExportDialog::default(),
-            viewport_texture: None,
+            central: CentralView::default(),
             strip: StripPanel::default(),
             perf: Default::default(),
             view_status: ViewStatus::default(),
@@ -384,7 +391,6 @@ impl AppState {
             world_models_visible: Vec::new(),
             light_editor: super::light_editor::LightEditor::new(),
             picking: Picking::default(),
-            frame_pending: false,
             session: Session::default(),
             last_edit: None,
             history: History::default(),
@@ -444,7 +450,7 @@ impl AppState {
             return;
         }
         let clip = self.posed_animation();
-        let size = self.viewport_texture.map(|(_, size)| size);
+        let size = self.central.texture.map(|(_, size)| size);
         self.session.frame_camera(clip, size);
     }
 
@@ -690,7 +696,7 @@ impl AppState {
         let aabb = self.model().map(|(_, _, aabb)| aabb);
         self.session.camera.opened(room, aabb.as_ref());
         self.frame_model();
-        self.frame_pending = true;
+        self.central.frame_pending = true;
         if let Some(LightSource::Area { spec, .. }) = self.session.lights.choice.source() {
             let still_there = self
                 .session

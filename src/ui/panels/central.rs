@@ -125,12 +125,12 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
     };
     let want = ((want_w * ppp).round() as u32, (want_h * ppp).round() as u32);
     state.requests.viewport_size = Some(want);
-    let Some((tex, [w, h])) = state.viewport_texture else {
+    let Some((tex, [w, h])) = state.central.texture else {
         return;
     };
-    if model_view && state.frame_pending && (w, h) == want {
+    if model_view && state.central.frame_pending && (w, h) == want {
         state.frame_model();
-        state.frame_pending = false;
+        state.central.frame_pending = false;
     } else if model_view && (w, h) == want {
         state.keep_framed([w, h]);
     }

@@ -106,7 +106,7 @@ fn a_txtr_shows_at_its_aspect_with_only_the_shown_level_uploaded() {
 fn a_texture_map_of_the_model_opens_in_the_view_and_closes() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("worm_character"));
-    state.viewport_texture = Some((egui::TextureId::User(1), [800, 500]));
+    state.central.texture = Some((egui::TextureId::User(1), [800, 500]));
     let ctx = egui::Context::default();
     frame(&ctx, &mut state, None);
     assert!(
@@ -167,7 +167,7 @@ fn frames_step_the_clip_play_once_stops_and_bind_pose_keeps_the_choice() {
 fn the_skeleton_overlay_draws_each_joint_and_names_the_hovered_one() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("worm_character"));
-    state.viewport_texture = Some((egui::TextureId::User(1), [800, 500]));
+    state.central.texture = Some((egui::TextureId::User(1), [800, 500]));
     state.session.clock.playing = false;
     state.session.clock.time = 0.5;
     let joints = |out: &egui::FullOutput| -> Vec<egui::Pos2> {

@@ -56,7 +56,7 @@ fn opened(spec: &str) -> AppState {
         "{:?}",
         state.messages.load_error
     );
-    state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
+    state.central.texture = Some((egui::TextureId::User(1), [320, 200]));
     state
 }
 

@@ -774,8 +774,8 @@ mod tests {
             .iter()
             .position(|r| r.kind() == PrimeLightType::Spot)
             .unwrap();
-        s.viewport_texture = Some((egui::TextureId::User(1), [900, 600]));
-        s.frame_pending = false;
+        s.central.texture = Some((egui::TextureId::User(1), [900, 600]));
+        s.central.frame_pending = false;
         let ctx = egui::Context::default();
         let frame = |s: &mut AppState, events: Vec<egui::Event>| {
             let input = egui::RawInput {
@@ -874,7 +874,7 @@ mod tests {
         assert_eq!(s.session.lights.set, layer0);
         // The tab and the gizmos draw with a light of each kind selected in turn.
         s.tab = RightTab::Lights;
-        s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+        s.central.texture = Some((egui::TextureId::User(1), [640, 400]));
         for (i, &kind) in kinds.iter().enumerate() {
             s.light_editor.selected = Some(i);
             let out = run_frame(&mut s);
@@ -988,7 +988,7 @@ mod tests {
             "{choice:?}"
         );
         s.tab = RightTab::Lights;
-        s.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+        s.central.texture = Some((egui::TextureId::User(1), [640, 400]));
         let ctx = egui::Context::default();
         let mut clicked = 0;
         for i in 0..records.len() {

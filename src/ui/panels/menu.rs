@@ -190,7 +190,7 @@ fn screenshot_window(ctx: &egui::Context, state: &mut AppState) {
                 ui.radio_value(&mut custom, true, "size:");
                 if custom {
                     let [w, h] = state.screenshot.size.get_or_insert_with(|| {
-                        state.viewport_texture.map_or([1920, 1080], |(_, s)| s)
+                        state.central.texture.map_or([1920, 1080], |(_, s)| s)
                     });
                     let range = 1..=state.screenshot.max_side;
                     ui.add(egui::DragValue::new(w).range(range.clone()).suffix(" px"));

@@ -73,7 +73,7 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     assert_ne!(state.session.camera.orbit, framed);
     state.frame_model();
     assert_eq!(state.session.camera.orbit, framed);
-    state.viewport_texture = Some((egui::TextureId::User(1), [320, 200]));
+    state.central.texture = Some((egui::TextureId::User(1), [320, 200]));
     for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
         state.tab = tab;
         run_frame(&mut state);
@@ -226,7 +226,7 @@ fn every_tab_of_the_tev_cases_model_draws() {
     );
     assert!(state.requests.reload_view);
     assert!(state.edit.is_some());
-    state.viewport_texture = Some((egui::TextureId::User(1), [256, 256]));
+    state.central.texture = Some((egui::TextureId::User(1), [256, 256]));
     for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
         state.tab = tab;
         run_frame(&mut state);
@@ -374,7 +374,7 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     assert_eq!(state.session.document().unwrap().history().count(), 2);
 
     // Every tab draws with the history.
-    state.viewport_texture = Some((egui::TextureId::User(1), [256, 256]));
+    state.central.texture = Some((egui::TextureId::User(1), [256, 256]));
     for tab in [RightTab::Material, RightTab::History] {
         state.tab = tab;
         let out = run_frame(&mut state);
@@ -660,10 +660,10 @@ fn selection_hover_and_warnings_in_the_state() {
 fn a_new_view_size_reframes_an_untouched_camera_only() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
-    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    state.central.texture = Some((egui::TextureId::default(), [800, 600]));
     state.frame_model();
     let wide = state.session.camera.orbit;
-    state.viewport_texture = Some((egui::TextureId::default(), [300, 600]));
+    state.central.texture = Some((egui::TextureId::default(), [300, 600]));
     state.keep_framed([300, 600]);
     let narrow = state.session.camera.orbit;
     assert!(
@@ -673,7 +673,7 @@ fn a_new_view_size_reframes_an_untouched_camera_only() {
     // Once the user moves the camera, resizing keeps it.
     state.session.camera.orbit.orbit(30.0, 0.0);
     let moved = state.session.camera.orbit;
-    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    state.central.texture = Some((egui::TextureId::default(), [800, 600]));
     state.keep_framed([800, 600]);
     assert_eq!(state.session.camera.orbit, moved);
 }
@@ -706,7 +706,7 @@ fn a_missing_texture_slot_names_the_id_and_where_it_was_looked_for() {
         .clone();
     let id = entry.texture_ids[0].unwrap();
     // (The texture strip shows under a drawn view.)
-    state.viewport_texture = Some((egui::TextureId::default(), [800, 600]));
+    state.central.texture = Some((egui::TextureId::default(), [800, 600]));
     let out = run_frames_at(&mut state, 1920.0, 1080.0, 2);
     std::fs::remove_dir_all(&lone).ok();
     let place = lone.display().to_string();
@@ -857,7 +857,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     );
 
     // W held for a few frames moves the eye forward, along the view.
-    state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+    state.central.texture = Some((egui::TextureId::User(1), [640, 400]));
     let ctx = egui::Context::default();
     let eye = state.session.camera.orbit.eye();
     let forward = (glam::Vec3::from(state.session.camera.orbit.target) - eye).normalize();

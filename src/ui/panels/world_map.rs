@@ -130,7 +130,7 @@ pub(super) fn world_map(ui: &mut Ui, state: &mut AppState) {
         camera: view.camera(rect, z_range(&rooms)),
         highlight: hovered.and_then(|k| rooms.get(k)).map(|r| r.area as u32),
     });
-    if let Some((tex, [w, h])) = state.viewport_texture
+    if let Some((tex, [w, h])) = state.central.texture
         && (w, h) == want
     {
         let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));

@@ -98,7 +98,7 @@ fn a_pick_in_the_demo_room_names_its_world_model() {
         camera: state.session.camera.orbit,
     });
     state.tab = RightTab::Inspector;
-    state.viewport_texture = Some((egui::TextureId::User(1), [640, 400]));
+    state.central.texture = Some((egui::TextureId::User(1), [640, 400]));
     let ctx = egui::Context::default();
     let out = frame(&ctx, &mut state, Vec::new());
     let words = format!("{} (its surface {})", part.index, part.surfaces.len() - 1);
