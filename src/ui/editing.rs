@@ -124,26 +124,18 @@ impl AppState {
     pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
         let (set, index) = (self.session.selection.set, self.session.selection.material);
         let label = format!("material {index}: {label}");
-        let merge = self.merges_with_last_edit(&label);
+        let merge = self.history.merges_with_last_edit(&label);
         match self
             .session
             .edit_material(set, index, material, &label, merge)
         {
             Ok(change) => {
-                self.last_edit = Some((label, Instant::now()));
+                self.history.edited(label);
                 self.messages.edit_error = None;
                 self.document_changed(change);
             }
             Err(e) => self.messages.edit_error = Some(format!("{label} refused: {e}")),
         }
-    }
-
-    /// Whether an edit labelled `label` continues the last one (the same field changed
-    /// again within a second: a drag), so both are one undo step.
-    pub(crate) fn merges_with_last_edit(&self, label: &str) -> bool {
-        self.last_edit
-            .as_ref()
-            .is_some_and(|(l, at)| l == label && at.elapsed() < std::time::Duration::from_secs(1))
     }
 
     /// Records a light step after the done ones; the undone steps (the document's too) are
@@ -181,7 +173,6 @@ impl AppState {
     /// Forgets every step (a file was opened).
     pub(crate) fn clear_history(&mut self) {
         self.history = History::default();
-        self.last_edit = None;
     }
 
     /// Labels of the done steps (oldest first) and the undone ones (the next to redo
@@ -223,7 +214,7 @@ impl AppState {
     /// Moves one step back (undo) or forward (redo). The step changes stacks first, so
     /// the document's refresh finds the history in step with it.
     fn step(&mut self, back: bool) -> bool {
-        self.last_edit = None;
+        self.history.last_edit = None;
         let (from, to) = if back {
             (&mut self.history.undo, &mut self.history.redo)
         } else {

@@ -42,9 +42,25 @@ pub struct History {
     pub(crate) undo: Vec<Step>,
     /// Undone steps, the next to redo last.
     pub(crate) redo: Vec<Step>,
+    /// Label and time of the last edit, material or lights: the same field changed again
+    /// within a second (a drag) merges into its step.
+    pub(crate) last_edit: Option<(String, std::time::Instant)>,
 }
 
 impl History {
+    /// Whether an edit labelled `label` continues the last one (the same field changed
+    /// again within a second: a drag), so both are one undo step.
+    pub(crate) fn merges_with_last_edit(&self, label: &str) -> bool {
+        self.last_edit
+            .as_ref()
+            .is_some_and(|(l, at)| l == label && at.elapsed() < std::time::Duration::from_secs(1))
+    }
+
+    /// Notes an edit labelled `label`, made now (the next one may merge with it).
+    pub(crate) fn edited(&mut self, label: String) {
+        self.last_edit = Some((label, std::time::Instant::now()));
+    }
+
     pub(crate) fn documents(steps: &[Step]) -> usize {
         steps.iter().filter(|s| matches!(s, Step::Document)).count()
     }

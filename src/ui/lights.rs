@@ -73,8 +73,8 @@ impl AppState {
         self.light_editor.selected = self.light_editor.selected.filter(|&i| i < len);
         self.lights_changed();
         let after = self.lights_state();
-        let merge = self.merges_with_last_edit(&label);
-        self.last_edit = Some((label.clone(), std::time::Instant::now()));
+        let merge = self.history.merges_with_last_edit(&label);
+        self.history.edited(label.clone());
         match self.history.last_lights_mut() {
             Some(last) if merge && last.label == label => last.after = after,
             _ => self.push_light_step(LightStep {

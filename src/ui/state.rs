@@ -338,9 +338,6 @@ pub struct AppState {
     pub picking: Picking,
     /// The open asset and its editable document: the one truth of materials.
     pub session: Session,
-    /// Label and time of the last edit, material or lights (same-field edits within a
-    /// second merge).
-    pub(crate) last_edit: Option<(String, std::time::Instant)>,
     /// Material and light edits in order, for undo and redo.
     pub(crate) history: History,
     /// What waits for the unsaved-edits prompt.
@@ -392,7 +389,6 @@ impl AppState {
             light_editor: super::light_editor::LightEditor::new(),
             picking: Picking::default(),
             session: Session::default(),
-            last_edit: None,
             history: History::default(),
             pending: None,
             save_as: Default::default(),
