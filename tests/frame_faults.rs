@@ -52,11 +52,11 @@ fn stress_room_frames_do_not_fault_their_heap_back_in() {
         ctx.wait_idle().expect("idle");
     };
     // Settle: pipelines, uploads, lavapipe's own caches.
-    for i in 0..5 {
+    for i in 0..20 {
         frame(&mut scene, i);
     }
     let before = minor_faults();
-    for i in 5..5 + FRAMES {
+    for i in 20..20 + FRAMES {
         frame(&mut scene, i);
     }
     let per_frame = (minor_faults() - before) / FRAMES;
