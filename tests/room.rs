@@ -196,6 +196,8 @@ fn bench_times_the_room() {
     let r = tevscope::cli::render::bench_report(&req, 3).expect("bench");
     assert_eq!((r.surfaces, r.triangles, r.frames), (5, 352, 3));
     assert!(r.first_frame_ms > 0.0 && r.fps_median > 0.0, "{r:?}");
+    // The last frame's draws: at least one, at most one per surface (merged runs draw fewer).
+    assert!(r.draws >= 1 && r.draws <= r.surfaces, "{r:?}");
     // The uniform update is timed inside the CPU frame.
     assert!(
         r.update_ms_median > 0.0 && r.update_ms_median <= r.cpu_ms_median,

@@ -246,6 +246,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
     let (mut cpu, mut update, mut gpu, mut total) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let camera = crate::camera::OrbitCamera::framing(&scene.aabb());
+    let mut last = crate::render::scene::FrameStats::default();
     for i in 0..frames {
         let start = Instant::now();
         scene.set_time(f64::from(i) / 60.0);
@@ -260,6 +261,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
         update.push(ms(stats.update));
         gpu.push(ms(done - submitted));
         total.push(ms(done - start));
+        last = stats;
     }
     let (cpu_ms_mean, cpu_ms_median) = mean_median(&mut cpu);
     let (update_ms_mean, update_ms_median) = mean_median(&mut update);
@@ -284,6 +286,9 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
         gpu_ms_median,
         fps_mean: 1000.0 / total_mean.max(1e-9),
         fps_median: 1000.0 / total_median.max(1e-9),
+        draws: last.draws,
+        uniform_blocks_uploaded: last.uniform_blocks_uploaded,
+        destination_copies: last.destination_copies,
     })
 }
 

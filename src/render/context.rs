@@ -52,6 +52,7 @@ impl RenderContext {
         preference: AdapterPreference,
         store_dir: Option<&std::path::Path>,
     ) -> Result<Self, RenderError> {
+        super::heap::keep_freed_pages();
         // Primary backends first; GL (llvmpipe, old drivers) only when they offer nothing
         // suitable — initialising EGL is slow and noisy on headless machines.
         let env = wgpu::Backends::from_env();

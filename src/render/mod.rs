@@ -17,11 +17,13 @@
 //! - [`overview`]: the world overview (room geometry from above, flat-shaded per room).
 //! - [`pick`]: the ID pass behind [`Scene::pick`] (surface and material under a pixel).
 //! - [`probe`]: vertex lists as one-pixel points, read back (vertex-stage GPU tests).
+//! - `heap`: keeps the pages a software GPU frees every draw (glibc's trim threshold).
 
 pub mod compare;
 pub mod context;
 pub mod convert;
 pub(crate) mod debug_pass;
+mod heap;
 pub mod layouts;
 pub mod lru;
 pub mod material;

@@ -33,12 +33,17 @@ pub struct BenchReport {
     /// Frames per second from the whole frame (CPU + GPU) time.
     pub fps_mean: f64,
     pub fps_median: f64,
+    /// The last frame's draw calls, uniform blocks uploaded and target copies (for shaders
+    /// blending themselves): the per-draw and per-upload work behind the times.
+    pub draws: usize,
+    pub uniform_blocks_uploaded: usize,
+    pub destination_copies: usize,
 }
 
 impl BenchReport {
     pub fn text(&self) -> String {
         format!(
-            "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders{})\n  first frame {:.1} ms after opening\n  CPU frame   mean {:.3} ms, median {:.3} ms\n    of which uniform update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n",
+            "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders{})\n  first frame {:.1} ms after opening\n  CPU frame   mean {:.3} ms, median {:.3} ms\n    of which uniform update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n  last frame  {} draws, {} uniform blocks uploaded, {} target copies\n",
             self.file,
             self.adapter,
             self.frames,
@@ -60,7 +65,10 @@ impl BenchReport {
             self.gpu_ms_mean,
             self.gpu_ms_median,
             self.fps_mean,
-            self.fps_median
+            self.fps_median,
+            self.draws,
+            self.uniform_blocks_uploaded,
+            self.destination_copies
         )
     }
 }
