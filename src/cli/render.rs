@@ -19,7 +19,7 @@ use crate::load::{LoadRequest, Mp3Alts, scene_lights};
 use crate::model::shapes::PreviewShape;
 use crate::render::scene::{ClearMode, Scene};
 use crate::render::{OffscreenTarget, RenderContext, ShaderPath};
-use crate::schema::bench::{BenchReport, mean_median, ms};
+use crate::schema::bench::{BenchReport, FrameSamples, ms};
 use crate::session::Session;
 
 /// Everything `tevscope render` takes.
@@ -243,8 +243,7 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
     scene.render(&ctx, &target, ClearMode::BACKGROUND)?;
     ctx.wait_idle()?;
     let frames = frames.max(1);
-    let (mut cpu, mut update, mut gpu, mut total) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut samples = FrameSamples::default();
     let camera = crate::camera::OrbitCamera::framing(&scene.aabb());
     let mut last = crate::render::scene::FrameStats::default();
     for i in 0..frames {
@@ -257,16 +256,12 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
         let submitted = Instant::now();
         ctx.wait_idle()?;
         let done = Instant::now();
-        cpu.push(ms(stats.cpu));
-        update.push(ms(stats.update));
-        gpu.push(ms(done - submitted));
-        total.push(ms(done - start));
+        samples.cpu.push(ms(stats.cpu));
+        samples.update.push(ms(stats.update));
+        samples.gpu.push(ms(done - submitted));
+        samples.total.push(ms(done - start));
         last = stats;
     }
-    let (cpu_ms_mean, cpu_ms_median) = mean_median(&mut cpu);
-    let (update_ms_mean, update_ms_median) = mean_median(&mut update);
-    let (gpu_ms_mean, gpu_ms_median) = mean_median(&mut gpu);
-    let (total_mean, total_median) = mean_median(&mut total);
     Ok(BenchReport {
         file: label,
         adapter: format!("{} ({:?})", ctx.adapter_info.name, ctx.adapter_info.backend),
@@ -278,18 +273,12 @@ pub fn bench_report(req: &RenderRequest, frames: u32) -> Result<BenchReport> {
         shader: format!("{shader:?}").to_lowercase(),
         exact_blend: req.exact_blend,
         first_frame_ms,
-        cpu_ms_mean,
-        cpu_ms_median,
-        update_ms_mean,
-        update_ms_median,
-        gpu_ms_mean,
-        gpu_ms_median,
-        fps_mean: 1000.0 / total_mean.max(1e-9),
-        fps_median: 1000.0 / total_median.max(1e-9),
         draws: last.draws,
         uniform_blocks_uploaded: last.uniform_blocks_uploaded,
         destination_copies: last.destination_copies,
-    })
+        ..Default::default()
+    }
+    .with_times(samples))
 }
 
 /// `tevscope bench FILE [--size WxH] [--frames N] [--json]`.

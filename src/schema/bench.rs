@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// Timings of `tevscope bench`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct BenchReport {
     pub file: String,
     pub adapter: String,
@@ -40,7 +40,29 @@ pub struct BenchReport {
     pub destination_copies: usize,
 }
 
+/// Per-frame samples of a bench run, in ms.
+#[derive(Debug, Default)]
+pub struct FrameSamples {
+    /// Before submission (`cpu_ms`), the uniform update within it, submission to GPU idle,
+    /// and the whole frame.
+    pub cpu: Vec<f64>,
+    pub update: Vec<f64>,
+    pub gpu: Vec<f64>,
+    pub total: Vec<f64>,
+}
+
 impl BenchReport {
+    /// The report with its timing fields summarised from `s` (fps from the whole frame).
+    pub fn with_times(mut self, mut s: FrameSamples) -> Self {
+        (self.cpu_ms_mean, self.cpu_ms_median) = mean_median(&mut s.cpu);
+        (self.update_ms_mean, self.update_ms_median) = mean_median(&mut s.update);
+        (self.gpu_ms_mean, self.gpu_ms_median) = mean_median(&mut s.gpu);
+        let (total_mean, total_median) = mean_median(&mut s.total);
+        self.fps_mean = 1000.0 / total_mean.max(1e-9);
+        self.fps_median = 1000.0 / total_median.max(1e-9);
+        self
+    }
+
     pub fn text(&self) -> String {
         format!(
             "{} on {}: {} frames at {}×{} ({} surfaces, {} triangles, {} shaders{})\n  first frame {:.1} ms after opening\n  CPU frame   mean {:.3} ms, median {:.3} ms\n    of which uniform update  mean {:.3} ms, median {:.3} ms\n  GPU frame   mean {:.3} ms, median {:.3} ms\n  FPS         mean {:.1}, median {:.1}\n  last frame  {} draws, {} uniform blocks uploaded, {} target copies\n",
