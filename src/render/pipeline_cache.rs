@@ -17,7 +17,7 @@ use super::convert::RenderState;
 use super::layouts::{Layouts, capture};
 use super::lru::LruMap;
 use super::shader_cache::{ShaderCache, ShaderId};
-use crate::gx::wgsl::interface::{GpuLineVertex, GpuVertex};
+use crate::gx::wgsl::interface::{GpuLineVertex, GpuVertex, VertexInputs};
 
 /// Everything a render pipeline is made from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -94,9 +94,8 @@ impl Shared {
     }
 }
 
-/// The vertex buffer layout of [`GpuVertex`] (`gx/wgsl/interface.rs`).
-pub fn gpu_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
-    const ATTRIBUTES: [wgpu::VertexAttribute; 12] = wgpu::vertex_attr_array![
+/// Every attribute of [`GpuVertex`] (`gx/wgsl/interface.rs`).
+const GPU_VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 12] = wgpu::vertex_attr_array![
         0 => Float32x3,
         1 => Float32x3,
         2 => Unorm8x4,
@@ -110,11 +109,27 @@ pub fn gpu_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
         10 => Float32x2,
         11 => Float32x2,
     ];
+
+/// The vertex buffer layout of [`GpuVertex`] with every attribute.
+pub fn gpu_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    gpu_vertex_layout_of(&GPU_VERTEX_ATTRIBUTES)
+}
+
+fn gpu_vertex_layout_of(attributes: &[wgpu::VertexAttribute]) -> wgpu::VertexBufferLayout<'_> {
     wgpu::VertexBufferLayout {
         array_stride: std::mem::size_of::<GpuVertex>() as u64,
         step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &ATTRIBUTES,
+        attributes,
     }
+}
+
+/// The attributes of [`GpuVertex`] that `inputs` reads: lavapipe fetches every declared
+/// attribute of every vertex, read or not.
+fn gpu_vertex_attributes(inputs: VertexInputs) -> Vec<wgpu::VertexAttribute> {
+    GPU_VERTEX_ATTRIBUTES
+        .into_iter()
+        .filter(|a| inputs.reads(a.shader_location))
+        .collect()
 }
 
 /// Vertex buffer 1 of skinned draws: [`SkinVertex`] (bone indices and weights).
@@ -161,6 +176,15 @@ impl ShaderId {
         }
     }
 
+    /// The vertex attributes the shader reads.
+    pub fn vertex_inputs(&self) -> VertexInputs {
+        match self {
+            Self::Specialized(k) => k.vertex.inputs(),
+            Self::Uber(k) => k.vertex.inputs(),
+            Self::Source { .. } => VertexInputs::ALL,
+        }
+    }
+
     /// Whether the shader's vertex stage is skinned (group 2 + vertex buffer 1).
     pub fn skinned(&self) -> bool {
         match self {
@@ -196,7 +220,8 @@ pub fn build_pipeline(
     } else {
         None
     };
-    let buffers = [Some(gpu_vertex_layout()), second];
+    let attributes = gpu_vertex_attributes(key.shader.vertex_inputs());
+    let buffers = [Some(gpu_vertex_layout_of(&attributes)), second];
     let buffers = if buffers[1].is_some() {
         &buffers[..]
     } else {
@@ -585,6 +610,23 @@ impl MaterialPipeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pipeline declares the attributes its shader reads, at their offsets in the one
+    /// interleaved vertex.
+    #[test]
+    fn a_pipeline_declares_only_the_attributes_read() {
+        let inputs = VertexInputs {
+            colors: [false, true],
+            tex: 0b0000_0101,
+        };
+        let attributes = gpu_vertex_attributes(inputs);
+        let locations: Vec<u32> = attributes.iter().map(|a| a.shader_location).collect();
+        assert_eq!(locations, [0, 1, 3, 4, 6]);
+        for a in &attributes {
+            assert_eq!(*a, GPU_VERTEX_ATTRIBUTES[a.shader_location as usize]);
+        }
+        assert_eq!(gpu_vertex_attributes(VertexInputs::ALL).len(), 12);
+    }
 
     #[test]
     fn each_error_is_reported_once() {

@@ -4,7 +4,9 @@
 //! Both halves of a generated shader and `render/` follow this file, so it changes only
 //! with all three.
 //!
-//! ## Vertex buffer 0 (interleaved [`GpuVertex`], always all attributes)
+//! ## Vertex buffer 0 (interleaved [`GpuVertex`])
+//! The buffer always holds every attribute; a pipeline declares only those its vertex
+//! stage reads ([`VertexInputs`]), so a software rasteriser fetches no more than that.
 //! | location | attribute | WGSL type | notes |
 //! |---|---|---|---|
 //! | 0 | position | `vec3<f32>` | model space |
@@ -87,13 +89,50 @@ impl Default for GpuVertex {
     }
 }
 
-/// WGSL declaration of the vertex input struct matching [`GpuVertex`].
-pub fn vertex_in_struct() -> String {
+/// Which optional attributes of [`GpuVertex`] a vertex stage reads (position and normal
+/// always): the pipeline declares just these, and the generated `VertexIn` names just these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct VertexInputs {
+    /// Colour 0 and colour 1.
+    pub colors: [bool; 2],
+    /// Bit n: tex n.
+    pub tex: u8,
+}
+
+impl VertexInputs {
+    /// Every attribute (shaders not generated from a key).
+    pub const ALL: Self = Self {
+        colors: [true; 2],
+        tex: 0xFF,
+    };
+
+    /// Whether the attribute at shader `location` is read.
+    pub fn reads(&self, location: u32) -> bool {
+        match location {
+            LOC_POSITION | LOC_NORMAL => true,
+            LOC_COLOR0 => self.colors[0],
+            LOC_COLOR1 => self.colors[1],
+            l if (LOC_TEX0..LOC_TEX0 + 8).contains(&l) => self.tex & (1 << (l - LOC_TEX0)) != 0,
+            _ => false,
+        }
+    }
+}
+
+/// WGSL declaration of the vertex input struct: the attributes of [`GpuVertex`] that
+/// `inputs` reads.
+pub fn vertex_in_struct(inputs: VertexInputs) -> String {
     let mut s = String::from(
-        "struct VertexIn {\n    @location(0) position: vec3<f32>,\n    @location(1) normal: vec3<f32>,\n    @location(2) color0: vec4<f32>,\n    @location(3) color1: vec4<f32>,\n",
+        "struct VertexIn {\n    @location(0) position: vec3<f32>,\n    @location(1) normal: vec3<f32>,\n",
     );
+    for c in 0..2u32 {
+        if inputs.reads(LOC_COLOR0 + c) {
+            s += &format!("    @location({}) color{c}: vec4<f32>,\n", LOC_COLOR0 + c);
+        }
+    }
     for i in 0..8 {
-        s += &format!("    @location({}) tex{i}: vec2<f32>,\n", LOC_TEX0 + i);
+        if inputs.reads(LOC_TEX0 + i) {
+            s += &format!("    @location({}) tex{i}: vec2<f32>,\n", LOC_TEX0 + i);
+        }
     }
     s += "}\n";
     s

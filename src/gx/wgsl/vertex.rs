@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use bytemuck::{Pod, Zeroable};
 use serde::Serialize;
 
-use super::interface::{vertex_in_struct, vertex_out_struct};
+use super::interface::{VertexInputs, vertex_in_struct, vertex_out_struct};
 use crate::gx::types::{
     AttnFn, ChannelControl, ColorSrc, DiffuseFn, GX_IDENTITY, GX_PTIDENTITY, Material, TexGen,
     TexGenSrc, TexGenType,
@@ -111,6 +111,26 @@ const UNLIT_REG: ChannelControl = ChannelControl {
 };
 
 impl VertexKey {
+    /// The vertex colours and UV sets the generated stage reads: a channel's vertex
+    /// material or (lit) ambient source, a texgen's `TEXn` source, the bake's UV set.
+    pub fn inputs(&self) -> VertexInputs {
+        let mut inputs = VertexInputs::default();
+        for (i, c) in self.channels.iter().enumerate() {
+            let ambient = c.lighting && c.ambient_src == ColorSrc::Vertex;
+            if c.material_src == ColorSrc::Vertex || ambient {
+                inputs.colors[i / 2] = true;
+            }
+        }
+        let uv_sets = self.texgens.iter().filter_map(|tg| match tg.source {
+            TexGenSrc::Tex(n) => Some(n),
+            _ => None,
+        });
+        for n in uv_sets.chain(self.bake_uv) {
+            inputs.tex |= 1u8.checked_shl(u32::from(n)).unwrap_or(0);
+        }
+        inputs
+    }
+
     pub fn for_material(material: &Material) -> Self {
         Self::for_material_with(material, &VertexKeyOptions::default())
     }
@@ -691,7 +711,8 @@ pub fn skinned_normal_wgsl(blended: bool) -> &'static str {
 pub fn generate_vertex_stage_with(key: &VertexKey, debug_normal: bool, out: &mut String) {
     out.push_str(draw_uniforms_wgsl());
     out.push('\n');
-    out.push_str(&vertex_in_struct());
+    let inputs = key.inputs();
+    out.push_str(&vertex_in_struct(inputs));
     out.push('\n');
     out.push_str(&vertex_out_struct(key.texgens.len(), debug_normal));
     out.push('\n');
@@ -767,11 +788,14 @@ fn vs_main(v: VertexIn) -> VertexOut {
     // Lighting happens in view space.
     let p_view = (u_draw.view_from_model * vec4<f32>(pos_model, 1.0)).xyz;
     let n_view = normalize((u_draw.normal_view_from_model * vec4<f32>(nrm_model, 0.0)).xyz);
-    let vtx_color0 = gx_u8(v.color0);
-    let vtx_color1 = gx_u8(v.color1);
-
 ",
     );
+    for c in 0..2 {
+        if inputs.colors[c] {
+            let _ = writeln!(out, "    let vtx_color{c} = gx_u8(v.color{c});");
+        }
+    }
+    out.push('\n');
     for (i, c) in key.channels.iter().enumerate() {
         emit_channel(out, i, c);
     }
@@ -844,6 +868,35 @@ mod tests {
             blended_normals: false,
             line: false,
         }
+    }
+
+    /// The stage declares (and a pipeline fetches) only the colours and UV sets it reads:
+    /// vertex colour 0 (ALPHA0's GX default source), TEX1 for a texgen, colour 1 for a lit
+    /// vertex ambient, TEX2 for the bake.
+    #[test]
+    fn stage_reads_only_the_attributes_its_key_uses() {
+        let mut k = key(
+            vec![tg(TexGenType::Mtx2x4, TexGenSrc::Tex(1), 60, false, 125)],
+            UNLIT_REG,
+        );
+        k.channels[3] = UNLIT_REG;
+        let inputs = k.inputs();
+        assert_eq!((inputs.colors, inputs.tex), ([true, false], 0b10));
+        let src = vertex_module(&k);
+        validate(&src);
+        assert!(src.contains("tex1: vec2<f32>") && !src.contains("tex0: vec2<f32>"));
+        assert!(src.contains("@location(2) color0") && !src.contains("@location(3) color1"));
+        k.channels[1] = UNLIT_REG;
+        k.channels[2] = ChannelControl {
+            lighting: true,
+            ambient_src: ColorSrc::Vertex,
+            ..UNLIT_REG
+        };
+        k.bake_uv = Some(2);
+        let inputs = k.inputs();
+        assert_eq!((inputs.colors, inputs.tex), ([false, true], 0b110));
+        validate(&vertex_module(&k));
+        assert!(!inputs.reads(super::super::interface::LOC_COLOR0));
     }
 
     /// A line stage reads the corner input and moves the corner before snapping.
