@@ -114,18 +114,18 @@ impl AppState {
         selected_texture_ids(&self.session)
     }
 
-    /// Selects material (set, index) for editing ([`MaterialEditor::select_material`]).
+    /// Selects material (set, index) for editing (`MaterialEditor::select_material`).
     pub fn select_material(&mut self, set: usize, index: usize) {
         self.material_editor().select_material(set, index);
     }
 
-    /// Replaces the selected material ([`MaterialEditor::apply_material`]).
+    /// Replaces the selected material (`MaterialEditor::apply_material`).
     pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
         self.material_editor().apply_material(material, label);
     }
 
     /// Refreshes what the viewer shows after the document changed
-    /// ([`MaterialEditor::document_changed`]).
+    /// (`MaterialEditor::document_changed`).
     pub(crate) fn document_changed(&mut self, change: Change) {
         self.material_editor().document_changed(change);
     }

@@ -1,4 +1,4 @@
-//! The Lights tab's side of the viewer ([`LightsPanel`]): the area light records (`formats.md`
+//! The Lights tab's side of the viewer (`parts::LightsPanel`): the area light records (`formats.md`
 //! §9.4) the model view is lit by, edited as the game defines them (kind, colour, brightness,
 //! falloff, cutoff, position, direction). Every change rebuilds `light_set` through the engine's
 //! conversion ([`LightSet::from_layer`], `gx.md` §10.4) and bumps `lights_revision`, which

@@ -374,7 +374,8 @@ pub(crate) struct Loader {
     pub pending: Option<Pending>,
 }
 
-/// Everything the panels show and edit.
+/// Everything the panels show and edit: the session and, grouped by concept, what only the
+/// viewer has. Panels that show the core get their part of it through `super::parts`.
 pub struct AppState {
     pub(crate) browser: Browser,
     /// The game browser: worlds and rooms of a disc, folder or PAK (the demo's at start).
@@ -571,12 +572,12 @@ impl AppState {
         }
     }
 
-    /// Switches the lights as one undoable step (see [`LightsPanel::set_lights`]).
+    /// Switches the lights as one undoable step (see `LightsPanel::set_lights`).
     pub fn set_lights(&mut self, choice: LightChoice) {
         self.lights_panel().set_lights(choice);
     }
 
-    /// Lights the view with `records` (see [`LightsPanel::use_lights`]).
+    /// Lights the view with `records` (see `LightsPanel::use_lights`).
     pub(crate) fn use_lights(
         &mut self,
         choice: LightChoice,
