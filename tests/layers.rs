@@ -523,3 +523,114 @@ fn json_is_built_from_serde_types() {
         "{total} json! literals outside tests: {found:?}"
     );
 }
+
+/// The functions in `code` whose parameters name `ty` (as a whole word), by name.
+fn functions_taking(code: &str, ty: &str) -> Vec<String> {
+    let word = |s: &str, at: usize, len: usize| {
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        !s[..at].ends_with(ident) && !s[at + len..].starts_with(ident)
+    };
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("fn ") {
+        if !word(code, at, 2) {
+            continue;
+        }
+        let rest = &code[at + 3..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let Some(open) = rest.find('(') else { continue };
+        let mut depth = 0usize;
+        let mut close = rest.len();
+        for (k, ch) in rest[open..].char_indices() {
+            match ch {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let params = &rest[open..close];
+        if params
+            .match_indices(ty)
+            .any(|(k, _)| word(params, k, ty.len()))
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Panels receive the part of the state they show, not the whole viewer state: the panels
+/// that show the core name no `AppState`, and the functions under `src/ui/panels` that take
+/// it (the layout and the panels that orchestrate every part: top bar, menus and windows,
+/// file browser, central view) may only become fewer.
+#[test]
+fn panels_take_what_they_show() {
+    /// Functions under src/ui/panels (outside tests) that take `AppState` today.
+    const MOST: usize = 23;
+    const CORE_PANELS: &[&str] = &[
+        "checker",
+        "history",
+        "inspector",
+        "lights",
+        "material",
+        "mp3_material",
+        "room",
+        "skeleton",
+        "stage_strip",
+        "stages",
+        "texture",
+        "timeline",
+        "vertex",
+        "wgsl",
+        "world_map",
+        "worlds",
+    ];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui/panels");
+    let test_only =
+        test_only_children(&std::fs::read_to_string(dir.join("mod.rs")).expect("mod.rs reads"));
+    let mut taking = Vec::new();
+    for p in rust_files(&dir) {
+        let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        if test_only.iter().any(|t| t == stem) {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(&p).expect("source reads"));
+        if CORE_PANELS.contains(&stem) {
+            assert!(
+                !code.contains("AppState"),
+                "the {stem} panel names AppState: give it what it shows"
+            );
+        }
+        taking.extend(
+            functions_taking(&code, "AppState")
+                .into_iter()
+                .map(|f| format!("{stem}::{f}")),
+        );
+    }
+    for core in CORE_PANELS {
+        assert!(
+            dir.join(format!("{core}.rs")).exists(),
+            "{core}.rs is gone: update the list"
+        );
+    }
+    assert!(
+        taking.len() <= MOST,
+        "{} panel functions take AppState (at most {MOST}): {taking:?}",
+        taking.len()
+    );
+}
+
+#[test]
+fn the_panel_counter_reads_signatures() {
+    let code = "fn a(s: &mut AppState) {} fn b(x: u8,\n y: &AppStateX) {} \
+                fn c<'a>(p: Panel<'a>, f: impl Fn(&AppState)) {} fn d() -> AppState { x }";
+    assert_eq!(functions_taking(code, "AppState"), ["a", "c"]);
+}

@@ -70,8 +70,11 @@ impl Harness {
         if let Some(sv) = self.viewport.scene_view() {
             sv.scene.finish_pipelines(&self.ctx);
         }
-        self.viewport
-            .render(&self.ctx, self.state.edit.as_ref(), &ViewSettings::default());
+        self.viewport.render(
+            &self.ctx,
+            self.state.selected.edit.as_ref(),
+            &ViewSettings::default(),
+        );
         self.viewport.read(&self.ctx).expect("readback")
     }
 

@@ -48,7 +48,7 @@ fn check_frame(
     label: &str,
 ) -> Option<SelectedPath> {
     let settings = ViewSettings::default();
-    let edit = state.edit.as_ref().expect("material");
+    let edit = state.selected.edit.as_ref().expect("material");
     viewport.render(ctx, Some(edit), &settings);
     assert!(
         viewport.status.error.is_none(),
@@ -104,7 +104,7 @@ fn viewport_matches_the_cpu_trace_for_every_material_and_edit() {
     );
     for i in 0..48 {
         state.select_material(0, i);
-        let edit = state.edit.as_ref().expect("material converts");
+        let edit = state.selected.edit.as_ref().expect("material converts");
         viewport.show_material(
             &ctx,
             edit,
@@ -115,7 +115,7 @@ fn viewport_matches_the_cpu_trace_for_every_material_and_edit() {
     }
 
     // Value edit on the last material: uniforms only, visible next frame.
-    let edit = state.edit.as_mut().expect("material");
+    let edit = state.selected.edit.as_mut().expect("material");
     let before = edit.program.clone();
     for k in &mut edit.program.konst {
         *k = [k[2], k[0], k[1], 255 - k[3]];
@@ -125,7 +125,7 @@ fn viewport_matches_the_cpu_trace_for_every_material_and_edit() {
     check_frame(&ctx, &mut viewport, &state, "after a value edit");
 
     // Structural edit: the next frame is drawn (ubershader or specialized) and matches.
-    let edit = state.edit.as_mut().expect("material");
+    let edit = state.selected.edit.as_mut().expect("material");
     let before = edit.program.clone();
     edit.program.stages[0].stage.color_in = [
         ColorInput::Konst,
@@ -161,7 +161,7 @@ fn texture_preview_shows_the_texels() {
         "{:?}",
         state.messages.load_error
     );
-    let edit = state.edit.as_ref().expect("preview material");
+    let edit = state.selected.edit.as_ref().expect("preview material");
     let textures = state.current_textures();
     viewport.show_material(&ctx, edit, &textures, state.settings.sampling);
     viewport.render(&ctx, Some(edit), &ViewSettings::default());
@@ -185,7 +185,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
     let (_egui_renderer, mut viewport) = viewport_of(&ctx, 32, 32);
     let mut state = AppState::new(dir.clone());
     state.open(dir.join("0x7EC00000.CMDL").to_str().expect("utf-8 path"));
-    let edit = state.edit.as_ref().expect("material");
+    let edit = state.selected.edit.as_ref().expect("material");
     viewport.show_material(
         &ctx,
         edit,
@@ -223,7 +223,7 @@ fn screenshot_writes_the_exact_target_with_optional_transparency() {
         "the exact target, opaque"
     );
     // ...while an alpha-tested-away pixel keeps the clear colour: make every pixel fail.
-    let edit = state.edit.as_mut().expect("material");
+    let edit = state.selected.edit.as_mut().expect("material");
     let before = edit.program.clone();
     edit.program.alpha_test.comp0 = tevscope::gx::types::Compare::Never;
     edit.program.alpha_test.comp1 = tevscope::gx::types::Compare::Never;
@@ -330,7 +330,7 @@ mod model_view {
             self.sync(false);
             self.viewport.render(
                 &self.ctx,
-                self.state.edit.as_ref(),
+                self.state.selected.edit.as_ref(),
                 &ViewSettings::default(),
             );
             assert!(
@@ -379,14 +379,28 @@ mod model_view {
         let settings = ViewSettings::default();
         let saved = h
             .viewport
-            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, false, None, &shot)
+            .save_screenshot(
+                &h.ctx,
+                h.state.selected.edit.as_ref(),
+                &settings,
+                false,
+                None,
+                &shot,
+            )
             .expect("screenshot");
         let written = RgbaImage::decode_png(&std::fs::read(&shot).expect("png")).expect("decode");
         assert_eq!(differing_pixels(&saved, &cli), 0);
         assert_eq!(differing_pixels(&written, &cli), 0);
         let clear = h
             .viewport
-            .save_screenshot(&h.ctx, h.state.edit.as_ref(), &settings, true, None, &shot)
+            .save_screenshot(
+                &h.ctx,
+                h.state.selected.edit.as_ref(),
+                &settings,
+                true,
+                None,
+                &shot,
+            )
             .expect("screenshot");
         assert_eq!(clear.pixel(0, 0), [0, 0, 0, 0]);
         let covered = clear.pixels.chunks_exact(4).filter(|p| p[3] == 255).count();
@@ -424,7 +438,7 @@ mod model_view {
         let mut options = h.state.tev_options;
         options.exact_blend = true;
         h.state.tev_options = options;
-        if let Some(edit) = h.state.edit.as_mut() {
+        if let Some(edit) = h.state.selected.edit.as_mut() {
             edit.reset(options);
         }
         let exact = h.settled_frame();
@@ -495,7 +509,7 @@ mod model_view {
         h.state.apply_material(m, "konsts magenta");
         assert_eq!(h.state.messages.edit_error, None);
         assert_eq!(
-            h.state.edit.as_ref().expect("edit").last_edit,
+            h.state.selected.edit.as_ref().expect("edit").last_edit,
             EditKind::Value
         );
         let valued = h.frame();
@@ -527,7 +541,7 @@ mod model_view {
         }
         h.state.apply_material(m, "stages white");
         assert_eq!(
-            h.state.edit.as_ref().expect("edit").last_edit,
+            h.state.selected.edit.as_ref().expect("edit").last_edit,
             EditKind::Structure
         );
         let key_before = h
@@ -634,7 +648,7 @@ mod model_view {
         let p = h.state.picking.pick.clone().expect("pick report");
         let hit = p.hit.expect("the centre is covered");
         assert_eq!(h.state.session.selection.material, hit.material);
-        assert_eq!(h.state.edit.as_ref().map(|e| e.revision), Some(0));
+        assert_eq!(h.state.selected.edit.as_ref().map(|e| e.revision), Some(0));
         assert_eq!(p.rgba, shown.pixel(x, y));
         pick(&mut h.viewport, &h.ctx, &mut h.state, 0, 0);
         assert_eq!(h.state.picking.pick.as_ref().and_then(|p| p.hit), None);
@@ -713,7 +727,7 @@ mod model_view {
             .viewport
             .save_screenshot(
                 &h.ctx,
-                h.state.edit.as_ref(),
+                h.state.selected.edit.as_ref(),
                 &ViewSettings::default(),
                 false,
                 None,
@@ -887,7 +901,7 @@ mod conformance_character {
         assert_eq!(animations.len(), 2);
         assert_eq!(assets.cmdl.material_sets.len(), 2);
         sync_view(&mut viewport, &ctx, &state, true);
-        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        viewport.render(&ctx, state.selected.edit.as_ref(), &ViewSettings::default());
         assert!(
             viewport.status.error.is_none(),
             "{:?}",
@@ -897,16 +911,16 @@ mod conformance_character {
         assert!(sv.scene.is_skinned());
         assert_eq!(sv.scene.material_set(), 0);
         sv.scene.finish_pipelines(&ctx);
-        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        viewport.render(&ctx, state.selected.edit.as_ref(), &ViewSettings::default());
         let set0 = viewport.read(&ctx).expect("readback");
 
         state.select_material(1, 2);
         sync_view(&mut viewport, &ctx, &state, true);
-        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        viewport.render(&ctx, state.selected.edit.as_ref(), &ViewSettings::default());
         let sv = viewport.scene_view().expect("scene");
         assert_eq!(sv.scene.material_set(), 1);
         sv.scene.finish_pipelines(&ctx);
-        viewport.render(&ctx, state.edit.as_ref(), &ViewSettings::default());
+        viewport.render(&ctx, state.selected.edit.as_ref(), &ViewSettings::default());
         let set1 = viewport.read(&ctx).expect("readback");
         assert_ne!(set0.pixels, set1.pixels, "the second set's textures differ");
         // The WGSL tab shows the scene's own (skinned) shader for the selection.

@@ -7,6 +7,7 @@ use glam::Vec3;
 
 use crate::anim::pose::{ClipBinding, Pose, PoseOptions};
 use crate::model::CpuSkin;
+use crate::session::{Asset, Content, Session};
 
 /// The animation controls' settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +27,60 @@ impl Default for AnimView {
             bind_pose: false,
             skeleton: false,
         }
+    }
+}
+
+/// The clock and the character's clip, as these controls pose them.
+impl AnimView {
+    /// The clip the scene poses: the chosen one, or None at the bind pose.
+    pub fn posed_animation(&self, session: &Session) -> Option<usize> {
+        session.clock.animation.filter(|_| !self.bind_pose)
+    }
+
+    /// Pauses and moves the clock one frame forward or back.
+    pub fn step_frame(&self, session: &mut Session, forward: bool) {
+        if let Some(timing) = clip_timing(session) {
+            session.clock.playing = false;
+            session.clock.time = timing.step(session.clock.time, forward, self.looping);
+        }
+    }
+
+    /// The open model's skeleton and its joints (model space) as the scene poses them now.
+    pub fn posed_skeleton<'s>(
+        &self,
+        session: &'s Session,
+    ) -> Option<(&'s crate::anim::skeleton::Skeleton, Vec<Vec3>)> {
+        let skin = session.asset()?.cpu_model()?.skin.as_ref()?;
+        let options = crate::render::SceneOptions::default().pose;
+        let joints = posed_joints(
+            skin,
+            self.posed_animation(session),
+            session.clock.time as f32,
+            &options,
+        );
+        Some((&skin.skeleton, joints))
+    }
+}
+
+/// The chosen clip's frame grid.
+pub fn clip_timing(session: &Session) -> Option<ClipTiming> {
+    let skin = session.asset()?.cpu_model()?.skin.as_ref()?;
+    let (_, clip) = skin.clips.get(session.clock.animation?)?;
+    Some(ClipTiming {
+        duration: f64::from(clip.duration),
+        interval: f64::from(clip.interval),
+        frame_count: clip.frame_count,
+    })
+}
+
+/// Duration of the playing animation, if any.
+pub fn animation_duration(session: &Session) -> Option<f32> {
+    match session.asset()? {
+        Asset {
+            content: Content::Model { animations, .. },
+            ..
+        } => animations.get(session.clock.animation?).map(|a| a.duration),
+        _ => None,
     }
 }
 

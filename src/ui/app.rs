@@ -180,7 +180,7 @@ fn screenshot(
 ) -> Result<String, String> {
     let img = gpu.viewport.save_screenshot(
         &gpu.ctx,
-        state.edit.as_ref(),
+        state.selected.edit.as_ref(),
         &state.settings,
         transparent,
         size,
@@ -439,9 +439,11 @@ impl App {
             Some(frame) => gpu
                 .viewport
                 .render_overview(&gpu.ctx, &self.state.worlds, frame),
-            None => gpu
-                .viewport
-                .render(&gpu.ctx, self.state.edit.as_ref(), &self.state.settings),
+            None => gpu.viewport.render(
+                &gpu.ctx,
+                self.state.selected.edit.as_ref(),
+                &self.state.settings,
+            ),
         }
 
         if let Some((x, y)) = requests.pick {
@@ -450,7 +452,7 @@ impl App {
         }
         if let Some((x, y)) = requests.inspect
             && self.state.settings.orbit.is_none()
-            && let Some(edit) = &self.state.edit
+            && let Some(edit) = &self.state.selected.edit
         {
             let mut report = trace_quad_pixel(
                 &edit.material,
@@ -463,7 +465,7 @@ impl App {
                 y,
             );
             report.gpu = gpu.viewport.read_pixel(&gpu.ctx, x, y).ok();
-            self.state.report = Some(report);
+            self.state.selected.report = Some(report);
             window.request_redraw();
         }
         if requests.reload_view || requests.screenshot || requests.turntable {
@@ -557,7 +559,7 @@ impl App {
         self.next_repaint = delay
             .filter(|d| !d.is_zero() && *d < std::time::Duration::from_secs(3600))
             .map(|d| Instant::now() + d);
-        if self.state.loading.is_some() {
+        if self.state.loader.loading.is_some() {
             // Poll the worker and move the progress line.
             self.next_repaint = Some(Instant::now() + std::time::Duration::from_millis(100));
         }
@@ -593,7 +595,7 @@ impl ApplicationHandler for App {
         };
         match Gpu::new(window.clone()) {
             Ok(gpu) => {
-                self.state.adapter = format!(
+                self.state.perf.adapter = format!(
                     "{} ({:?})",
                     gpu.ctx.adapter_info.name, gpu.ctx.adapter_info.backend
                 );

@@ -14,15 +14,15 @@ use crate::formats::material::Material as FileMaterial;
 
 use super::edit::MaterialEdit;
 use super::history::{Answer, History, Loading, Pending, Step};
-use super::light_editor::LightStep;
+use super::parts::MaterialEditor;
 use super::state::AppState;
-use crate::session::{Change, Editing, Opened};
+use crate::session::{Asset, Change, Content, Editing, Opened, Session};
 
 impl AppState {
     /// Opens `spec` once the user has decided what happens to unsaved edits.
     pub fn request_open(&mut self, spec: &str) {
         if self.is_dirty() {
-            self.pending = Some(Pending::Open(spec.to_string()));
+            self.loader.pending = Some(Pending::Open(spec.to_string()));
         } else {
             self.requests.open = Some(spec.to_string());
         }
@@ -32,7 +32,7 @@ impl AppState {
     /// it can close now.
     pub fn request_close(&mut self) -> bool {
         if self.is_dirty() {
-            self.pending = Some(Pending::Close);
+            self.loader.pending = Some(Pending::Close);
             false
         } else {
             true
@@ -41,7 +41,7 @@ impl AppState {
 
     /// Acts on the unsaved-edits prompt.
     pub fn answer_pending(&mut self, answer: Answer) {
-        let Some(pending) = self.pending.take() else {
+        let Some(pending) = self.loader.pending.take() else {
             return;
         };
         match answer {
@@ -72,7 +72,7 @@ impl AppState {
             });
         match spawned {
             Ok(_) => {
-                self.loading = Some(Loading {
+                self.loader.loading = Some(Loading {
                     spec,
                     started: Instant::now(),
                     rx,
@@ -84,7 +84,7 @@ impl AppState {
 
     /// Takes the worker's result when it is ready; true when a file was taken.
     pub fn poll_loading(&mut self) -> bool {
-        let Some(loading) = &self.loading else {
+        let Some(loading) = &self.loader.loading else {
             return false;
         };
         let opened = match loading.rx.try_recv() {
@@ -99,75 +99,35 @@ impl AppState {
             },
         };
         let spec = loading.spec.clone();
-        self.loading = None;
+        self.loader.loading = None;
         self.finish_open(&spec, opened);
         true
     }
 
     /// The selected material as stored in the file (what the editor changes).
     pub fn file_material(&self) -> Option<&FileMaterial> {
-        self.session
-            .file_material(self.session.selection.set, self.session.selection.material)
+        selected_file_material(&self.session)
     }
 
     /// The selected set's texture IDs (the choices for a material's texture slots).
     pub fn set_texture_ids(&self) -> &[u32] {
-        self.session
-            .document()
-            .and_then(|e| e.material_sets().get(self.session.selection.set))
-            .map_or(&[], |s| &s.texture_ids)
+        selected_texture_ids(&self.session)
     }
 
-    /// Replaces the selected material through the session as one undoable command; a
-    /// material breaking a limit is refused with a message and changes nothing. Changes of
-    /// the same field less than a second apart (a drag) are one command.
+    /// Selects material (set, index) for editing (`MaterialEditor::select_material`).
+    pub fn select_material(&mut self, set: usize, index: usize) {
+        self.material_editor().select_material(set, index);
+    }
+
+    /// Replaces the selected material (`MaterialEditor::apply_material`).
     pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
-        let (set, index) = (self.session.selection.set, self.session.selection.material);
-        let label = format!("material {index}: {label}");
-        let merge = self.history.merges_with_last_edit(&label);
-        match self
-            .session
-            .edit_material(set, index, material, &label, merge)
-        {
-            Ok(change) => {
-                self.history.edited(label);
-                self.messages.edit_error = None;
-                self.document_changed(change);
-            }
-            Err(e) => self.messages.edit_error = Some(format!("{label} refused: {e}")),
-        }
+        self.material_editor().apply_material(material, label);
     }
 
-    /// Records a light step after the done ones; the undone steps (the document's too) are
-    /// dropped, as a new material edit drops them.
-    pub(crate) fn push_light_step(&mut self, step: LightStep) {
-        self.history.undo.push(Step::Lights(Box::new(step)));
-        self.history.redo.clear();
-        self.session.clear_redo();
-    }
-
-    /// Brings the history in step with the document after it changed: a new command is a
-    /// new step (and drops the undone ones); a merged drag that ended where it started
-    /// left no command, so its step goes too.
-    fn sync_history(&mut self) {
-        let done = self.session.document().map_or(0, |e| e.history().count());
-        let known = History::documents(&self.history.undo);
-        if done > known {
-            self.history
-                .undo
-                .extend(std::iter::repeat_n(Step::Document, done - known));
-            self.history.redo.clear();
-        }
-        for _ in done..known {
-            if let Some(last) = self
-                .history
-                .undo
-                .iter()
-                .rposition(|s| matches!(s, Step::Document))
-            {
-                self.history.undo.remove(last);
-            }
-        }
+    /// Refreshes what the viewer shows after the document changed
+    /// (`MaterialEditor::document_changed`).
+    pub(crate) fn document_changed(&mut self, change: Change) {
+        self.material_editor().document_changed(change);
     }
 
     /// Forgets every step (a file was opened).
@@ -178,27 +138,13 @@ impl AppState {
     /// Labels of the done steps (oldest first) and the undone ones (the next to redo
     /// first), material and light edits together.
     pub fn history_labels(&self) -> (Vec<String>, Vec<String>) {
-        let label = |step: &Step, document: &mut dyn Iterator<Item = &str>| match step {
-            Step::Document => document.next().unwrap_or("(material edit)").to_string(),
-            Step::Lights(s) => s.label.clone(),
-        };
-        let editor = self.session.document();
-        let mut done_docs = editor.into_iter().flat_map(|e| e.history());
-        let done = self
-            .history
-            .undo
-            .iter()
-            .map(|s| label(s, &mut done_docs))
-            .collect();
-        let mut undone_docs = editor.into_iter().flat_map(|e| e.redo_history());
-        let undone = self
-            .history
-            .redo
-            .iter()
-            .rev()
-            .map(|s| label(s, &mut undone_docs))
-            .collect();
-        (done, undone)
+        self.history.labels(&self.session)
+    }
+
+    /// Undoes or redoes until `done` steps are done (a click in the History tab).
+    pub(crate) fn undo_to(&mut self, done: usize) {
+        while self.history.done() > done && self.undo() {}
+        while self.history.done() < done && self.redo() {}
     }
 
     /// Undoes the last edit (material or lights); false when there is none.
@@ -238,7 +184,7 @@ impl AppState {
             None => self.session.redo(),
         };
         match (lights, document) {
-            (Some(state), _) => self.restore_lights(&state),
+            (Some(state), _) => self.lights_panel().restore_lights(&state),
             (None, Some(change)) => self.document_changed(change),
             (None, None) => {
                 // The document had no such command: the step was stale.
@@ -337,6 +283,83 @@ impl AppState {
             None => self.save_as.open = true,
         }
     }
+}
+
+impl MaterialEditor<'_> {
+    /// Selects material (set, index) for editing, as the user chose it (the model view
+    /// tints it), and asks for a viewport rebuild.
+    pub fn select_material(&mut self, set: usize, index: usize) {
+        self.show_material(set, index);
+        self.session.selection.chosen = true;
+    }
+
+    /// Shows material (set, index) in the editor without tinting it, and asks for a
+    /// viewport rebuild.
+    pub(crate) fn show_material(&mut self, set: usize, index: usize) {
+        self.session.selection.chosen = false;
+        self.session.selection.set = set;
+        self.session.selection.material = index;
+        self.selected.report = None;
+        self.selected.thumbnails = None;
+        self.selected.edit = match self.session.asset() {
+            Some(Asset {
+                content: Content::Texture { .. },
+                ..
+            }) => Some(MaterialEdit::new(
+                crate::session::asset::texture_preview_material(),
+                self.tev_options,
+            )),
+            Some(doc) => doc
+                .material(set, index)
+                .map(|m| MaterialEdit::new(m.material.clone(), self.tev_options)),
+            None => None,
+        };
+        self.requests.reload_view = true;
+    }
+
+    /// Replaces the selected material through the session as one undoable command; a
+    /// material breaking a limit is refused with a message and changes nothing. Changes of
+    /// the same field less than a second apart (a drag) are one command.
+    pub fn apply_material(&mut self, material: FileMaterial, label: &str) {
+        let (set, index) = (self.session.selection.set, self.session.selection.material);
+        let label = format!("material {index}: {label}");
+        let merge = self.history.merges_with_last_edit(&label);
+        match self
+            .session
+            .edit_material(set, index, material, &label, merge)
+        {
+            Ok(change) => {
+                self.history.edited(label);
+                self.messages.edit_error = None;
+                self.document_changed(change);
+            }
+            Err(e) => self.messages.edit_error = Some(format!("{label} refused: {e}")),
+        }
+    }
+
+    /// Brings the history in step with the document after it changed: a new command is a
+    /// new step (and drops the undone ones); a merged drag that ended where it started
+    /// left no command, so its step goes too.
+    fn sync_history(&mut self) {
+        let done = self.session.document().map_or(0, |e| e.history().count());
+        let known = History::documents(&self.history.undo);
+        if done > known {
+            self.history
+                .undo
+                .extend(std::iter::repeat_n(Step::Document, done - known));
+            self.history.redo.clear();
+        }
+        for _ in done..known {
+            if let Some(last) = self
+                .history
+                .undo
+                .iter()
+                .rposition(|s| matches!(s, Step::Document))
+            {
+                self.history.undo.remove(last);
+            }
+        }
+    }
 
     /// Refreshes what the viewer shows of the document after it changed (the session
     /// derived the materials already; the scene takes them, texture bindings included, at
@@ -350,24 +373,37 @@ impl AppState {
             // A second draw changed: the scene is rebuilt from the new model.
             self.requests.reload_view = true;
         }
-        self.thumbnails = None;
+        self.selected.thumbnails = None;
         let material = self
             .session
             .asset()
             .and_then(|d| d.material(self.session.selection.set, self.session.selection.material))
             .map(|m| m.material.clone());
-        match (material, self.edit.as_mut()) {
+        match (material, self.selected.edit.as_mut()) {
             (Some(m), Some(edit)) => {
                 edit.sync(m);
             }
             (Some(m), None) => {
-                self.edit = Some(MaterialEdit::new(m, self.tev_options));
+                self.selected.edit = Some(MaterialEdit::new(m, self.tev_options));
                 self.requests.reload_view = true;
             }
             (None, _) => {
-                self.edit = None;
+                self.selected.edit = None;
                 self.requests.reload_view = true;
             }
         }
     }
+}
+
+/// The selected material as stored in the file (what the editor changes).
+pub(crate) fn selected_file_material(session: &Session) -> Option<&FileMaterial> {
+    session.file_material(session.selection.set, session.selection.material)
+}
+
+/// The selected set's texture IDs (the choices for a material's texture slots).
+pub(crate) fn selected_texture_ids(session: &Session) -> &[u32] {
+    session
+        .document()
+        .and_then(|e| e.material_sets().get(session.selection.set))
+        .map_or(&[], |s| &s.texture_ids)
 }

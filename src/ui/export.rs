@@ -100,7 +100,7 @@ impl AppState {
                     camera: self.session.camera.orbit,
                     size,
                     time: self.session.clock.time,
-                    animation: self.posed_animation(),
+                    animation: self.anim_view.posed_animation(&self.session),
                     lights: &self.session.lights.set,
                     material_set,
                     hidden_surfaces: hidden.as_deref().unwrap_or(&[]),

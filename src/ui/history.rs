@@ -6,7 +6,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use super::light_editor::LightStep;
-use crate::session::Opened;
+use crate::session::{Opened, Session};
 
 /// What waits for the user's answer to "save the edits first?".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +68,26 @@ impl History {
     /// How many steps are done.
     pub fn done(&self) -> usize {
         self.undo.len()
+    }
+
+    /// Labels of the done steps (oldest first) and the undone ones (the next to redo
+    /// first), material and light edits together.
+    pub fn labels(&self, session: &Session) -> (Vec<String>, Vec<String>) {
+        let label = |step: &Step, document: &mut dyn Iterator<Item = &str>| match step {
+            Step::Document => document.next().unwrap_or("(material edit)").to_string(),
+            Step::Lights(s) => s.label.clone(),
+        };
+        let editor = session.document();
+        let mut done_docs = editor.into_iter().flat_map(|e| e.history());
+        let done = self.undo.iter().map(|s| label(s, &mut done_docs)).collect();
+        let mut undone_docs = editor.into_iter().flat_map(|e| e.redo_history());
+        let undone = self
+            .redo
+            .iter()
+            .rev()
+            .map(|s| label(s, &mut undone_docs))
+            .collect();
+        (done, undone)
     }
 
     /// The last done step when it is a light step (a drag of the same field merges into it).

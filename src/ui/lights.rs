@@ -1,10 +1,10 @@
-//! The Lights tab's side of [`AppState`]: the area light records (`formats.md` §9.4) the
-//! model view is lit by, edited as the game defines them (kind, colour, brightness,
-//! falloff, cutoff, position, direction). Every change rebuilds `light_set` through the
-//! engine's conversion ([`LightSet::from_layer`], `gx.md` §10.4) and bumps
-//! `lights_revision`, which re-uploads uniforms only: lights are not part of any shader
-//! key, so an edit never compiles a pipeline. Every change the user makes is a step of the
-//! viewer's undo history ([`super::history::History`]).
+//! The Lights tab's side of the viewer (`parts::LightsPanel`): the area light records (`formats.md`
+//! §9.4) the model view is lit by, edited as the game defines them (kind, colour, brightness,
+//! falloff, cutoff, position, direction). Every change rebuilds `light_set` through the engine's
+//! conversion ([`LightSet::from_layer`], `gx.md` §10.4) and bumps `lights_revision`, which
+//! re-uploads uniforms only: lights are not part of any shader key, so an edit never compiles a
+//! pipeline. Every change the user makes is a step of the viewer's undo history
+//! ([`super::history::History`]).
 
 use std::path::{Path, PathBuf};
 
@@ -12,8 +12,9 @@ use glam::Vec3;
 
 use crate::gx::lights::{LightOptions, LightSet, PrimeLight, PrimeLightType};
 
+use super::history::Step;
 use super::light_editor::{LightStep, LightsState};
-use super::state::AppState;
+use super::parts::LightsPanel;
 use crate::session::LightChoice;
 
 /// A unit direction from yaw (about world Z, 0 = towards +Y) and pitch (up from the XY
@@ -35,7 +36,36 @@ pub fn angles_of_direction(d: [f32; 3]) -> (f32, f32) {
     )
 }
 
-impl AppState {
+impl LightsPanel<'_> {
+    /// Switches the lights as one undoable step (an MREA or file is read now; failures
+    /// keep the old lights).
+    pub fn set_lights(&mut self, choice: LightChoice) {
+        match choice.records() {
+            Some(Ok(records)) => self.use_lights(choice, records),
+            Some(Err(e)) => self.messages.load_error = Some(format!("lights: {e:#}")),
+            None => {}
+        }
+    }
+
+    /// Lights the view with `records`, which `choice` stands for (already read), as one
+    /// undoable step; nothing is selected.
+    pub(crate) fn use_lights(
+        &mut self,
+        choice: LightChoice,
+        records: Vec<crate::gx::lights::PrimeLight>,
+    ) {
+        self.change_lights(format!("lights: {}", choice.label()), choice, records);
+        self.light_editor.selected = None;
+    }
+
+    /// Records a light step after the done ones; the undone steps (the document's too) are
+    /// dropped, as a new material edit drops them.
+    pub(crate) fn push_light_step(&mut self, step: LightStep) {
+        self.history.undo.push(Step::Lights(Box::new(step)));
+        self.history.redo.clear();
+        self.session.clear_redo();
+    }
+
     /// Rebuilds `light_set` from the editor's records (the engine's conversion) and tells
     /// the viewport to upload it.
     pub fn lights_changed(&mut self) {

@@ -5,7 +5,8 @@
 //!   access (so the UI logic runs headless in tests); [`editing`]: the editor's side of it
 //!   (edits through [`crate::edit::Document`], undo/redo, save, the unsaved-edits prompt,
 //!   opening on a worker thread).
-//! - [`panels`]: one file per egui panel.
+//! - [`panels`]: one file per egui panel; `parts`: the parts of the state each panel that
+//!   shows the core is handed (borrowed field by field, built in one place).
 //! - [`viewport`]: the offscreen target shown in the central panel; screenshots and the
 //!   pixel inspector read it back.
 //! - [`document`], [`browser`], [`edit`], [`export`]: plain data — opened files, the file
@@ -23,6 +24,7 @@ pub mod history;
 pub mod light_editor;
 pub mod lights;
 pub mod panels;
+pub(crate) mod parts;
 pub mod perf;
 pub mod prefs;
 pub mod script;

@@ -30,6 +30,8 @@ pub struct PerfState {
     pub strip_shown: Option<StripShown>,
     /// Strip thumbnails drawn since the window opened (for measurements).
     pub strip_draws: u64,
+    /// The GPU drawing the window and its backend (the status bar and About show it).
+    pub adapter: String,
 }
 
 impl PerfState {

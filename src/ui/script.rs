@@ -390,7 +390,7 @@ impl Runner {
             Action::Open { spec } => {
                 state.messages.load_error = None;
                 state.request_open(spec);
-                if state.pending.is_some() {
+                if state.loader.pending.is_some() {
                     return Err("the open file has unsaved edits (save first)".into());
                 }
             }
@@ -476,7 +476,9 @@ impl Runner {
                     .map(|(i, e)| e.record(i))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| format!("{:#}", anyhow::Error::new(e)))?;
-                state.edit_lights("script: lights".into(), records);
+                state
+                    .lights_panel()
+                    .edit_lights("script: lights".into(), records);
             }
             Action::Light { index, light } => {
                 let record = light
@@ -491,7 +493,9 @@ impl Runner {
                         return Err(format!("light {index}: the list has {n} lights"));
                     }
                 }
-                state.edit_lights(format!("script: light {index}"), records);
+                state
+                    .lights_panel()
+                    .edit_lights(format!("script: light {index}"), records);
             }
             Action::Save {} => {
                 if state.session.document().is_none() {
@@ -612,7 +616,7 @@ impl Runner {
         match &running.action {
             Action::Open { spec } => {
                 let state = host.state();
-                if state.requests.open.is_some() || state.loading.is_some() {
+                if state.requests.open.is_some() || state.loader.loading.is_some() {
                     return Ok(false);
                 }
                 // A disc image or folder opens in the world tree only.
@@ -689,7 +693,7 @@ impl Runner {
                         .requests
                         .viewport_size
                         .is_some_and(|(w, h)| (w, h) != view);
-                    state.loading.is_some()
+                    state.loader.loading.is_some()
                         || state.requests.open.is_some()
                         || (state.central.frame_pending && state.shows_model())
                         || pending
@@ -762,6 +766,7 @@ fn write_window_shot(
         browser_dir: state.browser.dir.display().to_string(),
         browser_selected: state.browser.selected.clone(),
         selected_material: state
+            .selected
             .edit
             .as_ref()
             .map(|_| state.session.selection.material),

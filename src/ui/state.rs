@@ -91,6 +91,34 @@ pub(crate) struct WgslTab {
     pub cache: Option<(crate::gx::key::ShaderKey, WgslChoice, String)>,
 }
 
+impl WgslTab {
+    /// The WGSL of `key` (the edited material's, for the ubershader), built once per key.
+    pub(crate) fn source(
+        &mut self,
+        key: Option<crate::gx::key::ShaderKey>,
+        edit: Option<&MaterialEdit>,
+    ) -> Option<&str> {
+        let key = key?;
+        let stale = self
+            .cache
+            .as_ref()
+            .is_none_or(|(k, choice, _)| *k != key || *choice != self.choice);
+        if stale {
+            let edit = edit?;
+            let source = match self.choice {
+                WgslChoice::Specialized => wgsl::generate(&key),
+                WgslChoice::Uber => {
+                    let mut uber = UberKey::new(&edit.material, &edit.program);
+                    uber.vertex = key.vertex.clone();
+                    wgsl::generate_uber(&uber)
+                }
+            };
+            self.cache = Some((key, self.choice, source));
+        }
+        self.cache.as_ref().map(|(_, _, s)| s.as_str())
+    }
+}
+
 /// The windows the Help and View menus open.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Windows {
@@ -134,6 +162,17 @@ pub struct ModelPick {
     pub rgba: [u8; 4],
     /// The camera it was picked with (the marker shows only while it is unchanged).
     pub camera: crate::camera::OrbitCamera,
+}
+
+/// The open model's box (None for textures or nothing).
+pub(crate) fn model_aabb(session: &Session) -> Option<crate::formats::cmdl::Aabb> {
+    match session.asset()? {
+        Asset {
+            content: Content::Model { aabb, .. },
+            ..
+        } => Some(*aabb),
+        _ => None,
+    }
 }
 
 /// The viewer's words for an open failure: a character part that was not found is named
@@ -299,23 +338,58 @@ pub(crate) struct CentralView {
     pub frame_pending: bool,
 }
 
-/// Everything the panels show and edit.
+/// What the right panel shows of the selected material: its edit (the Material tab), the
+/// inspected pixel (the Pixel inspector) and the egui copies of its texture maps; all are
+/// dropped together when another material is selected.
+#[derive(Default)]
+pub struct SelectedMaterial {
+    pub edit: Option<MaterialEdit>,
+    pub(crate) report: Option<PixelReport>,
+    /// egui copies of the selection's texture maps, made on first display.
+    pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
+}
+
+/// What the central view shows of the open asset.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ViewChoice {
+    pub mode: ViewMode,
+    /// A room's world models: shown (true) or hidden, in the document's order.
+    pub world_models_visible: Vec<bool>,
+}
+
+impl Default for ViewChoice {
+    fn default() -> Self {
+        Self {
+            mode: ViewMode::Model,
+            world_models_visible: Vec::new(),
+        }
+    }
+}
+
+/// Opening files: the one reading on the worker thread, and the one (or the window's
+/// close) waiting for the unsaved-edits prompt.
+#[derive(Default)]
+pub(crate) struct Loader {
+    pub loading: Option<Loading>,
+    pub pending: Option<Pending>,
+}
+
+/// Everything the panels show and edit: the session and, grouped by concept, what only the
+/// viewer has. Panels that show the core get their part of it through `super::parts`.
 pub struct AppState {
     pub(crate) browser: Browser,
     /// The game browser: worlds and rooms of a disc, folder or PAK (the demo's at start).
     pub(crate) worlds: super::worlds::WorldTree,
     /// The message lines under the top bar: load error, notice, refused edit.
     pub messages: Messages,
-    pub edit: Option<MaterialEdit>,
+    /// What the right panel shows of the selected material: its edit, pixel report, maps.
+    pub selected: SelectedMaterial,
     pub tev_options: TevOptions,
     /// The View menu's debug view, preview shape and A/B split.
     pub aids: super::view_aids::ViewAids,
     pub settings: ViewSettings,
     pub tab: RightTab,
     pub(crate) wgsl: WgslTab,
-    pub(crate) report: Option<PixelReport>,
-    /// egui copies of the selection's texture maps, made on first display.
-    pub(crate) thumbnails: Option<Vec<Option<Thumbnail>>>,
     /// The Open field and the References section (the file browser's).
     pub(crate) opening: Opening,
     /// File → Export's window: the glTF and DFF paths, options and last result.
@@ -327,11 +401,10 @@ pub struct AppState {
     /// The frame-rate overlay and meter, and which strip thumbnails are on screen.
     pub perf: super::perf::PerfState,
     pub view_status: ViewStatus,
-    pub(crate) adapter: String,
     pub requests: Requests,
-    pub(crate) view_mode: ViewMode,
-    /// A room's world models: shown (true) or hidden, in the document's order.
-    pub(crate) world_models_visible: Vec<bool>,
+    /// What the central view shows of the open asset: the model or the quad, and which of a
+    /// room's world models.
+    pub(crate) view: ViewChoice,
     /// The records `light_set` is built from, as the Lights tab edits them.
     pub(crate) light_editor: super::light_editor::LightEditor,
     /// What the pointer found: the last model pick and the hovered material row.
@@ -340,12 +413,10 @@ pub struct AppState {
     pub session: Session,
     /// Material and light edits in order, for undo and redo.
     pub(crate) history: History,
-    /// What waits for the unsaved-edits prompt.
-    pub(crate) pending: Option<Pending>,
     /// The Save As path field (the fallback when no native dialog is available).
     pub(crate) save_as: SaveAsField,
-    /// A file opening on the worker thread.
-    pub(crate) loading: Option<Loading>,
+    /// The file opening on the worker thread and what waits for the unsaved-edits prompt.
+    pub(crate) loader: Loader,
     /// The texture view (a TXTR, or a texture map of the selection).
     pub(crate) texture_view: super::texture_view::TextureView,
     /// The character animation's controls (loop, bind pose, skeleton overlay).
@@ -365,7 +436,7 @@ impl AppState {
             browser: Browser::new(start_dir),
             worlds: super::worlds::WorldTree::with_demo(),
             messages: Messages::default(),
-            edit: None,
+            selected: SelectedMaterial::default(),
             tev_options: TevOptions::default(),
             aids: Default::default(),
             settings: ViewSettings::default(),
@@ -374,25 +445,20 @@ impl AppState {
                 choice: WgslChoice::Specialized,
                 cache: None,
             },
-            report: None,
-            thumbnails: None,
             opening: Opening::default(),
             export: ExportDialog::default(),
             central: CentralView::default(),
             strip: StripPanel::default(),
             perf: Default::default(),
             view_status: ViewStatus::default(),
-            adapter: String::new(),
             requests: Requests::default(),
-            view_mode: ViewMode::Model,
-            world_models_visible: Vec::new(),
+            view: ViewChoice::default(),
             light_editor: super::light_editor::LightEditor::new(),
             picking: Picking::default(),
             session: Session::default(),
             history: History::default(),
-            pending: None,
             save_as: Default::default(),
-            loading: None,
+            loader: Loader::default(),
             texture_view: Default::default(),
             anim_view: Default::default(),
             prefs: Default::default(),
@@ -428,7 +494,7 @@ impl AppState {
 
     /// Whether the central view draws the whole model.
     pub fn shows_model(&self) -> bool {
-        self.view_mode == ViewMode::Model && self.model().is_some()
+        self.view.mode == ViewMode::Model && self.model().is_some()
     }
 
     /// Points the camera at the whole model (see [`crate::session::camera::Camera::frame`]):
@@ -445,21 +511,21 @@ impl AppState {
             });
             return;
         }
-        let clip = self.posed_animation();
+        let clip = self.anim_view.posed_animation(&self.session);
         let size = self.central.texture.map(|(_, size)| size);
         self.session.frame_camera(clip, size);
     }
 
     /// Switches between orbit and fly camera; the view stays where it is.
     pub fn set_camera_mode(&mut self, mode: crate::camera::CameraMode) {
-        let aabb = self.model().map(|(_, _, aabb)| aabb);
+        let aabb = model_aabb(&self.session);
         self.session.camera.set_mode(mode, aabb.as_ref());
     }
 
     /// A room's surfaces hidden with their world models (None when nothing is hidden).
     pub fn hidden_surfaces(&self) -> Option<Vec<bool>> {
         let doc = self.session.asset()?;
-        if self.world_models_visible.iter().all(|&v| v) {
+        if self.view.world_models_visible.iter().all(|&v| v) {
             return None;
         }
         let count = doc.world_models.last().map_or(0, |w| w.surfaces.end);
@@ -467,7 +533,7 @@ impl AppState {
         for (w, _) in doc
             .world_models
             .iter()
-            .zip(&self.world_models_visible)
+            .zip(&self.view.world_models_visible)
             .filter(|(_, v)| !**v)
         {
             hidden[w.surfaces.clone()].fill(true);
@@ -491,8 +557,10 @@ impl AppState {
     /// tinting is on and the user selected it).
     pub fn highlighted_material(&self) -> Option<usize> {
         self.picking.hovered_material.or_else(|| {
-            (self.prefs.tint_selection && self.session.selection.chosen && self.edit.is_some())
-                .then_some(self.session.selection.material)
+            (self.prefs.tint_selection
+                && self.session.selection.chosen
+                && self.selected.edit.is_some())
+            .then_some(self.session.selection.material)
         })
     }
 
@@ -504,33 +572,18 @@ impl AppState {
         }
     }
 
-    /// Switches the lights as one undoable step (an MREA or file is read now; failures
-    /// keep the old lights).
+    /// Switches the lights as one undoable step (see `LightsPanel::set_lights`).
     pub fn set_lights(&mut self, choice: LightChoice) {
-        match choice.records() {
-            Some(Ok(records)) => self.use_lights(choice, records),
-            Some(Err(e)) => self.messages.load_error = Some(format!("lights: {e:#}")),
-            None => {}
-        }
+        self.lights_panel().set_lights(choice);
     }
 
-    /// Lights the view with `records`, which `choice` stands for (already read), as one
-    /// undoable step; nothing is selected.
+    /// Lights the view with `records` (see `LightsPanel::use_lights`).
     pub(crate) fn use_lights(
         &mut self,
         choice: LightChoice,
         records: Vec<crate::gx::lights::PrimeLight>,
     ) {
-        self.change_lights(format!("lights: {}", choice.label()), choice, records);
-        self.light_editor.selected = None;
-    }
-
-    /// Duration of the playing animation, if any.
-    pub fn animation_duration(&self) -> Option<f32> {
-        let (_, animations, _) = self.model()?;
-        animations
-            .get(self.session.clock.animation?)
-            .map(|a| a.duration)
+        self.lights_panel().use_lights(choice, records);
     }
 
     /// Opens a spec now, on this thread (file I/O and parsing only); errors go to
@@ -672,7 +725,7 @@ impl AppState {
                 }
             })
             .unwrap_or_default();
-        self.edit = None;
+        self.selected.edit = None;
         self.picking.pick = None;
         // A room opened from the world overview (or anywhere) shows in its place.
         self.worlds.overview = None;
@@ -687,7 +740,7 @@ impl AppState {
         self.session.clock.time = 0.0;
         self.texture_view.document_opened();
         let room = self.session.asset().is_some_and(|d| d.is_room());
-        self.world_models_visible =
+        self.view.world_models_visible =
             vec![true; self.session.asset().map_or(0, |d| d.world_models.len())];
         let aabb = self.model().map(|(_, _, aabb)| aabb);
         self.session.camera.opened(room, aabb.as_ref());
@@ -712,7 +765,7 @@ impl AppState {
             }
         }
         // Material 0 is shown, not chosen: nothing is tinted until the user picks one.
-        self.show_material(0, 0);
+        self.material_editor().show_material(0, 0);
         // A new file starts a new history (the lights it brought with it included).
         self.clear_history();
     }
@@ -722,37 +775,6 @@ impl AppState {
         matches!(self.session.asset(), Some(Asset { content: Content::Model { sets, .. }, .. })
             if sets.iter().flat_map(|s| &s.materials).flatten()
                 .any(|m| !m.material.uv_animations.is_empty()))
-    }
-
-    /// Selects material (set, index) for editing, as the user chose it (the model view
-    /// tints it), and asks for a viewport rebuild.
-    pub fn select_material(&mut self, set: usize, index: usize) {
-        self.show_material(set, index);
-        self.session.selection.chosen = true;
-    }
-
-    /// Shows material (set, index) in the editor without tinting it, and asks for a
-    /// viewport rebuild.
-    fn show_material(&mut self, set: usize, index: usize) {
-        self.session.selection.chosen = false;
-        self.session.selection.set = set;
-        self.session.selection.material = index;
-        self.report = None;
-        self.thumbnails = None;
-        self.edit = match self.session.asset() {
-            Some(Asset {
-                content: Content::Texture { .. },
-                ..
-            }) => Some(MaterialEdit::new(
-                crate::session::asset::texture_preview_material(),
-                self.tev_options,
-            )),
-            Some(doc) => doc
-                .material(set, index)
-                .map(|m| MaterialEdit::new(m.material.clone(), self.tev_options)),
-            None => None,
-        };
-        self.requests.reload_view = true;
     }
 
     /// Textures of the current selection (material maps, or the previewed TXTR).
@@ -789,8 +811,7 @@ impl AppState {
     pub fn tick(&mut self, dt: f64) {
         if self.session.clock.playing {
             // A character's clip loops or plays once; otherwise the clock runs (UV animations).
-            let clip = self
-                .animation_duration()
+            let clip = super::animation::animation_duration(&self.session)
                 .filter(|d| *d > 0.0 && self.shows_model());
             let (looping, period) = match clip {
                 Some(d) => (self.anim_view.looping, f64::from(d)),
@@ -813,7 +834,8 @@ impl AppState {
         if self.shows_model() {
             return self.session.clock.animation.is_some() || self.has_uv_animations();
         }
-        self.edit
+        self.selected
+            .edit
             .as_ref()
             .is_some_and(|e| !e.material.uv_animations.is_empty())
     }
@@ -821,78 +843,12 @@ impl AppState {
     /// The specialized key whose WGSL the WGSL tab shows: in the model view the scene's
     /// own (skinned, lit as drawn), else the edit's.
     pub(crate) fn shown_key(&self) -> Option<crate::gx::key::ShaderKey> {
-        let edit = self.edit.as_ref()?;
+        let edit = self.selected.edit.as_ref()?;
         if self.shows_model()
             && let Some(k) = &self.view_status.shader_key
         {
             return Some(k.clone());
         }
         Some(edit.key().clone())
-    }
-
-    pub(crate) fn wgsl_source(&mut self) -> Option<&str> {
-        let key = self.shown_key()?;
-        let stale = self
-            .wgsl
-            .cache
-            .as_ref()
-            .is_none_or(|(k, choice, _)| *k != key || *choice != self.wgsl.choice);
-        if stale {
-            let edit = self.edit.as_ref()?;
-            let source = match self.wgsl.choice {
-                WgslChoice::Specialized => wgsl::generate(&key),
-                WgslChoice::Uber => {
-                    let mut uber = UberKey::new(&edit.material, &edit.program);
-                    uber.vertex = key.vertex.clone();
-                    wgsl::generate_uber(&uber)
-                }
-            };
-            self.wgsl.cache = Some((key, self.wgsl.choice, source));
-        }
-        self.wgsl.cache.as_ref().map(|(_, _, s)| s.as_str())
-    }
-}
-
-/// The clock and the character's clip.
-impl AppState {
-    /// The clip the scene poses: the chosen one, or None at the bind pose.
-    pub fn posed_animation(&self) -> Option<usize> {
-        self.session
-            .clock
-            .animation
-            .filter(|_| !self.anim_view.bind_pose)
-    }
-
-    /// The chosen clip's frame grid.
-    pub fn clip_timing(&self) -> Option<super::animation::ClipTiming> {
-        let skin = self.session.asset()?.cpu_model()?.skin.as_ref()?;
-        let (_, clip) = skin.clips.get(self.session.clock.animation?)?;
-        Some(super::animation::ClipTiming {
-            duration: f64::from(clip.duration),
-            interval: f64::from(clip.interval),
-            frame_count: clip.frame_count,
-        })
-    }
-
-    /// Pauses and moves the clock one frame forward or back.
-    pub fn step_frame(&mut self, forward: bool) {
-        if let Some(timing) = self.clip_timing() {
-            self.session.clock.playing = false;
-            self.session.clock.time =
-                timing.step(self.session.clock.time, forward, self.anim_view.looping);
-        }
-    }
-
-    /// The open model's skeleton and its joints (model space) as the scene poses them now.
-    pub fn posed_skeleton(&self) -> Option<(&crate::anim::skeleton::Skeleton, Vec<glam::Vec3>)> {
-        let skin = self.session.asset()?.cpu_model()?.skin.as_ref()?;
-        let options = crate::render::SceneOptions::default().pose;
-        let joints = super::animation::posed_joints(
-            skin,
-            self.posed_animation(),
-            self.session.clock.time as f32,
-            &options,
-        );
-        Some((&skin.skeleton, joints))
     }
 }

@@ -67,7 +67,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
         let preview = state.aids.preview.zip(model).and_then(|(shape, model)| {
             model.material_preview(shape, selection.set, selection.material)
         });
-        match (model, state.view_mode) {
+        match (model, state.view.mode) {
             (Some(_), ViewMode::Model) if let Some(preview) = preview => {
                 // The selected material alone on a shape: its only set and material.
                 viewport.show_scene(ctx, &std::sync::Arc::new(preview), 0, tev_options(state));
@@ -75,7 +75,7 @@ pub fn sync_view(viewport: &mut Viewport, ctx: &RenderContext, state: &AppState,
             (Some(model), ViewMode::Model) => {
                 viewport.show_scene(ctx, model, selection.set, tev_options(state));
             }
-            _ => match &state.edit {
+            _ => match &state.selected.edit {
                 Some(edit) => viewport.show_material(
                     ctx,
                     edit,
@@ -125,7 +125,7 @@ fn scene_inputs<'a>(state: &'a AppState, hidden: &'a [bool]) -> SceneInputs<'a> 
     SceneInputs {
         camera: state.session.camera.orbit,
         time: state.session.clock.time,
-        animation: state.posed_animation(),
+        animation: state.anim_view.posed_animation(&state.session),
         lights: &state.session.lights.set,
         lights_revision: state.session.lights.revision,
         material_set: if previewing { 0 } else { selection.set },
@@ -143,7 +143,8 @@ fn scene_inputs<'a>(state: &'a AppState, hidden: &'a [bool]) -> SceneInputs<'a> 
             };
             Some((state.session.revision(), materials))
         }),
-        selected: (state.edit.as_ref()).map(|_| if previewing { 0 } else { selection.material }),
+        selected: (state.selected.edit.as_ref())
+            .map(|_| if previewing { 0 } else { selection.material }),
         highlight: state.highlighted_material().filter(|_| !previewing),
         hidden_surfaces: if previewing { &[] } else { hidden },
         stage_view: state.strip.view,
@@ -163,7 +164,7 @@ pub fn sync_strip(
         .session
         .asset()
         .and_then(|d| d.cpu_model())
-        .filter(|_| state.strip.open && state.shows_model() && state.edit.is_some())
+        .filter(|_| state.strip.open && state.shows_model() && state.selected.edit.is_some())
         .and_then(|model| {
             let (set, material) = (state.session.selection.set, state.session.selection.material);
             let gx = model.material_sets.get(set)?.materials.get(material)?.gx.as_ref().ok()?;

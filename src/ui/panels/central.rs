@@ -74,14 +74,16 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         state.session.clock.playing = !state.session.clock.playing;
     }
     if model_view {
-        super::room::fly_keys(ui, state);
+        super::room::fly_keys(ui, &mut state.room_panel());
     }
     if model_view && state.session.asset().is_some_and(|d| d.is_room()) {
         egui::Panel::right("world_models_panel")
             .resizable(true)
             .default_size(150.0)
             .min_size(100.0)
-            .show(ui, |ui| super::room::world_models_panel(ui, state));
+            .show(ui, |ui| {
+                super::room::world_models_panel(ui, state.room_panel())
+            });
     }
 
     // Room for the thumbnail strip when the selection has textures.
@@ -106,7 +108,10 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
         state.texture_view.show_slot(None);
     }
     if !is_model || state.texture_view.slot.is_some() {
-        super::texture::texture_panel(ui, state, if is_model { strip } else { 0.0 });
+        let reserve = if is_model { strip } else { 0.0 };
+        let asked =
+            super::texture::texture_panel(ui, &state.session, &mut state.texture_view, reserve);
+        texture_asks(state, &asked);
         if is_model {
             texture_strip(ui, state);
         }
@@ -170,7 +175,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
             if response.hovered() {
                 let scroll = ui.input(|i| i.smooth_scroll_delta.y);
                 if scroll != 0.0 && flying {
-                    super::room::fly_speed_scroll(state, scroll);
+                    super::room::fly_speed_scroll(&mut state.room_panel(), scroll);
                 } else if scroll != 0.0 {
                     state.session.camera.orbit.zoom(scroll);
                 }
@@ -193,7 +198,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                     .circle_stroke(c, 5.0, egui::Stroke::new(1.5, Color32::YELLOW));
                 // What was picked, beside the marker (the editor tab shows the material).
                 if let Some(hit) = &p.hit {
-                    let words = super::room::hit_words(state, hit, p.set);
+                    let words = super::room::hit_words(&state.session, hit, p.set);
                     let galley = ui.painter().layout_no_wrap(
                         words,
                         egui::FontId::proportional(13.0),
@@ -212,8 +217,15 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
                 }
             }
             // Placed by the snapped rectangle the image and picking use.
-            super::skeleton::skeleton_overlay(ui, state, rect, [w, h], ppp);
-            super::lights::gizmos(ui, state, rect);
+            super::skeleton::skeleton_overlay(
+                ui,
+                &state.session,
+                &state.anim_view,
+                rect,
+                [w, h],
+                ppp,
+            );
+            super::lights::gizmos(ui, &mut state.lights_panel(), rect);
             return;
         }
         if let Some(camera) = state.settings.orbit.as_mut() {
@@ -234,6 +246,7 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
             state.tab = RightTab::Inspector;
         }
         if let Some(r) = state
+            .selected
             .report
             .as_ref()
             .filter(|_| state.settings.orbit.is_none())
@@ -273,19 +286,19 @@ pub(super) fn central(ui: &mut Ui, state: &mut AppState) {
 fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
     ui.horizontal_wrapped(|ui| {
         ui.add_space(8.0);
-        let before = state.view_mode;
-        ui.selectable_value(&mut state.view_mode, ViewMode::Model, "Model")
+        let before = state.view.mode;
+        ui.selectable_value(&mut state.view.mode, ViewMode::Model, "Model")
             .on_hover_text("The whole model, lit and animated");
         ui.selectable_value(
-            &mut state.view_mode,
+            &mut state.view.mode,
             ViewMode::MaterialQuad,
             "Material quad",
         )
         .on_hover_text("The selected material on a flat quad (pixel-exact CPU trace)");
-        if state.view_mode != before {
+        if state.view.mode != before {
             state.requests.reload_view = true;
         }
-        if state.view_mode != ViewMode::Model {
+        if state.view.mode != ViewMode::Model {
             return;
         }
         ui.separator();
@@ -318,7 +331,7 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
             state.set_lights(c);
         }
         ui.separator();
-        super::room::camera_switch(ui, state);
+        super::room::camera_switch(ui, &mut state.room_panel());
         let room = state.session.asset().is_some_and(|d| d.is_room());
         if ui
             .button(if room { "Frame room" } else { "Frame model" })
@@ -334,8 +347,22 @@ fn model_bar(ui: &mut Ui, state: &mut AppState, areas: &[(String, String)]) {
 
 /// The selection's texture maps as thumbnails under the viewport; a click shows one in the
 /// texture view (a second click, the model again).
+/// Does what the texture view's toolbar asked for.
+fn texture_asks(state: &mut AppState, asked: &super::texture::Asked) {
+    if asked.back_to_model {
+        state.texture_view.show_slot(None);
+    }
+    if asked.export_dialog {
+        state.export_shown_level_dialog();
+    }
+    if asked.export_typed {
+        let path = std::path::PathBuf::from(state.texture_view.export_text.trim());
+        state.export_shown_level(&path);
+    }
+}
+
 fn texture_strip(ui: &mut Ui, state: &mut AppState) {
-    if state.thumbnails.is_none() {
+    if state.selected.thumbnails.is_none() {
         let ctx = ui.ctx().clone();
         let thumbs = state
             .current_textures()
@@ -352,9 +379,9 @@ fn texture_strip(ui: &mut Ui, state: &mut AppState) {
                 Some((handle, [t.width, t.height]))
             })
             .collect();
-        state.thumbnails = Some(thumbs);
+        state.selected.thumbnails = Some(thumbs);
     }
-    let Some(thumbs) = &state.thumbnails else {
+    let Some(thumbs) = &state.selected.thumbnails else {
         return;
     };
     if thumbs.is_empty() {

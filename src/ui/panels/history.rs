@@ -3,22 +3,34 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::ui::state::AppState;
+use crate::ui::history::History;
+use crate::ui::parts::HistoryPanel;
 
-pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
-    let (done, undone) = state.history_labels();
+/// What the user asked of the history (the caller does it: a step changes the document,
+/// the lights and what the viewer shows of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum HistoryAsk {
+    Undo,
+    Redo,
+    /// Undo or redo until this many steps are done.
+    To(usize),
+}
+
+pub(super) fn history_tab(ui: &mut Ui, state: HistoryPanel<'_>) -> Option<HistoryAsk> {
+    let (done, undone) = state.history.labels(state.session);
     if state.session.document().is_none() && done.is_empty() && undone.is_empty() {
         ui.weak(state.session.read_only_note().unwrap_or(
             "Open a CMDL model (loose or in a PAK) to edit its materials; light edits \
              (Lights tab) are listed here too.",
         ));
-        return;
+        return None;
     }
+    let mut ask = None;
     ui.horizontal(|ui| {
-        undo_redo_buttons(ui, state);
+        ask = undo_redo_buttons(ui, state.history, state.session);
         // Light edits are not part of the file: only the document is saved or not.
         if state.session.document().is_some() {
-            if state.is_dirty() {
+            if state.session.is_dirty() {
                 ui.colored_label(Color32::from_rgb(240, 200, 80), "unsaved edits");
             } else {
                 ui.weak("saved");
@@ -54,15 +66,17 @@ pub(super) fn history_tab(ui: &mut Ui, state: &mut AppState) {
                 }
             }
         });
-    if let Some(t) = target {
-        while state.history.done() > t && state.undo() {}
-        while state.history.done() < t && state.redo() {}
-    }
+    target.map(HistoryAsk::To).or(ask)
 }
 
 /// Undo and Redo buttons, named after what they would undo or redo.
-pub(super) fn undo_redo_buttons(ui: &mut Ui, state: &mut AppState) {
-    let (mut done, undone) = state.history_labels();
+pub(super) fn undo_redo_buttons(
+    ui: &mut Ui,
+    history: &History,
+    session: &crate::session::Session,
+) -> Option<HistoryAsk> {
+    let (mut done, undone) = history.labels(session);
+    let mut ask = None;
     let (undo, redo) = (done.pop(), undone.into_iter().next());
     let hover = |what: &Option<String>, key: &str| {
         what.as_ref()
@@ -74,7 +88,7 @@ pub(super) fn undo_redo_buttons(ui: &mut Ui, state: &mut AppState) {
         .on_disabled_hover_text("nothing to undo")
         .clicked()
     {
-        state.undo();
+        ask = Some(HistoryAsk::Undo);
     }
     if ui
         .add_enabled(redo.is_some(), egui::Button::new("Redo"))
@@ -82,6 +96,7 @@ pub(super) fn undo_redo_buttons(ui: &mut Ui, state: &mut AppState) {
         .on_disabled_hover_text("nothing to redo")
         .clicked()
     {
-        state.redo();
+        ask = Some(HistoryAsk::Redo);
     }
+    ask
 }

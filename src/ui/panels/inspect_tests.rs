@@ -134,13 +134,13 @@ fn a_texture_map_of_the_model_opens_in_the_view_and_closes() {
 fn frames_step_the_clip_play_once_stops_and_bind_pose_keeps_the_choice() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("worm_character"));
-    let timing = state.clip_timing().unwrap();
+    let timing = crate::ui::animation::clip_timing(&state.session).unwrap();
     assert_eq!(timing.frame_count, 61);
-    state.step_frame(true);
+    state.anim_view.step_frame(&mut state.session, true);
     assert!(!state.session.clock.playing);
     assert!((state.session.clock.time - timing.interval).abs() < 1e-9);
-    state.step_frame(false);
-    state.step_frame(false);
+    state.anim_view.step_frame(&mut state.session, false);
+    state.anim_view.step_frame(&mut state.session, false);
     assert!(
         (state.session.clock.time - timing.duration).abs() < 1e-6,
         "wraps to the end"
@@ -156,7 +156,7 @@ fn frames_step_the_clip_play_once_stops_and_bind_pose_keeps_the_choice() {
     assert_eq!(state.session.clock.time, timing.duration);
     // Bind pose: the scene gets no clip, the choice stays.
     state.anim_view.bind_pose = true;
-    assert_eq!(state.posed_animation(), None);
+    assert_eq!(state.anim_view.posed_animation(&state.session), None);
     assert_eq!(state.session.clock.animation, Some(0));
     let ctx = egui::Context::default();
     let out = frame(&ctx, &mut state, None);
@@ -187,7 +187,7 @@ fn the_skeleton_overlay_draws_each_joint_and_names_the_hovered_one() {
     state.anim_view.skeleton = true;
     let out = frame(&ctx, &mut state, None);
     let posed = joints(&out);
-    let (skeleton, _) = state.posed_skeleton().unwrap();
+    let (skeleton, _) = state.anim_view.posed_skeleton(&state.session).unwrap();
     let names: Vec<String> = skeleton.bones().iter().map(|b| b.name.clone()).collect();
     assert_eq!(posed.len(), names.len());
     // Pointing near a joint names its bone.

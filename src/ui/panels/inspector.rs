@@ -4,7 +4,8 @@ use egui::{Color32, RichText, Ui};
 
 use crate::gx::tev::{describe_alpha, describe_color};
 use crate::gx::types::TevReg;
-use crate::ui::state::{AppState, RightTab};
+use crate::ui::parts::InspectorPanel;
+use crate::ui::state::RightTab;
 
 fn rgba_cell(ui: &mut Ui, v: [i32; 4]) {
     let clamp = |x: i32| (x & 255) as u8;
@@ -14,7 +15,7 @@ fn rgba_cell(ui: &mut Ui, v: [i32; 4]) {
     ui.monospace(format!("{:5} {:5} {:5} {:5}", v[0], v[1], v[2], v[3]));
 }
 
-fn model_inspector(ui: &mut Ui, state: &mut AppState) {
+fn model_inspector(ui: &mut Ui, state: &mut InspectorPanel<'_>) {
     let Some(p) = &state.picking.pick else {
         ui.weak("Click the model to see the surface, material and exact pixel under the cursor.");
         return;
@@ -66,7 +67,7 @@ fn model_inspector(ui: &mut Ui, state: &mut AppState) {
             }
         }
         if ui.button("Edit this material").clicked() {
-            state.tab = RightTab::Material;
+            *state.tab = RightTab::Material;
         }
     }
     ui.separator();
@@ -76,16 +77,16 @@ fn model_inspector(ui: &mut Ui, state: &mut AppState) {
     );
 }
 
-pub(super) fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
-    if state.shows_model() {
-        model_inspector(ui, state);
+pub(super) fn inspector_tab(ui: &mut Ui, mut state: InspectorPanel<'_>) {
+    if state.shows_model {
+        model_inspector(ui, &mut state);
         return;
     }
     if state.settings.orbit.is_some() {
         ui.weak("The pixel inspector traces the flat quad: switch the preview to \"flat quad\".");
         return;
     }
-    let Some(r) = &state.report else {
+    let Some(r) = &state.selected.report else {
         ui.weak("Click a pixel in the viewport to trace it through the CPU reference TEV.");
         return;
     };
@@ -108,7 +109,7 @@ pub(super) fn inspector_tab(ui: &mut Ui, state: &mut AppState) {
                     ui.horizontal(|ui| rgba_cell(ui, ras.map(i32::from)));
                     ui.end_row();
                 }
-                let program = state.edit.as_ref().map(|e| &e.program);
+                let program = state.selected.edit.as_ref().map(|e| &e.program);
                 for (i, t) in r.inputs.texels.iter().enumerate() {
                     let map = program
                         .and_then(|p| p.stages.get(i))

@@ -73,16 +73,16 @@ fn messages_never_move_the_layout() {
         state.messages.load_error = Some("an error\nover two lines".into());
         state.messages.edit_error = Some("an edit refused".into());
         state.start_open(&demo_spec("worm_character"));
-        assert!(state.loading.is_some());
+        assert!(state.loader.loading.is_some());
         let out = frames_on(&ctx, &mut state, size, 2);
         assert_eq!(state.layout, quiet, "{size:?}");
         assert!(drew_text(&out, "Opening ") && drew_text(&out, "an error over two lines"));
-        let messages = super::messages(&state);
+        let messages = super::messages(&state.loader, &state.messages);
         assert_eq!(messages.len(), 4, "{messages:?}");
         state.messages.notice = None;
         state.messages.load_error = None;
         state.messages.edit_error = None;
-        state.loading = None;
+        state.loader.loading = None;
         frames_on(&ctx, &mut state, size, 2);
         assert_eq!(state.layout, quiet, "{size:?}: back");
     }

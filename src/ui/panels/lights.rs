@@ -8,8 +8,9 @@ use crate::gx::lights::{
     Falloff, GxLightValue, LightOptions, PrimeLight, PrimeLightType, RADIUS_FACTOR,
 };
 use crate::ui::light_editor::GizmoMode;
+use crate::ui::parts::LightsPanel;
 use crate::ui::lights::{angles_of_direction, direction_from_angles};
-use crate::ui::state::{AppState, RightTab};
+use crate::ui::state::RightTab;
 
 /// The panel's name of a kind (the game's "custom" lights are its point lights).
 fn kind_name(kind: PrimeLightType) -> &'static str {
@@ -31,7 +32,7 @@ fn swatch(r: &PrimeLight) -> Color32 {
     Color32::from_rgb(red, g, b)
 }
 
-pub(super) fn lights_tab(ui: &mut Ui, state: &mut AppState) {
+pub(super) fn lights_tab(ui: &mut Ui, state: &mut LightsPanel<'_>) {
     start_and_files(ui, state);
     ui.separator();
     ui.horizontal_wrapped(|ui| {
@@ -87,7 +88,7 @@ pub(super) fn lights_tab(ui: &mut Ui, state: &mut AppState) {
 }
 
 /// Start from a preset or an area layer; save and load light set files.
-fn start_and_files(ui: &mut Ui, state: &mut AppState) {
+fn start_and_files(ui: &mut Ui, state: &mut LightsPanel<'_>) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Start from");
         let mut pick = None;
@@ -152,7 +153,7 @@ fn start_and_files(ui: &mut Ui, state: &mut AppState) {
     }
 }
 
-fn light_list(ui: &mut Ui, state: &mut AppState) {
+fn light_list(ui: &mut Ui, state: &mut LightsPanel<'_>) {
     let mut select = None;
     egui::ScrollArea::vertical()
         .id_salt("light_list")
@@ -216,7 +217,7 @@ fn vec3_row(ui: &mut Ui, v: &mut [f32; 3], speed: f32) -> bool {
 /// The selected light's fields, each shown only where the game uses it. Each widget edits
 /// a copy of its own field, and only a field the user changed is written back: no value
 /// is rounded, clamped or converted by merely being shown.
-fn light_fields(ui: &mut Ui, state: &mut AppState, index: usize) {
+fn light_fields(ui: &mut Ui, state: &mut LightsPanel<'_>, index: usize) {
     let Some(mut r) = state.light_editor.records.get(index).copied() else {
         return;
     };
@@ -357,8 +358,8 @@ const SELECTED: Color32 = Color32::YELLOW;
 /// Draws each light over the model view `rect` (projected through the view's camera),
 /// the selected one highlighted; point and spot lights can be clicked to select them and
 /// dragged to move them in the view plane.
-pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
-    let lights_tab_open = state.tab == RightTab::Lights;
+pub(super) fn gizmos(ui: &mut Ui, state: &mut LightsPanel<'_>, rect: egui::Rect) {
+    let lights_tab_open = *state.tab == RightTab::Lights;
     if !state.light_editor.gizmos.shows(lights_tab_open) || state.light_editor.records.is_empty() {
         return;
     }
@@ -482,7 +483,7 @@ pub(super) fn gizmos(ui: &mut Ui, state: &mut AppState, rect: egui::Rect) {
     }
     if let Some(i) = picked {
         state.light_editor.selected = Some(i);
-        state.tab = RightTab::Lights;
+        *state.tab = RightTab::Lights;
     }
     if let Some((i, offset)) = dragged {
         state.edit_light(i, "position", |r| {
@@ -592,7 +593,7 @@ mod tests {
         assert_eq!(s.session.lights.set, LightPreset::Basic.light_set());
         s.session.camera.orbit.target = [1.0, 2.0, 3.0];
         let r0 = s.session.lights.revision;
-        s.add_light(PrimeLightType::Spot);
+        s.lights_panel().add_light(PrimeLightType::Spot);
         assert_eq!(s.session.lights.revision, r0 + 1);
         assert_eq!(s.session.lights.choice, LightChoice::Edited);
         assert_eq!(s.light_editor.selected, Some(2));
@@ -606,20 +607,26 @@ mod tests {
         assert!((glam::Vec3::from(spot.direction) - to_target).length() < 1e-5);
         assert_eq!(lights_of(&s.session.lights.set).len(), 2);
         assert_eq!(lights_of(&s.session.lights.set)[1].position, spot.position);
-        s.duplicate_light(2);
+        s.lights_panel().duplicate_light(2);
         assert_eq!(s.session.lights.revision, r0 + 2);
         assert_eq!(s.light_editor.records.len(), 4);
         assert_eq!(s.light_editor.selected, Some(3));
         // An edit that changes nothing does not re-upload.
-        assert!(!s.edit_light(3, "test", |r| r.brightness = 2.0));
+        assert!(
+            !s.lights_panel()
+                .edit_light(3, "test", |r| r.brightness = 2.0)
+        );
         assert_eq!(s.session.lights.revision, r0 + 2);
-        assert!(s.edit_light(3, "test", |r| r.position = [-4.0, 2.0, 3.0]));
+        assert!(
+            s.lights_panel()
+                .edit_light(3, "test", |r| r.position = [-4.0, 2.0, 3.0])
+        );
         assert_eq!(s.session.lights.revision, r0 + 3);
         assert_eq!(
             lights_of(&s.session.lights.set)[2].position,
             [-4.0, 2.0, 3.0]
         );
-        s.remove_light(1);
+        s.lights_panel().remove_light(1);
         assert_eq!(s.session.lights.revision, r0 + 4);
         assert_eq!(s.light_editor.selected, Some(1));
         assert_eq!(lights_of(&s.session.lights.set).len(), 2);
@@ -629,10 +636,13 @@ mod tests {
                 .all(|l| l.angle_atten != [1.0, 0.0, 0.0])
         );
         // Removing the ambient record leaves a black ambient, as an area layer without one.
-        s.remove_light(0);
+        s.lights_panel().remove_light(0);
         assert_eq!(s.session.lights.set.ambient, [0, 0, 0, 255]);
-        assert!(!s.edit_light(9, "test", |r| r.brightness = 2.0));
-        s.remove_light(9);
+        assert!(
+            !s.lights_panel()
+                .edit_light(9, "test", |r| r.brightness = 2.0)
+        );
+        s.lights_panel().remove_light(9);
         assert_eq!(s.session.lights.revision, r0 + 5);
     }
 
@@ -640,13 +650,15 @@ mod tests {
     fn edits_give_the_engines_attenuation_coefficients() {
         let mut s = state();
         s.set_lights(LightChoice::none());
-        s.add_light(PrimeLightType::Spot);
-        s.add_light(PrimeLightType::Custom);
+        s.lights_panel().add_light(PrimeLightType::Spot);
+        s.lights_panel().add_light(PrimeLightType::Custom);
         let gx = |s: &AppState, i: usize| lights_of(&s.session.lights.set)[i];
         // Spot: the full cone is halved, COS2 coefficients.
-        s.edit_light(1, "test", |r| r.spot_cutoff = 60.0);
+        s.lights_panel()
+            .edit_light(1, "test", |r| r.spot_cutoff = 60.0);
         assert_eq!(gx(&s, 0).angle_atten, spot_attenuation(30.0));
-        s.edit_light(1, "test", |r| r.spot_cutoff = 200.0);
+        s.lights_panel()
+            .edit_light(1, "test", |r| r.spot_cutoff = 200.0);
         assert_eq!(gx(&s, 0).angle_atten, [1.0, 0.0, 0.0]);
         // Falloff and brightness set the one distance coefficient.
         for (falloff, q, k) in [
@@ -655,7 +667,7 @@ mod tests {
             (Falloff::Quadratic, 2.0, [0.0, 0.0, 12500.0]),
             (Falloff::Linear, 0.0, [0.0, 250.0 / 1e-6, 0.0]),
         ] {
-            s.edit_light(2, "test", |r| {
+            s.lights_panel().edit_light(2, "test", |r| {
                 r.falloff = falloff.word();
                 r.brightness = q;
             });
@@ -663,13 +675,13 @@ mod tests {
             assert_eq!(gx(&s, 1).angle_atten, [1.0, 0.0, 0.0]);
         }
         // Colour goes to 8 bits by truncation; ambient is colour × brightness.
-        s.edit_light(0, "test", |r| {
+        s.lights_panel().edit_light(0, "test", |r| {
             r.color = [0.5, 1.0, 0.0, 1.0];
             r.brightness = 1.5;
         });
         assert_eq!(s.session.lights.set.ambient, [191, 255, 0, 255]);
         // A spot turned into a directional light is far along −direction.
-        s.edit_light(1, "test", |r| {
+        s.lights_panel().edit_light(1, "test", |r| {
             r.light_type = PrimeLightType::Directional.word();
             r.direction = crate::ui::lights::direction_from_angles(0.0, -90.0);
         });
@@ -704,17 +716,22 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("rig.json");
         let mut s = state();
-        s.add_light(PrimeLightType::Custom);
-        s.add_light(PrimeLightType::Spot);
-        s.edit_light(3, "test", |r| r.color = [0.2, 0.4, 0.6, 1.0]);
-        assert!(s.save_light_file(&path), "{:?}", s.light_editor.error);
+        s.lights_panel().add_light(PrimeLightType::Custom);
+        s.lights_panel().add_light(PrimeLightType::Spot);
+        s.lights_panel()
+            .edit_light(3, "test", |r| r.color = [0.2, 0.4, 0.6, 1.0]);
+        assert!(
+            s.lights_panel().save_light_file(&path),
+            "{:?}",
+            s.light_editor.error
+        );
         let (records, set) = (s.light_editor.records.clone(), s.session.lights.set.clone());
         // No temporary file is left next to it.
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         s.set_lights(LightChoice::none());
         assert_ne!(s.session.lights.set, set);
         let before = s.session.lights.revision;
-        assert!(s.load_light_file(&path));
+        assert!(s.lights_panel().load_light_file(&path));
         assert_eq!(s.light_editor.records, records);
         assert_eq!(s.session.lights.set, set);
         assert_eq!(s.session.lights.revision, before + 1);
@@ -731,7 +748,7 @@ mod tests {
         let bad = dir.join("bad.json");
         std::fs::write(&bad, text).unwrap();
         let before = s.session.lights.revision;
-        assert!(!s.load_light_file(&bad));
+        assert!(!s.lights_panel().load_light_file(&bad));
         let e = s.light_editor.error.clone().unwrap();
         assert!(
             e.contains("bad.json") && e.contains("lights[0]") && e.contains("brightnes"),
@@ -742,7 +759,10 @@ mod tests {
             (before, &set)
         );
         // Saving where no file can be written names the path.
-        assert!(!s.save_light_file(&dir.join("missing/rig.json")));
+        assert!(
+            !s.lights_panel()
+                .save_light_file(&dir.join("missing/rig.json"))
+        );
         assert!(s.light_editor.error.as_ref().unwrap().contains("missing"));
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -762,6 +782,7 @@ mod tests {
         let mut s = state();
         s.open(&demo_spec("room"));
         let layer0 = s
+            .lights_panel()
             .light_starts()
             .into_iter()
             .find(|(c, _)| matches!(c, LightChoice::Source { label, source: LightSource::Area { layer: 0, .. } } if label.contains("room")))
@@ -845,7 +866,7 @@ mod tests {
             "{:?}",
             s.messages.load_error
         );
-        let starts = s.light_starts();
+        let starts = s.lights_panel().light_starts();
         let room_layer1 = starts
             .iter()
             .find(|(c, _)| matches!(c, LightChoice::Source { label, source: LightSource::Area { layer: 1, .. } } if label.contains("room")))
@@ -1043,7 +1064,10 @@ mod tests {
             .unwrap();
         // A drag: many changes of one field, one step.
         for q in [56_000.0, 55_000.0, 54_000.0] {
-            assert!(s.edit_light(point, "brightness", |r| r.brightness = q));
+            assert!(
+                s.lights_panel()
+                    .edit_light(point, "brightness", |r| r.brightness = q)
+            );
         }
         let mut m = s.file_material().unwrap().clone();
         m.group_index ^= 1;
@@ -1053,7 +1077,7 @@ mod tests {
             "{:?}",
             s.messages.edit_error
         );
-        s.add_light(PrimeLightType::Spot);
+        s.lights_panel().add_light(PrimeLightType::Spot);
         let label = format!("light {point}: brightness");
         let (done, undone) = s.history_labels();
         assert_eq!(
@@ -1091,7 +1115,7 @@ mod tests {
         // A light edit after an undo drops what was undone, the document's too.
         assert!(s.undo());
         assert!(!s.is_dirty());
-        s.remove_light(0);
+        s.lights_panel().remove_light(0);
         assert!(!s.redo());
         assert_eq!(s.session.document().unwrap().redo_history().count(), 0);
         assert_eq!(s.history_labels().0.len(), 2);
@@ -1106,14 +1130,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("tevscope-lights-ext-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let mut s = state();
-        assert!(s.save_light_file(&dir.join("rig")));
+        assert!(s.lights_panel().save_light_file(&dir.join("rig")));
         assert!(dir.join("rig.json").is_file());
         assert!(!dir.join("rig").exists());
         assert_eq!(
             s.light_editor.path_text,
             dir.join("rig.json").display().to_string()
         );
-        assert!(s.load_light_file(&dir.join("rig.json")));
+        assert!(s.lights_panel().load_light_file(&dir.join("rig.json")));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

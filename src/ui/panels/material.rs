@@ -8,13 +8,14 @@ use crate::gx::types::{
     AttnFn, Blend, BlendFactor, ChannelControl, ColorSrc, DiffuseFn, flags as gxflags,
 };
 use crate::session::{Asset, Content, MaterialEntry};
-use crate::ui::state::AppState;
+use crate::ui::editing::{selected_file_material, selected_texture_ids};
+use crate::ui::parts::MaterialPanel;
 use crate::ui::viewport::{AlphaDisplay, Compositing, Sampling};
 
 use super::{color_button, named};
 use crate::session::asset::texture_id_text;
 
-pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
+pub(super) fn material_tab(ui: &mut Ui, state: &mut MaterialPanel<'_>) {
     if let Some(Asset {
         content: Content::Texture { .. },
         ..
@@ -126,7 +127,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         }
     }
     if let Some((s, m)) = select {
-        state.select_material(s, m);
+        state.editor().select_material(s, m);
     }
     if hovered.is_some() {
         state.picking.hovered_material = hovered;
@@ -134,7 +135,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
 
     // The quad preview's own settings (the model view draws with Prime's blending and
     // filtering).
-    if !state.shows_model() {
+    if !state.shows_model {
         quad_settings(ui, state);
     }
     ui.horizontal_wrapped(|ui| {
@@ -148,7 +149,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         color_button(ui, &mut state.settings.background);
     });
 
-    let Some(edit) = state.edit.as_mut() else {
+    let Some(edit) = state.selected.edit.as_mut() else {
         ui.weak("No material selected.");
         return;
     };
@@ -202,7 +203,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
         ui.weak("Switches change how the material is drawn, not the file.");
     });
     if options_changed {
-        state.tev_options = options;
+        *state.tev_options = options;
         edit.reset(options);
     }
     if let Some(note) = state.session.read_only_note() {
@@ -212,10 +213,10 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if super::mp3_material::mp3_material_editor(ui, state) {
         return;
     }
-    let Some(original) = state.file_material().cloned() else {
+    let Some(original) = selected_file_material(state.session).cloned() else {
         return;
     };
-    let textures = state.set_texture_ids().to_vec();
+    let textures = selected_texture_ids(state.session).to_vec();
     let missing: Vec<(usize, u64, String)> = state
         .session
         .asset()
@@ -251,7 +252,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
             blend_editor(ui, &mut m, &mut label);
             channel_editor(ui, &mut m, &mut label);
             let stage = super::stages::stages_editor(ui, &mut m, &mut label);
-            super::stage_strip::stage_strip(ui, state);
+            super::stage_strip::stage_strip(ui, state.stage_strip_panel());
             super::vertex::texgens_editor(ui, &mut m, &mut label);
             super::vertex::uv_animations_editor(ui, &mut m, &mut label);
             stage
@@ -261,7 +262,7 @@ pub(super) fn material_tab(ui: &mut Ui, state: &mut AppState) {
     if let Some(label) = label
         && m != original
     {
-        state.apply_material(m, &label);
+        state.editor().apply_material(m, &label);
     }
 }
 
@@ -499,7 +500,7 @@ fn channel_editor(ui: &mut Ui, m: &mut FileMaterial, label: &mut Option<String>)
     }
 }
 
-fn quad_settings(ui: &mut Ui, state: &mut AppState) {
+fn quad_settings(ui: &mut Ui, state: &mut MaterialPanel<'_>) {
     ui.horizontal_wrapped(|ui| {
         ui.label("View:");
         ui.selectable_value(

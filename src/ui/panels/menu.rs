@@ -154,7 +154,7 @@ pub(super) fn windows(ui: &mut Ui, state: &mut AppState) {
             .show(&ctx, |ui| {
                 ui.label(format!("tevscope {}", env!("CARGO_PKG_VERSION")));
                 ui.label(env!("CARGO_PKG_DESCRIPTION"));
-                ui.weak(format!("GPU: {}", state.adapter));
+                ui.weak(format!("GPU: {}", state.perf.adapter));
                 if let Some(p) = crate::ui::prefs::Prefs::path() {
                     ui.weak(format!("Settings: {}", p.display()));
                 }

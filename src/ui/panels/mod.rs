@@ -1,5 +1,16 @@
 //! The egui panels, one file per panel, drawn from [`AppState`] with no GPU access.
 //!
+//! A panel that shows part of the core receives just that part: a struct of disjoint
+//! borrows built by [`AppState`] (`lights_panel`, `material_panel`, `timeline_panel`,
+//! `room_panel`, `inspector_panel`, `history_panel`, `wgsl_panel`, `world_map_panel`), or
+//! the one field it shows (the texture view, the world tree, the skeleton's session and
+//! controls). What it cannot do with that part — open a file (unsaved edits are asked
+//! about first), undo, export — it returns, and the caller here does it. The whole state
+//! goes only to what lays out or orchestrates every part: [`show`] and the right panel's
+//! tabs here, the top bar and the menus with their windows (open, save, screenshot,
+//! export), the file browser (open, References) and the central view (the viewport image,
+//! picking, the model bar, the texture view and strip); `tests/layers.rs` counts them.
+//!
 //! - [`top_bar`]: open, save, undo/redo, screenshot, messages and the loading line;
 //!   [`export`]: File → Export; [`files`]: the file browser; [`central`]: the viewport; [`timeline`]: the clock.
 //! - The right panel's tabs: [`material`] (the material's own fields), [`stages`] (TEV
@@ -40,9 +51,10 @@ use egui::{Color32, RichText, Ui};
 
 use crate::render::pipeline_cache::SelectedPath;
 
-use super::edit::EditKind;
 use super::history::{Answer, Pending};
-use super::state::{AppState, RightTab};
+use super::edit::{EditKind, MaterialEdit};
+use super::state::{AppState, Loader, Messages, RightTab};
+use super::viewport::ViewStatus;
 
 /// Widths (points) of the side panels for a window `width` points wide: together at most
 /// 40 % of it, so the 3D view keeps at least 60 %; each resizable between its min and
@@ -103,7 +115,8 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
             .show(ui, |ui| log_panel(ui, state));
     }
     if state.panels.timeline {
-        let timeline = egui::Panel::bottom("timeline").show(ui, |ui| timeline::timeline(ui, state));
+        let timeline = egui::Panel::bottom("timeline")
+            .show(ui, |ui| timeline::timeline(ui, state.timeline_panel()));
         state.layout.timeline = Some(timeline.response.rect);
     }
     // A remembered width within this window's limits.
@@ -122,7 +135,7 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
                 panels.left_max,
             ))
             .max_size(panels.left_max)
-            .show(ui, |ui| worlds::left_panel(ui, state));
+            .show(ui, |ui| left_panel(ui, state));
         state.layout.left = Some(left.response.rect);
         left_width = left.response.rect.width();
     }
@@ -145,7 +158,9 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
         .frame(egui::Frame::NONE.fill(Color32::from_gray(24)))
         .show(ui, |ui| {
             if state.worlds.overview.is_some() {
-                world_map::world_map(ui, state);
+                if let Some(spec) = world_map::world_map(ui, state.world_map_panel()) {
+                    state.request_open(&spec);
+                }
             } else {
                 central::central(ui, state);
             }
@@ -153,6 +168,24 @@ pub fn show(ui: &mut Ui, state: &mut AppState) {
     state.layout.central = Some(central.response.rect);
     unsaved_prompt(ui, state);
     menu::windows(ui, state);
+}
+
+/// The left panel: the Worlds/Files switch, then the chosen view.
+fn left_panel(ui: &mut Ui, state: &mut AppState) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut state.worlds.shown, true, "Worlds")
+            .on_hover_text("Worlds and rooms by name (a disc image, an extracted game or a PAK)");
+        ui.selectable_value(&mut state.worlds.shown, false, "Files")
+            .on_hover_text("The file browser: folders, PAKs and their resources");
+    });
+    ui.separator();
+    if state.worlds.shown {
+        if let Some(spec) = worlds::worlds_panel(ui, &mut state.worlds) {
+            state.request_open(&spec);
+        }
+    } else {
+        files::browser_panel(ui, state);
+    }
 }
 
 /// The bottom line: warnings count (opens the log), the messages (loading, errors,
@@ -175,19 +208,19 @@ fn status_bar(ui: &mut Ui, state: &mut AppState) {
         }
         ui.separator();
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.weak(&state.adapter);
+            ui.weak(&state.perf.adapter);
             ui.separator();
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                message_line(ui, state);
+                message_line(ui, &state.loader, &state.messages);
             });
         });
     });
 }
 
 /// What the message line says: the file loading, then errors, then the notice.
-pub(super) fn messages(state: &AppState) -> Vec<(String, Color32)> {
+pub(super) fn messages(loader: &Loader, messages: &Messages) -> Vec<(String, Color32)> {
     let mut out = Vec::new();
-    if let Some(loading) = &state.loading {
+    if let Some(loading) = &loader.loading {
         out.push((
             format!(
                 "Opening {} … {:.1} s",
@@ -197,24 +230,24 @@ pub(super) fn messages(state: &AppState) -> Vec<(String, Color32)> {
             Color32::LIGHT_GRAY,
         ));
     }
-    for e in [&state.messages.load_error, &state.messages.edit_error]
+    for e in [&messages.load_error, &messages.edit_error]
         .into_iter()
         .flatten()
     {
         out.push((e.clone(), ERROR));
     }
-    if let Some(n) = &state.messages.notice {
+    if let Some(n) = &messages.notice {
         out.push((n.clone(), Color32::LIGHT_GREEN));
     }
     out
 }
 
 /// The messages on one line, cut at its end (hover shows them whole).
-fn message_line(ui: &mut Ui, state: &AppState) {
-    if state.loading.is_some() {
+fn message_line(ui: &mut Ui, loader: &Loader, messages: &Messages) {
+    if loader.loading.is_some() {
         ui.spinner();
     }
-    let lines = messages(state);
+    let lines = self::messages(loader, messages);
     if lines.is_empty() {
         return;
     }
@@ -267,7 +300,7 @@ fn log_panel(ui: &mut Ui, state: &AppState) {
 
 /// "Save the edits first?" before opening another file or closing the window.
 fn unsaved_prompt(ui: &mut Ui, state: &mut AppState) {
-    let Some(pending) = &state.pending else {
+    let Some(pending) = &state.loader.pending else {
         return;
     };
     let what = match pending {
@@ -318,18 +351,47 @@ fn right_panel(ui: &mut Ui, state: &mut AppState) {
         ui.selectable_value(&mut state.tab, RightTab::Lights, "Lights");
     });
     ui.separator();
-    path_status(ui, state);
+    path_status(
+        ui,
+        &state.view_status,
+        state.shown_key(),
+        state.selected.edit.as_ref(),
+        state.shows_model(),
+    );
     match state.tab {
-        RightTab::Material => material::material_tab(ui, state),
-        RightTab::History => history::history_tab(ui, state),
-        RightTab::Wgsl => wgsl::wgsl_tab(ui, state),
-        RightTab::Inspector => inspector::inspector_tab(ui, state),
-        RightTab::Lights => lights::lights_tab(ui, state),
+        RightTab::Material => material::material_tab(ui, &mut state.material_panel()),
+        RightTab::History => {
+            let ask = history::history_tab(ui, state.history_panel());
+            do_history(state, ask);
+        }
+        RightTab::Wgsl => wgsl::wgsl_tab(ui, state.wgsl_panel()),
+        RightTab::Inspector => inspector::inspector_tab(ui, state.inspector_panel()),
+        RightTab::Lights => lights::lights_tab(ui, &mut state.lights_panel()),
     }
 }
 
-fn path_status(ui: &mut Ui, state: &AppState) {
-    let s = &state.view_status;
+/// Does what the user asked of the undo history.
+fn do_history(state: &mut AppState, ask: Option<history::HistoryAsk>) {
+    match ask {
+        Some(history::HistoryAsk::Undo) => {
+            state.undo();
+        }
+        Some(history::HistoryAsk::Redo) => {
+            state.redo();
+        }
+        Some(history::HistoryAsk::To(done)) => state.undo_to(done),
+        None => {}
+    }
+}
+
+/// Which pipeline draws the selection, its shader key and what the last edit rebuilt.
+fn path_status(
+    ui: &mut Ui,
+    s: &ViewStatus,
+    key: Option<crate::gx::key::ShaderKey>,
+    edit: Option<&MaterialEdit>,
+    shows_model: bool,
+) {
     let (text, color) = match s.path {
         Some(SelectedPath::Specialized) => ("specialized shader live", Color32::LIGHT_GREEN),
         Some(SelectedPath::Uber) => (
@@ -346,13 +408,13 @@ fn path_status(ui: &mut Ui, state: &AppState) {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
         ui.painter().circle_filled(rect.center(), 4.5, color);
         ui.label(text);
-        if state.shows_model() && s.uber_draws > 0 {
+        if shows_model && s.uber_draws > 0 {
             ui.colored_label(
                 Color32::from_rgb(240, 200, 80),
                 format!("· {} draws on the ubershader", s.uber_draws),
             );
         }
-        if let (Some(edit), Some(key)) = (&state.edit, state.shown_key()) {
+        if let (Some(edit), Some(key)) = (edit, key) {
             ui.weak(format!("key {:016x}", key.short_hash()));
             match edit.last_edit {
                 EditKind::Value => {

@@ -6,13 +6,13 @@ use egui::{Color32, Ui};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::state::AppState;
+use super::super::parts::MaterialPanel;
 use crate::formats::mp3_material::{Element, Mp3Material};
 use crate::gx::mp3::PassType;
 use crate::schema::cmdl_mp3::{ElementInfo, Mp3GxInfo};
 
 /// The selected MP3 material as stored, when the open model is an MP3 one.
-fn selected(state: &AppState) -> Option<Mp3Material> {
+fn selected(state: &MaterialPanel<'_>) -> Option<Mp3Material> {
     let sets = state.session.document()?.mp3_materials()?;
     let selection = &state.session.selection;
     Some(
@@ -26,7 +26,7 @@ fn selected(state: &AppState) -> Option<Mp3Material> {
 
 /// The spec's MP3 Alts (`load::MP3_ALTS`) as toggles, for an MP3 model: a change derives
 /// the open model again (edits and history kept) and is kept for the next file opened.
-pub(super) fn mp3_alt_toggles(ui: &mut Ui, state: &mut AppState) {
+pub(super) fn mp3_alt_toggles(ui: &mut Ui, state: &mut MaterialPanel<'_>) {
     if !state.session.asset().is_some_and(|a| a.is_mp3_model()) {
         return;
     }
@@ -44,14 +44,14 @@ pub(super) fn mp3_alt_toggles(ui: &mut Ui, state: &mut AppState) {
     if changed {
         state.opening.references.mp3_alts = alts;
         match state.session.set_mp3_alts(alts) {
-            Ok(change) => state.document_changed(change),
+            Ok(change) => state.editor().document_changed(change),
             Err(e) => state.messages.edit_error = Some(format!("MP3 Alts: {e:#}")),
         }
     }
 }
 
 /// Draws the editor; false when the open model is not an MP3 one (the caller draws its own).
-pub(super) fn mp3_material_editor(ui: &mut Ui, state: &mut AppState) -> bool {
+pub(super) fn mp3_material_editor(ui: &mut Ui, state: &mut MaterialPanel<'_>) -> bool {
     let Some(m) = selected(state) else {
         return false;
     };
@@ -61,7 +61,7 @@ pub(super) fn mp3_material_editor(ui: &mut Ui, state: &mut AppState) -> bool {
     true
 }
 
-fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
+fn draw(ui: &mut Ui, state: &mut MaterialPanel<'_>, m: &Mp3Material) {
     let selection = &state.session.selection;
     let base = format!(
         "/material_sets/{}/materials/{}",
@@ -205,7 +205,7 @@ fn draw(ui: &mut Ui, state: &mut AppState, m: &Mp3Material) {
         match result {
             Ok(change) => {
                 state.messages.edit_error = None;
-                state.document_changed(change);
+                state.editor().document_changed(change);
             }
             Err(e) => state.messages.edit_error = Some(format!("{label} refused: {e}")),
         }

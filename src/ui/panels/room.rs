@@ -3,12 +3,13 @@
 use egui::{RichText, Ui};
 
 use crate::camera::{CameraMode, FlyMove};
-use crate::ui::state::AppState;
+use crate::session::Session;
+use crate::ui::parts::RoomPanel;
 
 /// Fly mode's keys, read every frame the model view shows: WASD move, Q/Ctrl down,
 /// E/Space up, Shift four times faster. Nothing moves while a text field has the keyboard
 /// or Ctrl is part of a shortcut (Ctrl+S, Ctrl+Z …).
-pub(super) fn fly_keys(ui: &Ui, state: &mut AppState) {
+pub(super) fn fly_keys(ui: &Ui, state: &mut RoomPanel<'_>) {
     if state.session.camera.mode != CameraMode::Fly || ui.ctx().egui_wants_keyboard_input() {
         return;
     }
@@ -39,13 +40,13 @@ pub(super) fn fly_keys(ui: &Ui, state: &mut AppState) {
 }
 
 /// Fly mode's scroll: the speed, by a ratio per notch.
-pub(super) fn fly_speed_scroll(state: &mut AppState, scroll: f32) {
+pub(super) fn fly_speed_scroll(state: &mut RoomPanel<'_>, scroll: f32) {
     state.session.camera.fly_speed =
         (state.session.camera.fly_speed * (scroll * 0.002).exp()).clamp(1e-4, 1e6);
 }
 
 /// Camera mode switch (and the fly speed) for the model bar.
-pub(super) fn camera_switch(ui: &mut Ui, state: &mut AppState) {
+pub(super) fn camera_switch(ui: &mut Ui, state: &mut RoomPanel<'_>) {
     let mut mode = state.session.camera.mode;
     for m in [CameraMode::Orbit, CameraMode::Fly] {
         ui.selectable_value(&mut mode, m, m.label())
@@ -59,7 +60,8 @@ pub(super) fn camera_switch(ui: &mut Ui, state: &mut AppState) {
                 }
             });
     }
-    state.set_camera_mode(mode);
+    let aabb = crate::ui::state::model_aabb(state.session);
+    state.session.camera.set_mode(mode, aabb.as_ref());
     if state.session.camera.mode == CameraMode::Fly {
         ui.weak(format!(
             "{} u/s",
@@ -80,9 +82,8 @@ fn format_speed(s: f32) -> String {
 
 /// A pick's hit in words: the surface and material, and in a room the world model the
 /// surface belongs to with the surface's index within it.
-pub(super) fn hit_words(state: &AppState, hit: &crate::render::PickHit, set: usize) -> String {
-    let world_model = state
-        .session
+pub(super) fn hit_words(session: &Session, hit: &crate::render::PickHit, set: usize) -> String {
+    let world_model = session
         .asset()
         .and_then(|d| crate::load::area::world_model_of(&d.world_models, hit.surface));
     match world_model {
@@ -99,12 +100,9 @@ pub(super) fn hit_words(state: &AppState, hit: &crate::render::PickHit, set: usi
 
 /// The room's world models with visibility toggles: hiding one leaves its surfaces out of
 /// drawing and picking (the scene keeps its buffers and pipelines).
-pub(super) fn world_models_panel(ui: &mut Ui, state: &mut AppState) {
-    let AppState {
-        session,
-        world_models_visible,
-        ..
-    } = state;
+pub(super) fn world_models_panel(ui: &mut Ui, state: RoomPanel<'_>) {
+    let RoomPanel { session, view } = state;
+    let world_models_visible = &mut view.world_models_visible;
     let Some(doc) = session.asset() else {
         return;
     };

@@ -4,8 +4,9 @@
 
 use egui::{Color32, Stroke, Ui};
 
+use crate::session::Session;
+use crate::ui::animation::AnimView;
 use crate::ui::animation::nearest_joint;
-use crate::ui::state::AppState;
 
 /// Joints within this many points of the pointer are hovered.
 const HOVER_RADIUS: f32 = 8.0;
@@ -13,23 +14,23 @@ const HOVER_RADIUS: f32 = 8.0;
 /// Draws the skeleton over the view image at `rect` (a `size` pixel target at `ppp`).
 pub(super) fn skeleton_overlay(
     ui: &Ui,
-    state: &AppState,
+    session: &Session,
+    anim_view: &AnimView,
     rect: egui::Rect,
     size: [u32; 2],
     ppp: f32,
 ) {
-    if !state.anim_view.skeleton {
+    if !anim_view.skeleton {
         return;
     }
-    let Some((skeleton, joints)) = state.posed_skeleton() else {
+    let Some((skeleton, joints)) = anim_view.posed_skeleton(session) else {
         return;
     };
     let target = [size[0] as f32, size[1] as f32];
     let points: Vec<Option<[f32; 2]>> = joints
         .iter()
         .map(|&j| {
-            state
-                .session
+            session
                 .camera
                 .orbit
                 .project(j, target)

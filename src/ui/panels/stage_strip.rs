@@ -10,7 +10,7 @@ use crate::gx::tev::PRIME_SWAP_TABLES;
 use crate::gx::types::{Material, TevStage};
 use crate::gx::wgsl::stage_view::StageView;
 use crate::ui::perf::raster_slot;
-use crate::ui::state::AppState;
+use crate::ui::parts::StageStripPanel;
 use crate::ui::viewport::THUMB_SIZE;
 
 /// Thumbnail width in points in the strip; inputs get half of it.
@@ -49,7 +49,7 @@ fn thumb_size(width: f32) -> egui::Vec2 {
 }
 
 /// The strip and the readable stages of the selected material.
-pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
+pub(super) fn stage_strip(ui: &mut Ui, mut state: StageStripPanel<'_>) {
     let material_index = state.session.selection.material;
     let Some(material) = state
         .session
@@ -117,7 +117,7 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
                 }
             });
         }
-    } else if state.strip.open && !state.shows_model() {
+    } else if state.strip.open && !state.shows_model {
         ui.weak("(thumbnails show in the model view)");
     }
     ui.horizontal(|ui| {
@@ -132,12 +132,12 @@ pub(super) fn stage_strip(ui: &mut Ui, state: &mut AppState) {
     if let Some(c) = click {
         state.strip.view = after_click(state.strip.view, material_index, c);
     }
-    equations(ui, state, &material);
+    equations(ui, &mut state, &material);
 }
 
 /// Each stage readable: equations, inputs (greyed when they cannot matter) with a
 /// thumbnail where they vary, and the BP words.
-fn equations(ui: &mut Ui, state: &mut AppState, material: &Material) {
+fn equations(ui: &mut Ui, state: &mut StageStripPanel<'_>, material: &Material) {
     egui::CollapsingHeader::new("Stage equations")
         .id_salt("stage_equations")
         .default_open(true)
@@ -180,7 +180,7 @@ fn equations(ui: &mut Ui, state: &mut AppState, material: &Material) {
 /// stage wrote: that stage's strip thumbnail) or a swatch (konst, initial register).
 fn input_chip(
     ui: &mut Ui,
-    state: &mut AppState,
+    state: &mut StageStripPanel<'_>,
     material: &Material,
     stage: &TevStage,
     k: usize,
@@ -236,7 +236,12 @@ fn input_chip(
                 // The texture list's thumbnail of the stage's map (the image itself; how it
                 // lies on the model is the stage view's business).
                 let thumb = stage.tex_map.and_then(|map| {
-                    let t = state.thumbnails.as_ref()?.get(map as usize)?.as_ref()?;
+                    let t = state
+                        .selected
+                        .thumbnails
+                        .as_ref()?
+                        .get(map as usize)?
+                        .as_ref()?;
                     Some((map, t.0.id()))
                 });
                 if let Some((map, id)) = thumb {

@@ -46,7 +46,7 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     );
     assert_eq!(state.session.clock.animation, Some(0));
     assert!(state.session.clock.playing && state.animating());
-    let duration = f64::from(state.animation_duration().unwrap());
+    let duration = f64::from(crate::ui::animation::animation_duration(&state.session).unwrap());
     assert!(duration > 0.0);
     // The clock loops over the clip.
     state.tick(duration * 0.75);
@@ -80,7 +80,7 @@ fn a_character_opens_in_the_model_view_playing_its_first_clip() {
     }
     // Switching to the material quad is a view reload and leaves the model view.
     state.requests = Requests::default();
-    state.view_mode = ViewMode::MaterialQuad;
+    state.view.mode = ViewMode::MaterialQuad;
     assert!(!state.shows_model());
     run_frame(&mut state);
 }
@@ -199,7 +199,7 @@ fn opening_a_whole_pak_expands_it_and_opens_its_model() {
     );
     let doc = state.session.asset().unwrap();
     assert!(doc.spec.ends_with(".CMDL"), "{}", doc.spec);
-    assert!(state.edit.is_some());
+    assert!(state.selected.edit.is_some());
     assert_eq!(state.browser.paks.len(), 1);
     run_frame(&mut state);
 }
@@ -225,32 +225,32 @@ fn every_tab_of_the_tev_cases_model_draws() {
         state.messages.load_error
     );
     assert!(state.requests.reload_view);
-    assert!(state.edit.is_some());
+    assert!(state.selected.edit.is_some());
     state.central.texture = Some((egui::TextureId::User(1), [256, 256]));
     for tab in [RightTab::Material, RightTab::Wgsl, RightTab::Inspector] {
         state.tab = tab;
         run_frame(&mut state);
     }
     // The WGSL tab generated the specialized shader of the selected material.
-    let src = state.wgsl_source().unwrap().to_string();
+    let src = state.wgsl_panel().source().unwrap().to_string();
     assert!(src.contains("fn"), "{src}");
     // Walk all 48 materials through the material tab.
     state.tab = RightTab::Material;
     for i in 0..48 {
         state.select_material(0, i);
-        let before = state.edit.as_ref().unwrap().program.clone();
+        let before = state.selected.edit.as_ref().unwrap().program.clone();
         run_frame(&mut state);
         run_frame(&mut state);
-        let edit = state.edit.as_ref().unwrap();
+        let edit = state.selected.edit.as_ref().unwrap();
         // Drawing the editor must not change anything by itself.
         assert_eq!(edit.program, before, "material {i}");
         assert_eq!(edit.revision, 0, "material {i}");
         assert!(!state.is_dirty(), "material {i}: drawing recorded an edit");
     }
     // The inspector with a report.
-    let edit = state.edit.as_ref().unwrap();
+    let edit = state.selected.edit.as_ref().unwrap();
     let textures = state.current_textures();
-    state.report = Some(crate::ui::edit::trace_quad_pixel(
+    state.selected.report = Some(crate::ui::edit::trace_quad_pixel(
         &edit.material,
         &edit.program,
         &textures,
@@ -318,7 +318,7 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     );
     assert!(state.session.document().is_some() && !state.is_dirty());
     assert!(!state.title().starts_with('●'));
-    let original = state.edit.as_ref().unwrap().program.clone();
+    let original = state.selected.edit.as_ref().unwrap().program.clone();
     let revision = state.session.revision();
 
     set_konst0(&mut state, [1, 2, 3, 4], "K0 colour");
@@ -333,7 +333,10 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     // The document, the viewer's material and the preview program all changed.
     let k0 = state.session.document().unwrap().material_sets()[0].materials[0].konst_rgba()[0];
     assert_eq!(k0, [1, 2, 3, 4]);
-    assert_eq!(state.edit.as_ref().unwrap().program.konst[0], [1, 2, 3, 4]);
+    assert_eq!(
+        state.selected.edit.as_ref().unwrap().program.konst[0],
+        [1, 2, 3, 4]
+    );
     let doc = state.session.asset().unwrap();
     assert_eq!(doc.material(0, 0).unwrap().material.konst[0], [1, 2, 3, 4]);
 
@@ -343,7 +346,7 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     m.tev_stages.push(m.tev_stages[0]);
     state.apply_material(m, "add stage");
     assert_eq!(
-        state.edit.as_ref().unwrap().material.stages.len(),
+        state.selected.edit.as_ref().unwrap().material.stages.len(),
         stages + 1
     );
     let history: Vec<_> = state
@@ -356,13 +359,16 @@ fn edits_go_through_the_document_with_undo_redo_and_a_dirty_title() {
     assert_eq!(history, ["material 0: K0 colour", "material 0: add stage"]);
 
     assert!(state.undo() && state.undo());
-    assert_eq!(state.edit.as_ref().unwrap().program, original);
+    assert_eq!(state.selected.edit.as_ref().unwrap().program, original);
     assert!(!state.is_dirty());
     assert!(state.redo());
-    assert_eq!(state.edit.as_ref().unwrap().program.konst[0], [1, 2, 3, 4]);
+    assert_eq!(
+        state.selected.edit.as_ref().unwrap().program.konst[0],
+        [1, 2, 3, 4]
+    );
     assert!(state.redo() && !state.redo());
     assert_eq!(
-        state.edit.as_ref().unwrap().material.stages.len(),
+        state.selected.edit.as_ref().unwrap().material.stages.len(),
         stages + 1
     );
 
@@ -426,8 +432,8 @@ fn save_and_reopen_gives_the_edited_material() {
     reopened.select_material(0, 3);
     assert_eq!(reopened.file_material(), Some(&edited));
     assert_eq!(
-        reopened.edit.as_ref().unwrap().material,
-        state.edit.as_ref().unwrap().material
+        reopened.selected.edit.as_ref().unwrap().material,
+        state.selected.edit.as_ref().unwrap().material
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
@@ -447,13 +453,16 @@ fn unsaved_edits_prompt_before_opening_another_file_or_closing() {
     set_konst0(&mut state, [9, 9, 9, 9], "K0 colour");
     state.request_open("other.CMDL");
     assert_eq!(state.requests.open, None);
-    assert_eq!(state.pending, Some(Pending::Open("other.CMDL".into())));
+    assert_eq!(
+        state.loader.pending,
+        Some(Pending::Open("other.CMDL".into()))
+    );
     let out = run_frame(&mut state);
     assert!(drew_text(&out, "edits that are not saved"));
     assert!(drew_text(&out, "Discard edits"));
     state.answer_pending(Answer::Cancel);
     assert_eq!(
-        (state.pending.clone(), state.requests.open.clone()),
+        (state.loader.pending.clone(), state.requests.open.clone()),
         (None, None)
     );
     assert!(!drew_text(
@@ -472,7 +481,7 @@ fn unsaved_edits_prompt_before_opening_another_file_or_closing() {
     // Closing: Save writes the file and then closes.
     state.requests = Requests::default();
     assert!(!state.request_close());
-    assert_eq!(state.pending, Some(Pending::Close));
+    assert_eq!(state.loader.pending, Some(Pending::Close));
     state.answer_pending(Answer::Save);
     assert!(state.requests.exit && !state.is_dirty());
     let saved = crate::edit::Document::open(&spec).unwrap();
@@ -491,9 +500,9 @@ fn files_open_on_a_worker_thread() {
     };
     let mut state = AppState::new(scratch.clone());
     state.start_open(&spec);
-    assert!(state.loading.is_some());
+    assert!(state.loader.loading.is_some());
     // The progress line shows while it loads.
-    if state.loading.is_some() {
+    if state.loader.loading.is_some() {
         run_frame(&mut state);
     }
     let started = std::time::Instant::now();
@@ -504,13 +513,13 @@ fn files_open_on_a_worker_thread() {
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    assert!(state.loading.is_none());
+    assert!(state.loader.loading.is_none());
     assert!(
         state.messages.load_error.is_none(),
         "{:?}",
         state.messages.load_error
     );
-    assert!(state.session.document().is_some() && state.edit.is_some());
+    assert!(state.session.document().is_some() && state.selected.edit.is_some());
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
@@ -636,7 +645,7 @@ fn selection_hover_and_warnings_in_the_state() {
     let mut state = AppState::new(std::env::temp_dir());
     state.open(&demo_spec("showcase"));
     // Opening shows material 0 in the editor but tints nothing until the user selects.
-    assert!(state.edit.is_some() && state.prefs.tint_selection);
+    assert!(state.selected.edit.is_some() && state.prefs.tint_selection);
     assert_eq!(state.highlighted_material(), None);
     state.select_material(0, 4);
     assert_eq!(state.highlighted_material(), Some(4));
@@ -848,7 +857,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
         state.messages.load_error
     );
     assert_eq!(state.light_editor.records.len(), 4);
-    assert_eq!(state.world_models_visible, vec![true; 5]);
+    assert_eq!(state.view.world_models_visible, vec![true; 5]);
     assert!(state.hidden_surfaces().is_none());
     assert!(
         state.session.document().is_some(),
@@ -904,7 +913,7 @@ fn a_room_flies_lists_its_world_models_and_saves_edits() {
     );
 
     // Hiding world model 1 hides exactly its surfaces.
-    state.world_models_visible[1] = false;
+    state.view.world_models_visible[1] = false;
     let hidden = state.hidden_surfaces().unwrap();
     let part = state.session.asset().unwrap().world_models[1].clone();
     for (i, h) in hidden.iter().enumerate() {

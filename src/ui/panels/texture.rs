@@ -4,46 +4,36 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::ui::state::AppState;
+use crate::session::Session;
 use crate::ui::texture_view::{
     Channels, ShownKey, TextureView, fit_zoom, image_rect, mip_levels, shown_texture, texel_at,
 };
 
-/// What the toolbar asked for that needs the whole state.
+/// What the toolbar asked for that the caller does (an export writes a file and reports
+/// on the message line).
 #[derive(Default)]
-struct Asked {
-    back_to_model: bool,
-    export_dialog: bool,
-    export_typed: bool,
+pub(super) struct Asked {
+    pub back_to_model: bool,
+    pub export_dialog: bool,
+    pub export_typed: bool,
 }
 
-/// Draws the texture view in the space left, keeping `reserve_below` points free under it.
-pub(super) fn texture_panel(ui: &mut Ui, state: &mut AppState, reserve_below: f32) {
-    // The view is moved out while the document is borrowed for the texture.
-    let mut view = std::mem::take(&mut state.texture_view);
-    let asked = draw(ui, state, &mut view, reserve_below);
-    state.texture_view = view;
-    if asked.back_to_model {
-        state.texture_view.show_slot(None);
-    }
-    if asked.export_dialog {
-        state.export_shown_level_dialog();
-    }
-    if asked.export_typed {
-        let path = std::path::PathBuf::from(state.texture_view.export_text.trim());
-        state.export_shown_level(&path);
-    }
-}
-
-fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f32) -> Asked {
+/// Draws the texture view of the session's selection (or TXTR) in the space left, keeping
+/// `reserve_below` points free under it.
+pub(super) fn texture_panel(
+    ui: &mut Ui,
+    session: &Session,
+    view: &mut TextureView,
+    reserve_below: f32,
+) -> Asked {
     let mut asked = Asked::default();
-    let Some(doc) = state.session.asset() else {
+    let Some(doc) = session.asset() else {
         return asked;
     };
     let Some(shown) = shown_texture(
         doc,
-        state.session.selection.set,
-        state.session.selection.material,
+        session.selection.set,
+        session.selection.material,
         view.slot,
     ) else {
         return asked;
@@ -194,7 +184,7 @@ fn draw(ui: &mut Ui, state: &AppState, view: &mut TextureView, reserve_below: f3
                 super::checker::alpha_checker(ui, visible, 8.0);
             }
         }
-        let handle = upload(ui.ctx(), state, view, texture);
+        let handle = upload(ui.ctx(), session, view, texture);
         painter.image(
             handle,
             image,
@@ -252,15 +242,15 @@ fn level_name((level, w, h): (usize, u32, u32)) -> String {
 /// (texture, level, channel view or sampling).
 fn upload(
     ctx: &egui::Context,
-    state: &AppState,
+    session: &Session,
     view: &mut TextureView,
     texture: &crate::model::TextureData,
 ) -> egui::TextureId {
     let (w, h) = texture.level_size(view.level);
     let key = ShownKey {
-        doc_revision: state.session.revision(),
-        set: state.session.selection.set,
-        material: state.session.selection.material,
+        doc_revision: session.revision(),
+        set: session.selection.set,
+        material: session.selection.material,
         slot: view.slot.unwrap_or(0),
         level: view.level,
         channels: view.channels,

@@ -4,7 +4,7 @@
 use egui::{RichText, Ui};
 
 use crate::session::{Asset, Content};
-use crate::ui::state::AppState;
+use crate::ui::parts::TimelinePanel;
 
 /// The animation choice's width (points).
 pub(super) const ANIMATION_COMBO_WIDTH: f32 = 160.0;
@@ -12,13 +12,16 @@ pub(super) const ANIMATION_COMBO_WIDTH: f32 = 160.0;
 /// its box keeps this width whatever the clip and time.
 const READOUT_WIDEST: &str = "Frame 8888 / 8888 (888.888 s)";
 
-pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
-    let animations: Vec<String> = state
-        .model()
-        .map(|(_, a, _)| a.iter().map(|a| a.name.clone()).collect())
-        .unwrap_or_default();
-    let duration = state.animation_duration();
-    let timing = state.clip_timing().filter(|_| state.shows_model());
+pub(super) fn timeline(ui: &mut Ui, state: TimelinePanel<'_>) {
+    let animations: Vec<String> = match state.session.asset() {
+        Some(Asset {
+            content: Content::Model { animations, .. },
+            ..
+        }) => animations.iter().map(|a| a.name.clone()).collect(),
+        _ => Vec::new(),
+    };
+    let duration = crate::ui::animation::animation_duration(state.session);
+    let timing = crate::ui::animation::clip_timing(state.session).filter(|_| state.shows_model);
     if timing.is_some() && !ui.ctx().egui_wants_keyboard_input() {
         let (back, forward) = ui.input(|i| {
             (
@@ -27,10 +30,10 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
             )
         });
         if back || forward {
-            state.step_frame(forward);
+            state.anim_view.step_frame(state.session, forward);
         }
     }
-    let skinned = state.shows_model()
+    let skinned = state.shows_model
         && state
             .session
             .asset()
@@ -48,7 +51,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         if ui.button("Rewind").on_hover_text("Back to 0 s").clicked() {
             state.session.clock.time = 0.0;
         }
-        let clips = !animations.is_empty() && state.shows_model();
+        let clips = !animations.is_empty() && state.shows_model;
         if clips {
             ui.label("Animation");
             let current = state
@@ -85,7 +88,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                     .on_hover_text(current);
             });
         }
-        let range = match duration.filter(|_| state.shows_model()) {
+        let range = match duration.filter(|_| state.shows_model) {
             Some(d) => 0.0..=f64::from(d.max(1e-3)),
             None => 0.0..=60.0,
         };
@@ -110,14 +113,14 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .on_hover_text("Previous frame (,)")
                 .clicked()
             {
-                state.step_frame(false);
+                state.anim_view.step_frame(state.session, false);
             }
             if ui
                 .add_enabled(on, egui::Button::new(">"))
                 .on_hover_text("Next frame (.)")
                 .clicked()
             {
-                state.step_frame(true);
+                state.anim_view.step_frame(state.session, true);
             }
             let widest = text_width(ui, READOUT_WIDEST, egui::TextStyle::Monospace);
             let readout = timing.map_or_else(String::new, |t| t.readout(state.session.clock.time));
@@ -156,7 +159,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
                 .speed(0.05)
                 .prefix("speed ×"),
         );
-        let anims = if state.shows_model() {
+        let anims = if state.shows_model {
             match state.session.asset() {
                 Some(Asset {
                     content: Content::Model { sets, .. },
@@ -172,6 +175,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
             }
         } else {
             state
+                .selected
                 .edit
                 .as_ref()
                 .map_or(0, |e| e.material.uv_animations.len())
@@ -182,7 +186,7 @@ pub(super) fn timeline(ui: &mut Ui, state: &mut AppState) {
         } else {
             format!("{anims} UV animation{}", if anims == 1 { "" } else { "s" })
         });
-        if state.shows_model() {
+        if state.shows_model {
             // The model view's controls, always in sight but out of the picture's way.
             ui.separator();
             ui.weak(match state.session.camera.mode {

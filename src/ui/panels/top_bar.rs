@@ -89,5 +89,6 @@ fn file_actions(ui: &mut Ui, state: &mut AppState) {
     {
         state.save_as_dialog();
     }
-    super::history::undo_redo_buttons(ui, state);
+    let ask = super::history::undo_redo_buttons(ui, &state.history, &state.session);
+    super::do_history(state, ask);
 }

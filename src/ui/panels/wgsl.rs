@@ -2,9 +2,10 @@
 
 use egui::{Color32, Ui};
 
-use crate::ui::state::{AppState, WgslChoice};
+use crate::ui::parts::WgslPanel;
+use crate::ui::state::WgslChoice;
 
-pub(super) fn wgsl_tab(ui: &mut Ui, state: &mut AppState) {
+pub(super) fn wgsl_tab(ui: &mut Ui, mut state: WgslPanel<'_>) {
     ui.horizontal(|ui| {
         ui.selectable_value(
             &mut state.wgsl.choice,
@@ -12,7 +13,7 @@ pub(super) fn wgsl_tab(ui: &mut Ui, state: &mut AppState) {
             "specialized",
         );
         ui.selectable_value(&mut state.wgsl.choice, WgslChoice::Uber, "ubershader");
-        if let Some(src) = state.wgsl_source()
+        if let Some(src) = state.source()
             && ui.button("Copy").clicked()
         {
             let src = src.to_string();
@@ -25,7 +26,7 @@ pub(super) fn wgsl_tab(ui: &mut Ui, state: &mut AppState) {
             format!("Shader error (the last good pipeline keeps drawing):\n{e}"),
         );
     }
-    let Some(src) = state.wgsl_source() else {
+    let Some(src) = state.source() else {
         ui.weak("No material selected.");
         return;
     };

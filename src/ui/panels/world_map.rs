@@ -7,20 +7,21 @@
 
 use egui::{Color32, FontId, RichText, Sense, Stroke, StrokeKind, Ui};
 
-use crate::ui::state::{AppState, OverviewFrame};
+use crate::ui::parts::WorldMapPanel;
+use crate::ui::state::OverviewFrame;
 use crate::ui::world_map::{MapView, bounds, map_rooms, room_color, room_under, z_range};
 
-pub(super) fn world_map(ui: &mut Ui, state: &mut AppState) {
-    let Some(overview) = state.worlds.overview else {
-        return;
-    };
+/// Draws the overview; returns the room the user clicked (the caller opens it once unsaved
+/// edits are answered for).
+pub(super) fn world_map(ui: &mut Ui, state: WorldMapPanel<'_>) -> Option<String> {
+    let overview = state.worlds.overview?;
     let Some(Ok(report)) = &state.worlds.listing else {
         state.worlds.overview = None;
-        return;
+        return None;
     };
     let Some(world) = report.worlds.get(overview.world) else {
         state.worlds.overview = None;
-        return;
+        return None;
     };
     let rooms = map_rooms(world);
     let skipped = world.areas.len() - rooms.len();
@@ -28,7 +29,7 @@ pub(super) fn world_map(ui: &mut Ui, state: &mut AppState) {
     let area_count = world.areas.len();
     let Some(geometry) = state.worlds.world_geometry(overview.world) else {
         state.worlds.overview = None;
-        return;
+        return None;
     };
     let loading = geometry.loading();
     let arrived = geometry.rooms.len();
@@ -77,7 +78,7 @@ pub(super) fn world_map(ui: &mut Ui, state: &mut AppState) {
     });
     if close {
         state.worlds.overview = None;
-        return;
+        return None;
     }
     let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     state.layout.view = Some(rect);
@@ -96,7 +97,7 @@ pub(super) fn world_map(ui: &mut Ui, state: &mut AppState) {
             FontId::proportional(16.0),
             Color32::GRAY,
         );
-        return;
+        return None;
     };
     let mut view = match overview.view {
         Some(v) if !fit => v,
@@ -201,7 +202,5 @@ pub(super) fn world_map(ui: &mut Ui, state: &mut AppState) {
     if let Some(o) = &mut state.worlds.overview {
         o.view = Some(view);
     }
-    if let Some(spec) = open {
-        state.request_open(&spec);
-    }
+    open
 }

@@ -4,25 +4,11 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::ui::state::AppState;
+use crate::ui::worlds::WorldTree;
 
-/// The left panel: the Worlds/Files switch, then the chosen view.
-pub(super) fn left_panel(ui: &mut Ui, state: &mut AppState) {
-    ui.horizontal(|ui| {
-        ui.selectable_value(&mut state.worlds.shown, true, "Worlds")
-            .on_hover_text("Worlds and rooms by name (a disc image, an extracted game or a PAK)");
-        ui.selectable_value(&mut state.worlds.shown, false, "Files")
-            .on_hover_text("The file browser: folders, PAKs and their resources");
-    });
-    ui.separator();
-    if state.worlds.shown {
-        worlds_panel(ui, state);
-    } else {
-        super::files::browser_panel(ui, state);
-    }
-}
-
-fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
+/// The world tree; returns the room or model the user asked to open (the caller opens it
+/// once unsaved edits are answered for).
+pub(super) fn worlds_panel(ui: &mut Ui, worlds: &mut WorldTree) -> Option<String> {
     ui.heading("Worlds");
     ui.horizontal(|ui| {
         if ui
@@ -31,7 +17,7 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
             .clicked()
             && let Some(path) = rfd::FileDialog::new().pick_file()
         {
-            state.worlds.open(&path);
+            worlds.open(&path);
         }
         if ui
             .button("Folder…")
@@ -39,36 +25,36 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
             .clicked()
             && let Some(path) = rfd::FileDialog::new().pick_folder()
         {
-            state.worlds.open(&path);
+            worlds.open(&path);
         }
     });
-    if let Some(source) = &state.worlds.source {
+    if let Some(source) = &worlds.source {
         ui.label(RichText::new(source.display().to_string()).small())
             .on_hover_text("The source listed");
     }
-    let languages = state.worlds.languages();
+    let languages = worlds.languages();
     let mut relist = false;
     ui.horizontal(|ui| {
         ui.add(
-            egui::TextEdit::singleline(&mut state.worlds.search)
+            egui::TextEdit::singleline(&mut worlds.search)
                 .hint_text("search rooms")
                 .desired_width(120.0),
         );
-        let shown = state.worlds.language.clone().unwrap_or_else(|| "ENGL".into());
+        let shown = worlds.language.clone().unwrap_or_else(|| "ENGL".into());
         egui::ComboBox::from_id_salt("world_language")
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 for l in &languages {
-                    let chosen = state.worlds.language.as_deref() == Some(l.as_str());
+                    let chosen = worlds.language.as_deref() == Some(l.as_str());
                     if ui.selectable_label(chosen, l).clicked() && !chosen {
-                        state.worlds.language = Some(l.clone());
+                        worlds.language = Some(l.clone());
                         relist = true;
                     }
                 }
             });
     });
     if relist {
-        state.worlds.relist();
+        worlds.relist();
     }
     ui.separator();
     let mut open = None;
@@ -78,7 +64,7 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
         .id_salt("worlds_scroll")
         .show(ui, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-            let tree = &state.worlds;
+            let tree = &*worlds;
             let report = match &tree.listing {
                 None => {
                     ui.label("Open a disc image, a folder or a PAK to see its worlds.");
@@ -164,12 +150,10 @@ fn worlds_panel(ui: &mut Ui, state: &mut AppState) {
             }
         });
     if let Some(world) = overview {
-        state.worlds.show_overview(world);
+        worlds.show_overview(world);
     }
     if let Some(key) = toggle {
-        state.worlds.toggle_room(key.0, key.1);
+        worlds.toggle_room(key.0, key.1);
     }
-    if let Some(spec) = open {
-        state.request_open(&spec);
-    }
+    open
 }
