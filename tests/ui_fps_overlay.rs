@@ -118,6 +118,19 @@ fn the_fps_overlay_shows_over_the_view_and_reports_the_rate() {
         ],
     );
     let shot = RgbaImage::load_png(&cli).expect("cli shot");
+    // Without FILE (and without a script) the window shows the built-in demo.
+    let Some(display) = xvfb::xvfb() else { return };
+    let demo = dir.join("demo.png");
+    view(
+        &display,
+        &dir,
+        &["--size", "1366x768", "--screenshot-window", demo.to_str().expect("utf-8")],
+    );
+    let spec = report(&dir, "demo")["spec"].as_str().map(str::to_owned);
+    assert!(
+        spec.as_deref().is_some_and(|s| s.starts_with("builtin:")),
+        "{spec:?}"
+    );
     let overlay = (vx + 2..vx + 200)
         .flat_map(|x| (vy + 2..vy + 30).map(move |y| (x, y)))
         .filter(|&(x, y)| {

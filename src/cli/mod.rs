@@ -233,9 +233,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 /// `--screenshot-window`), a scripted window that exits when done.
 fn view(args: args::ViewArgs) -> anyhow::Result<()> {
     use crate::ui::script::{Action, parse};
-    // A script opens what it names (no demo unless FILE is given).
-    let scripted = args.script.is_some() || args.screenshot_window.is_some();
-    let mut options = if scripted {
+    // A script opens what it names (no demo unless FILE is given); a plain window, and a
+    // screenshot of one, show the demo as the README says.
+    let mut options = if args.script.is_some() {
         crate::ui::ViewerOptions {
             file: args.file,
             ..Default::default()
@@ -266,6 +266,7 @@ fn view(args: args::ViewArgs) -> anyhow::Result<()> {
         steps.push(Action::WaitIdle {});
         steps.push(Action::ScreenshotWindow { path: out });
     }
+    let scripted = steps.is_some();
     options.script = steps;
     let result = crate::ui::run(options);
     if scripted {
