@@ -96,19 +96,19 @@ impl Shared {
 
 /// Every attribute of [`GpuVertex`] (`gx/wgsl/interface.rs`).
 const GPU_VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 12] = wgpu::vertex_attr_array![
-        0 => Float32x3,
-        1 => Float32x3,
-        2 => Unorm8x4,
-        3 => Unorm8x4,
-        4 => Float32x2,
-        5 => Float32x2,
-        6 => Float32x2,
-        7 => Float32x2,
-        8 => Float32x2,
-        9 => Float32x2,
-        10 => Float32x2,
-        11 => Float32x2,
-    ];
+    0 => Float32x3,
+    1 => Float32x3,
+    2 => Unorm8x4,
+    3 => Unorm8x4,
+    4 => Float32x2,
+    5 => Float32x2,
+    6 => Float32x2,
+    7 => Float32x2,
+    8 => Float32x2,
+    9 => Float32x2,
+    10 => Float32x2,
+    11 => Float32x2,
+];
 
 /// The vertex buffer layout of [`GpuVertex`] with every attribute.
 pub fn gpu_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
