@@ -1,8 +1,7 @@
 //! The viewer as an editor: material edits, undo/redo, save, the unsaved-edits prompt and
 //! opening files on a worker thread. Every material change goes through the open
-//! [`crate::edit::Document`] (the one editing path the CLI uses too); the viewer's
-//! [`Document`](super::document::Document), the selected material's [`MaterialEdit`] and the
-//! scene are refreshed from it afterwards. Light edits ([`super::lights`]) are not part of
+//! [`crate::edit::Document`] in the session (the one editing path the CLI uses too); the
+//! selected material's [`MaterialEdit`] and the scene are refreshed from it afterwards. Light edits ([`super::lights`]) are not part of
 //! the document but share its undo history: [`History`] keeps both in the order they were
 //! made.
 
