@@ -124,7 +124,12 @@ fn the_fps_overlay_shows_over_the_view_and_reports_the_rate() {
     view(
         &display,
         &dir,
-        &["--size", "1366x768", "--screenshot-window", demo.to_str().expect("utf-8")],
+        &[
+            "--size",
+            "1366x768",
+            "--screenshot-window",
+            demo.to_str().expect("utf-8"),
+        ],
     );
     let spec = report(&dir, "demo")["spec"].as_str().map(str::to_owned);
     assert!(
