@@ -5,28 +5,29 @@
 use std::sync::Arc;
 
 use super::{RenderError, SharedError};
+use crate::gx::tev::MAX_TEXTURE_MAPS;
 use crate::gx::wgsl::interface::{
-    BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM,
+    BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM, texture_map_binding,
 };
 
 /// The bind-group layouts every material pipeline uses (see `gx/wgsl/interface.rs`).
 ///
-/// One layout serves both shader paths: group 0 carries `DrawUniforms`, `TevUniforms` and
-/// the ubershader program (unused by specialized shaders), group 1 all eight texture
-/// maps and samplers (placeholders where the material has none), so switching between
-/// a specialized pipeline and the ubershader never rebinds anything.
-/// Skinned draws add group 2 (the bone palette, `SkinPalette` of `gx/wgsl/vertex.rs`) and
+/// One layout serves both shader paths: group 0 carries `DrawUniforms`, `TevUniforms`,
+/// the ubershader program (unused by specialized shaders) and all eight texture maps and
+/// samplers (placeholders where the material has none), so switching between a
+/// specialized pipeline and the ubershader never rebinds anything, and changing material
+/// binds one group.
+/// Skinned draws add group 1 (the bone palette, `SkinPalette` of `gx/wgsl/vertex.rs`) and
 /// use [`Layouts::skinned_pipeline_layout`].
 #[derive(Debug, Clone)]
 pub struct Layouts {
-    pub draw_group: wgpu::BindGroupLayout,
-    pub texture_group: wgpu::BindGroupLayout,
+    pub material_group: wgpu::BindGroupLayout,
     pub pipeline_layout: wgpu::PipelineLayout,
     pub skin_group: wgpu::BindGroupLayout,
     pub skinned_pipeline_layout: wgpu::PipelineLayout,
-    /// Group 3: the destination copy of shaders that blend themselves.
+    /// Group 2: the destination copy of shaders that blend themselves.
     pub destination_group: wgpu::BindGroupLayout,
-    /// [`Layouts::pipeline_layout`] / [`Layouts::skinned_pipeline_layout`] plus group 3.
+    /// [`Layouts::pipeline_layout`] / [`Layouts::skinned_pipeline_layout`] plus group 2.
     pub blending_pipeline_layout: wgpu::PipelineLayout,
     pub skinned_blending_pipeline_layout: wgpu::PipelineLayout,
 }
@@ -44,18 +45,14 @@ impl Layouts {
             count: None,
         };
         let both = wgpu::ShaderStages::VERTEX_FRAGMENT;
-        let draw_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tevscope draw group"),
-            entries: &[
-                uniform(BINDING_DRAW_UNIFORMS, both),
-                uniform(BINDING_TEV_UNIFORMS, both),
-                uniform(BINDING_UBER_PROGRAM, wgpu::ShaderStages::FRAGMENT),
-            ],
-        });
-        let mut entries = Vec::new();
-        for map in 0..8u32 {
+        let mut entries = vec![
+            uniform(BINDING_DRAW_UNIFORMS, both),
+            uniform(BINDING_TEV_UNIFORMS, both),
+            uniform(BINDING_UBER_PROGRAM, wgpu::ShaderStages::FRAGMENT),
+        ];
+        for map in 0..MAX_TEXTURE_MAPS as u32 {
             entries.push(wgpu::BindGroupLayoutEntry {
-                binding: 2 * map,
+                binding: texture_map_binding(map),
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Texture {
                     sample_type: wgpu::TextureSampleType::Float { filterable: true },
@@ -65,31 +62,20 @@ impl Layouts {
                 count: None,
             });
             entries.push(wgpu::BindGroupLayoutEntry {
-                binding: 2 * map + 1,
+                binding: texture_map_binding(map) + 1,
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                 count: None,
             });
         }
-        let texture_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tevscope texture group"),
+        let material_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("tevscope material group"),
             entries: &entries,
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("tevscope material pipeline layout"),
-            bind_group_layouts: &[Some(&draw_group), Some(&texture_group)],
-            immediate_size: 0,
         });
         let skin_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("tevscope skin group"),
             entries: &[uniform(0, wgpu::ShaderStages::VERTEX)],
         });
-        let skinned_pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("tevscope skinned material pipeline layout"),
-                bind_group_layouts: &[Some(&draw_group), Some(&texture_group), Some(&skin_group)],
-                immediate_size: 0,
-            });
         let destination_group = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("tevscope destination group"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -103,31 +89,31 @@ impl Layouts {
                 count: None,
             }],
         });
-        let blending_pipeline_layout =
+        // Groups at the indices of `gx/wgsl/interface.rs`: material, skin, destination.
+        let layout = |label, groups: &[Option<&wgpu::BindGroupLayout>]| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("tevscope shader-blending material pipeline layout"),
-                bind_group_layouts: &[
-                    Some(&draw_group),
-                    Some(&texture_group),
-                    None,
-                    Some(&destination_group),
-                ],
+                label: Some(label),
+                bind_group_layouts: groups,
                 immediate_size: 0,
-            });
-        let skinned_blending_pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("tevscope skinned shader-blending material pipeline layout"),
-                bind_group_layouts: &[
-                    Some(&draw_group),
-                    Some(&texture_group),
-                    Some(&skin_group),
-                    Some(&destination_group),
-                ],
-                immediate_size: 0,
-            });
+            })
+        };
+        let (m, s, d) = (
+            Some(&material_group),
+            Some(&skin_group),
+            Some(&destination_group),
+        );
+        let pipeline_layout = layout("tevscope material pipeline layout", &[m]);
+        let skinned_pipeline_layout = layout("tevscope skinned material pipeline layout", &[m, s]);
+        let blending_pipeline_layout = layout(
+            "tevscope shader-blending material pipeline layout",
+            &[m, None, d],
+        );
+        let skinned_blending_pipeline_layout = layout(
+            "tevscope skinned shader-blending material pipeline layout",
+            &[m, s, d],
+        );
         Self {
-            draw_group,
-            texture_group,
+            material_group,
             pipeline_layout,
             skin_group,
             skinned_pipeline_layout,

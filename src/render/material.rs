@@ -11,7 +11,8 @@ use crate::gx::sampler::MapSampling;
 use crate::gx::tev::{MAX_TEXTURE_MAPS, TevOptions, TevProgram};
 use crate::gx::types::Material;
 use crate::gx::wgsl::interface::{
-    BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM,
+    BINDING_DRAW_UNIFORMS, BINDING_TEV_UNIFORMS, BINDING_UBER_PROGRAM, GROUP_MATERIAL,
+    texture_map_binding,
 };
 use crate::gx::wgsl::tev::TevUniforms;
 use crate::gx::wgsl::uber::UberProgram;
@@ -38,10 +39,11 @@ pub struct GpuMaterial {
     /// GPU skinning and how it skins normals (None: not skinned).
     skinning: Option<NormalMode>,
     program_written: UberProgram,
-    /// Group 0: `DrawUniforms` (supplied by the caller), `TevUniforms`, ubershader program.
-    pub draw_group: wgpu::BindGroup,
-    /// Group 1: texture maps 0–7 and their samplers.
-    pub texture_group: wgpu::BindGroup,
+    /// Texture maps 0–7 and their samplers (placeholders where the material has none).
+    maps: Vec<(wgpu::TextureView, wgpu::Sampler)>,
+    /// Group 0: `DrawUniforms` (supplied by the caller), `TevUniforms`, the ubershader
+    /// program and [`GpuMaterial::maps`].
+    pub group: wgpu::BindGroup,
 }
 
 impl GpuMaterial {
@@ -93,40 +95,19 @@ impl GpuMaterial {
         };
         let tev_uniforms = buffer("TevUniforms", bytemuck::bytes_of(&uniforms));
         let uber_program = buffer("UberProgram", bytemuck::bytes_of(&packed));
-        let draw_group = Self::draw_group(ctx, draw_uniforms, &tev_uniforms, &uber_program);
         let placeholder_sampler = ctx
             .samplers
             .get(&ctx.device, SamplerMode::Nearest { wrap: Wrap::Repeat });
-        let mut views = Vec::with_capacity(MAX_TEXTURE_MAPS);
-        let mut samplers = Vec::with_capacity(MAX_TEXTURE_MAPS);
-        for map in 0..MAX_TEXTURE_MAPS {
-            match textures.get(map).and_then(|t| t.as_ref()) {
-                Some(t) => {
-                    views.push(t.texture.view.clone());
-                    samplers.push(ctx.samplers.get(&ctx.device, t.sampler));
-                }
-                None => {
-                    views.push(ctx.placeholder.view.clone());
-                    samplers.push(placeholder_sampler.clone());
-                }
-            }
-        }
-        let mut entries = Vec::with_capacity(2 * MAX_TEXTURE_MAPS);
-        for map in 0..MAX_TEXTURE_MAPS {
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2 * map as u32,
-                resource: wgpu::BindingResource::TextureView(&views[map]),
-            });
-            entries.push(wgpu::BindGroupEntry {
-                binding: 2 * map as u32 + 1,
-                resource: wgpu::BindingResource::Sampler(&samplers[map]),
-            });
-        }
-        let texture_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("material texture group"),
-            layout: &ctx.layouts.texture_group,
-            entries: &entries,
-        });
+        let maps: Vec<_> = (0..MAX_TEXTURE_MAPS)
+            .map(|map| match textures.get(map).and_then(|t| t.as_ref()) {
+                Some(t) => (
+                    t.texture.view.clone(),
+                    ctx.samplers.get(&ctx.device, t.sampler),
+                ),
+                None => (ctx.placeholder.view.clone(), placeholder_sampler.clone()),
+            })
+            .collect();
+        let group = Self::group(ctx, draw_uniforms, &tev_uniforms, &uber_program, &maps);
         Self {
             program,
             shader_key,
@@ -137,35 +118,47 @@ impl GpuMaterial {
             samplers: sampler_words,
             program_written: packed,
             skinning: None,
-            draw_group,
-            texture_group,
+            maps,
+            group,
         }
     }
 
-    /// Group 0 over `draw_uniforms` and the material's own buffers.
-    fn draw_group(
+    /// Group 0 over `draw_uniforms`, the material's own buffers and its texture maps.
+    fn group(
         ctx: &RenderContext,
         draw_uniforms: wgpu::BufferBinding<'_>,
         tev_uniforms: &wgpu::Buffer,
         uber_program: &wgpu::Buffer,
+        maps: &[(wgpu::TextureView, wgpu::Sampler)],
     ) -> wgpu::BindGroup {
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: BINDING_DRAW_UNIFORMS,
+                resource: wgpu::BindingResource::Buffer(draw_uniforms),
+            },
+            wgpu::BindGroupEntry {
+                binding: BINDING_TEV_UNIFORMS,
+                resource: tev_uniforms.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: BINDING_UBER_PROGRAM,
+                resource: uber_program.as_entire_binding(),
+            },
+        ];
+        for (map, (view, sampler)) in (0..).zip(maps) {
+            entries.push(wgpu::BindGroupEntry {
+                binding: texture_map_binding(map),
+                resource: wgpu::BindingResource::TextureView(view),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: texture_map_binding(map) + 1,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            });
+        }
         ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("material draw group"),
-            layout: &ctx.layouts.draw_group,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: BINDING_DRAW_UNIFORMS,
-                    resource: wgpu::BindingResource::Buffer(draw_uniforms),
-                },
-                wgpu::BindGroupEntry {
-                    binding: BINDING_TEV_UNIFORMS,
-                    resource: tev_uniforms.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: BINDING_UBER_PROGRAM,
-                    resource: uber_program.as_entire_binding(),
-                },
-            ],
+            label: Some("material group"),
+            layout: &ctx.layouts.material_group,
+            entries: &entries,
         })
     }
 
@@ -175,8 +168,13 @@ impl GpuMaterial {
         ctx: &RenderContext,
         draw_uniforms: wgpu::BufferBinding<'_>,
     ) {
-        self.draw_group =
-            Self::draw_group(ctx, draw_uniforms, &self.tev_uniforms, &self.uber_program);
+        self.group = Self::group(
+            ctx,
+            draw_uniforms,
+            &self.tev_uniforms,
+            &self.uber_program,
+            &self.maps,
+        );
     }
 
     /// Applies an edited material (same textures): rewrites the uniforms and program buffer
@@ -250,7 +248,7 @@ impl GpuMaterial {
         changed
     }
 
-    /// Switches the vertex stage to GPU skinning (the draw then binds group 2 and vertex
+    /// Switches the vertex stage to GPU skinning (the draw then binds group 1 and vertex
     /// buffer 1). Changes both shader keys.
     /// `skinning` says how normals are skinned (the model's rule; None: not skinned).
     pub fn set_skinned(&mut self, skinning: Option<NormalMode>) {
@@ -282,16 +280,14 @@ impl GpuMaterial {
         )
     }
 
-    /// Binds groups 0 and 1.
+    /// Binds the material group.
     pub fn bind(&self, pass: &mut wgpu::RenderPass<'_>) {
-        pass.set_bind_group(0, &self.draw_group, &[]);
-        pass.set_bind_group(1, &self.texture_group, &[]);
+        pass.set_bind_group(GROUP_MATERIAL, &self.group, &[]);
     }
 
     /// [`GpuMaterial::bind`] into a pass or a render bundle.
     pub fn bind_to<'a>(&'a self, encoder: &mut impl wgpu::util::RenderEncoder<'a>) {
-        encoder.set_bind_group(0, Some(&self.draw_group), &[]);
-        encoder.set_bind_group(1, Some(&self.texture_group), &[]);
+        encoder.set_bind_group(GROUP_MATERIAL, Some(&self.group), &[]);
     }
 }
 

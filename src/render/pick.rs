@@ -114,8 +114,8 @@ fn shader_source(skinned: bool) -> String {
     s.push_str(&crate::gx::lines::line_corner_wgsl());
     s.push_str(PICK_LINE);
     if skinned {
-        // The palette sits in group 1 here (the pick pass has no texture group).
-        s.push_str(&crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(1)"));
+        // The palette sits in group 1, as in the material pipelines.
+        s.push_str(crate::gx::wgsl::vertex::SKINNING_WGSL);
         s.push_str(&pick_skinned());
     }
     s

@@ -185,7 +185,7 @@ impl ShaderId {
         }
     }
 
-    /// Whether the shader's vertex stage is skinned (group 2 + vertex buffer 1).
+    /// Whether the shader's vertex stage is skinned (group 1 + vertex buffer 1).
     pub fn skinned(&self) -> bool {
         match self {
             Self::Specialized(k) => k.vertex.skinned,
@@ -194,7 +194,7 @@ impl ShaderId {
         }
     }
 
-    /// Whether the shader blends itself against a destination copy (group 3).
+    /// Whether the shader blends itself against a destination copy (group 2).
     pub fn reads_destination(&self) -> bool {
         match self {
             Self::Specialized(k) => k.fragment.reads_destination(),

@@ -57,7 +57,7 @@ use crate::gx::lines::{LINE_CORNERS, LINE_QUAD};
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
-use crate::gx::wgsl::interface::{GpuLineVertex, GpuVertex};
+use crate::gx::wgsl::interface::{GROUP_DESTINATION, GROUP_SKIN, GpuLineVertex, GpuVertex};
 use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES, raster_viewport};
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
@@ -246,7 +246,7 @@ fn bind_geometry<'a>(
     encoder.set_vertex_buffer(0, Some(vertex_buffer.slice(..)));
     if let Some(skin) = skin {
         encoder.set_vertex_buffer(1, Some(skin.vertex_buffer.slice(..)));
-        encoder.set_bind_group(2, Some(&skin.bind_group), &[]);
+        encoder.set_bind_group(GROUP_SKIN, Some(&skin.bind_group), &[]);
     } else if let Some(corners) = line_corners {
         encoder.set_vertex_buffer(1, Some(corners.slice(..)));
     }
@@ -286,6 +286,28 @@ fn uber_draws(draws: &[Draw<'_>]) -> usize {
         .iter()
         .filter(|d| d.selected.path != SelectedPath::Specialized)
         .count()
+}
+
+/// The byte span of the uniform buffer holding the blocks (`stride` apart) that
+/// [`FrameUpdate`] found changed (it compares them byte-wise): one write covers them all.
+fn changed_span(stride: usize, changed: &[usize]) -> Option<std::ops::Range<usize>> {
+    let first = changed.iter().min()?;
+    let last = changed.iter().max()?;
+    Some(first * stride..last * stride + std::mem::size_of::<DrawUniforms>())
+}
+
+/// A sort key ordering surfaces by view-space depth `z` (farthest first: most negative),
+/// then by `surface` index, so equal depths keep surface order. One integer compare per
+/// step, and no scratch allocation as a stable sort would make.
+fn depth_order_key(z: f32, surface: usize) -> u64 {
+    // The bits of an f32 reordered so unsigned order is `f32::total_cmp`'s.
+    let bits = z.to_bits();
+    let ordered = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 0x8000_0000
+    };
+    (u64::from(ordered) << 32) | surface as u64
 }
 
 /// Appends the draws of `surfaces`, in order (occluders left out unless shown), each
@@ -363,7 +385,7 @@ fn push_slot_draws<'a>(
     }
 }
 
-/// The copy of the target that shaders blending themselves read (group 3), sized to the
+/// The copy of the target that shaders blending themselves read (group 2), sized to the
 /// last target drawn.
 struct Destination {
     width: u32,
@@ -584,7 +606,8 @@ pub struct Scene {
     /// Visible surfaces drawn with a depth-sorted material and their centres, found again
     /// when the plan is checked or visibility changes: sorting touches only this.
     transparent_surfaces: Vec<(usize, Vec3)>,
-    transparent_order: Vec<(f32, usize)>,
+    /// This frame's transparent surfaces back to front: [`depth_order_key`]s.
+    transparent_order: Vec<u64>,
     /// Every material's pipeline is the one it will keep (specialized, or the ubershader
     /// asked for): no need to poll the pipeline cache each frame.
     pipelines_settled: bool,
@@ -603,11 +626,10 @@ pub struct Scene {
     /// The checker bound for missing textures (with `missing_checker`), made once.
     checker: Option<GpuTexture>,
     /// The materials' `DrawUniforms` blocks ([`FrameUpdate`]'s, shared by materials with
-    /// the same vertex-side inputs) `uniform_stride` apart, and its CPU copy: a frame
-    /// uploads the span of the changed blocks in one write.
+    /// the same vertex-side inputs) `uniform_stride` apart: a frame uploads the span of
+    /// the changed blocks in one write, straight from the frame update's blocks.
     uniforms: Option<wgpu::Buffer>,
     uniform_stride: usize,
-    uniform_mirror: Vec<u8>,
     /// Reused staging memory for the per-frame uniform upload: `queue.write_buffer` would
     /// allocate (and the OS zero-fill) a fresh staging buffer every frame, which was the
     /// largest CPU cost of a frame of a big room on lavapipe.
@@ -803,7 +825,6 @@ impl Scene {
             checker: None,
             uniforms: None,
             uniform_stride: 0,
-            uniform_mirror: Vec::new(),
             upload_belt: None,
             pending_writes: Vec::new(),
             first_frame: true,
@@ -927,7 +948,6 @@ impl Scene {
             mapped_at_creation: false,
         });
         self.uniform_stride = stride;
-        self.uniform_mirror = vec![0; stride * count];
         self.first_frame = true;
         for (i, m) in materials.iter().enumerate() {
             if m.gx.is_err() {
@@ -1505,10 +1525,7 @@ impl Scene {
     /// channel colours), for CPU references of rendered pixels (`gx::lighting::run_vertex`).
     pub fn draw_uniforms(&self, index: usize) -> Option<DrawUniforms> {
         let block = self.slots.get(index)?.as_ref()?.block;
-        let size = std::mem::size_of::<DrawUniforms>();
-        let start = block * self.uniform_stride;
-        let bytes = self.uniform_mirror.get(start..start + size)?;
-        Some(bytemuck::pod_read_unaligned(bytes))
+        self.frame.uniforms(block).copied()
     }
 
     /// The current bone palette (posed by the last render), for CPU references.
@@ -1756,12 +1773,7 @@ impl Scene {
         self.frame.set_target_size(target.width, target.height);
         self.frame.update(self.time, &camera, &self.lights);
         stats.uniform_blocks_uploaded = self.frame.changed().len();
-        let upload = Self::stage_uniforms(
-            &mut self.uniform_mirror,
-            self.uniform_stride,
-            self.frame.all_uniforms(),
-            self.frame.changed(),
-        );
+        let upload = changed_span(self.uniform_stride, self.frame.changed());
         stats.update = update_start.elapsed();
         if self.first_frame {
             self.first_frame = false;
@@ -1775,14 +1787,11 @@ impl Scene {
         let view_from_model = camera.view_from_world;
         self.transparent_order.clear();
         self.transparent_order.extend(
-            self.transparent_surfaces
-                .iter()
-                .map(|&(i, center)| (view_from_model.transform_point3(center).z, i)),
+            self.transparent_surfaces.iter().map(|&(i, center)| {
+                depth_order_key(view_from_model.transform_point3(center).z, i)
+            }),
         );
-        // Equal depths keep surface order (the index breaks ties), without the stable
-        // sort's scratch allocation.
-        self.transparent_order
-            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.transparent_order.sort_unstable();
         let camera_uniforms = PickUniforms::new(
             camera.clip_from_view * camera.view_from_world,
             self.raster_viewport(target.width, target.height),
@@ -1825,7 +1834,7 @@ impl Scene {
                 show_occluders,
                 self.transparent_order
                     .iter()
-                    .map(|&(_, i)| &self.surfaces[i]),
+                    .map(|&key| &self.surfaces[key as u32 as usize]),
             );
             let sorted_copies = sorted.iter().any(Draw::reads_destination);
             // The opaque draws were recorded into the bundle of this epoch: no need to
@@ -1922,7 +1931,7 @@ impl Scene {
                             vertices,
                             skin,
                         );
-                        pass.set_bind_group(3, &d.bind_group, &[]);
+                        pass.set_bind_group(GROUP_DESTINATION, &d.bind_group, &[]);
                     }
                     draw_list(&mut pass, &draws[range]);
                 }
@@ -2127,15 +2136,20 @@ impl Scene {
         })
     }
 
-    /// Uploads `span` of the CPU copy of the uniform buffer (see
-    /// [`Scene::stage_uniforms`]) through the staging belt.
+    /// Uploads the pending material buffer writes and `span` of the uniform buffer (see
+    /// [`changed_span`]) through the staging belt, copying the frame update's blocks
+    /// straight into the staging memory.
     fn upload_uniforms(
         &mut self,
         ctx: &RenderContext,
         encoder: &mut wgpu::CommandEncoder,
         span: Option<std::ops::Range<usize>>,
     ) {
-        let chunk = (self.uniform_mirror.len() as u64).max(1 << 16);
+        let chunk = self
+            .uniforms
+            .as_ref()
+            .map_or(0, wgpu::Buffer::size)
+            .max(1 << 16);
         let belt = self
             .upload_belt
             .get_or_insert_with(|| wgpu::util::StagingBelt::new(ctx.device.clone(), chunk));
@@ -2148,35 +2162,24 @@ impl Scene {
         let (Some(buffer), Some(span)) = (&self.uniforms, span) else {
             return;
         };
-        let Some(size) = wgpu::BufferSize::new(span.len() as u64) else {
+        let Some(size) = wgpu::BufferSize::new(span.len() as u64)
+            .filter(|_| span.end as u64 <= buffer.size())
+        else {
             return;
         };
-        belt.write_buffer(encoder, buffer, span.start as u64, size)
-            .copy_from_slice(&self.uniform_mirror[span]);
-    }
-
-    /// Copies the blocks [`FrameUpdate`] found changed (it compares them byte-wise) into the
-    /// CPU copy of the uniform buffer; returns the byte span to upload (one write covering
-    /// them all).
-    fn stage_uniforms(
-        mirror: &mut [u8],
-        stride: usize,
-        blocks: &[DrawUniforms],
-        changed: &[usize],
-    ) -> Option<std::ops::Range<usize>> {
-        let size = std::mem::size_of::<DrawUniforms>();
-        let mut span: Option<std::ops::Range<usize>> = None;
-        for &b in changed {
-            let (Some(u), o) = (blocks.get(b), b * stride) else {
-                continue;
-            };
-            let Some(dst) = mirror.get_mut(o..o + size) else {
-                continue;
-            };
-            dst.copy_from_slice(bytemuck::bytes_of(u));
-            span = Some(span.map_or(o..o + size, |s| s.start.min(o)..s.end.max(o + size)));
+        let mut staged = belt.write_buffer(encoder, buffer, span.start as u64, size);
+        // Every block inside the span (changed or not: the write covers them); the padding
+        // between blocks is never read.
+        let block_size = std::mem::size_of::<DrawUniforms>();
+        for (b, block) in self.frame.all_uniforms().iter().enumerate() {
+            let at = b * self.uniform_stride;
+            if at >= span.start && at + block_size <= span.end {
+                let at = at - span.start;
+                staged
+                    .slice(at..at + block_size)
+                    .copy_from_slice(bytemuck::bytes_of(block));
+            }
         }
-        span
     }
 
     /// Block `block` of the shared uniform buffer.
@@ -2419,5 +2422,36 @@ fn gx_sampler(mip_count: u32, host: bool) -> SamplerMode {
         SamplerMode::GxHost { wrap, mip_count }
     } else {
         SamplerMode::Gx { wrap, mip_count }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::depth_order_key;
+
+    #[test]
+    fn depth_keys_sort_as_total_cmp_then_index() {
+        let depths = [
+            3.5f32,
+            -0.0,
+            0.0,
+            -12.25,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            -12.25,
+            1e30,
+            -1e30,
+            0.5,
+        ];
+        let mut expected: Vec<(f32, usize)> = depths.iter().copied().zip(0..).collect();
+        expected.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut keys: Vec<u64> = (0..)
+            .zip(depths)
+            .map(|(i, z)| depth_order_key(z, i))
+            .collect();
+        keys.sort_unstable();
+        let order: Vec<usize> = keys.iter().map(|&k| k as u32 as usize).collect();
+        let expected: Vec<usize> = expected.iter().map(|&(_, i)| i).collect();
+        assert_eq!(order, expected);
     }
 }

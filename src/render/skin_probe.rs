@@ -57,7 +57,7 @@ fn fs_main(i: ProbeOut) -> @location(0) vec4<f32> {{
     return vec4<f32>(i.model, 1.0);
 }}
 ",
-        skinning = crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(2)", "@group(0)"),
+        skinning = crate::gx::wgsl::vertex::SKINNING_WGSL.replace("@group(1)", "@group(0)"),
     )
 }
 

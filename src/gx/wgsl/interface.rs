@@ -30,9 +30,10 @@
 //! - group 0, binding 1: `TevUniforms` (fragment side: konsts, registers) — the TEV
 //!   generator.
 //! - group 0, binding 2: the ubershader's program buffer (ubershader only).
-//! - group 1, binding 2k: `texture_2d<f32>` of texture map k; binding 2k + 1: its sampler.
-//! - group 2: skinning palette (skinned draws only).
-//! - group 3, binding 0: `texture_2d<f32>` copy of the destination (specialized shaders that
+//! - group 0, binding 4 + 2k: `texture_2d<f32>` of texture map k; binding 5 + 2k: its
+//!   sampler. One group per material, so a change of material binds one group.
+//! - group 1: skinning palette (skinned draws only).
+//! - group 2, binding 0: `texture_2d<f32>` copy of the destination (specialized shaders that
 //!   blend themselves, [`crate::gx::key::FragmentKey::shader_blend`], only).
 
 use bytemuck::{Pod, Zeroable};
@@ -58,13 +59,24 @@ pub struct GpuLineVertex {
     pub side: f32,
 }
 
-pub const GROUP_DRAW: u32 = 0;
+/// Group 0 holds everything one material's draw reads: `DrawUniforms`, `TevUniforms`, the
+/// ubershader's program and the eight texture maps with their samplers. Changing material
+/// between draws then binds one group, not two (each bind is work for the driver).
+pub const GROUP_MATERIAL: u32 = 0;
 pub const BINDING_DRAW_UNIFORMS: u32 = 0;
 pub const BINDING_TEV_UNIFORMS: u32 = 1;
 pub const BINDING_UBER_PROGRAM: u32 = 2;
-pub const GROUP_TEXTURES: u32 = 1;
-pub const GROUP_SKIN: u32 = 2;
-pub const GROUP_DESTINATION: u32 = 3;
+/// Texture map k is at binding `BINDING_TEXTURE_MAP0 + 2k`, its sampler at the next one.
+pub const BINDING_TEXTURE_MAP0: u32 = 4;
+/// The bone palette of skinned draws (`SKINNING_WGSL`).
+pub const GROUP_SKIN: u32 = 1;
+/// The destination copy of shaders that blend themselves.
+pub const GROUP_DESTINATION: u32 = 2;
+
+/// Binding of texture map `map` in [`GROUP_MATERIAL`] (its sampler is the next one).
+pub const fn texture_map_binding(map: u32) -> u32 {
+    BINDING_TEXTURE_MAP0 + 2 * map
+}
 
 /// One vertex as the renderer uploads it (96 bytes).
 #[repr(C)]

@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::interface::{BINDING_TEV_UNIFORMS, GROUP_DESTINATION, GROUP_DRAW, GROUP_TEXTURES};
+use super::interface::{
+    BINDING_TEV_UNIFORMS, GROUP_DESTINATION, GROUP_MATERIAL, texture_map_binding,
+};
 use crate::gx::key::{AlphaTestKey, FragmentKey, OpKey, StageKey};
 use crate::gx::sampler::MapSampling;
 use crate::gx::tev::{AlphaSubRounding, StageOrigin, SwapTable, TevProgram};
@@ -61,16 +63,17 @@ pub fn tev_uniforms_wgsl() -> String {
     samplers: array<vec4<u32>, 8>,
 }}
 
-@group({GROUP_DRAW}) @binding({BINDING_TEV_UNIFORMS}) var<uniform> u_tev: TevUniforms;
+@group({GROUP_MATERIAL}) @binding({BINDING_TEV_UNIFORMS}) var<uniform> u_tev: TevUniforms;
 "
     )
 }
 
-/// Declaration of texture map `map` and its sampler (group 1, bindings 2·map, 2·map + 1).
+/// Declaration of texture map `map` and its sampler (the material group,
+/// [`texture_map_binding`] and the next binding).
 pub fn texture_binding_wgsl(map: u8) -> String {
-    let t = 2 * map as u32;
+    let t = texture_map_binding(u32::from(map));
     format!(
-        "@group({GROUP_TEXTURES}) @binding({t}) var t_map{map}: texture_2d<f32>;\n@group({GROUP_TEXTURES}) @binding({}) var s_map{map}: sampler;\n",
+        "@group({GROUP_MATERIAL}) @binding({t}) var t_map{map}: texture_2d<f32>;\n@group({GROUP_MATERIAL}) @binding({}) var s_map{map}: sampler;\n",
         t + 1
     )
 }
@@ -627,7 +630,7 @@ fn blend_factor(f: BlendFactor, as_source: bool) -> String {
 fn shader_blend_code(b: Blend) -> String {
     let mut o = String::new();
     o.push_str(
-        "    // Destination: the target as it was before this draw (group 3).
+        "    // Destination: the target as it was before this draw (group 2).
     let dst = tev_u8_from_unorm(textureLoad(t_dst, vec2<i32>(in.clip_position.xy), 0));
 ",
     );

@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 
 use bytemuck::{Pod, Zeroable};
 
-use super::interface::{BINDING_UBER_PROGRAM, GROUP_DRAW};
+use super::interface::{BINDING_UBER_PROGRAM, GROUP_MATERIAL};
 use super::tev::{TEV_LIBRARY, tev_uniforms_wgsl, texture_binding_wgsl};
 use crate::gx::key::{FragmentKey, OpKey};
 use crate::gx::tev::{AlphaSubRounding, MAX_STAGES, MissingTexture, SwapTable};
@@ -237,7 +237,7 @@ pub fn uber_program_wgsl() -> String {
     stages: array<vec4<u32>, {MAX_STAGES}>,
 }}
 
-@group({GROUP_DRAW}) @binding({BINDING_UBER_PROGRAM}) var<uniform> u_program: UberProgram;
+@group({GROUP_MATERIAL}) @binding({BINDING_UBER_PROGRAM}) var<uniform> u_program: UberProgram;
 "
     )
 }

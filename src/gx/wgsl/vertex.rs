@@ -52,7 +52,7 @@ pub struct VertexKey {
     /// which `DrawUniforms::channel_lit` still switches off at run time (the engine
     /// disables COLOR0 lighting when no lights are active).
     pub channels: [ChannelControl; 4],
-    /// GPU skinning: positions and normals come from the bone palette (group 2) and the
+    /// GPU skinning: positions and normals come from the bone palette (group 1) and the
     /// per-vertex influences of vertex buffer 1 (see [`SKINNING_WGSL`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub skinned: bool,
@@ -77,7 +77,7 @@ pub struct VertexKey {
 pub const MAX_SKIN_BONES: usize = 160;
 
 /// Declarations of skinned draws: the per-vertex influences (vertex buffer 1) and the
-/// bone palette (group 2, [`crate::anim::GpuBoneMatrices`] rows; the palette is laid out
+/// bone palette (group 1, [`crate::anim::GpuBoneMatrices`] rows; the palette is laid out
 /// by `render/`, so the shader only reads rows).
 pub const SKINNING_WGSL: &str = "struct SkinIn {
     @location(12) bone_indices: vec4<u32>,
@@ -93,7 +93,7 @@ struct SkinPalette {
     bones: array<SkinBone, 160>,
 }
 
-@group(2) @binding(0) var<uniform> u_skin: SkinPalette;
+@group(1) @binding(0) var<uniform> u_skin: SkinPalette;
 
 fn skin_rows(r: array<vec4<f32>, 3>, p: vec4<f32>) -> vec3<f32> {
     return vec3<f32>(dot(r[0], p), dot(r[1], p), dot(r[2], p));
@@ -828,6 +828,15 @@ pub fn vertex_module(key: &VertexKey) -> String {
 mod tests {
     use super::*;
     use crate::gx::types::ChannelControl;
+
+    #[test]
+    fn the_palette_sits_in_the_skin_group() {
+        let decl = format!(
+            "@group({}) @binding(0) var<uniform> u_skin",
+            crate::gx::wgsl::interface::GROUP_SKIN
+        );
+        assert!(SKINNING_WGSL.contains(&decl), "{SKINNING_WGSL}");
+    }
 
     fn validate(src: &str) -> naga::Module {
         let module = match naga::front::wgsl::parse_str(src) {
