@@ -185,7 +185,9 @@ struct ModelFrame {
 #[derive(Debug, Clone)]
 struct MaterialSlot {
     model: usize,
-    animations: Vec<UvAnimation>,
+    /// Its UV animations: a range of [`FrameUpdate`]'s pool, so one frame reads them all
+    /// from one run of memory instead of one allocation per material.
+    animations: std::ops::Range<usize>,
     channel_count: u32,
     channel_alpha: ChannelAlpha,
 }
@@ -197,6 +199,8 @@ pub struct FrameUpdate {
     models: Vec<ModelSlot>,
     model_frames: Vec<ModelFrame>,
     materials: Vec<MaterialSlot>,
+    /// Every material's UV animations, one after another ([`MaterialSlot::animations`]).
+    animations: Vec<UvAnimation>,
     blocks: Vec<DrawUniforms>,
     changed: Vec<usize>,
     /// The render target's size in pixels (0 × 0 until [`FrameUpdate::set_target_size`]:
@@ -250,21 +254,20 @@ impl FrameUpdate {
     /// channel count; most of a room's materials have no UV animation) share one block,
     /// computed and uploaded once per frame.
     pub fn add_material(&mut self, model: ModelId, material: &Material) -> usize {
-        let slot = MaterialSlot {
-            model: model.0.min(self.models.len().saturating_sub(1)),
-            animations: material.uv_animations.clone(),
-            channel_count: material.channel_count,
-            channel_alpha: material.channel_alpha,
-        };
-        if let Some(shared) = self.materials.iter().position(|m| {
-            m.model == slot.model
-                && m.channel_count == slot.channel_count
-                && m.channel_alpha == slot.channel_alpha
-                && m.animations == slot.animations
-        }) {
+        let model = model.0.min(self.models.len().saturating_sub(1));
+        if let Some(shared) = (0..self.materials.len())
+            .find(|&b| self.materials[b].model == model && self.shares_block(b, material))
+        {
             return shared;
         }
-        self.materials.push(slot);
+        let start = self.animations.len();
+        self.animations.extend_from_slice(&material.uv_animations);
+        self.materials.push(MaterialSlot {
+            model,
+            animations: start..self.animations.len(),
+            channel_count: material.channel_count,
+            channel_alpha: material.channel_alpha,
+        });
         // A zeroed block never equals a computed one (matrices have ones), so the first
         // update reports every block.
         self.blocks.push(DrawUniforms::zeroed_block());
@@ -278,7 +281,7 @@ impl FrameUpdate {
         self.materials.get(block).is_some_and(|m| {
             m.channel_count == material.channel_count
                 && m.channel_alpha == material.channel_alpha
-                && m.animations == material.uv_animations
+                && self.animations[m.animations.clone()] == material.uv_animations[..]
         })
     }
 
@@ -357,7 +360,12 @@ impl FrameUpdate {
             scratch.clip_from_model = frame.clip_from_model;
             scratch.view_from_model = frame.view_from_model;
             scratch.normal_view_from_model = frame.normal_view_from_model;
-            fill_uv_matrices(&mut scratch, &mat.animations, &frame.uv_inputs, &options.uv);
+            fill_uv_matrices(
+                &mut scratch,
+                &self.animations[mat.animations.clone()],
+                &frame.uv_inputs,
+                &options.uv,
+            );
             let mut regs = channel_registers(
                 mat.channel_count,
                 frame.light_count,
