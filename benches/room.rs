@@ -25,6 +25,11 @@ use tevscope::render::scene::{ClearMode, Scene};
 use tevscope::render::{AdapterPreference, OffscreenTarget, RenderContext};
 use tevscope::session::{References, Session};
 
+/// The allocator the `tevscope` binary runs with (`src/main.rs`), so the frame costs measured
+/// here are the application's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SIZE: (u32, u32) = (1280, 720);
 
 fn scratch() -> PathBuf {

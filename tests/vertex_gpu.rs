@@ -755,7 +755,7 @@ fn lighting_prime_materials_match_the_reference_per_vertex() {
         let model = frame.add_model(scene.world_from_model, Vec3::ZERO);
         let id = frame.add_material(model, &material);
         frame.update(rng.f(0.0, 100.0) as f64, &scene.camera(), &lights);
-        let draw = *frame.uniforms(id).expect("block");
+        let draw = frame.uniforms(id).expect("block");
         let vertices = random_vertices(&mut rng, &scene, depth);
         cases.push(LightCase {
             name: format!(
@@ -1326,7 +1326,7 @@ fn texgen_uv_animations_match_the_reference() {
             let id = frame.add_material(model, &material);
             for &t in &[0.0, 1.25, 37.5, 901.5] {
                 frame.update(t, &scene.camera(), &LightPreset::Basic.light_set());
-                let draw = *frame.uniforms(id).expect("block");
+                let draw = frame.uniforms(id).expect("block");
                 let vertices = random_vertices(&mut rng, &scene, (2.0, 10.0));
                 cases.push(TexgenCase {
                     name: format!("material {m} modes {modes:?} pose {pose} t {t}"),

@@ -140,7 +140,7 @@ fn uv_scroll_and_lighting_reach_the_vertices() {
     // Material 0: scroll (0.25, −0.5) + s · (0.125, 2) on TEX0 through TEXMTX0.
     let key = VertexKey::for_material(&mats[0]);
     let u = frame.uniforms(ids[0]).expect("block");
-    let out = run_vertices(&key, u, &verts);
+    let out = run_vertices(&key, &u, &verts);
     for (v, r) in verts.iter().zip(&out) {
         let want = [
             v.tex[0][0] + (1.5 * 0.125 + 0.25),
@@ -162,7 +162,7 @@ fn uv_scroll_and_lighting_reach_the_vertices() {
     // Material 2: filmstrips on TEXMTX0/1, a NRM env map through TEXMTX2.
     let key = VertexKey::for_material(&mats[2]);
     let u = frame.uniforms(ids[2]).expect("block");
-    let out = run_vertices(&key, u, &verts);
+    let out = run_vertices(&key, &u, &verts);
     // Mode 4: v = 0.25·0.25·(8 + 1.5) = 0.59375 → n = trunc(4·0.59375) = 2 → 0.5.
     assert_eq!(u.tex_mtx[0][0][3], 0.5);
     // Mode 5: v = 0.5·0.5·(4 + 1.5) = 1.375 → f = 0.375 → n = trunc(0.75) = 0.
@@ -176,7 +176,7 @@ fn uv_scroll_and_lighting_reach_the_vertices() {
     let none = LightPreset::GameNoLights.light_set();
     frame.update(t, &camera(), &none);
     let key = VertexKey::for_material(&mats[0]);
-    let out = run_vertices(&key, frame.uniforms(ids[0]).expect("block"), &verts);
+    let out = run_vertices(&key, &frame.uniforms(ids[0]).expect("block"), &verts);
     assert!(out.iter().all(|r| r.color0[..3] == [255, 255, 255]));
 
     // The fixture area's layer 0: ambient (63, 63, 127) + a directional light.
@@ -188,7 +188,7 @@ fn uv_scroll_and_lighting_reach_the_vertices() {
         tevscope::gx::lights::LightSet::from_layer(&m.light_layers()[0], &Default::default());
     frame.options.light_selection = LightSelection::Brightest(4);
     frame.update(t, &camera(), &layer);
-    let out = run_vertices(&key, frame.uniforms(ids[0]).expect("block"), &verts);
+    let out = run_vertices(&key, &frame.uniforms(ids[0]).expect("block"), &verts);
     // Diffuse NONE, attenuation 1: lacc = ambient + (255, 223, 191), clamped.
     let want = [63 + 255, 63 + 223, 127 + 191].map(|l| channel_final(255, l) as u8);
     assert!(

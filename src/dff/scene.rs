@@ -118,7 +118,7 @@ pub fn scene_dff(spec: &FrameSpec) -> Result<Dff, DffError> {
             material_state(
                 &mut s,
                 material,
-                u,
+                &u,
                 &textures.maps[entry],
                 Some(textures.fill),
             );

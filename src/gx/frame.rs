@@ -5,8 +5,11 @@
 //! [`FrameUpdate`] keeps one [`DrawUniforms`] block per registered material (a material
 //! drawn on a model instance) and, each frame, recomputes them from the time, the camera
 //! and the light set, reporting which blocks changed so the renderer uploads only those
-//! (egui-wgpu's "skip unchanged uniforms"). Nothing is allocated per frame: the work is
-//! done in a stack scratch block compared byte-wise with the stored one.
+//! (egui-wgpu's "skip unchanged uniforms"). Nothing is allocated per frame. A block is kept
+//! as what is its own (UV matrices, channel registers) beside its model's values
+//! (transforms, lights), each compared byte-wise with the last frame's: a frame touches a
+//! few hundred bytes per block instead of the 2.4 KB a whole block holds, and the block is
+//! written out whole only where it goes ([`FrameUpdate::write_block`]).
 //!
 //! The pure pieces ([`fill_uv_matrices`], [`channel_registers`], [`pack_light`]) are public
 //! for callers that manage their own blocks.
@@ -175,11 +178,38 @@ struct ModelSlot {
 #[derive(Debug, Clone, Copy)]
 struct ModelFrame {
     uv_inputs: UvAnimInputs,
+    /// What every block of the model holds of it.
+    values: ModelValues,
+}
+
+/// The part of a block that is its model's: transforms and lights.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ModelValues {
     clip_from_model: [[f32; 4]; 4],
     view_from_model: [[f32; 4]; 4],
     normal_view_from_model: [[f32; 4]; 4],
     lights: [GpuLight; MAX_GX_LIGHTS],
-    light_count: usize,
+    light_count: u32,
+}
+
+/// The part of a block that is its material's own besides the UV matrices: channel
+/// registers and run-time lighting enables.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct ChannelValues {
+    ambient: [[f32; 4]; 2],
+    material: [[f32; 4]; 2],
+    lit: [u32; 4],
+}
+
+/// Stores `new` in `dst` when their bytes differ; returns whether they did.
+fn store_if_changed<T: bytemuck::Pod>(dst: &mut T, new: T) -> bool {
+    let changed = bytemuck::bytes_of(dst) != bytemuck::bytes_of(&new);
+    if changed {
+        *dst = new;
+    }
+    changed
 }
 
 #[derive(Debug, Clone)]
@@ -198,10 +228,20 @@ pub struct FrameUpdate {
     pub options: FrameOptions,
     models: Vec<ModelSlot>,
     model_frames: Vec<ModelFrame>,
+    /// Whether each model's values changed in the last update.
+    model_changed: Vec<bool>,
     materials: Vec<MaterialSlot>,
-    /// Every material's UV animations, one after another ([`MaterialSlot::animations`]).
+    /// Every material's UV animations, one after another ([`MaterialSlot::animations`]),
+    /// and the texture and post matrix each loads this frame (identity: none).
     animations: Vec<UvAnimation>,
-    blocks: Vec<DrawUniforms>,
+    tex_mtx: Vec<[[f32; 4]; 3]>,
+    post_mtx: Vec<[[f32; 4]; 3]>,
+    /// Each block's channel registers.
+    channels: Vec<ChannelValues>,
+    /// Blocks `..reported` were in the last update's answer at least once.
+    reported: usize,
+    /// What every block holds alike: the viewport word and how lights sum.
+    shared: ([f32; 4], u32),
     changed: Vec<usize>,
     /// The render target's size in pixels (0 × 0 until [`FrameUpdate::set_target_size`]:
     /// no vertex snapping).
@@ -224,11 +264,13 @@ impl FrameUpdate {
         });
         let frame = ModelFrame {
             uv_inputs: UvAnimInputs::new(0.0, world_from_model, Mat4::IDENTITY),
-            clip_from_model: cols(Mat4::IDENTITY),
-            view_from_model: cols(Mat4::IDENTITY),
-            normal_view_from_model: cols(Mat4::IDENTITY),
-            lights: [GpuLight::default_zeroed(); MAX_GX_LIGHTS],
-            light_count: 0,
+            values: ModelValues {
+                clip_from_model: cols(Mat4::IDENTITY),
+                view_from_model: cols(Mat4::IDENTITY),
+                normal_view_from_model: cols(Mat4::IDENTITY),
+                lights: [GpuLight::default_zeroed(); MAX_GX_LIGHTS],
+                light_count: 0,
+            },
         };
         self.model_frames.push(frame);
         ModelId(self.models.len() - 1)
@@ -247,9 +289,8 @@ impl FrameUpdate {
         }
     }
 
-    /// Registers a material drawn on `model`; returns the index of its uniform block.
-    /// The block starts as `DrawUniforms::default()` and is reported changed by the first
-    /// update.
+    /// Registers a material drawn on `model`; returns the index of its uniform block,
+    /// which the next update reports changed.
     /// Materials with the same vertex-side inputs on the same model (UV animations and
     /// channel count; most of a room's materials have no UV animation) share one block,
     /// computed and uploaded once per frame.
@@ -262,17 +303,18 @@ impl FrameUpdate {
         }
         let start = self.animations.len();
         self.animations.extend_from_slice(&material.uv_animations);
+        let end = self.animations.len();
+        self.tex_mtx.resize(end, IDENTITY_3X4);
+        self.post_mtx.resize(end, IDENTITY_3X4);
         self.materials.push(MaterialSlot {
             model,
-            animations: start..self.animations.len(),
+            animations: start..end,
             channel_count: material.channel_count,
             channel_alpha: material.channel_alpha,
         });
-        // A zeroed block never equals a computed one (matrices have ones), so the first
-        // update reports every block.
-        self.blocks.push(DrawUniforms::zeroed_block());
+        self.channels.push(bytemuck::Zeroable::zeroed());
         self.changed.reserve(1);
-        self.blocks.len() - 1
+        self.materials.len() - 1
     }
 
     /// Whether `material` has the vertex-side inputs of block `block` (an edit that keeps
@@ -287,16 +329,44 @@ impl FrameUpdate {
 
     /// Number of uniform blocks (materials that share one count once).
     pub fn material_count(&self) -> usize {
-        self.blocks.len()
+        self.materials.len()
     }
 
-    /// The current uniform block of material `index`.
-    pub fn uniforms(&self, index: usize) -> Option<&DrawUniforms> {
-        self.blocks.get(index)
+    /// The current uniform block `index` (as the last update left it).
+    pub fn uniforms(&self, index: usize) -> Option<DrawUniforms> {
+        let mut block = DrawUniforms::default();
+        self.write_block(index, &mut block).then_some(block)
     }
 
-    pub fn all_uniforms(&self) -> &[DrawUniforms] {
-        &self.blocks
+    /// Writes the current uniform block `index` into `out` (whole: every field); false
+    /// when there is no such block.
+    pub fn write_block(&self, index: usize, out: &mut DrawUniforms) -> bool {
+        let Some(mat) = self.materials.get(index) else {
+            return false;
+        };
+        let Some(frame) = self.model_frames.get(mat.model) else {
+            return false;
+        };
+        let model = &frame.values;
+        out.clip_from_model = model.clip_from_model;
+        out.view_from_model = model.view_from_model;
+        out.normal_view_from_model = model.normal_view_from_model;
+        // Slots no animation loads are identity (stale in the game).
+        out.tex_mtx = [IDENTITY_3X4; TEX_MTX_SLOTS];
+        out.post_mtx = [IDENTITY_3X4; POST_MTX_SLOTS];
+        for (slot, i) in mat.animations.clone().take(TEX_MTX_SLOTS).enumerate() {
+            out.tex_mtx[slot] = self.tex_mtx[i];
+            out.post_mtx[slot] = self.post_mtx[i];
+        }
+        let channels = &self.channels[index];
+        out.channel_ambient = channels.ambient;
+        out.channel_material = channels.material;
+        out.channel_lit = channels.lit;
+        out.lights = model.lights;
+        let (viewport, lacc_word) = self.shared;
+        out.light_mask = [(1u32 << model.light_count) - 1, lacc_word, 0, 0];
+        out.viewport = viewport;
+        true
     }
 
     /// The blocks the last [`FrameUpdate::update`] changed.
@@ -317,89 +387,86 @@ impl FrameUpdate {
         let clip_from_world = camera.clip_from_view * camera.view_from_world;
         let mut selected = [0usize; MAX_GX_LIGHTS];
 
-        for (slot, frame) in self.models.iter().zip(self.model_frames.iter_mut()) {
-            let m = slot.world_from_model;
-            let view_from_model = camera.view_from_world * m;
-            frame.uv_inputs = UvAnimInputs::new(seconds, m, prime_view);
-            frame.clip_from_model = cols(clip_from_world * m);
-            frame.view_from_model = cols(view_from_model);
-            frame.normal_view_from_model = cols(view_from_model.inverse().transpose());
-            let point = m.transform_point3(slot.light_point);
+        self.model_changed.resize(self.models.len(), false);
+        for ((slot, frame), changed) in self
+            .models
+            .iter()
+            .zip(&mut self.model_frames)
+            .zip(&mut self.model_changed)
+        {
+            let world_from_model = slot.world_from_model;
+            let view_from_model = camera.view_from_world * world_from_model;
+            frame.uv_inputs = UvAnimInputs::new(seconds, world_from_model, prime_view);
+            let point = world_from_model.transform_point3(slot.light_point);
             let n = select_lights(
                 &lights.lights,
                 point,
                 options.light_selection,
                 &mut selected,
             );
-            for (dst, &src) in frame.lights.iter_mut().zip(&selected[..n]) {
+            let mut packed = [GpuLight::default_zeroed(); MAX_GX_LIGHTS];
+            for (dst, &src) in packed.iter_mut().zip(&selected[..n]) {
                 *dst = pack_light(&lights.lights[src], &camera.view_from_world);
             }
-            for dst in frame.lights.iter_mut().skip(n) {
-                *dst = GpuLight::default_zeroed();
-            }
-            frame.light_count = n;
+            let values = ModelValues {
+                clip_from_model: cols(clip_from_world * world_from_model),
+                view_from_model: cols(view_from_model),
+                normal_view_from_model: cols(view_from_model.inverse().transpose()),
+                lights: packed,
+                light_count: n as u32,
+            };
+            *changed = store_if_changed(&mut frame.values, values);
         }
 
-        self.changed.clear();
-        let mut scratch = DrawUniforms::default();
         let [width, height] = self.target;
-        scratch.viewport = raster_viewport(
-            width,
-            height,
-            width > 0 && height > 0 && !options.host_raster,
+        let shared = (
+            raster_viewport(
+                width,
+                height,
+                width > 0 && height > 0 && !options.host_raster,
+            ),
+            options.channels.lacc_sum.uniform_word(),
         );
-        for (index, (mat, block)) in self
-            .materials
-            .iter()
-            .zip(self.blocks.iter_mut())
-            .enumerate()
-        {
+        let shared_changed = bytemuck::bytes_of(&shared.0) != bytemuck::bytes_of(&self.shared.0)
+            || shared.1 != self.shared.1;
+        self.shared = shared;
+
+        self.changed.clear();
+        for (index, mat) in self.materials.iter().enumerate() {
             let Some(frame) = self.model_frames.get(mat.model) else {
                 continue;
             };
-            scratch.clip_from_model = frame.clip_from_model;
-            scratch.view_from_model = frame.view_from_model;
-            scratch.normal_view_from_model = frame.normal_view_from_model;
-            fill_uv_matrices(
-                &mut scratch,
-                &self.animations[mat.animations.clone()],
-                &frame.uv_inputs,
-                &options.uv,
-            );
+            let mut changed =
+                shared_changed || index >= self.reported || self.model_changed[mat.model];
+            for i in mat.animations.clone().take(TEX_MTX_SLOTS) {
+                let m = uvanim::evaluate(&self.animations[i], &frame.uv_inputs, &options.uv);
+                changed |= store_if_changed(&mut self.tex_mtx[i], m.tex);
+                changed |= store_if_changed(&mut self.post_mtx[i], m.post.unwrap_or(IDENTITY_3X4));
+            }
             let mut regs = channel_registers(
                 mat.channel_count,
-                frame.light_count,
+                frame.values.light_count as usize,
                 lights.ambient,
                 &options.channels,
             );
             regs.set_alpha(mat.channel_alpha);
-            scratch.channel_ambient = regs.ambient;
-            scratch.channel_material = regs.material;
-            scratch.channel_lit = regs.lit;
-            scratch.lights = frame.lights;
-            scratch.light_mask = [
-                (1u32 << frame.light_count) - 1,
-                options.channels.lacc_sum.uniform_word(),
-                0,
-                0,
-            ];
-            if bytemuck::bytes_of(&scratch) != bytemuck::bytes_of(block) {
-                *block = scratch;
+            let channels = ChannelValues {
+                ambient: regs.ambient,
+                material: regs.material,
+                lit: regs.lit,
+            };
+            changed |= store_if_changed(&mut self.channels[index], channels);
+            if changed {
                 self.changed.push(index);
             }
         }
+        self.reported = self.materials.len();
         &self.changed
     }
 }
 
 impl GpuLight {
     fn default_zeroed() -> Self {
-        bytemuck::Zeroable::zeroed()
-    }
-}
-
-impl DrawUniforms {
-    fn zeroed_block() -> Self {
         bytemuck::Zeroable::zeroed()
     }
 }
@@ -568,6 +635,31 @@ mod tests {
         assert_eq!(u.channel_lit[CH_COLOR1], 0);
     }
 
+    /// A block's model values are compared once per model: moving one model reports its
+    /// blocks only; a block added later is reported by the next update; a new target size
+    /// (the viewport word every block holds) reports them all.
+    #[test]
+    fn changes_are_found_per_model_per_block_and_per_frame() {
+        let mut f = FrameUpdate::new(FrameOptions::default());
+        let m0 = f.add_model(Mat4::IDENTITY, Vec3::ZERO);
+        let m1 = f.add_model(Mat4::from_translation(Vec3::X), Vec3::ZERO);
+        let a = f.add_material(m0, &material(vec![], 1));
+        let b = f.add_material(m1, &material(vec![], 1));
+        let lights = LightPreset::Basic.light_set();
+        assert_eq!(f.update(0.0, &camera(), &lights), &[a, b]);
+        f.set_model_transform(m1, Mat4::from_translation(Vec3::Y));
+        assert_eq!(f.update(0.0, &camera(), &lights), &[b]);
+        let u = f.uniforms(b).expect("block");
+        assert_eq!(u.view_from_model[3][1], 1.0, "the moved model's translation");
+        let c = f.add_material(m0, &material(vec![], 2));
+        assert_eq!(f.update(0.0, &camera(), &lights), &[c]);
+        f.set_target_size(64, 32);
+        assert_eq!(f.update(0.0, &camera(), &lights), &[a, b, c]);
+        assert!(f.update(0.0, &camera(), &lights).is_empty());
+        assert_eq!(f.uniforms(c).expect("block").viewport[..2], [64.0, 32.0]);
+        assert!(f.uniforms(3).is_none());
+    }
+
     /// MP3's D10 Default: the material's own COLOR0 ambient and material alphas (0) replace
     /// the engine's in the registers, with and without lights; RGB stays the engine's, and
     /// a material without its own alphas keeps them in a block of its own.
@@ -646,7 +738,7 @@ mod tests {
 
     #[test]
     fn uv_matrices_fill_slots_and_reset_the_rest() {
-        let mut u = DrawUniforms::zeroed_block();
+        let mut u: DrawUniforms = bytemuck::Zeroable::zeroed();
         let inputs = UvAnimInputs::new(2.0, Mat4::IDENTITY, Mat4::IDENTITY);
         fill_uv_matrices(
             &mut u,

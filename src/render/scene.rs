@@ -1525,7 +1525,7 @@ impl Scene {
     /// channel colours), for CPU references of rendered pixels (`gx::lighting::run_vertex`).
     pub fn draw_uniforms(&self, index: usize) -> Option<DrawUniforms> {
         let block = self.slots.get(index)?.as_ref()?.block;
-        self.frame.uniforms(block).copied()
+        self.frame.uniforms(block)
     }
 
     /// The current bone palette (posed by the last render), for CPU references.
@@ -2168,16 +2168,21 @@ impl Scene {
             return;
         };
         let mut staged = belt.write_buffer(encoder, buffer, span.start as u64, size);
-        // Every block inside the span (changed or not: the write covers them); the padding
-        // between blocks is never read.
+        // Every block inside the span (changed or not: the write covers them), assembled in
+        // a scratch block; the padding between blocks is never read.
         let block_size = std::mem::size_of::<DrawUniforms>();
-        for (b, block) in self.frame.all_uniforms().iter().enumerate() {
+        let mut block = DrawUniforms::default();
+        let first = span.start / self.uniform_stride.max(1);
+        for b in first..self.frame.material_count() {
             let at = b * self.uniform_stride;
-            if at >= span.start && at + block_size <= span.end {
+            if at + block_size > span.end {
+                break;
+            }
+            if self.frame.write_block(b, &mut block) {
                 let at = at - span.start;
                 staged
                     .slice(at..at + block_size)
-                    .copy_from_slice(bytemuck::bytes_of(block));
+                    .copy_from_slice(bytemuck::bytes_of(&block));
             }
         }
     }
