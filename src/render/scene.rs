@@ -15,7 +15,7 @@
 //! Material edits are overrides next to the shared model ([`Scene::set_material`]): a
 //! value edit rewrites that material's uniforms only; a structural edit asks for that
 //! material's new pipeline; a texture-binding edit ([`Scene::set_material_textures`])
-//! makes that material's texture bind group again.
+//! makes that material's bind group again.
 //!
 //! Typical use (the CLI, the tests and the viewer):
 //!
@@ -1414,7 +1414,7 @@ impl Scene {
     }
 
     /// Binds `ids` (TXTR IDs per map) to material `index` of set `set` from the next frame:
-    /// its texture bind group is made again over the uploaded textures (a texture not
+    /// its bind group is made again over the uploaded textures (a texture not
     /// uploaded yet is uploaded once); uniforms, pipelines and the model stay. False (and
     /// nothing changes) when the model has no material there.
     pub fn set_material_textures(&mut self, set: usize, index: usize, ids: &[Option<u64>]) -> bool {
@@ -1449,7 +1449,7 @@ impl Scene {
         }
     }
 
-    /// Makes the texture bind groups of the materials in `rebind` again (edited texture
+    /// Makes the bind groups of the materials in `rebind` again (edited texture
     /// bindings): a new GPU material over the same uniform block; its keys are taken again
     /// (texture formats may change the sampling), and the recorded draws are re-recorded.
     fn apply_rebinds(&mut self, ctx: &RenderContext) {
