@@ -61,7 +61,8 @@ pub struct FrameCamera {
 }
 
 /// Channel register values and run-time lighting enables for one material.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct ChannelRegisters {
     pub ambient: [[f32; 4]; 2],
     pub material: [[f32; 4]; 2],
@@ -193,16 +194,6 @@ struct ModelValues {
     light_count: u32,
 }
 
-/// The part of a block that is its material's own besides the UV matrices: channel
-/// registers and run-time lighting enables.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct ChannelValues {
-    ambient: [[f32; 4]; 2],
-    material: [[f32; 4]; 2],
-    lit: [u32; 4],
-}
-
 /// Stores `new` in `dst` when their bytes differ; returns whether they did.
 fn store_if_changed<T: bytemuck::Pod>(dst: &mut T, new: T) -> bool {
     let changed = bytemuck::bytes_of(dst) != bytemuck::bytes_of(&new);
@@ -237,7 +228,7 @@ pub struct FrameUpdate {
     tex_mtx: Vec<[[f32; 4]; 3]>,
     post_mtx: Vec<[[f32; 4]; 3]>,
     /// Each block's channel registers.
-    channels: Vec<ChannelValues>,
+    channels: Vec<ChannelRegisters>,
     /// Blocks `..reported` were in the last update's answer at least once.
     reported: usize,
     /// What every block holds alike: the viewport word and how lights sum.
@@ -450,12 +441,7 @@ impl FrameUpdate {
                 &options.channels,
             );
             regs.set_alpha(mat.channel_alpha);
-            let channels = ChannelValues {
-                ambient: regs.ambient,
-                material: regs.material,
-                lit: regs.lit,
-            };
-            changed |= store_if_changed(&mut self.channels[index], channels);
+            changed |= store_if_changed(&mut self.channels[index], regs);
             if changed {
                 self.changed.push(index);
             }
