@@ -68,7 +68,11 @@ fn a_texture_bakes_to_itself_texel_for_texel() {
     let model = preview_model(PreviewShape::Plane, material, textures);
     let bake = bake_materials(&ctx, Arc::new(model), &request(1024)).unwrap();
     let image = bake.images[0].as_ref().expect("the plane bakes");
-    assert_eq!((image.width, image.height), (w, h), "the base texture's size");
+    assert_eq!(
+        (image.width, image.height),
+        (w, h),
+        "the base texture's size"
+    );
     // GX evaluates texture coordinates 0.005 px before the pixel centre and truncates
     // them to 1/128 texel (`gx.md` §14), so a bake texel takes up to 2/128 of its upper
     // and left neighbours (wrapping at the edges): within 4 here, where neighbours differ
@@ -77,7 +81,10 @@ fn a_texture_bakes_to_itself_texel_for_texel() {
         for x in 0..w {
             let (got, want) = (image.pixel(x, y), texture.pixel(x, y));
             let off = (0..4).map(|c| got[c].abs_diff(want[c])).max().unwrap();
-            assert!(off <= 4, "texel ({x}, {y}): baked {got:?}, texture {want:?}");
+            assert!(
+                off <= 4,
+                "texel ({x}, {y}): baked {got:?}, texture {want:?}"
+            );
         }
     }
 }
@@ -112,7 +119,11 @@ fn baked_texels_equal_the_render_and_the_gltf_validates() {
         assert_eq!((image.width, image.height), (64, 64), "512² capped at 64");
         for (x, y) in [(1, 1), (32, 32), (10, 50), (62, 3), (63, 63)] {
             let got = image.pixel(x, y);
-            assert_eq!(got[..3], expected[..3], "material {index}: texel ({x}, {y})");
+            assert_eq!(
+                got[..3],
+                expected[..3],
+                "material {index}: texel ({x}, {y})"
+            );
         }
         // The exported file's base colour image holds the same texels.
         let options = GltfOptions {
@@ -132,7 +143,10 @@ fn baked_texels_equal_the_render_and_the_gltf_validates() {
         let extras: serde_json::Value =
             serde_json::from_str(m.extras().as_ref().unwrap().get()).unwrap();
         assert_eq!(extras["baked"], true);
-        assert!(extras["gx"].is_object(), "the GX material stays in extras.gx");
+        assert!(
+            extras["gx"].is_object(),
+            "the GX material stays in extras.gx"
+        );
         let info = pbr.base_color_texture().unwrap();
         let gltf::image::Source::View { view, .. } = info.texture().source().source() else {
             panic!("embedded image expected");
@@ -183,10 +197,17 @@ fn view_dependent_texgens_are_warned() {
 /// missing, as tests/export.rs does; CI requires it).
 fn validate(files: &[PathBuf]) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf");
-    let installed = dir.join("node_modules/gltf-validator/package.json").is_file();
+    let installed = dir
+        .join("node_modules/gltf-validator/package.json")
+        .is_file();
     if Command::new("node").arg("--version").output().is_err() || !installed {
-        eprintln!("\n!!!!!!!! KHRONOS glTF VALIDATOR UNAVAILABLE — skipping only the validator check.\n");
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI needs the glTF validator");
+        eprintln!(
+            "\n!!!!!!!! KHRONOS glTF VALIDATOR UNAVAILABLE — skipping only the validator check.\n"
+        );
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI needs the glTF validator"
+        );
         return;
     }
     let out = Command::new("node")
@@ -201,7 +222,13 @@ fn validate(files: &[PathBuf]) {
         .collect();
     assert_eq!(reports.len(), files.len(), "{stdout}");
     for (file, report) in files.iter().zip(&reports) {
-        assert_eq!(report["errors"], 0, "{}: {}", file.display(), report["messages"]);
+        assert_eq!(
+            report["errors"],
+            0,
+            "{}: {}",
+            file.display(),
+            report["messages"]
+        );
     }
 }
 

@@ -371,5 +371,8 @@ fn dolphin_previews_need_a_shape() {
         &out,
     ]);
     assert!(!ok);
-    assert!(err.contains("--material selects what --preview shows"), "{err}");
+    assert!(
+        err.contains("--material selects what --preview shows"),
+        "{err}"
+    );
 }

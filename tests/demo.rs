@@ -153,7 +153,11 @@ fn the_demo_world_names_its_rooms() {
     .expect("worlds");
     let w = &listing.worlds[0];
     assert_eq!(w.name, "Demowelt");
-    let rooms: Vec<(&str, &str)> = w.areas.iter().map(|a| (a.name.as_str(), a.spec.as_str())).collect();
+    let rooms: Vec<(&str, &str)> = w
+        .areas
+        .iter()
+        .map(|a| (a.name.as_str(), a.spec.as_str()))
+        .collect();
     assert_eq!(
         rooms,
         [

@@ -88,7 +88,8 @@ fn nod_convert(iso: &Path, target: &Path, format: nod::common::Format) -> Result
         .map_err(|e| e.to_string())?;
     if !fin.header.is_empty() {
         out.rewind().map_err(|e| e.to_string())?;
-        out.write_all(fin.header.as_ref()).map_err(|e| e.to_string())?;
+        out.write_all(fin.header.as_ref())
+            .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
@@ -274,7 +275,12 @@ fn world_of(source: &Path, pak_label: &str, lang: Option<&str>) -> Value {
         .unwrap()
         .iter()
         .find(|w| w["pak"] == json!(pak_label))
-        .unwrap_or_else(|| panic!("{}: no world from {pak_label}: {listing:#}", source.display()))
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no world from {pak_label}: {listing:#}",
+                source.display()
+            )
+        })
         .clone();
     w["pak"] = json!("PAK");
     for a in w["areas"].as_array_mut().unwrap() {
@@ -292,16 +298,20 @@ fn worlds_on_the_disc_its_folder_and_its_paks_agree_with_the_fixtures() {
     let iso = dir.join(fx["file"].as_str().unwrap());
     let rvz = dir.join("tevscope_fixture_shared.rvz");
     let extracted = scratch("worlds-folder");
-    tevscope(&["extract", iso.to_str().unwrap(), "-o", extracted.to_str().unwrap()]);
+    tevscope(&[
+        "extract",
+        iso.to_str().unwrap(),
+        "-o",
+        extracted.to_str().unwrap(),
+    ]);
     for (on_disc, fixture) in [
         ("Metroid1.pak", "mp1_world.pak"),
         ("MP2/Metroid1.pak", "mp2_world.pak"),
     ] {
         let pak = conformance.join("worlds").join(fixture);
-        let expected: Value = serde_json::from_str(
-            &std::fs::read_to_string(pak.with_extension("pak.json")).unwrap(),
-        )
-        .unwrap();
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(pak.with_extension("pak.json")).unwrap())
+                .unwrap();
         let world = &expected["world"];
         let mut langs: Vec<Option<&str>> = world["languages"]
             .as_array()
@@ -332,11 +342,7 @@ fn worlds_on_the_disc_its_folder_and_its_paks_agree_with_the_fixtures() {
             assert_eq!(rooms, fixture_rooms, "{fixture} {shown}");
             for image in [&iso, &rvz] {
                 let label = format!("{}:{on_disc}", image.display());
-                assert_eq!(
-                    world_of(image, &label, lang),
-                    reference,
-                    "{label} {lang:?}"
-                );
+                assert_eq!(world_of(image, &label, lang), reference, "{label} {lang:?}");
             }
             let in_folder = extracted.join("files").join(on_disc);
             assert_eq!(
@@ -347,8 +353,8 @@ fn worlds_on_the_disc_its_folder_and_its_paks_agree_with_the_fixtures() {
         }
     }
     // The CLI gives the library's listing.
-    let cli: Value = serde_json::from_str(&tevscope(&["worlds", "--json", rvz.to_str().unwrap()]))
-        .unwrap();
+    let cli: Value =
+        serde_json::from_str(&tevscope(&["worlds", "--json", rvz.to_str().unwrap()])).unwrap();
     assert_eq!(
         cli,
         serde_json::to_value(list_worlds(&rvz, None).unwrap()).unwrap()
@@ -374,7 +380,14 @@ fn every_room_spec_from_worlds_on_the_disc_opens_and_renders() {
         for w in &listing.worlds {
             let png = out.join("room.png");
             let spec = &w.areas[0].spec;
-            tevscope(&["render", spec, "-o", png.to_str().unwrap(), "--size", "96x96"]);
+            tevscope(&[
+                "render",
+                spec,
+                "-o",
+                png.to_str().unwrap(),
+                "--size",
+                "96x96",
+            ]);
             let img = std::fs::read(&png).unwrap();
             assert!(img.starts_with(b"\x89PNG"), "{spec}");
         }
@@ -389,8 +402,15 @@ fn disc_specs_reach_inside() {
     let rvz = rvz.display();
     // A whole PAK on the disc, a member by ID and type, a member by name.
     let pak = json_of(&["info", "--json", &format!("{rvz}:MP2/Metroid1.pak")]);
-    assert!(pak["resources"].as_array().is_some_and(|r| !r.is_empty()), "{pak}");
-    let by_name = json_of(&["info", "--json", &format!("{rvz}:Metroid1.pak:!TevFixture_Master")]);
+    assert!(
+        pak["resources"].as_array().is_some_and(|r| !r.is_empty()),
+        "{pak}"
+    );
+    let by_name = json_of(&[
+        "info",
+        "--json",
+        &format!("{rvz}:Metroid1.pak:!TevFixture_Master"),
+    ]);
     assert!(by_name.get("areas").is_some(), "{by_name}");
     // Case-insensitive paths, and a PAK's resources resolve within the disc (textures).
     let listing = list_worlds(Path::new(&rvz.to_string()), None).unwrap();
@@ -429,7 +449,10 @@ fn a_broken_disc_image_fails_cleanly() {
             let out = run(&[cmd[0], cmd[1], p.to_str().unwrap()]);
             assert!(!out.status.success(), "{name}: {cmd:?} succeeded");
             let err = String::from_utf8_lossy(&out.stderr);
-            assert!(err.contains(name) && !err.contains("panicked"), "{name}: {err}");
+            assert!(
+                err.contains(name) && !err.contains("panicked"),
+                "{name}: {err}"
+            );
         }
     }
     std::fs::remove_dir_all(&tmp).ok();
@@ -457,14 +480,26 @@ fn an_edit_saved_from_a_disc_writes_a_new_image_with_only_that_pak_changed() {
         "-o",
         image.to_str().unwrap(),
     ]);
-    assert!(msg.contains("new disc image") && msg.contains("tevscope_demo.pak"), "{msg}");
-    assert_eq!(std::fs::read(&rvz).unwrap(), before, "the source disc is never modified");
+    assert!(
+        msg.contains("new disc image") && msg.contains("tevscope_demo.pak"),
+        "{msg}"
+    );
+    assert_eq!(
+        std::fs::read(&rvz).unwrap(),
+        before,
+        "the source disc is never modified"
+    );
 
     // Re-read by tevscope: every file as on the source disc except the edited PAK.
     let info = json_of(&["info", "--json", image.to_str().unwrap()]);
     assert_eq!(info["disc"]["game_id"], fx["header"]["game_id"]);
     let out = scratch("save-extract");
-    tevscope(&["extract", image.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    tevscope(&[
+        "extract",
+        image.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     let mut changed = Vec::new();
     for f in fx["files"].as_array().unwrap() {
         let name = f["path"].as_str().unwrap();
@@ -475,11 +510,18 @@ fn an_edit_saved_from_a_disc_writes_a_new_image_with_only_that_pak_changed() {
     }
     assert_eq!(changed, ["tevscope_demo.pak"]);
     // The edit is in the new image's PAK, read through the new disc.
-    let (edited, _) = tevscope::load::open(&format!("{}:tevscope_demo.pak:showcase", image.display())).unwrap();
+    let (edited, _) =
+        tevscope::load::open(&format!("{}:tevscope_demo.pak:showcase", image.display())).unwrap();
     let (original, _) = tevscope::load::open(&spec).unwrap();
-    assert_ne!(edited.bytes, original.bytes, "the edited model is in the new image");
+    assert_ne!(
+        edited.bytes, original.bytes,
+        "the edited model is in the new image"
+    );
     let k = [9u8, 8, 7, 6];
-    assert!(edited.bytes.windows(4).any(|w| w == k), "the new konst colour is written");
+    assert!(
+        edited.bytes.windows(4).any(|w| w == k),
+        "the new konst colour is written"
+    );
     // Into a folder instead: the PAK under its own name.
     let folder = scratch("save-folder");
     let msg = tevscope(&[
@@ -493,15 +535,30 @@ fn an_edit_saved_from_a_disc_writes_a_new_image_with_only_that_pak_changed() {
     assert!(msg.contains("into a folder"), "{msg}");
     assert!(folder.join("tevscope_demo.pak").is_file());
     // Overwriting the disc's own file is refused.
-    let out_err = run(&["edit", &spec, "--patch", patch.to_str().unwrap(), "--in-place"]);
+    let out_err = run(&[
+        "edit",
+        &spec,
+        "--patch",
+        patch.to_str().unwrap(),
+        "--in-place",
+    ]);
     assert!(!out_err.status.success());
     assert!(String::from_utf8_lossy(&out_err.stderr).contains("never modifies"));
 
     if let Some(tool) = dolphin_tool() {
-        let v = Command::new(tool).arg("verify").arg("-i").arg(&image).output().unwrap();
-        let text = String::from_utf8_lossy(&v.stdout).to_string() + &String::from_utf8_lossy(&v.stderr);
+        let v = Command::new(tool)
+            .arg("verify")
+            .arg("-i")
+            .arg(&image)
+            .output()
+            .unwrap();
+        let text =
+            String::from_utf8_lossy(&v.stdout).to_string() + &String::from_utf8_lossy(&v.stderr);
         assert!(v.status.success(), "dolphin-tool verify: {text}");
-        assert!(!text.contains("High") && !text.contains("Medium"), "dolphin-tool verify: {text}");
+        assert!(
+            !text.contains("High") && !text.contains("Medium"),
+            "dolphin-tool verify: {text}"
+        );
     }
     for d in [tmp, out, folder] {
         std::fs::remove_dir_all(&d).ok();
@@ -531,18 +588,33 @@ fn a_scripted_window_opens_a_disc_and_one_of_its_rooms() {
         std::fs::set_permissions(&xdg, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
     let out = Command::new(env!("CARGO_BIN_EXE_tevscope"))
-        .args(["view", "--step-timeout", "240", "--size", "1366x768", "--script"])
+        .args([
+            "view",
+            "--step-timeout",
+            "240",
+            "--size",
+            "1366x768",
+            "--script",
+        ])
         .arg(&script)
-        .env("WGPU_BACKEND", std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()))
+        .env(
+            "WGPU_BACKEND",
+            std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "vulkan".into()),
+        )
         .env("DISPLAY", &display)
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", &xdg)
         .env("TEVSCOPE_CONFIG_DIR", tmp.join("config"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(shot.with_extension("json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(shot.with_extension("json")).unwrap())
+            .unwrap();
     assert_eq!(report["spec"], json!(room), "the disc's room is open");
     assert_eq!(report["worlds_source"], json!(rvz.display().to_string()));
     assert_eq!(report["worlds_shown"], json!(true));
@@ -577,8 +649,12 @@ fn info_on_a_disc_pak_reads_its_tables_not_the_pak() {
     use tevscope::schema::pak::PakReport;
     let Some((dir, fx)) = discs() else { return };
     let fixture = std::fs::read(dir.join(fx["file"].as_str().unwrap())).unwrap();
-    let demo = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak")).unwrap();
-    let mut b = Pak::parse(&demo, "demo.pak").unwrap().to_builder(&demo).unwrap();
+    let demo =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo.pak")).unwrap();
+    let mut b = Pak::parse(&demo, "demo.pak")
+        .unwrap()
+        .to_builder(&demo)
+        .unwrap();
     let filler: Vec<u8> = (0..1 << 20).map(|i| (i * 31 % 251) as u8).collect();
     for i in 0..16 {
         b.add_stored(*b"TXTR", 0x5000_0000 | i, 0, &filler);
@@ -610,11 +686,18 @@ fn info_on_a_disc_pak_reads_its_tables_not_the_pak() {
     let archive = PakArchive::from_ranges(source.clone(), &member).unwrap();
     let ranged = serde_json::to_value(PakReport::from_tables(&archive, None)).unwrap();
     let read = source.read.load(std::sync::atomic::Ordering::Relaxed);
-    assert!(read * 100 < source.len(), "{read} of {} bytes read", source.len());
+    assert!(
+        read * 100 < source.len(),
+        "{read} of {} bytes read",
+        source.len()
+    );
 
-    let mut whole =
-        serde_json::to_value(PakReport::new(&Pak::parse(&pak, &member).unwrap(), &pak, None))
-            .unwrap();
+    let mut whole = serde_json::to_value(PakReport::new(
+        &Pak::parse(&pak, &member).unwrap(),
+        &pak,
+        None,
+    ))
+    .unwrap();
     assert!(whole["sha256"].is_string());
     whole["sha256"] = Value::Null;
     assert_eq!(ranged, whole);

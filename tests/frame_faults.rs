@@ -33,8 +33,11 @@ fn stress_room_frames_do_not_fault_their_heap_back_in() {
     let path = dir.join("stress_room.pak");
     let pak = tevscope::demo::room::build_stress_pak(600, 160, 6).expect("stress room builds");
     std::fs::write(&path, pak).expect("write PAK");
-    let session = Session::open(&format!("{}:stress_room", path.display()), &References::default())
-        .expect("stress room opens");
+    let session = Session::open(
+        &format!("{}:stress_room", path.display()),
+        &References::default(),
+    )
+    .expect("stress room opens");
     let _ = std::fs::remove_dir_all(&dir);
     let model = session
         .asset()
@@ -67,7 +70,10 @@ fn stress_room_frames_do_not_fault_their_heap_back_in() {
     let fresh = std::hint::black_box(vec![1u8; 8 << 20]);
     let control = minor_faults() - control_before;
     drop(fresh);
-    assert!(control >= 1000, "the count sees fresh pages ({control} faults)");
+    assert!(
+        control >= 1000,
+        "the count sees fresh pages ({control} faults)"
+    );
 
     assert!(
         per_frame < 200,

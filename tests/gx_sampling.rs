@@ -39,7 +39,10 @@ fn noise(w: u32, h: u32, levels: usize) -> TextureData {
 fn expected(tex: &TextureData, size: u32, x: u32, y: u32) -> [u8; 4] {
     let s = GxSampler::prime(TexWrap::Repeat, tex.levels.len() as u32);
     let at = |p: u32| (p as f32 + 0.495) / size as f32;
-    let st = [fixed_coord(at(x), tex.width), fixed_coord(at(y), tex.height)];
+    let st = [
+        fixed_coord(at(x), tex.width),
+        fixed_coord(at(y), tex.height),
+    ];
     let (lod, linear) = s.lod(tex.width as f32 / size as f32);
     let fetch = |level: u32, x: u32, y: u32| {
         let w = (tex.width >> level).max(1);

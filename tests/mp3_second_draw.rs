@@ -224,7 +224,10 @@ fn an_edit_derives_the_second_draw_again() {
         eprintln!("conformance fixtures absent: the second-draw edit test is skipped");
         return;
     };
-    let spec = dir.join("mp3/0x0C3F1E7D00000101.CMDL").display().to_string();
+    let spec = dir
+        .join("mp3/0x0C3F1E7D00000101.CMDL")
+        .display()
+        .to_string();
     let mut session = Session::open(&spec, &References::default()).unwrap();
     // Material 3: DIFF, CLR, INCA (texture 0x…1004) with an OPAC; flags 0x28.
     let drawn = |s: &Session| {
@@ -252,9 +255,16 @@ fn an_edit_derives_the_second_draw_again() {
             "INCA texture",
         )
         .unwrap();
-    assert_eq!(change, Change::Model, "the scene must rebuild its second draw");
+    assert_eq!(
+        change,
+        Change::Model,
+        "the scene must rebuild its second draw"
+    );
     let after = drawn(&session);
-    assert_eq!(after.textures, before.textures, "the first draw's binding is the same");
+    assert_eq!(
+        after.textures, before.textures,
+        "the first draw's binding is the same"
+    );
     assert_eq!(
         after.second_draw.as_ref().unwrap().textures,
         [Ok(0x0C3F_1E7D_0000_1003)]

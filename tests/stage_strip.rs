@@ -116,17 +116,27 @@ fn the_strip_has_a_live_thumbnail_per_stage_and_follows_the_selection() {
     let thumbs: Vec<RgbaImage> = (0..4).map(|k| h.thumbnail(k)).collect();
     let background = thumbs[0].pixel(0, 0);
     for (k, t) in thumbs.iter().enumerate() {
-        let covered = t.pixels.chunks_exact(4).filter(|p| *p != background).count();
+        let covered = t
+            .pixels
+            .chunks_exact(4)
+            .filter(|p| *p != background)
+            .count();
         // Framed on the material: its surface fills much of the thumbnail.
         assert!(covered > t.pixels.len() / 4 / 5, "stage {k}: {covered}");
     }
     assert!(differing(&thumbs[0], &thumbs[3]) > 100);
     // The raster-colour thumbnail for RASC inputs (stage 2 of material 12 reads one).
     assert!(h.state.strip.raster_thumbs[0].is_some());
-    assert!(h.state.strip.raster_thumbs[1].is_none(), "no stage reads COLOR1");
+    assert!(
+        h.state.strip.raster_thumbs[1].is_none(),
+        "no stage reads COLOR1"
+    );
     // Live: the clock moves the UV animations and lights; thumbnails are redrawn in turn.
     let again = h.thumbnail(0);
-    assert_eq!(again.pixels, thumbs[0].pixels, "deterministic when nothing moves");
+    assert_eq!(
+        again.pixels, thumbs[0].pixels,
+        "deterministic when nothing moves"
+    );
 
     // Another material: its stage count.
     h.state.select_material(0, 14);
@@ -246,7 +256,11 @@ fn a_stage_reading_colour_channel_1_gets_its_raster_thumbnail() {
     };
     assert_eq!(rgb(&lit), rgb(&stage2));
     let background = lit.pixel(0, 0);
-    let covered = lit.pixels.chunks_exact(4).filter(|p| *p != background).count();
+    let covered = lit
+        .pixels
+        .chunks_exact(4)
+        .filter(|p| *p != background)
+        .count();
     assert!(covered > lit.pixels.len() / 4 / 5, "{covered}");
 }
 
@@ -265,9 +279,19 @@ fn the_strip_stays_live_on_a_preview_shape() {
     for (k, model) in on_model.iter().enumerate() {
         let sphere = h.thumbnail(k);
         let background = sphere.pixel(0, 0);
-        let covered = sphere.pixels.chunks_exact(4).filter(|p| *p != background).count();
-        assert!(covered > sphere.pixels.len() / 4 / 5, "stage {k}: {covered}");
-        assert!(differing(model, &sphere) > 100, "stage {k} shows the sphere");
+        let covered = sphere
+            .pixels
+            .chunks_exact(4)
+            .filter(|p| *p != background)
+            .count();
+        assert!(
+            covered > sphere.pixels.len() / 4 / 5,
+            "stage {k}: {covered}"
+        );
+        assert!(
+            differing(model, &sphere) > 100,
+            "stage {k} shows the sphere"
+        );
     }
     // An edit shows on the shape's thumbnails too.
     let before = h.thumbnail(3);

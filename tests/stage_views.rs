@@ -8,17 +8,17 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use tev_common::*;
-use tevscope::image::RgbaImage;
-use tevscope::load::{LoadRequest, load};
-use tevscope::render::SceneOptions;
-use tevscope::render::scene::Scene;
-use tevscope::gx::wgsl::stage_view::StageView;
 use tevscope::gx::tev::{PixelInputs, TevOptions, TevProgram, evaluate};
+use tevscope::gx::wgsl::stage_view::StageView;
 use tevscope::gx::wgsl::stage_view::stage_view_pixel;
 use tevscope::gx::wgsl::vertex::DrawUniforms;
+use tevscope::image::RgbaImage;
+use tevscope::load::{LoadRequest, load};
 use tevscope::model::TextureData;
+use tevscope::render::SceneOptions;
 use tevscope::render::context::RenderContext;
 use tevscope::render::quad::{QuadGeometry, ShaderPath};
+use tevscope::render::scene::Scene;
 
 fn stage_options(k: usize) -> TevOptions {
     TevOptions {
@@ -137,9 +137,8 @@ fn a_stage_view_is_structure_and_past_the_end_is_the_last_stage() {
         .find(|c| c.material.stages.len() >= 2)
         .expect("a case with two stages");
     let m = &case.material;
-    let key = |o: &TevOptions| {
-        tevscope::gx::key::ShaderKey::new(m, &TevProgram::from_material(m, o))
-    };
+    let key =
+        |o: &TevOptions| tevscope::gx::key::ShaderKey::new(m, &TevProgram::from_material(m, o));
     let plain = key(&TevOptions::default());
     let first = key(&stage_options(0));
     let last = key(&stage_options(m.stages.len() - 1));
@@ -199,7 +198,10 @@ fn one_materials_stage_view_leaves_the_others_as_they_are() {
             stage: 0,
         }),
     );
-    assert_eq!(none.pixels, shaded.pixels, "no such material: nothing changes");
+    assert_eq!(
+        none.pixels, shaded.pixels,
+        "no such material: nothing changes"
+    );
     let changed_one = differing(&one, &shaded);
     let changed_every = differing(&every, &shaded);
     assert!(changed_one > 20, "{changed_one}");

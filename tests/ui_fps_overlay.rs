@@ -79,7 +79,11 @@ fn the_fps_overlay_shows_over_the_view_and_reports_the_rate() {
     ]);
     let script = dir.join("script.json");
     std::fs::write(&script, steps.to_string()).expect("script");
-    view(&display, &dir, &["--script", script.to_str().expect("utf-8")]);
+    view(
+        &display,
+        &dir,
+        &["--script", script.to_str().expect("utf-8")],
+    );
     let load = |n: &str| RgbaImage::load_png(dir.join(format!("{n}.png"))).expect(n);
     let (off, on) = (load("off"), load("on"));
     let r = report(&dir, "on");
@@ -94,7 +98,11 @@ fn the_fps_overlay_shows_over_the_view_and_reports_the_rate() {
         view_rect[1].as_f64().expect("y") as u32,
     );
     let diff = changed(&off, &on);
-    assert!(diff.len() > 300, "no overlay: {} pixels changed", diff.len());
+    assert!(
+        diff.len() > 300,
+        "no overlay: {} pixels changed",
+        diff.len()
+    );
     for &(x, y) in &diff {
         assert!(
             (vx..vx + 420).contains(&x) && (vy..vy + 50).contains(&y),
@@ -143,5 +151,8 @@ fn the_fps_overlay_shows_over_the_view_and_reports_the_rate() {
             g > 200 && r < 200 && b < 200
         })
         .count();
-    assert!(overlay > 30, "no green readout in the top left of the view: {overlay}");
+    assert!(
+        overlay > 30,
+        "no green readout in the top left of the view: {overlay}"
+    );
 }

@@ -493,17 +493,26 @@ fn the_world_overview_opens_a_room_and_a_room_pick_names_the_world_model() {
         r#"{"action": "wait_idle"}"#.into(),
         r#"{"action": "overview", "world": 0}"#.into(),
         r#"{"action": "wait_frames", "frames": 3}"#.into(),
-        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("overview.png")),
+        format!(
+            r#"{{"action": "screenshot_window", "path": "{}"}}"#,
+            d("overview.png")
+        ),
         // Fitted to a wide view, the light set (y 5…7 of -3…7) is near the top middle.
         r#"{"action": "click_view", "x": 0.5, "y": 0.14}"#.into(),
         r#"{"action": "wait_idle"}"#.into(),
-        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("opened.png")),
+        format!(
+            r#"{{"action": "screenshot_window", "path": "{}"}}"#,
+            d("opened.png")
+        ),
         r#"{"action": "overview", "world": 0}"#.into(),
         r#"{"action": "click_view", "x": 0.5, "y": 0.6}"#.into(),
         r#"{"action": "wait_idle"}"#.into(),
         r#"{"action": "click_view", "x": 0.5, "y": 0.5}"#.into(),
         r#"{"action": "wait_idle"}"#.into(),
-        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("picked_room.png")),
+        format!(
+            r#"{{"action": "screenshot_window", "path": "{}"}}"#,
+            d("picked_room.png")
+        ),
     ];
     let output = view(&display, &dir, &format!("[\n{}\n]", steps.join(",\n")));
     let err = String::from_utf8_lossy(&output.stderr);
@@ -566,10 +575,17 @@ fn the_disc_world_overview_draws_room_geometry_and_opens_a_room() {
         r#"{"action": "wait_idle"}"#.into(),
         r#"{"action": "overview", "world": 0}"#.into(),
         r#"{"action": "wait_frames", "frames": 20}"#.into(),
-        format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d("overview.png")),
+        format!(
+            r#"{{"action": "screenshot_window", "path": "{}"}}"#,
+            d("overview.png")
+        ),
     ];
     let output = view(&display, &dir, &format!("[\n{}\n]", layout.join(",\n")));
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let read = |name: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect("report"))
             .expect("JSON")
@@ -587,7 +603,11 @@ fn the_disc_world_overview_draws_room_geometry_and_opens_a_room() {
     };
     let background = [18, 18, 18, 255];
     assert_ne!(at(on), background, "no geometry drawn at world model 0");
-    assert_eq!(at(off), background, "the box is filled where the room has no geometry");
+    assert_eq!(
+        at(off),
+        background,
+        "the box is filled where the room has no geometry"
+    );
     let fraction = |p: egui::Pos2| {
         let q = map.to_screen(screen, p);
         ((q.x - vx) / vw, (q.y - vy) / vh)
@@ -597,7 +617,10 @@ fn the_disc_world_overview_draws_room_geometry_and_opens_a_room() {
         [
             format!(r#"{{"action": "click_view", "x": {x}, "y": {y}}}"#),
             r#"{"action": "wait_idle"}"#.into(),
-            format!(r#"{{"action": "screenshot_window", "path": "{}"}}"#, d(shot)),
+            format!(
+                r#"{{"action": "screenshot_window", "path": "{}"}}"#,
+                d(shot)
+            ),
         ]
     };
     let mut steps = layout[..6].to_vec();
@@ -605,9 +628,17 @@ fn the_disc_world_overview_draws_room_geometry_and_opens_a_room() {
     steps.extend(click(on, "opened.png"));
     let display = xvfb().expect("Xvfb ran a moment ago");
     let output = view(&display, &dir, &format!("[\n{}\n]", steps.join(",\n")));
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let missed = read("missed.json");
-    assert_eq!(missed["spec"], serde_json::Value::Null, "a click off the geometry opened a room");
+    assert_eq!(
+        missed["spec"],
+        serde_json::Value::Null,
+        "a click off the geometry opened a room"
+    );
     assert_eq!(missed["overview_world"].as_u64(), Some(0));
     let opened = read("opened.json");
     let spec = opened["spec"].as_str().expect("a room opened");

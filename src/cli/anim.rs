@@ -134,5 +134,6 @@ pub fn pose_with(
             &skeleton, &clip, &pose, &anim, &cinf, time, options,
         ));
     }
-    Ok(schema::anim::pose_text(&skeleton, &clip, &pose, &anim, &cinf, time, options))
+    let text = schema::anim::pose_text(&skeleton, &clip, &pose, &anim, &cinf, time, options);
+    Ok(text)
 }

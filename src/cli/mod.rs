@@ -21,8 +21,8 @@ use anyhow::{Context as _, Result, bail};
 use clap::Parser as _;
 
 use crate::dff::check;
-use crate::gx::wgsl::stage_view::StageView;
 use crate::formats::{Game, fourcc_string};
+use crate::gx::wgsl::stage_view::StageView;
 use crate::load::{Mp3Alts, source};
 use crate::render::{RenderContext, Scene};
 use crate::schema::dolphin::DolphinReport;
@@ -80,7 +80,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             mip,
             all_mips,
         } => pak_txtr::texture(&file, &output, mip as u32, all_mips)?,
-        Command::Extract { file, output, png } => crate::export::extract_to_folder(&file, &output, png)?,
+        Command::Extract { file, output, png } => {
+            crate::export::extract_to_folder(&file, &output, png)?
+        }
         Command::Export {
             file,
             output,
@@ -340,7 +342,8 @@ fn dff_scene(req: &render::RenderRequest) -> anyhow::Result<(RenderContext, Scen
 /// `render`'s request for a whole model.
 fn render_request(args: &RenderArgs) -> anyhow::Result<render::RenderRequest> {
     let (width, height) = args::parse_size(&args.size)?;
-    if let Some(k) = args.stage.filter(|&k| k as usize >= crate::gx::tev::MAX_STAGES) {
+    let stages = crate::gx::tev::MAX_STAGES;
+    if let Some(k) = args.stage.filter(|&k| k as usize >= stages) {
         bail!("--stage {k}: GX has 16 TEV stages, 0..15");
     }
     Ok(render::RenderRequest {
@@ -388,7 +391,8 @@ fn debug_view(args: &RenderArgs) -> anyhow::Result<Option<crate::gx::wgsl::debug
 /// `render --compare MODE [--split F] [--patch FILE]`: the scenes are built here, the work
 /// is [`crate::views::compare`]'s.
 fn compare(args: &RenderArgs, mode: &str, req: &render::RenderRequest) -> anyhow::Result<String> {
-    let patch = args.patch.as_ref().map(|p| anyhow::Ok((p.clone(), edit::read_patch(p)?)));
+    let read = |p: &String| anyhow::Ok((p.clone(), edit::read_patch(p)?));
+    let patch = args.patch.as_ref().map(read);
     let compare = CompareRequest::new(mode, args.split, patch.transpose()?)?;
     let ctx = RenderContext::new(crate::render::AdapterPreference::Hardware)?;
     let (a, label, ..) = render::build_scene(&ctx, req)?;

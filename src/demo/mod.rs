@@ -234,12 +234,11 @@ pub fn build() -> Result<Demo, DemoError> {
         tiles,
         files: vec![(PAK_FILE.into(), pak), (LIGHTS_FILE.into(), area)],
     };
-    demo.files.push((
-        room_mp3::MP3_PAK_FILE.into(),
-        room_mp3::build_mp3_pak()?,
-    ));
+    demo.files
+        .push((room_mp3::MP3_PAK_FILE.into(), room_mp3::build_mp3_pak()?));
     let readme = readme(&demo);
-    demo.files.insert(2, (README_FILE.into(), readme.into_bytes()));
+    demo.files
+        .insert(2, (README_FILE.into(), readme.into_bytes()));
     Ok(demo)
 }
 

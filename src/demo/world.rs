@@ -112,7 +112,10 @@ fn mlvl() -> Vec<u8> {
         // Every layer active; the unused bits as 1s, as the games' tools write them.
         w.u64(u64::MAX);
     }
-    let names: Vec<&str> = ROOMS.iter().flat_map(|r| r.layers.iter().copied()).collect();
+    let names: Vec<&str> = ROOMS
+        .iter()
+        .flat_map(|r| r.layers.iter().copied())
+        .collect();
     w.u32(names.len() as u32);
     for n in &names {
         w.cstring(n);

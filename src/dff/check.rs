@@ -127,5 +127,7 @@ fn software_alternatives(
     if options.frame != scene.options().frame || options.tev != scene.options().tev {
         scene.rebuild_materials(ctx, options)?;
     }
-    Ok(vec!["lacc_sum: float sum truncated once (gx.md §10.1)".into()])
+    Ok(vec![
+        "lacc_sum: float sum truncated once (gx.md §10.1)".into(),
+    ])
 }

@@ -672,7 +672,9 @@ impl std::fmt::Display for Saved {
                  source disc, which was not modified)",
                 image.display()
             ),
-            Saved::IntoFolder(p) => write!(f, "wrote the edited file into a folder: {}", p.display()),
+            Saved::IntoFolder(p) => {
+                write!(f, "wrote the edited file into a folder: {}", p.display())
+            }
         }
     }
 }
@@ -704,8 +706,13 @@ mod tests {
         let e = check_disc_route(disc, true, member, &iso).unwrap_err();
         assert!(matches!(e, DocumentError::WiiImage { .. }), "{e:?}");
         let text = e.to_string();
-        for part in ["nothing was written", "prime3.wbfs is a Wii disc", "new.iso was not created",
-            "Save As a folder", "Metroid3.pak"] {
+        for part in [
+            "nothing was written",
+            "prime3.wbfs is a Wii disc",
+            "new.iso was not created",
+            "Save As a folder",
+            "Metroid3.pak",
+        ] {
             assert!(text.contains(part), "{text}");
         }
         assert!(!iso.exists());
@@ -717,7 +724,11 @@ mod tests {
         // Anything else (another container, a file that is not a folder) is refused
         // naming the disc file.
         let e = check_disc_route(disc, false, member, &dir.join("new.rvz")).unwrap_err();
-        assert!(e.to_string().contains("prime3.wbfs:Metroid3.pak is on a disc image"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("prime3.wbfs:Metroid3.pak is on a disc image"),
+            "{e}"
+        );
     }
 
     use super::*;

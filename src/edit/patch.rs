@@ -195,15 +195,20 @@ pub fn apply(
     patch: &[PatchOperation],
 ) -> Result<Vec<MaterialSet>, PatchError> {
     let mut sets = original.to_vec();
-    apply_ops(&mut sets, |s| sets_value(s), patch, |sets, s, m, value| {
-        let info: MaterialInfo = serde_json::from_value(value).map_err(Refusal::Schema)?;
-        let set = sets.get(s).ok_or(Refusal::NotEditable)?;
-        let before = set.materials.get(m).ok_or(Refusal::NotEditable)?;
-        let after = info.to_material(before, set.game).map_err(Refusal::Field)?;
-        check_material(set, before, &after)?;
-        sets[s].materials[m] = after;
-        Ok(())
-    })?;
+    apply_ops(
+        &mut sets,
+        |s| sets_value(s),
+        patch,
+        |sets, s, m, value| {
+            let info: MaterialInfo = serde_json::from_value(value).map_err(Refusal::Schema)?;
+            let set = sets.get(s).ok_or(Refusal::NotEditable)?;
+            let before = set.materials.get(m).ok_or(Refusal::NotEditable)?;
+            let after = info.to_material(before, set.game).map_err(Refusal::Field)?;
+            check_material(set, before, &after)?;
+            sets[s].materials[m] = after;
+            Ok(())
+        },
+    )?;
     repad_changed(original, &mut sets);
     Ok(sets)
 }

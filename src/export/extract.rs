@@ -61,8 +61,11 @@ pub fn extract_to_folder(pak_path: &Path, out_dir: &Path, png: bool) -> anyhow::
     }
     let report = PakReport::new(pak, &archive.bytes()?, None);
     let json_path = out_dir.join("pak.json");
-    crate::atomic::write_atomically(&json_path, serde_json::to_string_pretty(&report)?.as_bytes())
-        .with_context(|| format!("writing {}", json_path.display()))?;
+    crate::atomic::write_atomically(
+        &json_path,
+        serde_json::to_string_pretty(&report)?.as_bytes(),
+    )
+    .with_context(|| format!("writing {}", json_path.display()))?;
     if !failures.is_empty() {
         bail!(
             "{}: extracted {written} resources to {}, {} failed:\n  {}",

@@ -1161,7 +1161,6 @@ pub fn signed_width(values: impl IntoIterator<Item = i32>) -> u8 {
     width
 }
 
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {

@@ -445,8 +445,7 @@ impl Pak {
                 let declared = r.u32("decompressed_size")?;
                 info.declared_size = Some(declared.into());
                 if segments {
-                    info.lzo_segments =
-                        lzo_segment_lengths(r.rest(), declared.into(), &label, 4)?;
+                    info.lzo_segments = lzo_segment_lengths(r.rest(), declared.into(), &label, 4)?;
                 }
             }
         }
@@ -568,7 +567,12 @@ impl PakArchive {
     pub fn from_ranges(source: Arc<dyn RangeSource>, file: &str) -> Result<Self> {
         let total = source.len();
         let io_err = |at: u64, e: std::io::Error| {
-            FormatError::new(file, "data", at, ErrorKind::Invalid(format!("cannot read: {e}")))
+            FormatError::new(
+                file,
+                "data",
+                at,
+                ErrorKind::Invalid(format!("cannot read: {e}")),
+            )
         };
         let sample = |e: &PakEntry| {
             let len = (e.size as usize).min(SAMPLE_BYTES);
@@ -576,7 +580,9 @@ impl PakArchive {
         };
         let mut want = HEAD_FIRST.min(total);
         loop {
-            let head = source.read_range(0, want as usize).map_err(|e| io_err(0, e))?;
+            let head = source
+                .read_range(0, want as usize)
+                .map_err(|e| io_err(0, e))?;
             match Pak::parse_head(&head, total, file, None, &sample) {
                 Ok(pak) => {
                     return Ok(Self {
@@ -614,14 +620,16 @@ impl PakArchive {
             ArchiveData::Whole(b) => Ok(std::borrow::Cow::Borrowed((**b).as_ref())),
             ArchiveData::Ranged(r) => {
                 let len = usize::try_from(r.len()).unwrap_or(usize::MAX);
-                r.read_range(0, len).map(std::borrow::Cow::Owned).map_err(|e| {
-                    FormatError::new(
-                        &self.pak.file,
-                        "data",
-                        0,
-                        ErrorKind::Invalid(format!("cannot read: {e}")),
-                    )
-                })
+                r.read_range(0, len)
+                    .map(std::borrow::Cow::Owned)
+                    .map_err(|e| {
+                        FormatError::new(
+                            &self.pak.file,
+                            "data",
+                            0,
+                            ErrorKind::Invalid(format!("cannot read: {e}")),
+                        )
+                    })
             }
         }
     }
@@ -649,7 +657,11 @@ impl PakArchive {
 
     /// The first `len` stored bytes of `entry` (all of them when it is shorter): what
     /// [`Pak::payload_header_info`] reads.
-    pub fn stored_prefix(&self, entry: &PakEntry, len: usize) -> Result<std::borrow::Cow<'_, [u8]>> {
+    pub fn stored_prefix(
+        &self,
+        entry: &PakEntry,
+        len: usize,
+    ) -> Result<std::borrow::Cow<'_, [u8]>> {
         let short = PakEntry {
             size: entry.size.min(u32::try_from(len).unwrap_or(u32::MAX)),
             ..entry.clone()

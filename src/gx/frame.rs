@@ -636,7 +636,10 @@ mod tests {
         f.set_model_transform(m1, Mat4::from_translation(Vec3::Y));
         assert_eq!(f.update(0.0, &camera(), &lights), &[b]);
         let u = f.uniforms(b).expect("block");
-        assert_eq!(u.view_from_model[3][1], 1.0, "the moved model's translation");
+        assert_eq!(
+            u.view_from_model[3][1], 1.0,
+            "the moved model's translation"
+        );
         let c = f.add_material(m0, &material(vec![], 2));
         assert_eq!(f.update(0.0, &camera(), &lights), &[c]);
         f.set_target_size(64, 32);

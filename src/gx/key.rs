@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::sampler::MapSampling;
 use super::tev::{
-    AlphaSubRounding, FinalRegister, IDENTITY_SWAP, MAX_STAGES, MAX_TEXTURE_MAPS, MissingTexture, StageOrigin,
-    StageReads, SwapTable, TevProgram, stage_texcoord, stage_texture_map,
+    AlphaSubRounding, FinalRegister, IDENTITY_SWAP, MAX_STAGES, MAX_TEXTURE_MAPS, MissingTexture,
+    StageOrigin, StageReads, SwapTable, TevProgram, stage_texcoord, stage_texture_map,
 };
 use super::types::{
     AlphaInput, AlphaOp, AlphaTest, Blend, BlendMode, ColorInput, CombineKind, Compare, KonstSel,

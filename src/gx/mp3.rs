@@ -762,8 +762,8 @@ pub fn synthesize(inputs: &SynthesisInputs, options: &SynthesisOptions) -> Mp3Pr
         Configuration::OptimizedDiffuseLightingColorOpaque => {
             // D5 Alt: R1 with alpha 0, then PREV.rgb ← 2·C0·TEXC(CLR), alpha passing.
             b.lit = true;
-            let mut s = S::new("R1", c_mad(C::Rasc, C::Texc, C::C1), a_one(A::Zero))
-                .pass(PassType::Diff);
+            let mut s =
+                S::new("R1", c_mad(C::Rasc, C::Texc, C::C1), a_one(A::Zero)).pass(PassType::Diff);
             s.color_dest = TevReg::C0;
             b.emit(s);
             let mut s = S::new("R2", c_mul(C::C0, C::Texc), a_pass()).pass(PassType::Clr);
@@ -934,7 +934,10 @@ mod tests {
         assert!(p.material.depth_write && p.lit);
         // Without a CLR pass the Alt changes nothing.
         let no_clr = inputs(0, &[(PassType::Diff, 3), (PassType::Rfld, 3)]);
-        assert_eq!(synthesize(&no_clr, &alt), synthesize(&no_clr, &SynthesisOptions::default()));
+        assert_eq!(
+            synthesize(&no_clr, &alt),
+            synthesize(&no_clr, &SynthesisOptions::default())
+        );
     }
 
     #[test]

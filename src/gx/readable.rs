@@ -451,29 +451,64 @@ mod tests {
         s.color_op.out_reg = TevReg::C0;
         let t = color_text(&s);
         assert_eq!(t.equation, "C0 = RASC + TEXC·C1");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [false, true, true, true]);
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [false, true, true, true]
+        );
     }
 
     #[test]
     fn c_zero_leaves_a_and_b_unused() {
-        let t = color_text(&stage([C::Texc, C::Rasc, C::Zero, C::Zero], ALPHA_ZERO, ADD_PREV));
+        let t = color_text(&stage(
+            [C::Texc, C::Rasc, C::Zero, C::Zero],
+            ALPHA_ZERO,
+            ADD_PREV,
+        ));
         assert_eq!(t.equation, "CPREV = TEXC");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [true, false, false, false]);
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [true, false, false, false]
+        );
         // c = ONE: b alone.
-        let t = color_text(&stage([C::Texc, C::Rasc, C::One, C::Zero], ALPHA_ZERO, ADD_PREV));
+        let t = color_text(&stage(
+            [C::Texc, C::Rasc, C::One, C::Zero],
+            ALPHA_ZERO,
+            ADD_PREV,
+        ));
         assert_eq!(t.equation, "CPREV = RASC");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [false, true, true, false]);
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [false, true, true, false]
+        );
     }
 
     #[test]
     fn d_only_and_same_a_b() {
-        let t = color_text(&stage([C::Zero, C::Zero, C::Texc, C::Cprev], ALPHA_ZERO, ADD_PREV));
+        let t = color_text(&stage(
+            [C::Zero, C::Zero, C::Texc, C::Cprev],
+            ALPHA_ZERO,
+            ADD_PREV,
+        ));
         assert_eq!(t.equation, "CPREV = CPREV");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [false, false, false, true]);
-        let t = color_text(&stage([C::C0, C::C0, C::Texc, C::Zero], ALPHA_ZERO, ADD_PREV));
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [false, false, false, true]
+        );
+        let t = color_text(&stage(
+            [C::C0, C::C0, C::Texc, C::Zero],
+            ALPHA_ZERO,
+            ADD_PREV,
+        ));
         assert_eq!(t.equation, "CPREV = C0");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [true, true, false, false]);
-        let t = color_text(&stage([C::Zero, C::Zero, C::Zero, C::Zero], ALPHA_ZERO, ADD_PREV));
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [true, true, false, false]
+        );
+        let t = color_text(&stage(
+            [C::Zero, C::Zero, C::Zero, C::Zero],
+            ALPHA_ZERO,
+            ADD_PREV,
+        ));
         assert_eq!(t.equation, "CPREV = 0");
     }
 
@@ -490,7 +525,10 @@ mod tests {
         };
         s.kcsel = KonstSel(0x0D);
         let t = color_text(&s);
-        assert_eq!(t.equation, "C1 = (C2 − lerp(TEXC, RASC, K1) + ½)·2  (unclamped)");
+        assert_eq!(
+            t.equation,
+            "C1 = (C2 − lerp(TEXC, RASC, K1) + ½)·2  (unclamped)"
+        );
         assert!(t.inputs.iter().all(|i| i.used));
         assert_eq!(t.inputs[2].source, InputSource::Konst);
         assert!(!t.inputs[2].source.varies() && t.inputs[0].source.varies());
@@ -509,7 +547,10 @@ mod tests {
         s.kcsel = KonstSel(12);
         let t = color_text(&s);
         assert_eq!(t.equation, "C0 = (CPREV.R8 > HALF.R8 ? K0 : 0)");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [true, true, true, false]);
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [true, true, true, false]
+        );
         // a = b with GT never adds: only d.
         assert_eq!(
             used_inputs(s.color_op.kind(), [false; 4], false, true, false),
@@ -525,7 +566,10 @@ mod tests {
         s.alpha_op.op = 9; // R8_EQ
         let t = alpha_text(&s);
         assert_eq!(t.equation, "APREV = (TEXC.R8 == HALF.R8 ? RASA : 0)");
-        assert_eq!(t.inputs.each_ref().map(|i| i.used), [false, false, true, false]);
+        assert_eq!(
+            t.inputs.each_ref().map(|i| i.used),
+            [false, false, true, false]
+        );
     }
 
     #[test]
@@ -624,10 +668,13 @@ mod tests {
                 };
                 let a = evaluate(&p, &inputs).stages[0].registers;
                 let b = evaluate(&q, &inputs).stages[0].registers;
-                assert_eq!(a, b, "{st:?}\n{zeroed:?}\n{inputs:?}\n{}\n{}", ct.equation, at.equation);
-                p.registers = std::array::from_fn(|_| {
-                    std::array::from_fn(|_| (next() % 2048) as i16 - 1024)
-                });
+                assert_eq!(
+                    a, b,
+                    "{st:?}\n{zeroed:?}\n{inputs:?}\n{}\n{}",
+                    ct.equation, at.equation
+                );
+                p.registers =
+                    std::array::from_fn(|_| std::array::from_fn(|_| (next() % 2048) as i16 - 1024));
                 q.registers = p.registers;
             }
         }

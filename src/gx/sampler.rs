@@ -195,9 +195,7 @@ impl GxSampler {
             return a;
         }
         let b = level(base + 1);
-        std::array::from_fn(|i| {
-            ((a[i] as i32 * (16 - blend) + b[i] as i32 * blend) >> 4) as u8
-        })
+        std::array::from_fn(|i| ((a[i] as i32 * (16 - blend) + b[i] as i32 * blend) >> 4) as u8)
     }
 
     fn sample_level(

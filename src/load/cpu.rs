@@ -7,8 +7,7 @@ use std::collections::HashMap;
 use anyhow::{Context as _, Result};
 
 use crate::anim::{
-    AnimError, BankedSkin, Clip, NormalMode, Skeleton, SkinBinding, SkinOptions,
-    VertexInfluence,
+    AnimError, BankedSkin, Clip, NormalMode, Skeleton, SkinBinding, SkinOptions, VertexInfluence,
 };
 use crate::formats::Game;
 use crate::formats::cmdl::{Cmdl, ResolvedVertex};
@@ -247,7 +246,8 @@ pub fn banked_influences(
     let mut influences = Vec::new();
     for (i, s) in cmdl.surfaces.iter().enumerate() {
         let pnmtxidx = s.mesh.vertices.iter().map(|v| v.matrix_indices[0]);
-        let (inf, w) = skin.surface_influences(s.skin_matrix_bank_index().unwrap_or(-1), pnmtxidx)?;
+        let (inf, w) =
+            skin.surface_influences(s.skin_matrix_bank_index().unwrap_or(-1), pnmtxidx)?;
         influences.extend(inf);
         warnings.extend(w.map(|w| format!("surface {i}: {w}")));
     }

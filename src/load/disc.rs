@@ -120,10 +120,11 @@ impl Disc {
     /// The file at `path` on the disc (case-insensitive, leading `/` optional).
     pub fn file(&self, path: &str) -> Option<&DiscFile> {
         let path = path.trim_start_matches('/');
-        self.files
-            .iter()
-            .find(|f| f.path == path)
-            .or_else(|| self.files.iter().find(|f| f.path.eq_ignore_ascii_case(path)))
+        self.files.iter().find(|f| f.path == path).or_else(|| {
+            self.files
+                .iter()
+                .find(|f| f.path.eq_ignore_ascii_case(path))
+        })
     }
 
     /// `len` bytes at `offset` of `file`.
@@ -325,17 +326,24 @@ pub fn info(path: &Path, json: bool) -> anyhow::Result<Option<String>> {
         let label = path.display().to_string();
         let archive = crate::formats::pak::PakArchive::from_ranges(source, &label)?;
         let report = crate::schema::pak::PakReport::from_tables(&archive, None);
-        return Ok(Some(crate::schema::json_or_text(&report, json, |r| r.text())?));
+        return Ok(Some(crate::schema::json_or_text(&report, json, |r| {
+            r.text()
+        })?));
     }
     if !is_disc_image(path) {
         return Ok(None);
     }
     let report = open(path)?.report();
-    Ok(Some(crate::schema::json_or_text(&report, json, DiscReport::text)?))
+    Ok(Some(crate::schema::json_or_text(
+        &report,
+        json,
+        DiscReport::text,
+    )?))
 }
 
 fn has_pak_extension(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak"))
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pak"))
 }
 
 /// `tevscope extract DISC -o DIR`: every file of the disc image at `path`; None for any

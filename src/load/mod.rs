@@ -19,12 +19,12 @@ pub mod worlds;
 pub use area::{
     LightSource, area_light_layers, is_light_file, load_lights, read_light_file, scene_lights,
 };
+pub use cmdl_file::{OpenCmdl, open_cmdl};
 pub use cpu::{
     ModelAssets, SkinAssets, cpu_material, cpu_material_set, cpu_material_sets,
     cpu_mp3_material_set, decode_texture,
 };
-pub use cmdl_file::{OpenCmdl, open_cmdl};
 pub use kind::AssetKind;
-pub use mp3_alts::{MP3_ALTS, Mp3Alt, Mp3Alts};
 pub use model::{LoadRequest, LoadedModel, MissingPart, Part, load, load_input};
+pub use mp3_alts::{MP3_ALTS, Mp3Alt, Mp3Alts};
 pub use source::{Resolver, Resource, open, split_spec};

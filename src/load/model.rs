@@ -6,9 +6,7 @@ use anyhow::{Result, anyhow, bail};
 
 use rayon::prelude::*;
 
-use super::area::{
-    AreaView, area_model, mp3_area_model, mp3_world_model_parts, world_model_parts,
-};
+use super::area::{AreaView, area_model, mp3_area_model, mp3_world_model_parts, world_model_parts};
 use super::kind::AssetKind;
 use super::source::{self, Resolver, Resource};
 use std::collections::HashMap;

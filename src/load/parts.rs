@@ -186,8 +186,7 @@ pub(super) fn character_clips<'a>(
     let mut clips = Vec::new();
     let mut primitives: Vec<Clip> = Vec::new();
     // A failed primitive keeps its error (shared: every tree using it reports it).
-    let mut index_of: HashMap<u64, Result<usize, std::sync::Arc<anyhow::Error>>> =
-        HashMap::new();
+    let mut index_of: HashMap<u64, Result<usize, std::sync::Arc<anyhow::Error>>> = HashMap::new();
     for (name, meta) in animations {
         let mut problem = None;
         let tree = meta_clip(meta, &mut |id| {

@@ -49,10 +49,13 @@ fn pak_paths(source: &Path) -> anyhow::Result<Vec<PathBuf>> {
                 if seen > FOLDER_MAX_ENTRIES {
                     break;
                 }
-                let hidden = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'));
+                let hidden = p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'));
                 if p.is_dir() && !hidden {
                     next.push(p);
-                } else if p.is_file() && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak"))
+                } else if p.is_file()
+                    && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pak"))
                 {
                     paths.push(p);
                 }
@@ -259,18 +262,26 @@ pub fn room_models(world: &WorldInfo, area: usize) -> anyhow::Result<Vec<(String
         .pak
         .find(id, Some(*b"MLVL"))
         .ok_or_else(|| anyhow::anyhow!("{}: no MLVL {}", world.pak, world.mlvl_id))?;
-    let mlvl = Mlvl::parse(&pak.archive.read(entry)?, &pak.archive.pak.entry_label(entry))?;
+    let mlvl = Mlvl::parse(
+        &pak.archive.read(entry)?,
+        &pak.archive.pak.entry_label(entry),
+    )?;
     let Some(a) = mlvl.areas.get(area) else {
         anyhow::bail!("{}: world {} has no area {area}", world.pak, world.mlvl_id);
     };
     let mut out = Vec::new();
     for d in &a.dependencies {
         let fourcc = d.fourcc.0;
-        if !matches!(&fourcc, b"CMDL" | b"ANCS") || pak.archive.pak.find(d.id, Some(fourcc)).is_none()
+        if !matches!(&fourcc, b"CMDL" | b"ANCS")
+            || pak.archive.pak.find(d.id, Some(fourcc)).is_none()
         {
             continue;
         }
-        let spec = format!("{}:{}", world.pak, super::source::resource_name(d.id, fourcc, wide));
+        let spec = format!(
+            "{}:{}",
+            world.pak,
+            super::source::resource_name(d.id, fourcc, wide)
+        );
         if out.iter().all(|(_, s)| *s != spec) {
             let name = pak
                 .archive

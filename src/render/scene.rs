@@ -1787,9 +1787,9 @@ impl Scene {
         let view_from_model = camera.view_from_world;
         self.transparent_order.clear();
         self.transparent_order.extend(
-            self.transparent_surfaces.iter().map(|&(i, center)| {
-                depth_order_key(view_from_model.transform_point3(center).z, i)
-            }),
+            self.transparent_surfaces
+                .iter()
+                .map(|&(i, center)| depth_order_key(view_from_model.transform_point3(center).z, i)),
         );
         self.transparent_order.sort_unstable();
         let camera_uniforms = PickUniforms::new(
@@ -2162,8 +2162,8 @@ impl Scene {
         let (Some(buffer), Some(span)) = (&self.uniforms, span) else {
             return;
         };
-        let Some(size) = wgpu::BufferSize::new(span.len() as u64)
-            .filter(|_| span.end as u64 <= buffer.size())
+        let Some(size) =
+            wgpu::BufferSize::new(span.len() as u64).filter(|_| span.end as u64 <= buffer.size())
         else {
             return;
         };

@@ -161,7 +161,8 @@ impl SamplerCache {
                         lod_max_clamp: 0.0,
                         ..Default::default()
                     },
-                    SamplerMode::Gx { wrap, mip_count } | SamplerMode::GxHost { wrap, mip_count } => {
+                    SamplerMode::Gx { wrap, mip_count }
+                    | SamplerMode::GxHost { wrap, mip_count } => {
                         let mipped = mip_count > 1;
                         wgpu::SamplerDescriptor {
                             label: Some("gx"),

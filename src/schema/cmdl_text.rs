@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 
 use crate::formats::cmdl::{Cmdl, UvSource};
-use crate::formats::mp3_material::Element;
 use crate::formats::material::{Material, MaterialSet, UvAnimationWords, VertexAttributes};
+use crate::formats::mp3_material::Element;
 use crate::gx;
 use crate::schema;
 use crate::schema::cmdl_mp3::Mp3GxInfo;

@@ -347,7 +347,10 @@ impl Asset {
     /// in force, or this is no model).
     pub fn set_mp3_alts(&mut self, alts: crate::load::Mp3Alts) -> anyhow::Result<bool> {
         let Content::Model {
-            sets, model, assets, ..
+            sets,
+            model,
+            assets,
+            ..
         } = &mut self.content
         else {
             return Ok(false);

@@ -99,7 +99,11 @@ pub fn pak_ranged(data: &[u8]) {
     let (Ok(ranged), Ok(whole)) = (ranged, whole) else {
         return;
     };
-    assert_eq!(ranged.pak.entries(), whole.entries(), "ranged and whole tables differ");
+    assert_eq!(
+        ranged.pak.entries(),
+        whole.entries(),
+        "ranged and whole tables differ"
+    );
     assert_eq!(ranged.pak.game, whole.game, "ranged and whole game differ");
     for e in whole.entries() {
         let a = ranged.read(e).ok();

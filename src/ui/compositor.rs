@@ -281,9 +281,8 @@ fn textured_rects<'a>(
 ) -> impl Iterator<Item = PixelRect> + 'a {
     jobs.iter().filter_map(move |j| match &j.primitive {
         Primitive::Mesh(m) if textures.contains(&m.texture_id) => {
-            PixelRect::around_mesh(m, pixels_per_point, size).map(|r| {
-                r.intersect(&PixelRect::from_clip(&j.clip_rect, pixels_per_point, size))
-            })
+            PixelRect::around_mesh(m, pixels_per_point, size)
+                .map(|r| r.intersect(&PixelRect::from_clip(&j.clip_rect, pixels_per_point, size)))
         }
         _ => None,
     })
@@ -677,7 +676,10 @@ mod tests {
                 max: [51, 51]
             }]
         );
-        assert_eq!(textured_rects(&jobs, &[TextureId::User(4)], 1.0, SIZE).count(), 0);
+        assert_eq!(
+            textured_rects(&jobs, &[TextureId::User(4)], 1.0, SIZE).count(),
+            0
+        );
         // The same jobs again: only the redrawn thumbnail is repainted.
         assert_eq!(
             damage(&jobs, &jobs, 1.0, SIZE, &rects),

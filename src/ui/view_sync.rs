@@ -166,10 +166,23 @@ pub fn sync_strip(
         .and_then(|d| d.cpu_model())
         .filter(|_| state.strip.open && state.shows_model() && state.selected.edit.is_some())
         .and_then(|model| {
-            let (set, material) = (state.session.selection.set, state.session.selection.material);
-            let gx = model.material_sets.get(set)?.materials.get(material)?.gx.as_ref().ok()?;
+            let (set, material) = (
+                state.session.selection.set,
+                state.session.selection.material,
+            );
+            let gx = model
+                .material_sets
+                .get(set)?
+                .materials
+                .get(material)?
+                .gx
+                .as_ref()
+                .ok()?;
             // The document's edits may change the stages before the model does.
-            let edited = state.session.asset().and_then(|d| d.material(set, material));
+            let edited = state
+                .session
+                .asset()
+                .and_then(|d| d.material(set, material));
             let stages = edited.map_or(&gx.stages, |e| &e.material.stages);
             let raster_channels =
                 [0, 1].map(|c| stages.iter().any(|s| s.raster.channel() == Some(c)));

@@ -99,9 +99,8 @@ impl WorldTree {
     /// Lists the current source again (after a language change).
     pub fn relist(&mut self) {
         let Some(source) = &self.source else { return };
-        self.listing = Some(
-            list_worlds(source, self.language.as_deref()).map_err(|e| format!("{e:#}")),
-        );
+        self.listing =
+            Some(list_worlds(source, self.language.as_deref()).map_err(|e| format!("{e:#}")));
     }
 
     /// Every language some name of the listing has, for the language choice.
@@ -149,8 +148,12 @@ impl WorldTree {
         if self.expanded.remove(&(world, area)).is_some() {
             return;
         }
-        let Some(Ok(report)) = &self.listing else { return };
-        let Some(w) = report.worlds.get(world) else { return };
+        let Some(Ok(report)) = &self.listing else {
+            return;
+        };
+        let Some(w) = report.worlds.get(world) else {
+            return;
+        };
         let rows = room_models(w, area).map_err(|e| format!("{e:#}"));
         self.expanded.insert((world, area), rows);
     }
@@ -177,7 +180,9 @@ mod tests {
         assert_eq!(t.languages(), ["ENGL", "GERM"]);
         t.language = Some("GERM".into());
         t.relist();
-        let Some(Ok(report)) = &t.listing else { panic!() };
+        let Some(Ok(report)) = &t.listing else {
+            panic!()
+        };
         assert_eq!(report.worlds[0].name, "Demowelt");
         t.search = "LICHT".into();
         assert!(t.matches("Lichtset") && !t.matches("Demoraum"));

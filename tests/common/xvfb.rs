@@ -36,4 +36,3 @@ pub fn xvfb() -> Option<String> {
     assert!(!n.is_empty(), "Xvfb printed no display number");
     Some(format!(":{n}"))
 }
-

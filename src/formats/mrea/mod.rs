@@ -1022,7 +1022,11 @@ impl Mrea {
                 }
             }
         }
-        for (i, role) in self.mp3_geometry.iter().flat_map(Mp3Geometry::section_roles) {
+        for (i, role) in self
+            .mp3_geometry
+            .iter()
+            .flat_map(Mp3Geometry::section_roles)
+        {
             if let Some(r) = roles.get_mut(i) {
                 *r = role;
             }
@@ -1329,7 +1333,12 @@ pub fn write_mp3_area(
             ),
         ));
     }
-    if lights.layers.iter().flatten().any(|l| l.codirection.is_none()) {
+    if lights
+        .layers
+        .iter()
+        .flatten()
+        .any(|l| l.codirection.is_none())
+    {
         return Err(invalid(
             "LITE",
             "an MP1/MP2 light record in an MP3 area".into(),

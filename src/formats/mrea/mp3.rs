@@ -669,7 +669,11 @@ mod tests {
                 .map(|s| format!("{} {}", s.name, roles[s.index as usize]))
                 .collect()
         };
-        assert_eq!(names(&got), names(&room()), "the IDs name the same sections");
+        assert_eq!(
+            names(&got),
+            names(&room()),
+            "the IDs name the same sections"
+        );
         assert_eq!(got.to_bytes().expect("writes again"), bytes);
         got
     }
@@ -714,7 +718,10 @@ mod tests {
         let got = round_trip(&m);
         assert_eq!(got.data_section_count, before.data_section_count + 1);
         assert_eq!(
-            got.mp3_geometry.as_ref().expect("geometry").triangle_count(),
+            got.mp3_geometry
+                .as_ref()
+                .expect("geometry")
+                .triangle_count(),
             triangles
         );
         // Both runs shrink: WOBJ by 4 sections, GPUD by 4 + the model's surfaces.

@@ -115,7 +115,16 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let uniform = ["mode", "flags", "filters", "mip", "ws", "wt"];
-        let varying = ["lod", "linear", "textureNumLevels", "blend", "st", "uv", "dx", "dy"];
+        let varying = [
+            "lod",
+            "linear",
+            "textureNumLevels",
+            "blend",
+            "st",
+            "uv",
+            "dx",
+            "dy",
+        ];
         let mut branches = 0;
         for line in SAMPLER_LIBRARY.lines().map(str::trim) {
             assert!(

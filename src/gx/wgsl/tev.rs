@@ -537,7 +537,10 @@ fn fs_main(key: &FragmentKey) -> String {
         o.push_str("    // Lit colour channels as 8-bit values.\n");
     }
     for ch in channels {
-        let _ = writeln!(o, "    let raster{ch} = tev_u8_from_raster(gx_attribute_at(in.color{ch}));");
+        let _ = writeln!(
+            o,
+            "    let raster{ch} = tev_u8_from_raster(gx_attribute_at(in.color{ch}));"
+        );
     }
 
     o.push_str("    // Registers start from their programmed values.\n");

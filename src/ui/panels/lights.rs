@@ -8,8 +8,8 @@ use crate::gx::lights::{
     Falloff, GxLightValue, LightOptions, PrimeLight, PrimeLightType, RADIUS_FACTOR,
 };
 use crate::ui::light_editor::GizmoMode;
-use crate::ui::parts::LightsPanel;
 use crate::ui::lights::{angles_of_direction, direction_from_angles};
+use crate::ui::parts::LightsPanel;
 use crate::ui::state::RightTab;
 
 /// The panel's name of a kind (the game's "custom" lights are its point lights).

@@ -41,18 +41,18 @@ mod texture;
 mod timeline;
 mod top_bar;
 mod vertex;
-mod worlds;
 mod wgsl;
 mod world_map;
 #[cfg(test)]
 mod world_map_tests;
+mod worlds;
 
 use egui::{Color32, RichText, Ui};
 
 use crate::render::pipeline_cache::SelectedPath;
 
-use super::history::{Answer, Pending};
 use super::edit::{EditKind, MaterialEdit};
+use super::history::{Answer, Pending};
 use super::state::{AppState, Loader, Messages, RightTab};
 use super::viewport::ViewStatus;
 

@@ -111,12 +111,17 @@ fn draw(ui: &mut Ui, state: &mut MaterialPanel<'_>, m: &Mp3Material) {
             ui.monospace(e.tag());
             match e {
                 Element::Pass(p) => {
-                    let current = p.pass_type().map_or_else(|| p.kind.to_string(), |t| t.fourcc().into());
+                    let current = p
+                        .pass_type()
+                        .map_or_else(|| p.kind.to_string(), |t| t.fourcc().into());
                     egui::ComboBox::from_id_salt(("mp3pass", i))
                         .selected_text(current.clone())
                         .show_ui(ui, |ui| {
                             for t in PassType::ALL {
-                                if ui.selectable_label(t.fourcc() == current, t.fourcc()).clicked() {
+                                if ui
+                                    .selectable_label(t.fourcc() == current, t.fourcc())
+                                    .clicked()
+                                {
                                     ops.push((
                                         op("replace", format!("{at}/type"), Some(t.fourcc())),
                                         format!("element {i} pass type"),
@@ -131,7 +136,11 @@ fn draw(ui: &mut Ui, state: &mut MaterialPanel<'_>, m: &Mp3Material) {
                             for (c, name) in ["R", "G", "B", "A"].iter().enumerate() {
                                 if ui.selectable_label(c == channel, *name).clicked() {
                                     ops.push((
-                                        op("replace", format!("{at}/flags"), Some((p.flags & !3) | c as u32)),
+                                        op(
+                                            "replace",
+                                            format!("{at}/flags"),
+                                            Some((p.flags & !3) | c as u32),
+                                        ),
                                         format!("element {i} alpha channel"),
                                     ));
                                 }
@@ -159,7 +168,11 @@ fn draw(ui: &mut Ui, state: &mut MaterialPanel<'_>, m: &Mp3Material) {
                     let mut color = Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3]);
                     if ui.color_edit_button_srgba(&mut color).changed() {
                         ops.push((
-                            op("replace", format!("{at}/rgba8"), Some(color.to_srgba_unmultiplied())),
+                            op(
+                                "replace",
+                                format!("{at}/rgba8"),
+                                Some(color.to_srgba_unmultiplied()),
+                            ),
                             format!("element {i} colour"),
                         ));
                     }
@@ -179,17 +192,36 @@ fn draw(ui: &mut Ui, state: &mut MaterialPanel<'_>, m: &Mp3Material) {
                 Element::End => {}
             }
             if !matches!(e, Element::End) && ui.small_button("remove").clicked() {
-                ops.push((op("remove", at.clone(), None::<()>), format!("remove element {i}")));
+                ops.push((
+                    op("remove", at.clone(), None::<()>),
+                    format!("remove element {i}"),
+                ));
             }
         });
     }
     ui.horizontal(|ui| {
         let add = |value: ElementInfo| op("add", format!("{base}/elements/{last}"), Some(value));
         if ui.button("add DIFB colour").clicked() {
-            ops.push((add(ElementInfo { element: "CLR ".into(), kind: Some("DIFB".into()), rgba8: Some([255; 4]), ..Default::default() }), "add DIFB".into()));
+            ops.push((
+                add(ElementInfo {
+                    element: "CLR ".into(),
+                    kind: Some("DIFB".into()),
+                    rgba8: Some([255; 4]),
+                    ..Default::default()
+                }),
+                "add DIFB".into(),
+            ));
         }
         if ui.button("add OPAC").clicked() {
-            ops.push((add(ElementInfo { element: "INT ".into(), kind: Some("OPAC".into()), value: Some(255), ..Default::default() }), "add OPAC".into()));
+            ops.push((
+                add(ElementInfo {
+                    element: "INT ".into(),
+                    kind: Some("OPAC".into()),
+                    value: Some(255),
+                    ..Default::default()
+                }),
+                "add OPAC".into(),
+            ));
         }
     });
     for (op, label) in ops {

@@ -9,8 +9,8 @@ use crate::gx::readable::{CombinerInput, InputSource, stage_text};
 use crate::gx::tev::PRIME_SWAP_TABLES;
 use crate::gx::types::{Material, TevStage};
 use crate::gx::wgsl::stage_view::StageView;
-use crate::ui::perf::raster_slot;
 use crate::ui::parts::StageStripPanel;
+use crate::ui::perf::raster_slot;
 use crate::ui::viewport::THUMB_SIZE;
 
 /// Thumbnail width in points in the strip; inputs get half of it.

@@ -146,7 +146,11 @@ pub(super) fn worlds_panel(ui: &mut Ui, worlds: &mut WorldTree) -> Option<String
                     });
             }
             for warning in report.worlds.iter().flat_map(|w| &w.warnings).take(20) {
-                ui.label(RichText::new(warning).small().color(Color32::from_rgb(230, 190, 90)));
+                ui.label(
+                    RichText::new(warning)
+                        .small()
+                        .color(Color32::from_rgb(230, 190, 90)),
+                );
             }
         });
     if let Some(world) = overview {

@@ -94,7 +94,14 @@ impl Staleness {
         match drawn {
             None => Self::Content,
             Some(d) if d == now => Self::Fresh,
-            Some(d) if DrawnFrom { time: now.time, ..*d } == *now => Self::Clock,
+            Some(d)
+                if DrawnFrom {
+                    time: now.time,
+                    ..*d
+                } == *now =>
+            {
+                Self::Clock
+            }
             Some(_) => Self::Content,
         }
     }
@@ -110,7 +117,9 @@ pub(crate) fn choose(stale: &[(Staleness, bool)], next: usize) -> Vec<usize> {
             .map(move |k| (next + k) % n)
             .filter(move |&i| stale[i] == (wanted, true))
     };
-    let content: Vec<usize> = in_turn(Staleness::Content).take(CONTENT_PER_FRAME).collect();
+    let content: Vec<usize> = in_turn(Staleness::Content)
+        .take(CONTENT_PER_FRAME)
+        .collect();
     if content.is_empty() {
         in_turn(Staleness::Clock).take(1).collect()
     } else {
@@ -269,7 +278,10 @@ impl StageStrip {
         ctx: &RenderContext,
         c: usize,
     ) -> Option<Result<crate::render::RgbaImage, crate::render::RenderError>> {
-        self.raster.get(c)?.as_ref().map(|t| t.target.read_rgba(ctx))
+        self.raster
+            .get(c)?
+            .as_ref()
+            .map(|t| t.target.read_rgba(ctx))
     }
 
     /// Drops every thumbnail (the strip is closed or nothing is selected).
@@ -299,7 +311,10 @@ impl StageStrip {
             return Some(Arc::clone(preview));
         }
         let preview = Arc::new(model.material_preview(shape, set, material)?);
-        self.preview = Some(((Arc::clone(model), shape, set, material), Arc::clone(&preview)));
+        self.preview = Some((
+            (Arc::clone(model), shape, set, material),
+            Arc::clone(&preview),
+        ));
         Some(preview)
     }
 
@@ -409,7 +424,9 @@ impl StageStrip {
         // What this frame would draw from; the clock only for a material it moves.
         let current = material_now(request, inputs);
         let animated = inputs.animation.is_some()
-            || current.as_ref().is_some_and(|m| !m.uv_animations.is_empty());
+            || current
+                .as_ref()
+                .is_some_and(|m| !m.uv_animations.is_empty());
         let now = DrawnFrom {
             camera,
             time: if animated { inputs.time } else { 0.0 },
@@ -595,7 +612,12 @@ fn material_now(request: &StripRequest, inputs: &SceneInputs<'_>) -> Option<Mate
         .map(|e| e.material.clone());
     edited.or_else(|| {
         let set = request.model.material_sets.get(request.material_set)?;
-        set.materials.get(request.material)?.gx.as_ref().ok().cloned()
+        set.materials
+            .get(request.material)?
+            .gx
+            .as_ref()
+            .ok()
+            .cloned()
     })
 }
 
@@ -611,8 +633,18 @@ pub(crate) fn raster_material(material: &Material, channel: RasterChannel) -> Ma
         .copied();
     let stages = base
         .map(|base| crate::gx::types::TevStage {
-            color_in: [ColorInput::Zero, ColorInput::Zero, ColorInput::Zero, ColorInput::Rasc],
-            alpha_in: [AlphaInput::Zero, AlphaInput::Zero, AlphaInput::Zero, AlphaInput::Rasa],
+            color_in: [
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Zero,
+                ColorInput::Rasc,
+            ],
+            alpha_in: [
+                AlphaInput::Zero,
+                AlphaInput::Zero,
+                AlphaInput::Zero,
+                AlphaInput::Rasa,
+            ],
             color_op: TevCombine::DEFAULT,
             alpha_op: TevCombine::DEFAULT,
             raster: channel,
@@ -658,7 +690,10 @@ mod tests {
         assert_eq!(Staleness::of(Some(&now), &edited), Staleness::Content);
         let mut turned = now;
         turned.camera.yaw_degrees += 10.0;
-        assert_eq!(Staleness::of(Some(&drawn(0.5)), &turned), Staleness::Content);
+        assert_eq!(
+            Staleness::of(Some(&drawn(0.5)), &turned),
+            Staleness::Content
+        );
     }
 
     #[test]
