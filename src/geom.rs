@@ -26,6 +26,14 @@ impl Aabb {
         Some(b)
     }
 
+    /// The smallest box holding both.
+    pub fn union(&self, other: &Aabb) -> Aabb {
+        Aabb {
+            min: [0, 1, 2].map(|k| self.min[k].min(other.min[k])),
+            max: [0, 1, 2].map(|k| self.max[k].max(other.max[k])),
+        }
+    }
+
     pub fn center(&self) -> [f32; 3] {
         [0, 1, 2].map(|k| (self.min[k] + self.max[k]) * 0.5)
     }

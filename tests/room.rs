@@ -227,8 +227,10 @@ fn stress_room(surfaces: u32, materials: u32, models: u32) -> CpuModel {
 }
 
 /// A room whose surfaces interleave their materials (the stress room) draws its opaque
-/// surfaces in material runs — fewer draws — and exactly the same pixels as in file
-/// order, from several views and with world models hidden.
+/// surfaces in material runs — fewer draws — and its transparent ones back to front with
+/// one material's together where their pixels allow — fewer material changes — and
+/// exactly the same pixels as in file order, from several views (one grazing, where the
+/// transparent panels cover each other) and with world models hidden.
 #[test]
 fn interleaved_materials_draw_fewer_draws_and_the_same_pixels() {
     let Some(ctx) = RenderContext::for_tests() else {
@@ -244,23 +246,38 @@ fn interleaved_materials_draw_fewer_draws_and_the_same_pixels() {
         let stats = scene
             .render(&ctx, &target, ClearMode::BACKGROUND)
             .expect("render");
-        (stats.draws, target.read_rgba(&ctx).expect("read"))
+        (stats, target.read_rgba(&ctx).expect("read"))
     };
     let hidden: Vec<bool> = (0..surfaces).map(|i| i % 7 == 3).collect();
-    for (yaw, hide) in [(30.0, false), (200.0, false), (110.0, true)] {
+    for (yaw, pitch, hide) in [
+        (30.0, 40.0, false),
+        (200.0, 40.0, false),
+        (110.0, 40.0, true),
+        (75.0, 8.0, false),
+    ] {
         scene.set_camera(OrbitCamera {
             yaw_degrees: yaw,
-            pitch_degrees: 40.0,
+            pitch_degrees: pitch,
             ..tevscope::camera::OrbitCamera::framing(&scene.aabb())
         });
         scene.set_hidden_surfaces(if hide { &hidden } else { &[] });
         scene.set_draw_plan(true);
-        let (planned_draws, planned) = frame(&mut scene);
+        let (planned_stats, planned) = frame(&mut scene);
         scene.set_draw_plan(false);
-        let (file_draws, file_order) = frame(&mut scene);
+        let (file_stats, file_order) = frame(&mut scene);
+        let (planned_draws, file_draws) = (planned_stats.draws, file_stats.draws);
         assert!(
             planned_draws < file_draws,
             "yaw {yaw}: {planned_draws} draws planned, {file_draws} in file order"
+        );
+        // Opaque runs are one draw per material; transparent surfaces of one material
+        // gathered side by side share a bind (and, adjacent in the index buffer, a draw).
+        let planned_binds = planned_stats.material_binds;
+        assert!(
+            planned_binds <= planned_draws && planned_binds < file_stats.material_binds,
+            "yaw {yaw}, pitch {pitch}: {planned_binds} material binds for {planned_draws} draws \
+             planned, {} in file order",
+            file_stats.material_binds
         );
         assert!(
             planned.pixels == file_order.pixels,

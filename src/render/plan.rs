@@ -8,7 +8,8 @@
 //! gap of at least `margin` on some axis — from the box of every surface placed after that
 //! run. Anything else is a *barrier*: it keeps its place and nothing moves across it.
 //! Surfaces drawn elsewhere (depth-sorted transparent ones, materials that do not draw)
-//! take no part.
+//! take no part: they come last, each material's together (in file order), so that the
+//! scene can draw a material's sorted surfaces that end up side by side as one range.
 //!
 //! **Why it is exact.** With depth test and write on and no blending, a pixel ends up
 //! with the colour of the nearest fragment that passed (alpha-tested discards write
@@ -132,7 +133,7 @@ pub fn draw_plan(surfaces: &[PlanSurface], margin: f32) -> DrawPlan {
         let bounds = members
             .iter()
             .map(|&i| surfaces[i].bounds)
-            .reduce(union)
+            .reduce(|a, b| a.union(&b))
             .unwrap_or(surfaces[members[0]].bounds);
         // Earlier runs of the segment overlapping this one stay before it.
         let mut after_count = 0;
@@ -162,6 +163,7 @@ pub fn draw_plan(surfaces: &[PlanSurface], margin: f32) -> DrawPlan {
         });
     }
     if !elsewhere.is_empty() {
+        elsewhere.sort_by_key(|&i| surfaces[i].material);
         let start = plan.order.len();
         plan.order.extend(elsewhere);
         plan.runs.push(PlanRun {
@@ -176,13 +178,6 @@ pub fn draw_plan(surfaces: &[PlanSurface], margin: f32) -> DrawPlan {
         });
     }
     plan
-}
-
-fn union(a: Aabb, b: Aabb) -> Aabb {
-    Aabb {
-        min: [0, 1, 2].map(|k| a.min[k].min(b.min[k])),
-        max: [0, 1, 2].map(|k| a.max[k].max(b.max[k])),
-    }
 }
 
 /// How far the nearest point of `b` lies along `forward` from `eye` (smaller is nearer).
@@ -418,5 +413,14 @@ mod tests {
         ];
         let plan = draw_plan(&t, 0.01);
         assert_eq!(order(&plan, [10.0, 0.5, 0.0], [-1.0, 0.0, 0.0]), [2, 1, 0]);
+        // ... each material's together, in file order.
+        let u = [
+            at(4, Elsewhere, 0.0),
+            at(3, Elsewhere, 1.0),
+            at(1, Opaque, 2.0),
+            at(4, Elsewhere, 3.0),
+            at(3, Elsewhere, 4.0),
+        ];
+        assert_eq!(draw_plan(&u, 0.01).order, [2, 1, 4, 0, 3]);
     }
 }

@@ -149,6 +149,9 @@ pub struct FrameStats {
     pub uber_draws: usize,
     /// Copies of the target made for shaders that blend themselves.
     pub destination_copies: usize,
+    /// Times a draw bound another material than the one before it: state the driver
+    /// validates again (on lavapipe, the largest per-draw cost of a frame).
+    pub material_binds: usize,
 }
 
 /// One surface's draw.
@@ -252,9 +255,38 @@ fn bind_geometry<'a>(
     }
 }
 
+/// What [`draw_list`] recorded (for [`FrameStats`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct DrawCounts {
+    draws: usize,
+    /// Draws with the ubershader.
+    uber: usize,
+    /// Times a draw bound another material than the one before it.
+    binds: usize,
+}
+
+impl std::ops::Add for DrawCounts {
+    type Output = Self;
+
+    fn add(self, o: Self) -> Self {
+        Self {
+            draws: self.draws + o.draws,
+            uber: self.uber + o.uber,
+            binds: self.binds + o.binds,
+        }
+    }
+}
+
 /// Records `draws` (none reading the destination), setting pipelines and material bind
 /// groups only when they change.
-fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw<'a>]) {
+fn draw_list<'a>(
+    encoder: &mut impl wgpu::util::RenderEncoder<'a>,
+    draws: &[Draw<'a>],
+) -> DrawCounts {
+    let mut counts = DrawCounts {
+        draws: draws.len(),
+        ..DrawCounts::default()
+    };
     let mut bound: Option<(usize, bool)> = None;
     let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
     for d in draws {
@@ -266,8 +298,154 @@ fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw
             }
             d.slot.gpu.bind_to(encoder);
             bound = Some((d.material, d.lines));
+            counts.binds += 1;
         }
+        counts.uber += usize::from(d.selected.path != SelectedPath::Specialized);
         encoder.draw_indexed(d.range.clone(), 0, 0..1);
+    }
+    counts
+}
+
+/// Pixels per side of the cells [`Clustering`] tracks the screen in.
+const CLUSTER_CELL: u32 = 16;
+
+/// A transparent surface as a frame sorts and clusters it, what it reads kept together (a
+/// frame runs on a cold cache: lavapipe's threads evict it between frames).
+#[derive(Debug, Clone, Copy)]
+struct TransparentSurface {
+    /// Its index in [`Scene::surfaces`].
+    surface: usize,
+    /// Its centre (model space): back to front by its depth.
+    center: Vec3,
+    bounds: Aabb,
+    /// The material whose draws it may join ([`Clustering`]); None when it joins none:
+    /// GX lines (which reach past the box by their width), second draws (drawn right
+    /// after the first) and shaders reading the target.
+    bucket: Option<usize>,
+    lines: bool,
+    /// Its material's shader reads the target (whichever pipeline draws it now).
+    reads: bool,
+}
+
+/// Draws of one bucket that [`Clustering::order`] puts side by side.
+#[derive(Debug, Clone, PartialEq)]
+struct Cluster {
+    /// Their places in the order.
+    span: std::ops::Range<usize>,
+    /// No two of them share a cell: any order of them draws the same pixels.
+    apart: bool,
+}
+
+/// An order of back-to-front draws that draws exactly the same pixels with the draws of
+/// one bucket (draws sharing all state) next to each other where possible: each draw
+/// joins the last cluster of its bucket when none of the clusters after that one covers
+/// any of its pixels (it moves before them), else starts a cluster. Draws whose pixels
+/// meet keep their order, so blending and depth see what they saw. The screen is tracked
+/// in cells of [`CLUSTER_CELL`] pixels holding the last cluster that covers them: a draw
+/// is checked against the cells it covers, not against every cluster. Keeps its memory
+/// from frame to frame.
+#[derive(Debug, Default)]
+struct Clustering {
+    /// Input: per draw, its bucket (None: it joins no other) and the pixels it may cover.
+    buckets: Vec<Option<usize>>,
+    rects: Vec<Rect>,
+    /// Output: the draws' places in clustered order, and the clusters over it.
+    places: Vec<usize>,
+    clusters: Vec<Cluster>,
+    /// Per cell, the last cluster covering it plus one (0: none).
+    latest: Vec<u32>,
+    /// Per bucket, its last cluster plus one (0: none).
+    last: Vec<u32>,
+    /// Per draw, the next draw of its cluster.
+    next: Vec<usize>,
+    /// First draw, last draw, apart.
+    open: Vec<(usize, usize, bool)>,
+    /// The caller's keys being reordered.
+    reordered: Vec<u64>,
+    /// The caller's draws' buckets and pixels in its own order, before sorting.
+    unsorted: Vec<(Option<usize>, Rect)>,
+}
+
+impl Clustering {
+    /// Orders the draws of [`Clustering::buckets`] and [`Clustering::rects`] for a
+    /// `width` × `height` target into [`Clustering::places`] and
+    /// [`Clustering::clusters`].
+    fn order(&mut self, (width, height): (u32, u32)) {
+        let Self {
+            buckets,
+            rects,
+            places,
+            clusters,
+            latest,
+            last,
+            next,
+            open,
+            ..
+        } = self;
+        let cols = width.div_ceil(CLUSTER_CELL).max(1) as usize;
+        let rows = height.div_ceil(CLUSTER_CELL).max(1) as usize;
+        latest.clear();
+        latest.resize(cols * rows, 0);
+        last.clear();
+        last.resize(buckets.iter().flatten().max().map_or(0, |&b| b + 1), 0);
+        next.clear();
+        next.resize(buckets.len(), usize::MAX);
+        open.clear();
+        for (i, (bucket, rect)) in buckets.iter().zip(rects.iter()).enumerate() {
+            // The cells the draw covers (none when it covers no pixel).
+            let cell = |v: u32, n: usize| ((v / CLUSTER_CELL) as usize).min(n - 1);
+            let (xs, ys) = match rect.is_empty() {
+                true => (1..1, 1..1),
+                false => (
+                    cell(rect.x0, cols)..cell(rect.x1 - 1, cols) + 1,
+                    cell(rect.y0, rows)..cell(rect.y1 - 1, rows) + 1,
+                ),
+            };
+            // The latest cluster covering any of its cells, plus one.
+            let reached = ys
+                .clone()
+                .map(|y| {
+                    let row = &latest[y * cols..][xs.clone()];
+                    row.iter().copied().max().unwrap_or(0)
+                })
+                .max()
+                .unwrap_or(0);
+            let joined = bucket.map_or(0, |b| last[b]);
+            let g = if joined != 0 && reached <= joined {
+                let c = &mut open[joined as usize - 1];
+                next[c.1] = i;
+                c.1 = i;
+                c.2 &= reached != joined;
+                joined
+            } else {
+                open.push((i, i, true));
+                let g = open.len() as u32;
+                if let Some(b) = *bucket {
+                    last[b] = g;
+                }
+                g
+            };
+            for y in ys {
+                for c in &mut latest[y * cols..][xs.clone()] {
+                    *c = (*c).max(g);
+                }
+            }
+        }
+        places.clear();
+        clusters.clear();
+        for &(first, end, apart) in open.iter() {
+            let start = places.len();
+            let mut i = first;
+            places.push(i);
+            while i != end {
+                i = next[i];
+                places.push(i);
+            }
+            clusters.push(Cluster {
+                span: start..places.len(),
+                apart,
+            });
+        }
     }
 }
 
@@ -276,16 +454,7 @@ fn draw_list<'a>(encoder: &mut impl wgpu::util::RenderEncoder<'a>, draws: &[Draw
 struct CachedBundle {
     epoch: u64,
     bundle: wgpu::RenderBundle,
-    /// Draws in it, and how many of them use the ubershader (for [`FrameStats`]).
-    draws: usize,
-    uber_draws: usize,
-}
-
-fn uber_draws(draws: &[Draw<'_>]) -> usize {
-    draws
-        .iter()
-        .filter(|d| d.selected.path != SelectedPath::Specialized)
-        .count()
+    counts: DrawCounts,
 }
 
 /// The byte span of the uniform buffer holding the blocks (`stride` apart) that
@@ -375,10 +544,7 @@ fn push_slot_draws<'a>(
             && !draw.reads_destination()
         {
             last.range.end = draw.range.end;
-            last.bounds = Aabb {
-                min: [0, 1, 2].map(|k| last.bounds.min[k].min(draw.bounds.min[k])),
-                max: [0, 1, 2].map(|k| last.bounds.max[k].max(draw.bounds.max[k])),
-            };
+            last.bounds = last.bounds.union(&draw.bounds);
             continue;
         }
         draws.push(draw);
@@ -474,26 +640,52 @@ impl Rect {
         self.x0 >= self.x1 || self.y0 >= self.y1
     }
 
+    /// Whether they share a pixel (an empty one shares none).
     fn overlaps(&self, other: &Rect) -> bool {
-        self.x0 < other.x1 && other.x0 < self.x1 && self.y0 < other.y1 && other.y0 < self.y1
+        !self.is_empty()
+            && !other.is_empty()
+            && self.x0 < other.x1
+            && other.x0 < self.x1
+            && self.y0 < other.y1
+            && other.y0 < self.y1
     }
 
     /// The pixels `bounds` (model space) can cover in a `width` × `height` target seen
     /// through `clip_from_model`, a pixel wider on each side (rasterization rules, lines);
     /// the whole target when a corner lies at or behind the eye.
     fn covering(bounds: &Aabb, clip_from_model: &Mat4, width: u32, height: u32) -> Self {
+        use glam::Vec4;
+        // The corners in clip space, four at a time (x, y and w of each in a lane): the
+        // centre's image plus or minus each half-axis's.
+        let (min, max) = (Vec3::from(bounds.min), Vec3::from(bounds.max));
+        let half = (max - min) * 0.5;
+        let centre = *clip_from_model * ((min + max) * 0.5).extend(1.0);
+        let [ax, ay, az] = [
+            clip_from_model.x_axis * half.x,
+            clip_from_model.y_axis * half.y,
+            clip_from_model.z_axis * half.z,
+        ];
+        let (sx, sy) = (
+            Vec4::new(-1.0, 1.0, -1.0, 1.0),
+            Vec4::new(-1.0, -1.0, 1.0, 1.0),
+        );
         let (mut lo, mut hi) = (
             glam::Vec2::splat(f32::INFINITY),
             glam::Vec2::splat(f32::NEG_INFINITY),
         );
-        for c in bounds.corners() {
-            let p = *clip_from_model * Vec3::from(c).extend(1.0);
-            if p.w <= 1e-6 {
+        for sz in [-1.0, 1.0] {
+            let lanes = |c: f32, a: f32, b: f32, z: f32| Vec4::splat(c + sz * z) + sx * a + sy * b;
+            let x = lanes(centre.x, ax.x, ay.x, az.x);
+            let y = lanes(centre.y, ax.y, ay.y, az.y);
+            let w = lanes(centre.w, ax.w, ay.w, az.w);
+            // At or behind the eye (or not a number): anywhere.
+            if !w.cmpgt(Vec4::splat(1e-6)).all() {
                 return Self::full(width, height);
             }
-            let ndc = glam::Vec2::new(p.x, p.y) / p.w;
-            lo = lo.min(ndc);
-            hi = hi.max(ndc);
+            let inv = Vec4::ONE / w;
+            let (nx, ny) = (x * inv, y * inv);
+            lo = lo.min(glam::Vec2::new(nx.min_element(), ny.min_element()));
+            hi = hi.max(glam::Vec2::new(nx.max_element(), ny.max_element()));
         }
         let (w, h) = (width as f32, height as f32);
         // NDC y points up, pixel rows down.
@@ -603,11 +795,14 @@ pub struct Scene {
     model_id: ModelId,
     dirty: Vec<usize>,
     skin: Option<SkinGpu>,
-    /// Visible surfaces drawn with a depth-sorted material and their centres, found again
+    /// Visible surfaces drawn with a depth-sorted material (in surface order), found again
     /// when the plan is checked or visibility changes: sorting touches only this.
-    transparent_surfaces: Vec<(usize, Vec3)>,
-    /// This frame's transparent surfaces back to front: [`depth_order_key`]s.
+    transparent_surfaces: Vec<TransparentSurface>,
+    /// This frame's transparent surfaces back to front, then clustered:
+    /// [`depth_order_key`]s of places in `transparent_surfaces`.
     transparent_order: Vec<u64>,
+    /// Reused memory of [`Scene::cluster_transparent`].
+    clustering: Clustering,
     /// Every material's pipeline is the one it will keep (specialized, or the ubershader
     /// asked for): no need to poll the pipeline cache each frame.
     pipelines_settled: bool,
@@ -814,6 +1009,7 @@ impl Scene {
             skin,
             transparent_surfaces: Vec::new(),
             transparent_order: Vec::new(),
+            clustering: Clustering::default(),
             second_slot: Vec::new(),
             pipelines_settled: false,
             has_lines: Vec::new(),
@@ -1697,8 +1893,44 @@ impl Scene {
         }
     }
 
+    /// Reorders [`Scene::transparent_order`] (back to front, [`Clustering::unsorted`]
+    /// filled for its surfaces) as [`Clustering`] does, so that a material's surfaces are
+    /// drawn together where their pixels allow: fewer material changes, and surfaces
+    /// adjacent in the index buffer (the plan lays each material's out together) become
+    /// one draw. A cluster whose surfaces share no cell goes in index order. Some surfaces
+    /// join no cluster ([`TransparentSurface::bucket`]).
+    fn cluster_transparent(&mut self, (width, height): (u32, u32)) {
+        let transparent = &self.transparent_surfaces;
+        let c = &mut self.clustering;
+        c.buckets.clear();
+        c.rects.clear();
+        for &key in &self.transparent_order {
+            let (bucket, rect) = c.unsorted[key as u32 as usize];
+            c.buckets.push(bucket);
+            c.rects.push(rect);
+        }
+        c.order((width, height));
+        let Clustering {
+            places,
+            clusters,
+            reordered,
+            ..
+        } = c;
+        let keys = &mut self.transparent_order;
+        let surfaces = &self.surfaces;
+        for cluster in clusters.iter().filter(|c| c.apart && c.span.len() > 1) {
+            places[cluster.span.clone()].sort_unstable_by_key(|&p| {
+                surfaces[transparent[keys[p] as u32 as usize].surface].first_index
+            });
+        }
+        // `places` holds every position once: the keys go through it.
+        reordered.clear();
+        reordered.extend(places.iter().map(|&p| keys[p]));
+        keys.copy_from_slice(reordered);
+    }
+
     fn find_transparent_surfaces(&mut self) {
-        let slots = &self.slots;
+        let (slots, second_slot) = (&self.slots, &self.second_slot);
         self.transparent_surfaces.clear();
         self.transparent_surfaces.extend(
             self.surfaces
@@ -1707,7 +1939,26 @@ impl Scene {
                 .filter(|(_, s)| {
                     !s.hidden && matches!(slots.get(s.material), Some(Some(m)) if m.transparent)
                 })
-                .map(|(i, s)| (i, s.center)),
+                .map(|(i, s)| {
+                    let lines = s.line_index_count > 0;
+                    // Whatever pipeline ends up drawing it (the key decides), a shader
+                    // reading the target keeps its place.
+                    let slot_reads = |m: usize| {
+                        matches!(slots.get(m), Some(Some(slot))
+                            if slot.keys.0.shader.reads_destination()
+                                || (lines && slot.line_keys.0.shader.reads_destination()))
+                    };
+                    let second = second_slot.get(s.material).copied().flatten();
+                    let reads = slot_reads(s.material) || second.is_some_and(slot_reads);
+                    TransparentSurface {
+                        surface: i,
+                        center: s.center,
+                        bounds: s.bounds,
+                        bucket: (!lines && !reads && second.is_none()).then_some(s.material),
+                        lines,
+                        reads,
+                    }
+                }),
         );
     }
 
@@ -1784,14 +2035,34 @@ impl Scene {
         }
         self.sort_runs();
         // Transparent surfaces back to front by their transformed centre.
+        // Then draws of one material together where no pixel changes (not for skinned
+        // vertices, whose boxes move). One pass over the surfaces in memory order finds
+        // their depths and pixels.
         let view_from_model = camera.view_from_world;
-        self.transparent_order.clear();
-        self.transparent_order.extend(
-            self.transparent_surfaces
-                .iter()
-                .map(|&(i, center)| depth_order_key(view_from_model.transform_point3(center).z, i)),
-        );
-        self.transparent_order.sort_unstable();
+        let clip_from_model = camera.clip_from_view * view_from_model;
+        let (width, height) = (target.width, target.height);
+        let clustered =
+            self.plan_enabled && self.skin.is_none() && self.transparent_surfaces.len() > 2;
+        let (keys, unsorted) = (&mut self.transparent_order, &mut self.clustering.unsorted);
+        keys.clear();
+        unsorted.clear();
+        for (i, t) in self.transparent_surfaces.iter().enumerate() {
+            keys.push(depth_order_key(
+                view_from_model.transform_point3(t.center).z,
+                i,
+            ));
+            if clustered {
+                let rect = match t.lines {
+                    true => Rect::full(width, height),
+                    false => Rect::covering(&t.bounds, &clip_from_model, width, height),
+                };
+                unsorted.push((t.bucket, rect));
+            }
+        }
+        keys.sort_unstable();
+        if clustered {
+            self.cluster_transparent((width, height));
+        }
         let camera_uniforms = PickUniforms::new(
             camera.clip_from_view * camera.view_from_world,
             self.raster_viewport(target.width, target.height),
@@ -1832,11 +2103,13 @@ impl Scene {
                 slots,
                 second_slot,
                 show_occluders,
-                self.transparent_order
-                    .iter()
-                    .map(|&key| &self.surfaces[key as u32 as usize]),
+                self.transparent_order.iter().map(|&key| {
+                    &self.surfaces[self.transparent_surfaces[key as u32 as usize].surface]
+                }),
             );
-            let sorted_copies = sorted.iter().any(Draw::reads_destination);
+            // (The materials' keys decide, not which pipeline draws them now: a frame that
+            // breaks its pass for copies while a shader is still compiling draws the same.)
+            let sorted_copies = self.transparent_surfaces.iter().any(|t| t.reads);
             // The opaque draws were recorded into the bundle of this epoch: no need to
             // list them again, unless this frame's pass breaks for a copy.
             let epoch = self.bundle_epoch;
@@ -1865,21 +2138,19 @@ impl Scene {
             let vertices = (&self.vertex_buffer, self.line_corners.as_ref());
             let skin = self.skin.as_ref();
             let highlight = self.highlight.zip(self.tint.as_ref());
+            let mut counts = DrawCounts::default();
             let mut pass = if !copies {
                 // No pass breaks: the opaque draws replay as a render bundle, recorded again
                 // only when `bundle_epoch` moves on. The sorted ones change while the camera
                 // turns: they are recorded directly.
                 if !bundled {
+                    let (bundle, counts) =
+                        Self::record_bundle(ctx, &draws, index_buffer, vertices, skin);
                     self.bundle = Some(CachedBundle {
                         epoch,
-                        bundle: Self::record_bundle(ctx, &draws, index_buffer, vertices, skin),
-                        draws: draws.len(),
-                        uber_draws: uber_draws(&draws),
+                        bundle,
+                        counts,
                     });
-                }
-                if let Some(b) = &self.bundle {
-                    stats.draws = b.draws + sorted.len();
-                    stats.uber_draws = b.uber_draws + uber_draws(&sorted);
                 }
                 let mut pass = target.begin_pass(&mut encoder, clear_color);
                 pass.execute_bundles(self.bundle.iter().map(|b| &b.bundle));
@@ -1887,12 +2158,11 @@ impl Scene {
                     // Bundles leave no state behind.
                     bind_geometry(&mut pass, index_buffer, vertices, skin);
                 }
-                draw_list(&mut pass, &sorted);
+                let replayed = self.bundle.as_ref().map(|b| b.counts).unwrap_or_default();
+                counts = replayed + draw_list(&mut pass, &sorted);
                 pass
             } else {
                 draws.extend(sorted);
-                stats.draws = draws.len();
-                stats.uber_draws = uber_draws(&draws);
                 let mut pass = Self::begin_pass(
                     &mut encoder,
                     target,
@@ -1933,10 +2203,13 @@ impl Scene {
                         );
                         pass.set_bind_group(GROUP_DESTINATION, &d.bind_group, &[]);
                     }
-                    draw_list(&mut pass, &draws[range]);
+                    counts = counts + draw_list(&mut pass, &draws[range]);
                 }
                 pass
             };
+            stats.draws = counts.draws;
+            stats.uber_draws = counts.uber;
+            stats.material_binds = counts.binds;
             if let Some((m, tint)) = highlight {
                 Self::draw_tint(
                     &mut pass,
@@ -2108,14 +2381,15 @@ impl Scene {
         }
     }
 
-    /// Records `draws` (none reading the destination) as a render bundle.
+    /// Records `draws` (none reading the destination) as a render bundle; returns it and
+    /// what it draws.
     fn record_bundle(
         ctx: &RenderContext,
         draws: &[Draw<'_>],
         index_buffer: &wgpu::Buffer,
         vertex_buffer: Vertices<'_>,
         skin: Option<&SkinGpu>,
-    ) -> wgpu::RenderBundle {
+    ) -> (wgpu::RenderBundle, DrawCounts) {
         let mut e = ctx
             .device
             .create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
@@ -2130,10 +2404,11 @@ impl Scene {
                 multiview: None,
             });
         bind_geometry(&mut e, index_buffer, vertex_buffer, skin);
-        draw_list(&mut e, draws);
-        e.finish(&wgpu::RenderBundleDescriptor {
+        let counts = draw_list(&mut e, draws);
+        let bundle = e.finish(&wgpu::RenderBundleDescriptor {
             label: Some("scene draws"),
-        })
+        });
+        (bundle, counts)
     }
 
     /// Uploads the pending material buffer writes and `span` of the uniform buffer (see
@@ -2432,7 +2707,127 @@ fn gx_sampler(mip_count: u32, host: bool) -> SamplerMode {
 
 #[cfg(test)]
 mod tests {
-    use super::depth_order_key;
+    use super::{Clustering, Rect, depth_order_key};
+    use std::ops::Range;
+
+    fn rect(x0: u32, y0: u32, x1: u32, y1: u32) -> Rect {
+        Rect { x0, y0, x1, y1 }
+    }
+
+    const SCREEN: (u32, u32) = (320, 96);
+
+    /// The clustered order of draws with `buckets` and `rects`, and its clusters as
+    /// (span, apart).
+    fn cluster(buckets: &[usize], rects: &[Rect]) -> (Vec<usize>, Vec<(Range<usize>, bool)>) {
+        let mut c = Clustering {
+            buckets: buckets.iter().map(|&b| Some(b)).collect(),
+            rects: rects.to_vec(),
+            ..Default::default()
+        };
+        c.order(SCREEN);
+        let spans = c.clusters.iter().map(|c| (c.span.clone(), c.apart));
+        (c.places.clone(), spans.collect())
+    }
+
+    fn order(buckets: &[usize], rects: &[Rect]) -> Vec<usize> {
+        cluster(buckets, rects).0
+    }
+
+    #[test]
+    fn draws_of_one_bucket_gather_where_their_pixels_allow() {
+        // One cell apart (cells are 16 pixels).
+        let apart = [
+            rect(0, 0, 10, 10),
+            rect(64, 0, 74, 10),
+            rect(128, 0, 138, 10),
+            rect(192, 0, 202, 10),
+        ];
+        let (o, clusters) = cluster(&[0, 1, 0, 1], &apart);
+        assert_eq!(o, [0, 2, 1, 3]);
+        assert_eq!(clusters, [(0..2, true), (2..4, true)]);
+        // Draw 2 meets draw 1: it stays after it, so bucket 0 has two clusters.
+        let met = [rect(0, 0, 10, 10), rect(64, 0, 74, 10), rect(70, 5, 80, 15)];
+        assert_eq!(order(&[0, 1, 0], &met), [0, 1, 2]);
+        // Apart in pixels but in one cell: kept in order (the cells are conservative).
+        let near = [rect(0, 0, 4, 10), rect(5, 0, 9, 10), rect(10, 0, 14, 10)];
+        assert_eq!(order(&[0, 1, 0], &near), [0, 1, 2]);
+        // An empty rectangle (off screen) moves past anything.
+        let off = [rect(0, 0, 10, 10), rect(0, 0, 10, 10), rect(5, 5, 5, 5)];
+        assert_eq!(order(&[0, 1, 0], &off), [0, 2, 1]);
+        // Draws of one bucket that meet gather, in their order: not apart.
+        let stacked = [
+            rect(0, 0, 10, 10),
+            rect(100, 0, 110, 10),
+            rect(5, 5, 15, 15),
+        ];
+        let (o, clusters) = cluster(&[0, 1, 0], &stacked);
+        assert_eq!(o, [0, 2, 1]);
+        assert_eq!(clusters, [(0..2, false), (2..3, true)]);
+        // A draw without a bucket joins nothing and nothing joins it.
+        let mut c = Clustering {
+            buckets: vec![Some(0), None, Some(0), None],
+            rects: apart.to_vec(),
+            ..Default::default()
+        };
+        c.order(SCREEN);
+        assert_eq!(c.places, [0, 2, 1, 3]);
+        assert_eq!(c.clusters.len(), 3);
+    }
+
+    /// For random draws: the order is a permutation, and any two draws whose order
+    /// flipped cover disjoint pixels, also after reversing every apart cluster; some do
+    /// flip.
+    #[test]
+    fn clustering_only_swaps_draws_with_disjoint_pixels() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(n)) as u32
+        };
+        let (mut flips, mut reversed) = (0, 0);
+        let mut c = Clustering::default();
+        for _ in 0..200 {
+            let n = 1 + next(40) as usize;
+            c.buckets = (0..n)
+                .map(|_| Some(next(5) as usize).filter(|&b| b < 4))
+                .collect();
+            c.rects = (0..n)
+                .map(|_| {
+                    let (x, y) = (next(280), next(80));
+                    rect(x, y, x + next(40), (y + next(30)).min(SCREEN.1))
+                })
+                .collect();
+            c.order(SCREEN);
+            let mut order = c.places.clone();
+            for cl in &c.clusters {
+                let first = c.buckets[order[cl.span.start]];
+                assert!(cl.span.clone().all(|p| c.buckets[order[p]] == first));
+                assert!(first.is_some() || cl.span.len() == 1);
+                if cl.apart && cl.span.len() > 1 {
+                    order[cl.span.clone()].reverse();
+                    reversed += 1;
+                }
+            }
+            let mut position = vec![usize::MAX; n];
+            for (p, &i) in order.iter().enumerate() {
+                assert_eq!(position[i], usize::MAX, "{order:?} repeats {i}");
+                position[i] = p;
+            }
+            assert!(position.iter().all(|&p| p < n), "{order:?} misses a draw");
+            for i in 0..n {
+                for j in i + 1..n {
+                    if position[i] > position[j] {
+                        assert!(!c.rects[i].overlaps(&c.rects[j]), "{i} and {j} meet");
+                        flips += 1;
+                    }
+                }
+            }
+        }
+        assert!(flips > 100, "only {flips} draws moved");
+        assert!(reversed > 20, "only {reversed} apart clusters");
+    }
 
     #[test]
     fn depth_keys_sort_as_total_cmp_then_index() {
