@@ -418,9 +418,8 @@ impl FrameUpdate {
             ),
             options.channels.lacc_sum.uniform_word(),
         );
-        let shared_changed = bytemuck::bytes_of(&shared.0) != bytemuck::bytes_of(&self.shared.0)
-            || shared.1 != self.shared.1;
-        self.shared = shared;
+        let shared_changed = store_if_changed(&mut self.shared.0, shared.0)
+            | store_if_changed(&mut self.shared.1, shared.1);
 
         self.changed.clear();
         for (index, mat) in self.materials.iter().enumerate() {

@@ -346,9 +346,9 @@ struct Cluster {
 /// from frame to frame.
 #[derive(Debug, Default)]
 struct Clustering {
-    /// Input: per draw, its bucket (None: it joins no other) and the pixels it may cover.
-    buckets: Vec<Option<usize>>,
-    rects: Vec<Rect>,
+    /// Input: per draw, its bucket (None: it joins no other) and the pixels it may cover,
+    /// in the caller's order (the order to cluster is given to [`Clustering::order`]).
+    draws: Vec<(Option<usize>, Rect)>,
     /// Output: the draws' places in clustered order, and the clusters over it.
     places: Vec<usize>,
     clusters: Vec<Cluster>,
@@ -362,18 +362,19 @@ struct Clustering {
     open: Vec<(usize, usize, bool)>,
     /// The caller's keys being reordered.
     reordered: Vec<u64>,
-    /// The caller's draws' buckets and pixels in its own order, before sorting.
-    unsorted: Vec<(Option<usize>, Rect)>,
 }
 
 impl Clustering {
-    /// Orders the draws of [`Clustering::buckets`] and [`Clustering::rects`] for a
-    /// `width` × `height` target into [`Clustering::places`] and
+    /// Orders the draws of [`Clustering::draws`] taken in `sequence` (back to front) for a
+    /// `width` × `height` target into [`Clustering::places`] (places in `sequence`) and
     /// [`Clustering::clusters`].
-    fn order(&mut self, (width, height): (u32, u32)) {
+    fn order(
+        &mut self,
+        sequence: impl ExactSizeIterator<Item = usize>,
+        (width, height): (u32, u32),
+    ) {
         let Self {
-            buckets,
-            rects,
+            draws,
             places,
             clusters,
             latest,
@@ -387,11 +388,13 @@ impl Clustering {
         latest.clear();
         latest.resize(cols * rows, 0);
         last.clear();
-        last.resize(buckets.iter().flatten().max().map_or(0, |&b| b + 1), 0);
+        let buckets = draws.iter().filter_map(|d| d.0);
+        last.resize(buckets.max().map_or(0, |b| b + 1), 0);
         next.clear();
-        next.resize(buckets.len(), usize::MAX);
+        next.resize(sequence.len(), usize::MAX);
         open.clear();
-        for (i, (bucket, rect)) in buckets.iter().zip(rects.iter()).enumerate() {
+        for (i, d) in sequence.enumerate() {
+            let (bucket, rect) = &draws[d];
             // The cells the draw covers (none when it covers no pixel).
             let cell = |v: u32, n: usize| ((v / CLUSTER_CELL) as usize).min(n - 1);
             let (xs, ys) = match rect.is_empty() {
@@ -801,6 +804,8 @@ pub struct Scene {
     /// This frame's transparent surfaces back to front, then clustered:
     /// [`depth_order_key`]s of places in `transparent_surfaces`.
     transparent_order: Vec<u64>,
+    /// Whether one of them reads the target ([`TransparentSurface::reads`]).
+    transparent_reads: bool,
     /// Reused memory of [`Scene::cluster_transparent`].
     clustering: Clustering,
     /// Every material's pipeline is the one it will keep (specialized, or the ubershader
@@ -1009,6 +1014,7 @@ impl Scene {
             skin,
             transparent_surfaces: Vec::new(),
             transparent_order: Vec::new(),
+            transparent_reads: false,
             clustering: Clustering::default(),
             second_slot: Vec::new(),
             pipelines_settled: false,
@@ -1893,8 +1899,8 @@ impl Scene {
         }
     }
 
-    /// Reorders [`Scene::transparent_order`] (back to front, [`Clustering::unsorted`]
-    /// filled for its surfaces) as [`Clustering`] does, so that a material's surfaces are
+    /// Reorders [`Scene::transparent_order`] (back to front, [`Clustering::draws`] filled
+    /// for its surfaces) as [`Clustering`] does, so that a material's surfaces are
     /// drawn together where their pixels allow: fewer material changes, and surfaces
     /// adjacent in the index buffer (the plan lays each material's out together) become
     /// one draw. A cluster whose surfaces share no cell goes in index order. Some surfaces
@@ -1902,14 +1908,11 @@ impl Scene {
     fn cluster_transparent(&mut self, (width, height): (u32, u32)) {
         let transparent = &self.transparent_surfaces;
         let c = &mut self.clustering;
-        c.buckets.clear();
-        c.rects.clear();
-        for &key in &self.transparent_order {
-            let (bucket, rect) = c.unsorted[key as u32 as usize];
-            c.buckets.push(bucket);
-            c.rects.push(rect);
-        }
-        c.order((width, height));
+        let sequence = self
+            .transparent_order
+            .iter()
+            .map(|&key| key as u32 as usize);
+        c.order(sequence, (width, height));
         let Clustering {
             places,
             clusters,
@@ -1960,6 +1963,7 @@ impl Scene {
                     }
                 }),
         );
+        self.transparent_reads = self.transparent_surfaces.iter().any(|t| t.reads);
     }
 
     /// With `false`, every surface is drawn in file order (runs of consecutive surfaces of
@@ -2043,7 +2047,7 @@ impl Scene {
         let (width, height) = (target.width, target.height);
         let clustered =
             self.plan_enabled && self.skin.is_none() && self.transparent_surfaces.len() > 2;
-        let (keys, unsorted) = (&mut self.transparent_order, &mut self.clustering.unsorted);
+        let (keys, unsorted) = (&mut self.transparent_order, &mut self.clustering.draws);
         keys.clear();
         unsorted.clear();
         for (i, t) in self.transparent_surfaces.iter().enumerate() {
@@ -2109,7 +2113,7 @@ impl Scene {
             );
             // (The materials' keys decide, not which pipeline draws them now: a frame that
             // breaks its pass for copies while a shader is still compiling draws the same.)
-            let sorted_copies = self.transparent_surfaces.iter().any(|t| t.reads);
+            let sorted_copies = self.transparent_reads;
             // The opaque draws were recorded into the bundle of this epoch: no need to
             // list them again, unless this frame's pass breaks for a copy.
             let epoch = self.bundle_epoch;
@@ -2720,11 +2724,14 @@ mod tests {
     /// (span, apart).
     fn cluster(buckets: &[usize], rects: &[Rect]) -> (Vec<usize>, Vec<(Range<usize>, bool)>) {
         let mut c = Clustering {
-            buckets: buckets.iter().map(|&b| Some(b)).collect(),
-            rects: rects.to_vec(),
+            draws: buckets
+                .iter()
+                .map(|&b| Some(b))
+                .zip(rects.iter().copied())
+                .collect(),
             ..Default::default()
         };
-        c.order(SCREEN);
+        c.order(0..buckets.len(), SCREEN);
         let spans = c.clusters.iter().map(|c| (c.span.clone(), c.apart));
         (c.places.clone(), spans.collect())
     }
@@ -2765,11 +2772,13 @@ mod tests {
         assert_eq!(clusters, [(0..2, false), (2..3, true)]);
         // A draw without a bucket joins nothing and nothing joins it.
         let mut c = Clustering {
-            buckets: vec![Some(0), None, Some(0), None],
-            rects: apart.to_vec(),
+            draws: [Some(0), None, Some(0), None]
+                .into_iter()
+                .zip(apart)
+                .collect(),
             ..Default::default()
         };
-        c.order(SCREEN);
+        c.order(0..4, SCREEN);
         assert_eq!(c.places, [0, 2, 1, 3]);
         assert_eq!(c.clusters.len(), 3);
     }
@@ -2790,20 +2799,19 @@ mod tests {
         let mut c = Clustering::default();
         for _ in 0..200 {
             let n = 1 + next(40) as usize;
-            c.buckets = (0..n)
+            let buckets: Vec<Option<usize>> = (0..n)
                 .map(|_| Some(next(5) as usize).filter(|&b| b < 4))
                 .collect();
-            c.rects = (0..n)
-                .map(|_| {
-                    let (x, y) = (next(280), next(80));
-                    rect(x, y, x + next(40), (y + next(30)).min(SCREEN.1))
-                })
-                .collect();
-            c.order(SCREEN);
+            let rects = (0..n).map(|_| {
+                let (x, y) = (next(280), next(80));
+                rect(x, y, x + next(40), (y + next(30)).min(SCREEN.1))
+            });
+            c.draws = buckets.into_iter().zip(rects.collect::<Vec<_>>()).collect();
+            c.order(0..n, SCREEN);
             let mut order = c.places.clone();
             for cl in &c.clusters {
-                let first = c.buckets[order[cl.span.start]];
-                assert!(cl.span.clone().all(|p| c.buckets[order[p]] == first));
+                let first = c.draws[order[cl.span.start]].0;
+                assert!(cl.span.clone().all(|p| c.draws[order[p]].0 == first));
                 assert!(first.is_some() || cl.span.len() == 1);
                 if cl.apart && cl.span.len() > 1 {
                     order[cl.span.clone()].reverse();
@@ -2819,7 +2827,7 @@ mod tests {
             for i in 0..n {
                 for j in i + 1..n {
                     if position[i] > position[j] {
-                        assert!(!c.rects[i].overlaps(&c.rects[j]), "{i} and {j} meet");
+                        assert!(!c.draws[i].1.overlaps(&c.draws[j].1), "{i} and {j} meet");
                         flips += 1;
                     }
                 }
