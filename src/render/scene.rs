@@ -57,7 +57,9 @@ use crate::gx::lines::{LINE_CORNERS, LINE_QUAD};
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
-use crate::gx::wgsl::interface::{GROUP_DESTINATION, GROUP_SKIN, GpuLineVertex, GpuVertex};
+use crate::gx::wgsl::interface::{
+    GROUP_DESTINATION, GROUP_MATERIAL, GROUP_SKIN, GpuLineVertex, GpuVertex,
+};
 use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES, raster_viewport};
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
@@ -208,11 +210,54 @@ struct MaterialSlot {
     occluder: bool,
 }
 
+/// What drawing a material reads each frame, kept apart from its slot (kilobytes of keys
+/// and programs): a frame's draw loops touch these few words per material, on a cache the
+/// GPU's threads emptied since the last frame. Derived from the slots again whenever
+/// `Scene::bundle_epoch` moves on (pipelines, bind groups, plan).
+struct DrawState {
+    triangles: Option<PassState>,
+    /// The same material on its GX-lines pipeline.
+    lines: Option<PassState>,
+    transparent: bool,
+    occluder: bool,
+}
+
+/// One pipeline of a material and the bind group it draws with ([`DrawState`]).
+struct PassState {
+    pipeline: Arc<wgpu::RenderPipeline>,
+    group: wgpu::BindGroup,
+    /// The ubershader stands in (the specialized pipeline is still compiling).
+    uber: bool,
+    /// Its shader blends itself: it reads a copy of the target as it is before the draw.
+    reads: bool,
+}
+
+impl DrawState {
+    fn of(slot: &MaterialSlot) -> Self {
+        let pass = |selected: &Option<Selected>, keys: &(PipelineKey, PipelineKey)| {
+            selected.as_ref().map(|s| {
+                let specialized = s.path == SelectedPath::Specialized;
+                PassState {
+                    pipeline: s.pipeline.clone(),
+                    group: slot.gpu.group.clone(),
+                    uber: !specialized,
+                    reads: specialized && keys.0.shader.reads_destination(),
+                }
+            })
+        };
+        Self {
+            triangles: pass(&slot.selected, &slot.keys),
+            lines: pass(&slot.line_selected, &slot.line_keys),
+            transparent: slot.transparent,
+            occluder: slot.occluder,
+        }
+    }
+}
+
 /// One draw of a frame, in order.
 struct Draw<'a> {
     material: usize,
-    slot: &'a MaterialSlot,
-    selected: &'a Selected,
+    state: &'a PassState,
     /// The GX-lines pipeline of the material.
     lines: bool,
     range: std::ops::Range<u32>,
@@ -224,12 +269,7 @@ impl Draw<'_> {
     /// Shaders that blend themselves read a copy of the target as it is before their
     /// draw: the pass ends, the target is copied, a new pass loads it.
     fn reads_destination(&self) -> bool {
-        let keys = if self.lines {
-            &self.slot.line_keys
-        } else {
-            &self.slot.keys
-        };
-        self.selected.path == SelectedPath::Specialized && keys.0.shader.reads_destination()
+        self.state.reads
     }
 }
 
@@ -291,16 +331,16 @@ fn draw_list<'a>(
     let mut bound_pipeline: Option<*const wgpu::RenderPipeline> = None;
     for d in draws {
         if bound != Some((d.material, d.lines)) {
-            let pipeline = Arc::as_ptr(&d.selected.pipeline);
+            let pipeline = Arc::as_ptr(&d.state.pipeline);
             if bound_pipeline != Some(pipeline) {
-                encoder.set_pipeline(&d.selected.pipeline);
+                encoder.set_pipeline(&d.state.pipeline);
                 bound_pipeline = Some(pipeline);
             }
-            d.slot.gpu.bind_to(encoder);
+            encoder.set_bind_group(GROUP_MATERIAL, Some(&d.state.group), &[]);
             bound = Some((d.material, d.lines));
             counts.binds += 1;
         }
-        counts.uber += usize::from(d.selected.path != SelectedPath::Specialized);
+        counts.uber += usize::from(d.state.uber);
         encoder.draw_indexed(d.range.clone(), 0, 0..1);
     }
     counts
@@ -311,13 +351,11 @@ const CLUSTER_CELL: u32 = 16;
 
 /// A transparent surface as a frame sorts and clusters it, what it reads kept together (a
 /// frame runs on a cold cache: lavapipe's threads evict it between frames).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct TransparentSurface {
-    /// Its index in [`Scene::surfaces`].
-    surface: usize,
-    /// Its centre (model space): back to front by its depth.
-    center: Vec3,
-    bounds: Aabb,
+    /// A copy of its [`Scene::surfaces`] entry: back to front by its centre's depth, the
+    /// pixels its box covers, the index ranges it draws.
+    draw: SurfaceDraw,
     /// The material whose draws it may join ([`Clustering`]); None when it joins none:
     /// GX lines (which reach past the box by their width), second draws (drawn right
     /// after the first) and shaders reading the target.
@@ -489,7 +527,7 @@ fn depth_order_key(z: f32, surface: usize) -> u64 {
 /// reading the target between draws.
 fn push_surface_draws<'a>(
     draws: &mut Vec<Draw<'a>>,
-    slots: &'a [Option<MaterialSlot>],
+    states: &'a [Option<DrawState>],
     second_slot: &[Option<usize>],
     show_occluders: bool,
     surfaces: impl Iterator<Item = &'a SurfaceDraw>,
@@ -497,13 +535,13 @@ fn push_surface_draws<'a>(
     for s in surfaces {
         let second = second_slot.get(s.material).copied().flatten();
         for index in std::iter::once(s.material).chain(second) {
-            let Some(Some(slot)) = slots.get(index) else {
+            let Some(Some(state)) = states.get(index) else {
                 continue;
             };
-            if slot.occluder && !show_occluders {
+            if state.occluder && !show_occluders {
                 continue;
             }
-            push_slot_draws(draws, index, slot, s);
+            push_slot_draws(draws, index, state, s);
         }
     }
 }
@@ -512,29 +550,28 @@ fn push_surface_draws<'a>(
 fn push_slot_draws<'a>(
     draws: &mut Vec<Draw<'a>>,
     index: usize,
-    slot: &'a MaterialSlot,
+    state: &'a DrawState,
     s: &'a SurfaceDraw,
 ) {
-    for (lines, selected, range) in [
+    for (lines, pass, range) in [
         (
             false,
-            &slot.selected,
+            &state.triangles,
             s.first_index..s.first_index + s.index_count,
         ),
         (
             true,
-            &slot.line_selected,
+            &state.lines,
             s.first_line_index..s.first_line_index + s.line_index_count,
         ),
     ] {
-        let Some(selected) = selected else { continue };
+        let Some(pass) = pass else { continue };
         if range.is_empty() {
             continue;
         }
         let draw = Draw {
             material: index,
-            slot,
-            selected,
+            state: pass,
             lines,
             range,
             bounds: s.bounds,
@@ -543,8 +580,8 @@ fn push_slot_draws<'a>(
             && last.material == draw.material
             && last.lines == lines
             && last.range.end == draw.range.start
-            && std::ptr::eq(last.selected, selected)
-            && !draw.reads_destination()
+            && std::ptr::eq(last.state, pass)
+            && !pass.reads
         {
             last.range.end = draw.range.end;
             last.bounds = last.bounds.union(&draw.bounds);
@@ -793,6 +830,9 @@ pub struct Scene {
     slots: Vec<Option<MaterialSlot>>,
     /// Per material of the active set: the slot of its second draw, if it has one.
     second_slot: Vec<Option<usize>>,
+    /// Per slot, what its draws read, for `states_epoch` ([`DrawState`]).
+    draw_states: Vec<Option<DrawState>>,
+    states_epoch: Option<u64>,
     textures: HashMap<u64, GpuTexture>,
     frame: FrameUpdate,
     model_id: ModelId,
@@ -1013,6 +1053,8 @@ impl Scene {
             dirty: Vec::new(),
             skin,
             transparent_surfaces: Vec::new(),
+            draw_states: Vec::new(),
+            states_epoch: None,
             transparent_order: Vec::new(),
             transparent_reads: false,
             clustering: Clustering::default(),
@@ -1323,9 +1365,9 @@ impl Scene {
     /// upload; pipelines stay.
     fn refresh_plan(&mut self, ctx: &RenderContext) {
         self.plan_dirty = false;
-        self.find_transparent_surfaces();
         let classes: Vec<PlanClass> = (0..self.slots.len()).map(|i| self.plan_class(i)).collect();
         if self.plan_classes.as_ref() == Some(&classes) {
+            self.find_transparent_surfaces();
             return;
         }
         let size = Vec3::from(self.aabb.max) - Vec3::from(self.aabb.min);
@@ -1364,6 +1406,8 @@ impl Scene {
                     usage: wgpu::BufferUsages::INDEX,
                 })
         });
+        // Their copies take the ranges just laid out.
+        self.find_transparent_surfaces();
     }
 
     fn keys(gpu: &GpuMaterial, options: &SceneOptions) -> (PipelineKey, PipelineKey) {
@@ -1920,11 +1964,9 @@ impl Scene {
             ..
         } = c;
         let keys = &mut self.transparent_order;
-        let surfaces = &self.surfaces;
         for cluster in clusters.iter().filter(|c| c.apart && c.span.len() > 1) {
-            places[cluster.span.clone()].sort_unstable_by_key(|&p| {
-                surfaces[transparent[keys[p] as u32 as usize].surface].first_index
-            });
+            places[cluster.span.clone()]
+                .sort_unstable_by_key(|&p| transparent[keys[p] as u32 as usize].draw.first_index);
         }
         // `places` holds every position once: the keys go through it.
         reordered.clear();
@@ -1932,17 +1974,19 @@ impl Scene {
         keys.copy_from_slice(reordered);
     }
 
+    /// Lists the visible depth-sorted surfaces again ([`TransparentSurface`], copies of
+    /// their entries): whenever the plan is checked or lays out the index buffer, and when
+    /// visibility changes.
     fn find_transparent_surfaces(&mut self) {
         let (slots, second_slot) = (&self.slots, &self.second_slot);
         self.transparent_surfaces.clear();
         self.transparent_surfaces.extend(
             self.surfaces
                 .iter()
-                .enumerate()
-                .filter(|(_, s)| {
+                .filter(|s| {
                     !s.hidden && matches!(slots.get(s.material), Some(Some(m)) if m.transparent)
                 })
-                .map(|(i, s)| {
+                .map(|s| {
                     let lines = s.line_index_count > 0;
                     // Whatever pipeline ends up drawing it (the key decides), a shader
                     // reading the target keeps its place.
@@ -1954,9 +1998,7 @@ impl Scene {
                     let second = second_slot.get(s.material).copied().flatten();
                     let reads = slot_reads(s.material) || second.is_some_and(slot_reads);
                     TransparentSurface {
-                        surface: i,
-                        center: s.center,
-                        bounds: s.bounds,
+                        draw: s.clone(),
                         bucket: (!lines && !reads && second.is_none()).then_some(s.material),
                         lines,
                         reads,
@@ -2038,6 +2080,11 @@ impl Scene {
             self.poll_pipelines(ctx);
         }
         self.sort_runs();
+        if self.states_epoch != Some(self.bundle_epoch) {
+            self.states_epoch = Some(self.bundle_epoch);
+            self.draw_states.clear();
+            (self.draw_states).extend(self.slots.iter().map(|s| s.as_ref().map(DrawState::of)));
+        }
         // Transparent surfaces back to front by their transformed centre.
         // Then draws of one material together where no pixel changes (not for skinned
         // vertices, whose boxes move). One pass over the surfaces in memory order finds
@@ -2052,13 +2099,13 @@ impl Scene {
         unsorted.clear();
         for (i, t) in self.transparent_surfaces.iter().enumerate() {
             keys.push(depth_order_key(
-                view_from_model.transform_point3(t.center).z,
+                view_from_model.transform_point3(t.draw.center).z,
                 i,
             ));
             if clustered {
                 let rect = match t.lines {
                     true => Rect::full(width, height),
-                    false => Rect::covering(&t.bounds, &clip_from_model, width, height),
+                    false => Rect::covering(&t.draw.bounds, &clip_from_model, width, height),
                 };
                 unsorted.push((t.bucket, rect));
             }
@@ -2099,17 +2146,17 @@ impl Scene {
         };
         if let Some(index_buffer) = &self.index_buffer {
             // Draw order: opaque surfaces in plan order, then transparent ones back to front.
-            let (slots, show_occluders) = (&self.slots, self.options.show_occluders);
+            let (states, show_occluders) = (&self.draw_states, self.options.show_occluders);
             let second_slot = &self.second_slot;
             let mut sorted = Vec::with_capacity(self.transparent_order.len());
             push_surface_draws(
                 &mut sorted,
-                slots,
+                states,
                 second_slot,
                 show_occluders,
-                self.transparent_order.iter().map(|&key| {
-                    &self.surfaces[self.transparent_surfaces[key as u32 as usize].surface]
-                }),
+                self.transparent_order
+                    .iter()
+                    .map(|&key| &self.transparent_surfaces[key as u32 as usize].draw),
             );
             // (The materials' keys decide, not which pipeline draws them now: a frame that
             // breaks its pass for copies while a shader is still compiling draws the same.)
@@ -2122,7 +2169,7 @@ impl Scene {
             if !bundled || sorted_copies {
                 push_surface_draws(
                     &mut draws,
-                    slots,
+                    states,
                     second_slot,
                     show_occluders,
                     self.run_order
@@ -2131,7 +2178,7 @@ impl Scene {
                         .map(|&i| &self.surfaces[i])
                         .filter(|s| {
                             !s.hidden
-                                && matches!(slots.get(s.material), Some(Some(m)) if !m.transparent)
+                                && matches!(states.get(s.material), Some(Some(m)) if !m.transparent)
                         }),
                 );
             }
