@@ -520,6 +520,28 @@ fn depth_order_key(z: f32, surface: usize) -> u64 {
     (u64::from(ordered) << 32) | surface as u64
 }
 
+/// Sorts `keys` ascending by insertion, which costs one compare per key when they are
+/// nearly in order already (a camera that moved a little since the last sort); past a few
+/// moves per key, by `sort_unstable`.
+fn sort_nearly_sorted(keys: &mut [u64]) {
+    let budget = 8 * keys.len();
+    let mut moves = 0;
+    for i in 1..keys.len() {
+        let key = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = key;
+        moves += i - j;
+        if moves > budget {
+            keys.sort_unstable();
+            return;
+        }
+    }
+}
+
 /// Appends the draws of `surfaces`, in order (occluders left out unless shown), each
 /// followed by its material's second draw (`second_slot`, per material), which blends over
 /// the pixels its surface just drew. A surface laid out right after the last drawn one of
@@ -846,6 +868,10 @@ pub struct Scene {
     transparent_order: Vec<u64>,
     /// Whether one of them reads the target ([`TransparentSurface::reads`]).
     transparent_reads: bool,
+    /// This frame's view depth of each of them, and the last frame's back-to-front order
+    /// of their places (where this frame's sort starts).
+    depths: Vec<f32>,
+    depth_order: Vec<u32>,
     /// Reused memory of [`Scene::cluster_transparent`].
     clustering: Clustering,
     /// Every material's pipeline is the one it will keep (specialized, or the ubershader
@@ -1053,6 +1079,8 @@ impl Scene {
             dirty: Vec::new(),
             skin,
             transparent_surfaces: Vec::new(),
+            depths: Vec::new(),
+            depth_order: Vec::new(),
             draw_states: Vec::new(),
             states_epoch: None,
             transparent_order: Vec::new(),
@@ -2094,14 +2122,11 @@ impl Scene {
         let (width, height) = (target.width, target.height);
         let clustered =
             self.plan_enabled && self.skin.is_none() && self.transparent_surfaces.len() > 2;
-        let (keys, unsorted) = (&mut self.transparent_order, &mut self.clustering.draws);
-        keys.clear();
+        let (depths, unsorted) = (&mut self.depths, &mut self.clustering.draws);
+        depths.clear();
         unsorted.clear();
-        for (i, t) in self.transparent_surfaces.iter().enumerate() {
-            keys.push(depth_order_key(
-                view_from_model.transform_point3(t.draw.center).z,
-                i,
-            ));
+        for t in &self.transparent_surfaces {
+            depths.push(view_from_model.transform_point3(t.draw.center).z);
             if clustered {
                 let rect = match t.lines {
                     true => Rect::full(width, height),
@@ -2110,7 +2135,17 @@ impl Scene {
                 unsorted.push((t.bucket, rect));
             }
         }
-        keys.sort_unstable();
+        // Last frame's back-to-front order is nearly this frame's: sorted again in few moves.
+        let (keys, order) = (&mut self.transparent_order, &mut self.depth_order);
+        if order.len() != depths.len() {
+            order.clear();
+            order.extend(0..depths.len() as u32);
+        }
+        keys.clear();
+        keys.extend((order.iter()).map(|&i| depth_order_key(depths[i as usize], i as usize)));
+        sort_nearly_sorted(keys);
+        order.clear();
+        order.extend(keys.iter().map(|&key| key as u32));
         if clustered {
             self.cluster_transparent((width, height));
         }
@@ -2758,7 +2793,7 @@ fn gx_sampler(mip_count: u32, host: bool) -> SamplerMode {
 
 #[cfg(test)]
 mod tests {
-    use super::{Clustering, Rect, depth_order_key};
+    use super::{Clustering, Rect, depth_order_key, sort_nearly_sorted};
     use std::ops::Range;
 
     fn rect(x0: u32, y0: u32, x1: u32, y1: u32) -> Rect {
@@ -2882,6 +2917,40 @@ mod tests {
         }
         assert!(flips > 100, "only {flips} draws moved");
         assert!(reversed > 20, "only {reversed} apart clusters");
+    }
+
+    #[test]
+    fn nearly_sorted_keys_sort_like_sort_unstable() {
+        let mut state = 0x2545_f491_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for n in [0, 1, 2, 40, 300] {
+            let mut keys: Vec<u64> = (0..n).map(|_| next() % 1000).collect();
+            keys.sort_unstable();
+            // A few neighbours swapped (a small turn), then everything shuffled.
+            for _ in 0..n / 10 {
+                let i = (next() % n.max(2) as u64) as usize;
+                if i + 1 < keys.len() {
+                    keys.swap(i, i + 1);
+                }
+            }
+            for shuffled in [false, true] {
+                if shuffled {
+                    for i in (1..keys.len()).rev() {
+                        keys.swap(i, (next() % (i as u64 + 1)) as usize);
+                    }
+                }
+                let mut expected = keys.clone();
+                expected.sort_unstable();
+                let mut sorted = keys.clone();
+                sort_nearly_sorted(&mut sorted);
+                assert_eq!(sorted, expected, "{n} keys, shuffled: {shuffled}");
+            }
+        }
     }
 
     #[test]
