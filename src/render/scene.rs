@@ -753,11 +753,19 @@ impl Rect {
         // NDC y points up, pixel rows down.
         let px = |x: f32| ((x * 0.5 + 0.5) * w).clamp(0.0, w);
         let py = |y: f32| ((0.5 - y * 0.5) * h).clamp(0.0, h);
+        // Both are at least 0 (NaN converts to 0): truncation floors, and one more where
+        // it cut something off ceils (`f32::floor` and `ceil` are calls into libm on
+        // x86-64 without SSE4.1).
+        let floor = |v: f32| v as u32;
+        let ceil = |v: f32| {
+            let t = v as u32;
+            t + u32::from((t as f32) < v)
+        };
         Self {
-            x0: (px(lo.x).floor() as u32).saturating_sub(1),
-            x1: (px(hi.x).ceil() as u32 + 1).min(width),
-            y0: (py(hi.y).floor() as u32).saturating_sub(1),
-            y1: (py(lo.y).ceil() as u32 + 1).min(height),
+            x0: floor(px(lo.x)).saturating_sub(1),
+            x1: (ceil(px(hi.x)) + 1).min(width),
+            y0: floor(py(hi.y)).saturating_sub(1),
+            y1: (ceil(py(lo.y)) + 1).min(height),
         }
     }
 }
@@ -2917,6 +2925,57 @@ mod tests {
         }
         assert!(flips > 100, "only {flips} draws moved");
         assert!(reversed > 20, "only {reversed} apart clusters");
+    }
+
+    /// The screen box of a model box is its eight corners' pixels, a pixel wider each
+    /// side, clamped to the target (worked out here the plain way).
+    #[test]
+    fn covering_is_the_corners_pixels_widened_by_one() {
+        use glam::{Mat4, Vec3};
+        let around = crate::geom::Aabb {
+            min: [-3.0; 3],
+            max: [3.0; 3],
+        };
+        let camera = crate::camera::OrbitCamera::framing(&around).frame_camera(16.0 / 9.0);
+        let clip_from_model: Mat4 = camera.clip_from_view * camera.view_from_world;
+        let (width, height) = (1280u32, 720u32);
+        for (min, max) in [
+            ([-1.0, -1.0, -1.0], [1.0, 1.0, 1.0]),
+            ([0.25, -0.5, 0.0], [0.5, 0.75, 0.125]),
+            ([-9.0, -0.1, -2.0], [-8.0, 0.1, -1.5]),
+            ([2.0, 2.0, 2.0], [2.0, 2.0, 2.0]),
+        ] {
+            let b = crate::geom::Aabb { min, max };
+            let (mut lo, mut hi) = ([f32::MAX; 2], [f32::MIN; 2]);
+            for k in 0..8 {
+                let pick = |axis: usize| {
+                    if k >> axis & 1 == 0 {
+                        min[axis]
+                    } else {
+                        max[axis]
+                    }
+                };
+                let c = clip_from_model * Vec3::new(pick(0), pick(1), pick(2)).extend(1.0);
+                let (x, y) = (c.x / c.w, c.y / c.w);
+                let px = ((x * 0.5 + 0.5) * width as f32).clamp(0.0, width as f32);
+                let py = ((0.5 - y * 0.5) * height as f32).clamp(0.0, height as f32);
+                (lo, hi) = (
+                    [lo[0].min(px), lo[1].min(py)],
+                    [hi[0].max(px), hi[1].max(py)],
+                );
+            }
+            let expected = Rect {
+                x0: (lo[0].floor() as u32).saturating_sub(1),
+                y0: (lo[1].floor() as u32).saturating_sub(1),
+                x1: (hi[0].ceil() as u32 + 1).min(width),
+                y1: (hi[1].ceil() as u32 + 1).min(height),
+            };
+            assert_eq!(
+                Rect::covering(&b, &clip_from_model, width, height),
+                expected,
+                "{min:?}..{max:?}"
+            );
+        }
     }
 
     #[test]
