@@ -390,8 +390,11 @@ struct Clustering {
     /// Output: the draws' places in clustered order, and the clusters over it.
     places: Vec<usize>,
     clusters: Vec<Cluster>,
-    /// Per cell, the last cluster covering it plus one (0: none).
+    /// Per cell, the last cluster covering it plus one, plus `base` (at most `base`: no
+    /// cluster of this frame), so that no frame clears the cells.
     latest: Vec<u32>,
+    /// Cluster numbers of earlier frames lie at or below this.
+    base: u32,
     /// Per bucket, its last cluster plus one (0: none).
     last: Vec<u32>,
     /// Per draw, the next draw of its cluster.
@@ -416,6 +419,7 @@ impl Clustering {
             places,
             clusters,
             latest,
+            base,
             last,
             next,
             open,
@@ -423,8 +427,12 @@ impl Clustering {
         } = self;
         let cols = width.div_ceil(CLUSTER_CELL).max(1) as usize;
         let rows = height.div_ceil(CLUSTER_CELL).max(1) as usize;
-        latest.clear();
-        latest.resize(cols * rows, 0);
+        let fresh = u32::try_from(sequence.len() + 1).ok();
+        if latest.len() != cols * rows || fresh.is_none_or(|n| base.checked_add(n).is_none()) {
+            latest.clear();
+            latest.resize(cols * rows, 0);
+            *base = 0;
+        }
         last.clear();
         let buckets = draws.iter().filter_map(|d| d.0);
         last.resize(buckets.max().map_or(0, |b| b + 1), 0);
@@ -450,7 +458,8 @@ impl Clustering {
                     row.iter().copied().max().unwrap_or(0)
                 })
                 .max()
-                .unwrap_or(0);
+                .unwrap_or(0)
+                .saturating_sub(*base);
             let joined = bucket.map_or(0, |b| last[b]);
             let g = if joined != 0 && reached <= joined {
                 let c = &mut open[joined as usize - 1];
@@ -466,12 +475,13 @@ impl Clustering {
                 }
                 g
             };
+            // No cell it covers holds a later cluster than `g` (it joined a cluster no later
+            // one meets there, or started the latest).
             for y in ys {
-                for c in &mut latest[y * cols..][xs.clone()] {
-                    *c = (*c).max(g);
-                }
+                latest[y * cols..][xs.clone()].fill(*base + g);
             }
         }
+        *base += open.len() as u32;
         places.clear();
         clusters.clear();
         for &(first, end, apart) in open.iter() {
@@ -2886,8 +2896,13 @@ mod tests {
             (seed % u64::from(n)) as u32
         };
         let (mut flips, mut reversed) = (0, 0);
+        // One clustering for every round, as a scene keeps it: cells from earlier rounds
+        // must count as empty, also when the numbering starts again.
         let mut c = Clustering::default();
-        for _ in 0..200 {
+        for round in 0..200 {
+            if round == 100 {
+                c.base = u32::MAX - 3;
+            }
             let n = 1 + next(40) as usize;
             let buckets: Vec<Option<usize>> = (0..n)
                 .map(|_| Some(next(5) as usize).filter(|&b| b < 4))
