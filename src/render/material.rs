@@ -285,9 +285,13 @@ impl GpuMaterial {
         pass.set_bind_group(GROUP_MATERIAL, &self.group, &[]);
     }
 
-    /// [`GpuMaterial::bind`] into a pass or a render bundle.
-    pub fn bind_to<'a>(&'a self, encoder: &mut impl wgpu::util::RenderEncoder<'a>) {
-        encoder.set_bind_group(GROUP_MATERIAL, Some(&self.group), &[]);
+    /// Binds a material's group ([`GpuMaterial::group`] or a clone of it) into a pass or a
+    /// render bundle.
+    pub fn bind_group_to<'a>(
+        group: &'a wgpu::BindGroup,
+        encoder: &mut impl wgpu::util::RenderEncoder<'a>,
+    ) {
+        encoder.set_bind_group(GROUP_MATERIAL, Some(group), &[]);
     }
 }
 

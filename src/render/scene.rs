@@ -57,9 +57,7 @@ use crate::gx::lines::{LINE_CORNERS, LINE_QUAD};
 use crate::gx::tev::TevOptions;
 use crate::gx::types::Material;
 use crate::gx::wgsl::debug::DebugView;
-use crate::gx::wgsl::interface::{
-    GROUP_DESTINATION, GROUP_MATERIAL, GROUP_SKIN, GpuLineVertex, GpuVertex,
-};
+use crate::gx::wgsl::interface::{GROUP_DESTINATION, GROUP_SKIN, GpuLineVertex, GpuVertex};
 use crate::gx::wgsl::stage_view::StageView;
 use crate::gx::wgsl::vertex::{DrawUniforms, MAX_SKIN_BONES, raster_viewport};
 use crate::model::{CpuMaterial, CpuModel, CpuSkin, TextureData};
@@ -336,7 +334,7 @@ fn draw_list<'a>(
                 encoder.set_pipeline(&d.state.pipeline);
                 bound_pipeline = Some(pipeline);
             }
-            encoder.set_bind_group(GROUP_MATERIAL, Some(&d.state.group), &[]);
+            GpuMaterial::bind_group_to(&d.state.group, encoder);
             bound = Some((d.material, d.lines));
             counts.binds += 1;
         }
