@@ -2166,7 +2166,7 @@ impl Scene {
             self.cluster_transparent((width, height));
         }
         let camera_uniforms = PickUniforms::new(
-            camera.clip_from_view * camera.view_from_world,
+            clip_from_model,
             self.raster_viewport(target.width, target.height),
         );
         if let (Some(_), Some(tint)) = (self.highlight, &self.tint) {
@@ -2277,13 +2277,11 @@ impl Scene {
                 // drawn since the last copy: the pass ends there and the parts of the target
                 // that the group's reading draws cover are copied first. A skinned model's
                 // vertices move, so its draws may cover any pixel.
-                let clip_from_model = camera.clip_from_view * camera.view_from_world;
-                let (w, h) = (target.width, target.height);
                 let rects: Vec<Rect> = draws
                     .iter()
                     .map(|d| match skin {
-                        Some(_) => Rect::full(w, h),
-                        None => Rect::covering(&d.bounds, &clip_from_model, w, h),
+                        Some(_) => Rect::full(width, height),
+                        None => Rect::covering(&d.bounds, &clip_from_model, width, height),
                     })
                     .collect();
                 for (range, copies) in copy_groups(&draws, &rects) {
@@ -2376,7 +2374,12 @@ impl Scene {
         );
         if self.run_scratch != self.run_order {
             std::mem::swap(&mut self.run_scratch, &mut self.run_order);
+            // A new order changes no material's draw state: current states stay current.
+            let states_current = self.states_epoch == Some(self.bundle_epoch);
             self.bundle_epoch += 1;
+            if states_current {
+                self.states_epoch = Some(self.bundle_epoch);
+            }
         }
     }
 
@@ -2834,6 +2837,16 @@ mod tests {
         (c.places.clone(), spans.collect())
     }
 
+    /// A small deterministic random source (xorshift64) for the randomized tests.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     fn order(buckets: &[usize], rects: &[Rect]) -> Vec<usize> {
         cluster(buckets, rects).0
     }
@@ -2886,13 +2899,8 @@ mod tests {
     /// flip.
     #[test]
     fn clustering_only_swaps_draws_with_disjoint_pixels() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % u64::from(n)) as u32
-        };
+        let mut random = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u32| (random() % u64::from(n)) as u32;
         let (mut flips, mut reversed) = (0, 0);
         // One clustering for every round, as a scene keeps it: cells from earlier rounds
         // must count as empty, also when the numbering starts again.
@@ -2993,13 +3001,7 @@ mod tests {
 
     #[test]
     fn nearly_sorted_keys_sort_like_sort_unstable() {
-        let mut state = 0x2545_f491_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_f491);
         for n in [0, 1, 2, 40, 300] {
             let mut keys: Vec<u64> = (0..n).map(|_| next() % 1000).collect();
             keys.sort_unstable();
