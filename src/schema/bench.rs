@@ -1,9 +1,11 @@
 //! The report of `tevscope bench` (and `--json`): CPU, uniform-update and GPU frame times.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// Timings of `tevscope bench`.
-#[derive(Debug, Clone, Default, Serialize)]
+/// Timings of `tevscope bench`. Reads back too (`examples/ab_bench.rs` compares builds),
+/// fields an older build's report lacks as zero.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct BenchReport {
     pub file: String,
     pub adapter: String,
@@ -113,4 +115,36 @@ pub fn mean_median(v: &mut [f64]) -> (f64, f64) {
 
 pub fn ms(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BenchReport;
+
+    #[test]
+    fn reports_read_back_and_older_ones_lack_fields_as_zero() {
+        let report = BenchReport {
+            file: "stress.pak:stress_room".into(),
+            cpu_ms_median: 0.0875,
+            draws: 237,
+            ..BenchReport::default()
+        }
+        .with_times(super::FrameSamples {
+            cpu: vec![0.1, 0.08, 0.09],
+            update: vec![0.01],
+            gpu: vec![12.0, 14.0],
+            total: vec![12.5, 14.5],
+        });
+        let json = serde_json::to_string(&report).expect("serializes");
+        let back: BenchReport = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(serde_json::to_string(&back).expect("serializes"), json);
+        assert_eq!((back.cpu_ms_median, back.draws), (0.09, 237));
+        // A build from before `draws` and the other counts were reported.
+        let older = r#"{"file": "a.pak:room", "cpu_ms_median": 0.157, "fps_median": 30.7}"#;
+        let older: BenchReport = serde_json::from_str(older).expect("older report");
+        assert_eq!(
+            (older.cpu_ms_median, older.fps_median, older.draws),
+            (0.157, 30.7, 0)
+        );
+    }
 }
