@@ -573,14 +573,45 @@ impl App {
     }
 }
 
+/// Share of the monitor a window may take when it opens (the rest for the desktop's bars and
+/// the title bar).
+const WINDOW_SCREEN_SHARE: f64 = 0.9;
+
+/// The size of the monitor the window will open on (logical pixels), if the platform says.
+fn monitor_size(event_loop: &ActiveEventLoop) -> Option<[f64; 2]> {
+    let monitor =
+        (event_loop.primary_monitor()).or_else(|| event_loop.available_monitors().next())?;
+    let size = monitor.size().to_logical::<f64>(monitor.scale_factor());
+    Some([size.width, size.height])
+}
+
+/// The window's first size (logical pixels): `wanted` (the remembered size or the default)
+/// shrunk to [`WINDOW_SCREEN_SHARE`] of the monitor where it is larger, so that on a smaller
+/// screen than the default's (a 1366 × 768 laptop) every panel shows. A size asked for with
+/// `--size` is kept as given.
+fn fitted_window_size(wanted: [u32; 2], monitor: Option<[f64; 2]>) -> [u32; 2] {
+    let Some(monitor) = monitor.filter(|m| m.iter().all(|&v| v.is_finite() && v >= 1.0)) else {
+        return wanted;
+    };
+    let fit =
+        |w: u32, m: f64| (f64::from(w).min((m * WINDOW_SCREEN_SHARE).floor())).max(1.0) as u32;
+    [fit(wanted[0], monitor[0]), fit(wanted[1], monitor[1])]
+}
+
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.window.is_some() {
             return;
         }
         let [width, height] = match self.state.prefs.window_size {
-            Some([w, h]) if w >= 200 && h >= 150 && !self.options.size_given => [w, h],
-            _ => [self.options.width, self.options.height],
+            Some([w, h]) if w >= 200 && h >= 150 && !self.options.size_given => {
+                fitted_window_size([w, h], monitor_size(event_loop))
+            }
+            _ if self.options.size_given => [self.options.width, self.options.height],
+            _ => fitted_window_size(
+                [self.options.width, self.options.height],
+                monitor_size(event_loop),
+            ),
         };
         let attrs = Window::default_attributes()
             .with_title("tevscope")
@@ -718,5 +749,33 @@ impl Drop for App {
     fn drop(&mut self) {
         // Updates never painted (window closed first) are dropped on purpose.
         self.pending_textures.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fitted_window_size;
+
+    #[test]
+    fn a_window_opens_inside_a_smaller_monitor() {
+        // The 1600 × 900 default on a 1366 × 768 laptop: 90 % of each side.
+        assert_eq!(
+            fitted_window_size([1600, 900], Some([1366.0, 768.0])),
+            [1229, 691]
+        );
+        // Room to spare: as wanted.
+        assert_eq!(
+            fitted_window_size([1600, 900], Some([2560.0, 1440.0])),
+            [1600, 900]
+        );
+        // Only the side that does not fit shrinks.
+        assert_eq!(
+            fitted_window_size([1200, 1000], Some([1920.0, 1080.0])),
+            [1200, 972]
+        );
+        // No monitor known (Wayland before the window exists), or a nonsense one: as wanted.
+        for monitor in [None, Some([0.0, 0.0]), Some([f64::NAN, 768.0])] {
+            assert_eq!(fitted_window_size([1600, 900], monitor), [1600, 900]);
+        }
     }
 }
