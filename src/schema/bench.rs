@@ -125,7 +125,6 @@ mod tests {
     fn reports_read_back_and_older_ones_lack_fields_as_zero() {
         let report = BenchReport {
             file: "stress.pak:stress_room".into(),
-            cpu_ms_median: 0.0875,
             draws: 237,
             ..BenchReport::default()
         }

@@ -587,8 +587,7 @@ fn monitor_size(event_loop: &ActiveEventLoop) -> Option<[f64; 2]> {
 
 /// The window's first size (logical pixels): `wanted` (the remembered size or the default)
 /// shrunk to [`WINDOW_SCREEN_SHARE`] of the monitor where it is larger, so that on a smaller
-/// screen than the default's (a 1366 × 768 laptop) every panel shows. A size asked for with
-/// `--size` is kept as given.
+/// screen than the default's (a 1366 × 768 laptop) every panel shows.
 fn fitted_window_size(wanted: [u32; 2], monitor: Option<[f64; 2]>) -> [u32; 2] {
     let Some(monitor) = monitor.filter(|m| m.iter().all(|&v| v.is_finite() && v >= 1.0)) else {
         return wanted;
@@ -603,15 +602,14 @@ impl ApplicationHandler for App {
         if self.window.is_some() {
             return;
         }
-        let [width, height] = match self.state.prefs.window_size {
-            Some([w, h]) if w >= 200 && h >= 150 && !self.options.size_given => {
-                fitted_window_size([w, h], monitor_size(event_loop))
-            }
-            _ if self.options.size_given => [self.options.width, self.options.height],
-            _ => fitted_window_size(
-                [self.options.width, self.options.height],
-                monitor_size(event_loop),
-            ),
+        let wanted = match self.state.prefs.window_size {
+            Some([w, h]) if w >= 200 && h >= 150 && !self.options.size_given => [w, h],
+            _ => [self.options.width, self.options.height],
+        };
+        // `--size` is kept as given.
+        let [width, height] = match self.options.size_given {
+            true => wanted,
+            false => fitted_window_size(wanted, monitor_size(event_loop)),
         };
         let attrs = Window::default_attributes()
             .with_title("tevscope")
