@@ -69,8 +69,8 @@ fn run(binary: &str, o: &Options) -> Result<BenchReport> {
     serde_json::from_slice(&out.stdout).with_context(|| format!("{binary}'s bench report"))
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    mean_median(&mut v).1
+fn median(v: &[f64]) -> f64 {
+    mean_median(&mut v.to_vec()).1
 }
 
 /// One measure of a report, as printed.
@@ -116,10 +116,8 @@ fn main() -> Result<()> {
         o.binaries[0], o.binaries[1], o.spec, o.size, o.frames, o.rounds
     );
     for m in &MEASURES {
-        let of = |pick: fn(&(BenchReport, BenchReport)) -> &BenchReport| {
-            pairs.iter().map(|p| (m.of)(pick(p))).collect::<Vec<_>>()
-        };
-        let (a, b) = (of(|p| &p.0), of(|p| &p.1));
+        let (a, b): (Vec<f64>, Vec<f64>) =
+            pairs.iter().map(|(a, b)| ((m.of)(a), (m.of)(b))).unzip();
         let ratios = a.iter().zip(&b).map(|(a, b)| b / a).collect::<Vec<_>>();
         let range = |v: &[f64]| {
             let (lo, hi) = v
@@ -133,11 +131,11 @@ fn main() -> Result<()> {
             "{}: A {} (median {:.1}), B {} (median {:.1}) {}; B / A median {:.3}",
             m.name,
             range(&a),
-            median(a.clone()),
+            median(&a),
             range(&b),
-            median(b.clone()),
+            median(&b),
             m.unit,
-            median(ratios),
+            median(&ratios),
         );
     }
     Ok(())
